@@ -1,0 +1,340 @@
+//===- Runtime.h - Load and launch tilec kernels (C++ API) -------*- C++ -*-===//
+//
+// The C++ API of the tilec runtime: a primary-context handle, modules loaded
+// from PTX text, and kernels that check their arguments against the typed
+// signature the compiler records in each PTX file before calling
+// cuLaunchKernel. The runtime uses only the CUDA driver API (cuda.h,
+// libcuda.so.1) and nothing of the compiler. No function here throws, exits or
+// aborts: every fallible call returns a tilec::Status whose message names the
+// driver call, its cuGetErrorName text and the kernel. The pure parts
+// (signature and metadata parsing, launch-argument and grid checks) need no
+// driver and are unit-tested without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_H
+#define TILEC_RUNTIME_H
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilec {
+
+//===----------------------------------------------------------------------===//
+// Status
+//===----------------------------------------------------------------------===//
+
+/// The result of a fallible runtime call: ok, or an error with a message.
+/// A driver failure also records the driver call's name (e.g. "cuInit") and
+/// its CUresult, so a caller can tell "no driver/GPU" from other failures.
+class [[nodiscard]] Status {
+public:
+  /// An ok status.
+  Status() = default;
+  static Status success() { return Status(); }
+  /// An error with `message` (lowercase, no trailing period).
+  static Status error(std::string message);
+  /// An error from driver call `call` that returned `result`, formatted as
+  /// "<call> failed[ for kernel '<kernel>']: <cuGetErrorName> (<cuGetErrorString>)".
+  /// `context` is the rest of the " for ..." phrase ("kernel 'k'", "module 'm.ptx'"),
+  /// or empty.
+  static Status driverError(const char *call, CUresult result,
+                            std::string_view context = {});
+  /// Like driverError but with the error name and string already looked up;
+  /// it does not touch the driver (unit tests use it).
+  static Status formatDriverError(std::string_view call, int result,
+                                  std::string_view errorName,
+                                  std::string_view errorString,
+                                  std::string_view context = {});
+
+  /// Appends `text` to an error's message (no-op when ok), e.g. a JIT log.
+  void appendToMessage(std::string_view text) {
+    if (failed)
+      this->text += text;
+  }
+
+  bool ok() const { return !failed; }
+  explicit operator bool() const { return ok(); }
+  /// The error message; empty when ok.
+  const std::string &message() const { return text; }
+  /// The driver call that failed ("" when the error is not a driver error).
+  const std::string &driverCall() const { return call; }
+  /// The CUresult of the failed driver call (CUDA_SUCCESS otherwise).
+  int driverResult() const { return result; }
+
+private:
+  bool failed = false;
+  int result = 0;
+  std::string text;
+  std::string call;
+};
+
+//===----------------------------------------------------------------------===//
+// Signatures and kernel metadata
+//===----------------------------------------------------------------------===//
+
+/// Element and scalar types of the signature syntax (Triton's AOT spelling).
+enum class ScalarType : uint8_t {
+  I1, I8, I16, I32, I64, U8, U16, U32, U64,
+  FP16, BF16, FP32, FP64, FP8E4NV, FP8E5
+};
+
+/// The signature spelling of `type` ("i32", "fp16", "fp8e4nv", ...).
+const char *toString(ScalarType type);
+/// Size of a value of `type` in bytes (i1: 1).
+unsigned byteSize(ScalarType type);
+bool isInteger(ScalarType type);
+bool isFloat(ScalarType type);
+/// Width in bits of an integer type (i1: 1, i8/u8: 8, ...).
+unsigned integerBitWidth(ScalarType type);
+bool isSigned(ScalarType type);
+
+/// One kernel parameter: `*T[:D]` (pointer to T, address a multiple of D
+/// bytes) or `T[:D]` / `T:1` (scalar, value a multiple of D / equal to 1).
+struct ParamType {
+  bool isPointer = false;
+  ScalarType type = ScalarType::I32;
+  /// Divisibility fact: a power of two > 1, or 0 when there is none.
+  uint64_t divisibility = 0;
+  /// The `:1` fact (integers only): the value equals 1.
+  bool equalToOne = false;
+
+  /// The entry in signature syntax, e.g. "*fp32:16" or "i32:1".
+  std::string str() const;
+  /// Bytes the parameter occupies in the PTX parameter list (pointers: 8).
+  unsigned abiSize() const { return isPointer ? 8 : byteSize(type); }
+};
+
+/// A kernel's parameter list, e.g. "*fp32:16,*fp32:16,*fp32:16,i32:16".
+struct Signature {
+  std::vector<ParamType> params;
+
+  /// Parses a comma-separated signature. The empty string is a kernel with
+  /// no parameters; otherwise no entry may be empty. Errors name the entry
+  /// (1-based position and text): malformed entry, unknown type, bad
+  /// divisibility (not a power of two > 1), a fact on a type that cannot
+  /// carry it, scalar fp8 (unimplemented).
+  static Status parse(std::string_view text, Signature &out);
+  /// The canonical signature text (round-trips through parse).
+  std::string str() const;
+};
+
+/// What the compiler records about a kernel: the `// tilec.kernel` line.
+struct KernelInfo {
+  std::string name;
+  unsigned numWarps = 0;
+  /// Dynamic shared memory the kernel needs at launch, in bytes.
+  uint32_t sharedBytes = 0;
+  Signature signature;
+  /// The signature text as written in the PTX.
+  std::string signatureText;
+};
+
+/// The line prefix of kernel metadata in PTX text.
+inline constexpr std::string_view kMetadataPrefix = "// tilec.kernel";
+
+/// Parses one metadata line, exactly
+/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> signature=<sig>`
+/// (single spaces, keys in this order; a trailing '\r' is ignored).
+Status parseKernelMetadataLine(std::string_view line, KernelInfo &out);
+
+/// Collects every `// tilec.kernel` line of a PTX text. Errors carry the
+/// 1-based line number; a kernel named twice is an error.
+Status parseKernelMetadata(std::string_view ptx, std::vector<KernelInfo> &out);
+
+//===----------------------------------------------------------------------===//
+// Launch arguments and checks
+//===----------------------------------------------------------------------===//
+
+/// The kind of a launch argument. The numbering is the C API's
+/// `tilec_arg_kind` (runtime.h); keep the two in sync.
+enum class ArgKind : int32_t {
+  Pointer = 0,
+  I1 = 1, I8 = 2, I16 = 3, I32 = 4, I64 = 5,
+  U8 = 6, U16 = 7, U32 = 8, U64 = 9,
+  F16 = 10, BF16 = 11, F32 = 12, F64 = 13,
+};
+
+/// The name used in messages ("pointer", "i32", "f32", "f16", ...).
+const char *toString(ArgKind kind);
+
+/// A tagged launch argument. `bits` holds the value as the kernel receives
+/// it in its low bytes (little-endian): integers sign- or zero-extended to 64
+/// bits, floats as their IEEE bit pattern, pointers as the device address.
+class Arg {
+public:
+  static Arg ptr(CUdeviceptr p) { return Arg(ArgKind::Pointer, p); }
+  static Arg ptr(const void *p) {
+    return Arg(ArgKind::Pointer, reinterpret_cast<uintptr_t>(p));
+  }
+  static Arg i1(bool v) { return Arg(ArgKind::I1, v ? 1 : 0); }
+  static Arg i8(int8_t v) { return Arg(ArgKind::I8, uint64_t(int64_t(v))); }
+  static Arg i16(int16_t v) { return Arg(ArgKind::I16, uint64_t(int64_t(v))); }
+  static Arg i32(int32_t v) { return Arg(ArgKind::I32, uint64_t(int64_t(v))); }
+  static Arg i64(int64_t v) { return Arg(ArgKind::I64, uint64_t(v)); }
+  static Arg u8(uint8_t v) { return Arg(ArgKind::U8, v); }
+  static Arg u16(uint16_t v) { return Arg(ArgKind::U16, v); }
+  static Arg u32(uint32_t v) { return Arg(ArgKind::U32, v); }
+  static Arg u64(uint64_t v) { return Arg(ArgKind::U64, v); }
+  static Arg f32(float v);
+  static Arg f64(double v);
+  /// An IEEE binary16 value given as its bit pattern.
+  static Arg f16bits(uint16_t bits) { return Arg(ArgKind::F16, bits); }
+  /// A bfloat16 value given as its bit pattern.
+  static Arg bf16bits(uint16_t bits) { return Arg(ArgKind::BF16, bits); }
+
+  ArgKind kind() const { return argKind; }
+  uint64_t bits() const { return value; }
+  /// Address of the value's storage, as cuLaunchKernel's kernelParams wants.
+  const void *data() const { return &value; }
+
+private:
+  Arg(ArgKind kind, uint64_t bits) : argKind(kind), value(bits) {}
+  ArgKind argKind;
+  uint64_t value;
+};
+
+/// Checks `args` against `info.signature` without touching the driver:
+/// argument count; each kind against its entry (pointer vs integer vs float;
+/// integers by width, signedness ignored; floats by exact format); and each
+/// specialization fact (pointer alignment in bytes, integer divisibility,
+/// equal to 1). Messages look like
+/// "argument 3 of kernel 'add_kernel': expected i32, found f32".
+Status checkLaunchArgs(const KernelInfo &info, const Arg *args, size_t numArgs);
+inline Status checkLaunchArgs(const KernelInfo &info,
+                              const std::vector<Arg> &args) {
+  return checkLaunchArgs(info, args.data(), args.size());
+}
+
+/// A launch grid, in blocks (programs).
+struct Grid {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+/// The device's grid limits (CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_*); the
+/// defaults are those of every GPU since compute capability 3.0.
+struct GridLimits {
+  unsigned x = 2147483647u, y = 65535u, z = 65535u;
+};
+
+/// Checks that each grid dimension is > 0 and within `limits`.
+Status checkGrid(std::string_view kernelName, const Grid &grid,
+                 const GridLimits &limits = GridLimits());
+
+/// Checks that `info.sharedBytes` of dynamic shared memory fits the device's
+/// opt-in maximum per block (`optinMaxBytes`) minus the kernel's static
+/// shared memory (`staticBytes`).
+Status checkSharedMemory(const KernelInfo &info, uint64_t staticBytes,
+                         uint64_t optinMaxBytes);
+
+//===----------------------------------------------------------------------===//
+// Context, Module, Kernel (driver objects)
+//===----------------------------------------------------------------------===//
+
+/// A device's primary context, retained for the lifetime of the object (and
+/// of every module and kernel made from it). Using the primary context means
+/// a runtime used from Python shares PyTorch's context and allocations.
+class Context {
+public:
+  /// Calls cuInit, retains device `ordinal`'s primary context and makes it
+  /// current on the calling thread. When the machine has no driver or GPU the
+  /// error's driverCall() is "cuInit" or "cuDeviceGet".
+  static Status create(int ordinal, std::shared_ptr<Context> &out);
+  ~Context();
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  /// Makes this context current on the calling thread (no-op if it is).
+  Status makeCurrent() const;
+  CUcontext handle() const { return ctx; }
+  CUdevice device() const { return dev; }
+  int ordinal() const { return deviceOrdinal; }
+  const std::string &deviceName() const { return name; }
+  /// Compute capability, e.g. 90 for sm_90.
+  int computeCapability() const { return cc; }
+  const GridLimits &gridLimits() const { return limits; }
+  /// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, in bytes.
+  uint64_t sharedOptinMaxBytes() const { return sharedOptin; }
+
+private:
+  Context() = default;
+  CUcontext ctx = nullptr;
+  CUdevice dev = 0;
+  int deviceOrdinal = 0;
+  int cc = 0;
+  std::string name;
+  GridLimits limits;
+  uint64_t sharedOptin = 48 * 1024;
+};
+
+class Kernel;
+struct ModuleState;
+
+/// A loaded PTX module and the kernel metadata it carries.
+class Module {
+public:
+  /// Parses the metadata lines of `ptx`, then JIT-compiles it with
+  /// cuModuleLoadDataEx. On a JIT failure the message ends with the JIT
+  /// error log. `displayName` names the module in messages (e.g. a file).
+  static Status loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
+                        Module &out, std::string_view displayName = "<ptx>");
+  /// Reads the file at `path` and loads it as loadPTX does.
+  static Status loadFile(std::shared_ptr<Context> context,
+                         const std::string &path, Module &out);
+
+  Module() = default;
+  bool isLoaded() const { return state != nullptr; }
+  /// Metadata of every kernel in the module.
+  const std::vector<KernelInfo> &kernels() const;
+  /// Looks up `name`: it must have a metadata line and be in the module.
+  /// Also checks, where the driver can say (cuFuncGetParamInfo, CUDA 12.4+),
+  /// that the PTX parameter list matches the signature's ABI sizes.
+  Status getKernel(std::string_view name, Kernel &out) const;
+
+private:
+  std::shared_ptr<ModuleState> state;
+};
+
+/// A kernel ready to launch: metadata plus its CUfunction. Copies share the
+/// module, which stays loaded while any copy is alive.
+class Kernel {
+public:
+  Kernel() = default;
+  const KernelInfo &info() const;
+  const std::string &name() const { return info().name; }
+  const Signature &signature() const { return info().signature; }
+  unsigned numWarps() const { return info().numWarps; }
+  uint32_t sharedBytes() const { return info().sharedBytes; }
+  CUfunction function() const { return func; }
+  bool isValid() const { return func != nullptr; }
+
+  /// Launches on `stream` (nullptr: the legacy default stream) with
+  /// numWarps*32 threads per block and sharedBytes of dynamic shared memory
+  /// (setting CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES once when above
+  /// 48 KiB). Refuses, without calling the driver, a grid or an argument list
+  /// that fails checkGrid / checkLaunchArgs. Asynchronous: errors during
+  /// execution surface at the next synchronizing call.
+  Status launch(const Grid &grid, const Arg *args, size_t numArgs,
+                CUstream stream = nullptr) const;
+  Status launch(const Grid &grid, const std::vector<Arg> &args,
+                CUstream stream = nullptr) const {
+    return launch(grid, args.data(), args.size(), stream);
+  }
+
+private:
+  friend class Module;
+  std::shared_ptr<ModuleState> module;
+  const KernelInfo *meta = nullptr;
+  CUfunction func = nullptr;
+  size_t index = 0;
+};
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_H

@@ -1,0 +1,114 @@
+/*===- runtime.h - Load and launch tilec kernels (C API) ----------*- C -*-===*\
+|*                                                                            *|
+|* The C API of the tilec runtime, for host programs in C and for Python's    *|
+|* ctypes (bench/tilec_rt.py). It wraps the C++ API of tilec/Runtime.h with   *|
+|* opaque handles and plain-old-data arguments: every fallible function       *|
+|* returns TILEC_OK (0) or TILEC_ERROR (1), and tilec_last_error() gives the  *|
+|* calling thread's most recent error message. Nothing here throws, exits or  *|
+|* aborts. Handles are independent: a kernel keeps its module loaded and a    *|
+|* module keeps its context retained, whatever order they are destroyed in.   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILEC_RUNTIME_C_H
+#define TILEC_RUNTIME_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Return codes of the fallible functions. */
+enum { TILEC_OK = 0, TILEC_ERROR = 1 };
+
+typedef struct tilec_context_s *tilec_context;
+typedef struct tilec_module_s *tilec_module;
+typedef struct tilec_kernel_s *tilec_kernel;
+
+/** Kinds of launch arguments (the values of tilec_arg.kind); they equal the
+ *  C++ tilec::ArgKind. Which member of tilec_arg.value is read:
+ *    TILEC_ARG_PTR                      value.u  (device address)
+ *    TILEC_ARG_I1 .. TILEC_ARG_I64      value.i  (I1: 0 or 1)
+ *    TILEC_ARG_U8 .. TILEC_ARG_U64      value.u
+ *    TILEC_ARG_F16, TILEC_ARG_BF16      value.u  (the 16-bit pattern)
+ *    TILEC_ARG_F32, TILEC_ARG_F64       value.f  (F32: rounded to float)
+ *  An integer out of its kind's range is an error. */
+enum tilec_arg_kind {
+  TILEC_ARG_PTR = 0,
+  TILEC_ARG_I1 = 1,
+  TILEC_ARG_I8 = 2,
+  TILEC_ARG_I16 = 3,
+  TILEC_ARG_I32 = 4,
+  TILEC_ARG_I64 = 5,
+  TILEC_ARG_U8 = 6,
+  TILEC_ARG_U16 = 7,
+  TILEC_ARG_U32 = 8,
+  TILEC_ARG_U64 = 9,
+  TILEC_ARG_F16 = 10,
+  TILEC_ARG_BF16 = 11,
+  TILEC_ARG_F32 = 12,
+  TILEC_ARG_F64 = 13
+};
+
+/** One launch argument: 16 bytes, 8-byte aligned. */
+typedef struct tilec_arg {
+  int32_t kind; /**< a tilec_arg_kind */
+  int32_t pad;  /**< ignored; set to 0 */
+  union {
+    uint64_t u;
+    int64_t i;
+    double f;
+  } value;
+} tilec_arg;
+
+/** The calling thread's most recent error message ("" if none). The pointer
+ *  stays valid until the thread's next failing call. */
+const char *tilec_last_error(void);
+
+/** Initialises the driver and retains device `device`'s primary context
+ *  (shared with PyTorch and the CUDA runtime), making it current. */
+int tilec_context_create(int device, tilec_context *out);
+/** Releases the handle (the context lives on while modules use it). NULL ok. */
+void tilec_context_destroy(tilec_context ctx);
+/** cuCtxSynchronize on the context. */
+int tilec_context_synchronize(tilec_context ctx);
+
+/** Loads NUL-terminated PTX text carrying `// tilec.kernel` lines; on a JIT
+ *  failure the error message includes the JIT error log. */
+int tilec_module_load_ptx(tilec_context ctx, const char *ptx,
+                          tilec_module *out);
+/** Loads a PTX file. */
+int tilec_module_load_file(tilec_context ctx, const char *path,
+                           tilec_module *out);
+/** Releases the handle (the module stays loaded while kernels use it). */
+void tilec_module_destroy(tilec_module module);
+
+/** Looks up a kernel that has a metadata line in the module. */
+int tilec_module_get_kernel(tilec_module module, const char *name,
+                            tilec_kernel *out);
+void tilec_kernel_destroy(tilec_kernel kernel);
+
+/** Launches on `stream` (a CUstream; NULL: the default stream) with grid
+ *  (gx, gy, gz) blocks of num_warps*32 threads. Checks the argument count,
+ *  kinds and specialization facts and the grid first, and refuses a bad
+ *  launch without calling the driver. */
+int tilec_kernel_launch(tilec_kernel kernel, uint32_t gx, uint32_t gy,
+                        uint32_t gz, const tilec_arg *args, size_t nargs,
+                        void *stream);
+
+/** Queries; on a NULL kernel they return -1 / NULL / 0. */
+const char *tilec_kernel_name(tilec_kernel kernel);
+int tilec_kernel_num_warps(tilec_kernel kernel);
+/** Dynamic shared memory in bytes, or -1. */
+int64_t tilec_kernel_shared_bytes(tilec_kernel kernel);
+/** The signature text, e.g. "*fp32:16,*fp32:16,*fp32:16,i32:16". */
+const char *tilec_kernel_signature(tilec_kernel kernel);
+size_t tilec_kernel_num_params(tilec_kernel kernel);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TILEC_RUNTIME_C_H */

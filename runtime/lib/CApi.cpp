@@ -1,0 +1,256 @@
+//===- CApi.cpp - The C API over the C++ runtime ------------------*- C++ -*-===//
+//
+// Implements tilec/runtime.h: opaque handles that own shared pointers to the
+// C++ objects, tilec_arg -> tilec::Arg conversion with range checks, and a
+// thread-local last-error string. Every entry point catches all exceptions
+// (std::bad_alloc is the only one the C++ side can raise) so none crosses
+// the C boundary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/runtime.h"
+#include "tilec/Runtime.h"
+
+#include <cmath>
+#include <exception>
+
+using namespace tilec;
+
+struct tilec_context_s {
+  std::shared_ptr<Context> context;
+};
+struct tilec_module_s {
+  Module module;
+};
+struct tilec_kernel_s {
+  Kernel kernel;
+};
+
+static thread_local std::string lastError;
+static constexpr int kOk = TILEC_OK;
+
+static int fail(std::string message) {
+  try {
+    lastError = std::move(message);
+  } catch (...) {
+  }
+  return TILEC_ERROR;
+}
+
+static int report(const Status &s) {
+  return s.ok() ? TILEC_OK : fail(s.message());
+}
+
+/// Runs `body` (returning an int status) with every exception turned into
+/// an error.
+template <typename F> static int guarded(F &&body) {
+  try {
+    return body();
+  } catch (const std::exception &e) {
+    return fail(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail("internal error: unknown exception");
+  }
+}
+
+const char *tilec_last_error(void) { return lastError.c_str(); }
+
+int tilec_context_create(int device, tilec_context *out) {
+  return guarded([&] {
+    if (!out)
+      return fail("tilec_context_create: out is NULL");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_context_s>();
+    if (Status s = Context::create(device, handle->context); !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
+void tilec_context_destroy(tilec_context ctx) { delete ctx; }
+
+int tilec_context_synchronize(tilec_context ctx) {
+  return guarded([&] {
+    if (!ctx)
+      return fail("tilec_context_synchronize: context is NULL");
+    if (Status s = ctx->context->makeCurrent(); !s.ok())
+      return report(s);
+    CUresult r = cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      return report(Status::driverError("cuCtxSynchronize", r));
+    return kOk;
+  });
+}
+
+int tilec_module_load_ptx(tilec_context ctx, const char *ptx,
+                          tilec_module *out) {
+  return guarded([&] {
+    if (!ctx || !ptx || !out)
+      return fail("tilec_module_load_ptx: NULL argument");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_module_s>();
+    if (Status s = Module::loadPTX(ctx->context, ptx, handle->module); !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
+int tilec_module_load_file(tilec_context ctx, const char *path,
+                           tilec_module *out) {
+  return guarded([&] {
+    if (!ctx || !path || !out)
+      return fail("tilec_module_load_file: NULL argument");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_module_s>();
+    if (Status s = Module::loadFile(ctx->context, path, handle->module);
+        !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
+void tilec_module_destroy(tilec_module module) { delete module; }
+
+int tilec_module_get_kernel(tilec_module module, const char *name,
+                            tilec_kernel *out) {
+  return guarded([&] {
+    if (!module || !name || !out)
+      return fail("tilec_module_get_kernel: NULL argument");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_kernel_s>();
+    if (Status s = module->module.getKernel(name, handle->kernel); !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
+void tilec_kernel_destroy(tilec_kernel kernel) { delete kernel; }
+
+/// Converts one C argument, checking that integers fit their kind.
+static Status convertArg(const tilec_arg &a, size_t index,
+                         const std::string &kernel, Arg &out) {
+  auto range = [&](const std::string &value, const char *kind) {
+    return Status::error("argument " + std::to_string(index) +
+                         " of kernel '" + kernel + "': value " + value +
+                         " does not fit in " + kind);
+  };
+  auto signedIn = [&](int64_t lo, int64_t hi, const char *kind) {
+    return a.value.i >= lo && a.value.i <= hi
+               ? Status::success()
+               : range(std::to_string(a.value.i), kind);
+  };
+  auto unsignedIn = [&](uint64_t hi, const char *kind) {
+    return a.value.u <= hi ? Status::success()
+                           : range(std::to_string(a.value.u), kind);
+  };
+  Status s;
+  switch (a.kind) {
+  case TILEC_ARG_PTR:
+    out = Arg::ptr(CUdeviceptr(a.value.u));
+    return s;
+  case TILEC_ARG_I1:
+    if (!(s = signedIn(0, 1, "i1")).ok())
+      return s;
+    out = Arg::i1(a.value.i != 0);
+    return s;
+  case TILEC_ARG_I8:
+    if (!(s = signedIn(INT8_MIN, INT8_MAX, "i8")).ok())
+      return s;
+    out = Arg::i8(int8_t(a.value.i));
+    return s;
+  case TILEC_ARG_I16:
+    if (!(s = signedIn(INT16_MIN, INT16_MAX, "i16")).ok())
+      return s;
+    out = Arg::i16(int16_t(a.value.i));
+    return s;
+  case TILEC_ARG_I32:
+    if (!(s = signedIn(INT32_MIN, INT32_MAX, "i32")).ok())
+      return s;
+    out = Arg::i32(int32_t(a.value.i));
+    return s;
+  case TILEC_ARG_I64:
+    out = Arg::i64(a.value.i);
+    return s;
+  case TILEC_ARG_U8:
+    if (!(s = unsignedIn(UINT8_MAX, "u8")).ok())
+      return s;
+    out = Arg::u8(uint8_t(a.value.u));
+    return s;
+  case TILEC_ARG_U16:
+    if (!(s = unsignedIn(UINT16_MAX, "u16")).ok())
+      return s;
+    out = Arg::u16(uint16_t(a.value.u));
+    return s;
+  case TILEC_ARG_U32:
+    if (!(s = unsignedIn(UINT32_MAX, "u32")).ok())
+      return s;
+    out = Arg::u32(uint32_t(a.value.u));
+    return s;
+  case TILEC_ARG_U64:
+    out = Arg::u64(a.value.u);
+    return s;
+  case TILEC_ARG_F16:
+    if (!(s = unsignedIn(UINT16_MAX, "f16 bits")).ok())
+      return s;
+    out = Arg::f16bits(uint16_t(a.value.u));
+    return s;
+  case TILEC_ARG_BF16:
+    if (!(s = unsignedIn(UINT16_MAX, "bf16 bits")).ok())
+      return s;
+    out = Arg::bf16bits(uint16_t(a.value.u));
+    return s;
+  case TILEC_ARG_F32:
+    out = Arg::f32(float(a.value.f));
+    return s;
+  case TILEC_ARG_F64:
+    out = Arg::f64(a.value.f);
+    return s;
+  default:
+    return Status::error("argument " + std::to_string(index) + " of kernel '" +
+                         kernel + "': unknown tilec_arg kind " +
+                         std::to_string(a.kind));
+  }
+}
+
+int tilec_kernel_launch(tilec_kernel kernel, uint32_t gx, uint32_t gy,
+                        uint32_t gz, const tilec_arg *args, size_t nargs,
+                        void *stream) {
+  return guarded([&] {
+    if (!kernel)
+      return fail("tilec_kernel_launch: kernel is NULL");
+    if (nargs && !args)
+      return fail("tilec_kernel_launch: args is NULL but nargs is " +
+                  std::to_string(nargs));
+    std::vector<Arg> converted(nargs, Arg::i32(0));
+    for (size_t i = 0; i < nargs; ++i)
+      if (Status s = convertArg(args[i], i, kernel->kernel.name(), converted[i]);
+          !s.ok())
+        return report(s);
+    return report(kernel->kernel.launch(Grid{gx, gy, gz}, converted,
+                                        static_cast<CUstream>(stream)));
+  });
+}
+
+const char *tilec_kernel_name(tilec_kernel kernel) {
+  return kernel ? kernel->kernel.name().c_str() : nullptr;
+}
+
+int tilec_kernel_num_warps(tilec_kernel kernel) {
+  return kernel ? int(kernel->kernel.numWarps()) : -1;
+}
+
+int64_t tilec_kernel_shared_bytes(tilec_kernel kernel) {
+  return kernel ? int64_t(kernel->kernel.sharedBytes()) : -1;
+}
+
+const char *tilec_kernel_signature(tilec_kernel kernel) {
+  return kernel ? kernel->kernel.info().signatureText.c_str() : nullptr;
+}
+
+size_t tilec_kernel_num_params(tilec_kernel kernel) {
+  return kernel ? kernel->kernel.signature().params.size() : 0;
+}

@@ -1,0 +1,340 @@
+//===- Driver.cpp - Contexts, modules and launches on the CUDA driver -*- C++ -*-===//
+//
+// The part of the runtime that calls the CUDA driver API: it retains a
+// device's primary context (the one PyTorch and the CUDA runtime use, so
+// pointers from either are valid here), JIT-loads PTX with
+// cuModuleLoadDataEx and its error log, resolves kernels against their
+// metadata and launches them after the pure checks of LaunchChecks.cpp.
+// Every CUresult other than CUDA_SUCCESS becomes a Status naming the call,
+// its cuGetErrorName text and the kernel or module involved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime.h"
+
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+using namespace tilec;
+
+Status Status::driverError(const char *call, CUresult result,
+                           std::string_view context) {
+  const char *name = nullptr;
+  const char *text = nullptr;
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
+    name = nullptr;
+  if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
+    text = nullptr;
+  return formatDriverError(call, int(result), name ? name : "",
+                           text ? text : "", context);
+}
+
+/// The function name of a call expression ("cuInit(0)" -> "cuInit").
+static std::string tilecCallName(const char *expr) {
+  std::string s(expr);
+  size_t paren = s.find('(');
+  return paren == std::string::npos ? s : s.substr(0, paren);
+}
+
+/// Returns the Status of a driver call from the enclosing function when it
+/// fails. `CTX` is the " for ..." phrase of the message (may be empty).
+#define TILEC_CU(CALL, CTX)                                                    \
+  do {                                                                         \
+    CUresult tilecResult_ = (CALL);                                            \
+    if (tilecResult_ != CUDA_SUCCESS)                                          \
+      return Status::driverError(tilecCallName(#CALL).c_str(), tilecResult_,  \
+                                 (CTX));                                       \
+  } while (0)
+
+//===----------------------------------------------------------------------===//
+// Context
+//===----------------------------------------------------------------------===//
+
+Status Context::create(int ordinal, std::shared_ptr<Context> &out) {
+  std::string what = "device " + std::to_string(ordinal);
+  TILEC_CU(cuInit(0), "");
+  CUdevice dev;
+  TILEC_CU(cuDeviceGet(&dev, ordinal), what);
+  std::shared_ptr<Context> c(new Context());
+  c->dev = dev;
+  c->deviceOrdinal = ordinal;
+  TILEC_CU(cuDevicePrimaryCtxRetain(&c->ctx, dev), what);
+  // From here on the destructor releases the retained context.
+  TILEC_CU(cuCtxSetCurrent(c->ctx), what);
+
+  char name[256] = {0};
+  TILEC_CU(cuDeviceGetName(name, sizeof(name) - 1, dev), what);
+  c->name = name;
+  int major = 0, minor = 0, gx = 0, gy = 0, gz = 0, optin = 0;
+  TILEC_CU(cuDeviceGetAttribute(
+               &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+           what);
+  TILEC_CU(cuDeviceGetAttribute(
+               &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+           what);
+  TILEC_CU(cuDeviceGetAttribute(&gx, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, dev),
+           what);
+  TILEC_CU(cuDeviceGetAttribute(&gy, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, dev),
+           what);
+  TILEC_CU(cuDeviceGetAttribute(&gz, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, dev),
+           what);
+  TILEC_CU(cuDeviceGetAttribute(
+               &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+               dev),
+           what);
+  c->cc = major * 10 + minor;
+  c->limits = GridLimits{unsigned(gx), unsigned(gy), unsigned(gz)};
+  c->sharedOptin = uint64_t(optin);
+  out = std::move(c);
+  return Status::success();
+}
+
+Context::~Context() {
+  // Errors are ignored: at process exit the driver may already be gone.
+  if (ctx)
+    (void)cuDevicePrimaryCtxRelease(dev);
+}
+
+Status Context::makeCurrent() const {
+  CUcontext current = nullptr;
+  std::string what = "device " + std::to_string(deviceOrdinal);
+  TILEC_CU(cuCtxGetCurrent(&current), what);
+  if (current != ctx)
+    TILEC_CU(cuCtxSetCurrent(ctx), what);
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+namespace tilec {
+/// What Module and Kernel share: the loaded CUmodule (unloaded when the last
+/// Module or Kernel copy goes away) and its metadata.
+struct ModuleState {
+  std::shared_ptr<Context> context;
+  CUmodule module = nullptr;
+  std::string name;
+  std::vector<KernelInfo> kernels;
+  // Which kernels already had their dynamic shared-memory limit raised.
+  std::mutex mutex;
+  std::vector<char> sharedConfigured;
+
+  ~ModuleState() {
+    if (!module)
+      return;
+    // Unload in the module's own context; ignore errors at process exit.
+    if (cuCtxPushCurrent(context->handle()) == CUDA_SUCCESS) {
+      (void)cuModuleUnload(module);
+      CUcontext popped;
+      (void)cuCtxPopCurrent(&popped);
+    }
+  }
+};
+} // namespace tilec
+
+Status Module::loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
+                       Module &out, std::string_view displayName) {
+  std::string what = "module '" + std::string(displayName) + "'";
+  if (!context)
+    return Status::error(what + ": no context");
+  auto state = std::make_shared<ModuleState>();
+  if (Status s = parseKernelMetadata(ptx, state->kernels); !s.ok())
+    return Status::error(what + ": " + s.message());
+  state->context = context;
+  state->name = std::string(displayName);
+  state->sharedConfigured.assign(state->kernels.size(), 0);
+  if (Status s = context->makeCurrent(); !s.ok())
+    return s;
+
+  // cuModuleLoadDataEx wants NUL-terminated PTX.
+  std::string text(ptx);
+  constexpr size_t kLogBytes = 64 * 1024;
+  std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
+                    infoLog.data(), reinterpret_cast<void *>(kLogBytes - 1)};
+  CUresult r = cuModuleLoadDataEx(&state->module, text.c_str(),
+                                  unsigned(sizeof(options) / sizeof(options[0])),
+                                  options, values);
+  if (r != CUDA_SUCCESS) {
+    state->module = nullptr;
+    Status s = Status::driverError("cuModuleLoadDataEx", r, what);
+    std::string log(errorLog.c_str());
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\r'))
+      log.pop_back();
+    if (!log.empty())
+      s.appendToMessage("\nJIT error log:\n" + log);
+    return s;
+  }
+  out.state = std::move(state);
+  return Status::success();
+}
+
+Status Module::loadFile(std::shared_ptr<Context> context,
+                        const std::string &path, Module &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::error("cannot open PTX file '" + path + "'");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad())
+    return Status::error("cannot read PTX file '" + path + "'");
+  return loadPTX(std::move(context), buf.str(), out, path);
+}
+
+const std::vector<KernelInfo> &Module::kernels() const {
+  static const std::vector<KernelInfo> empty;
+  return state ? state->kernels : empty;
+}
+
+/// cuFuncGetParamInfo exists from CUDA 12.4; look it up at run time so the
+/// runtime still loads on older drivers (where the check is skipped).
+using FuncGetParamInfoFn = CUresult (*)(CUfunction, size_t, size_t *,
+                                        size_t *);
+static FuncGetParamInfoFn lookupFuncGetParamInfo() {
+  static FuncGetParamInfoFn fn = [] {
+    void *p = nullptr;
+    CUdriverProcAddressQueryResult found;
+    if (cuGetProcAddress("cuFuncGetParamInfo", &p, 12040,
+                         CU_GET_PROC_ADDRESS_DEFAULT,
+                         &found) != CUDA_SUCCESS ||
+        found != CU_GET_PROC_ADDRESS_SUCCESS)
+      p = nullptr;
+    return reinterpret_cast<FuncGetParamInfoFn>(p);
+  }();
+  return fn;
+}
+
+/// Checks the PTX parameter list of `func` against the signature's ABI
+/// sizes. Only a definite answer from the driver fails the check.
+static Status checkParamABI(const KernelInfo &info, CUfunction func) {
+  FuncGetParamInfoFn getInfo = lookupFuncGetParamInfo();
+  if (!getInfo)
+    return Status::success();
+  const auto &params = info.signature.params;
+  for (size_t i = 0; i <= params.size(); ++i) {
+    size_t offset = 0, size = 0;
+    CUresult r = getInfo(func, i, &offset, &size);
+    if (i == params.size()) {
+      if (r == CUDA_SUCCESS)
+        return Status::error(
+            "kernel '" + info.name + "': the PTX has more parameters than "
+            "its signature '" + info.signatureText + "' (" +
+            std::to_string(params.size()) + ")");
+      break;
+    }
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      return Status::error("kernel '" + info.name + "': the PTX has " +
+                           std::to_string(i) + " parameters but its "
+                           "signature '" + info.signatureText + "' has " +
+                           std::to_string(params.size()));
+    if (r != CUDA_SUCCESS)
+      return Status::success(); // unsupported here: skip the check
+    if (size != params[i].abiSize())
+      return Status::error("kernel '" + info.name + "': PTX parameter " +
+                           std::to_string(i) + " is " + std::to_string(size) +
+                           " bytes but the signature entry " +
+                           params[i].str() + " needs " +
+                           std::to_string(params[i].abiSize()));
+  }
+  return Status::success();
+}
+
+Status Module::getKernel(std::string_view name, Kernel &out) const {
+  if (!state)
+    return Status::error("kernel '" + std::string(name) +
+                         "': the module is not loaded");
+  size_t index = 0;
+  for (; index < state->kernels.size(); ++index)
+    if (state->kernels[index].name == name)
+      break;
+  if (index == state->kernels.size()) {
+    std::string known;
+    for (const KernelInfo &k : state->kernels)
+      known += (known.empty() ? "'" : ", '") + k.name + "'";
+    return Status::error(
+        "kernel '" + std::string(name) + "' has no '// tilec.kernel' "
+        "metadata line in module '" + state->name + "'" +
+        (known.empty() ? std::string(" (it has none)")
+                       : " (it has " + known + ")"));
+  }
+  const KernelInfo &info = state->kernels[index];
+  std::string what = "kernel '" + info.name + "'";
+  if (Status s = state->context->makeCurrent(); !s.ok())
+    return s;
+  CUfunction func = nullptr;
+  TILEC_CU(cuModuleGetFunction(&func, state->module, info.name.c_str()), what);
+  if (Status s = checkParamABI(info, func); !s.ok())
+    return s;
+  out.module = state;
+  out.meta = &info;
+  out.func = func;
+  out.index = index;
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+const KernelInfo &Kernel::info() const {
+  static const KernelInfo empty;
+  return meta ? *meta : empty;
+}
+
+Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
+                      CUstream stream) const {
+  if (!func || !module)
+    return Status::error("launch of an empty Kernel (use Module::getKernel)");
+  const KernelInfo &k = *meta;
+  const Context &ctx = *module->context;
+  if (Status s = checkGrid(k.name, grid, ctx.gridLimits()); !s.ok())
+    return s;
+  if (Status s = checkLaunchArgs(k, args, numArgs); !s.ok())
+    return s;
+  if (Status s = ctx.makeCurrent(); !s.ok())
+    return s;
+
+  std::string what = "kernel '" + k.name + "'";
+  constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
+  if (k.sharedBytes > kDefaultSharedLimit) {
+    std::lock_guard<std::mutex> lock(module->mutex);
+    if (!module->sharedConfigured[index]) {
+      int staticBytes = 0;
+      TILEC_CU(cuFuncGetAttribute(&staticBytes,
+                                  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, func),
+               what);
+      if (Status s = checkSharedMemory(k, uint64_t(staticBytes),
+                                       ctx.sharedOptinMaxBytes());
+          !s.ok())
+        return s;
+      TILEC_CU(cuFuncSetAttribute(func,
+                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  int(k.sharedBytes)),
+               what);
+      module->sharedConfigured[index] = 1;
+    }
+  }
+
+  // kernelParams: one pointer per parameter to its value; Arg keeps the
+  // value in the low bytes of a little-endian uint64_t.
+  constexpr size_t kInline = 32;
+  void *inlineParams[kInline];
+  std::vector<void *> heapParams;
+  void **params = inlineParams;
+  if (numArgs > kInline) {
+    heapParams.resize(numArgs);
+    params = heapParams.data();
+  }
+  for (size_t i = 0; i < numArgs; ++i)
+    params[i] = const_cast<void *>(args[i].data());
+  TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
+                          k.sharedBytes, stream, numArgs ? params : nullptr,
+                          nullptr),
+           what);
+  return Status::success();
+}

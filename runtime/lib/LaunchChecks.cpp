@@ -1,0 +1,188 @@
+//===- LaunchChecks.cpp - Argument and grid checks before a launch -*- C++ -*-===//
+//
+// The checks Kernel::launch runs before it calls cuLaunchKernel: the argument
+// count, each argument's kind against its signature entry, the
+// specialization facts the compiler relied on (pointer alignment, integer
+// divisibility, equal to 1), the grid against the device limits and the
+// dynamic shared memory against the opt-in maximum. A kernel compiled for
+// `*fp32:16` may use 16-byte vector loads; launched with a misaligned pointer
+// it would fault or read wrong data, so the runtime refuses instead. These
+// functions are pure (no driver calls) so they are unit-tested without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace tilec;
+
+Arg Arg::f32(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, sizeof(bits));
+  return Arg(ArgKind::F32, bits);
+}
+
+Arg Arg::f64(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof(bits));
+  return Arg(ArgKind::F64, bits);
+}
+
+const char *tilec::toString(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::Pointer: return "pointer";
+  case ArgKind::I1: return "i1";
+  case ArgKind::I8: return "i8";
+  case ArgKind::I16: return "i16";
+  case ArgKind::I32: return "i32";
+  case ArgKind::I64: return "i64";
+  case ArgKind::U8: return "u8";
+  case ArgKind::U16: return "u16";
+  case ArgKind::U32: return "u32";
+  case ArgKind::U64: return "u64";
+  case ArgKind::F16: return "f16";
+  case ArgKind::BF16: return "bf16";
+  case ArgKind::F32: return "f32";
+  case ArgKind::F64: return "f64";
+  }
+  return "unknown";
+}
+
+/// Integer width of an integer argument kind, 0 for pointers and floats.
+static unsigned argIntegerWidth(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::I1: return 1;
+  case ArgKind::I8: case ArgKind::U8: return 8;
+  case ArgKind::I16: case ArgKind::U16: return 16;
+  case ArgKind::I32: case ArgKind::U32: return 32;
+  case ArgKind::I64: case ArgKind::U64: return 64;
+  default: return 0;
+  }
+}
+
+/// Whether a float argument kind carries exactly the format of `type`.
+static bool floatMatches(ArgKind kind, ScalarType type) {
+  switch (kind) {
+  case ArgKind::F16: return type == ScalarType::FP16;
+  case ArgKind::BF16: return type == ScalarType::BF16;
+  case ArgKind::F32: return type == ScalarType::FP32;
+  case ArgKind::F64: return type == ScalarType::FP64;
+  default: return false;
+  }
+}
+
+static std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
+Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
+                              size_t numArgs) {
+  const std::vector<ParamType> &params = info.signature.params;
+  if (numArgs != params.size())
+    return Status::error("kernel '" + info.name + "' expects " +
+                         std::to_string(params.size()) + " argument" +
+                         (params.size() == 1 ? "" : "s") + " (signature '" +
+                         info.signature.str() + "'), found " +
+                         std::to_string(numArgs));
+  if (numArgs && !args)
+    return Status::error("kernel '" + info.name +
+                         "': the argument array is null");
+
+  for (size_t i = 0; i < numArgs; ++i) {
+    const ParamType &p = params[i];
+    const Arg &a = args[i];
+    auto fail = [&](const std::string &why) {
+      return Status::error("argument " + std::to_string(i) + " of kernel '" +
+                           info.name + "': " + why);
+    };
+    auto mismatch = [&]() {
+      // Name the type without its facts: the kind is what differs.
+      std::string expected = (p.isPointer ? "*" : "") +
+                             std::string(toString(p.type));
+      return fail("expected " + expected + ", found " + toString(a.kind()));
+    };
+
+    if (p.isPointer) {
+      if (a.kind() != ArgKind::Pointer)
+        return mismatch();
+      if (p.divisibility && a.bits() % p.divisibility != 0)
+        return fail("pointer " + hex(a.bits()) + " is not " +
+                    std::to_string(p.divisibility) +
+                    "-byte aligned as the signature " + p.str() +
+                    " requires");
+      continue;
+    }
+    if (isFloat(p.type)) {
+      if (!floatMatches(a.kind(), p.type))
+        return mismatch();
+      continue;
+    }
+    // Integers: width must match, signedness is the signature's.
+    unsigned width = integerBitWidth(p.type);
+    if (argIntegerWidth(a.kind()) != width)
+      return mismatch();
+    uint64_t raw = a.bits();
+    if (width < 64)
+      raw &= (uint64_t(1) << width) - 1;
+    bool negative = false;
+    uint64_t magnitude = raw;
+    std::string text;
+    if (isSigned(p.type) && width > 1 && (raw >> (width - 1)) & 1) {
+      // Two's complement magnitude of a negative value of `width` bits.
+      uint64_t mask = width < 64 ? (uint64_t(1) << width) - 1 : ~uint64_t(0);
+      magnitude = ((~raw) + 1) & mask;
+      if (width == 64 && magnitude == 0)
+        magnitude = raw; // INT64_MIN: its own magnitude as unsigned
+      negative = true;
+    }
+    text = (negative ? "-" : "") + std::to_string(magnitude);
+    if (p.equalToOne && (negative || magnitude != 1))
+      return fail(text + " is not equal to 1 as the signature " + p.str() +
+                  " requires");
+    if (p.divisibility && magnitude % p.divisibility != 0)
+      return fail(text + " is not divisible by " +
+                  std::to_string(p.divisibility) + " as the signature " +
+                  p.str() + " requires");
+  }
+  return Status::success();
+}
+
+Status tilec::checkGrid(std::string_view kernelName, const Grid &grid,
+                        const GridLimits &limits) {
+  auto fail = [&](const std::string &why) {
+    return Status::error("kernel '" + std::string(kernelName) + "': grid (" +
+                         std::to_string(grid.x) + ", " +
+                         std::to_string(grid.y) + ", " +
+                         std::to_string(grid.z) + ") " + why);
+  };
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return fail("is empty: every dimension must be > 0");
+  if (grid.x > limits.x)
+    return fail("exceeds the device limit: x must be <= " +
+                std::to_string(limits.x));
+  if (grid.y > limits.y)
+    return fail("exceeds the device limit: y must be <= " +
+                std::to_string(limits.y));
+  if (grid.z > limits.z)
+    return fail("exceeds the device limit: z must be <= " +
+                std::to_string(limits.z));
+  return Status::success();
+}
+
+Status tilec::checkSharedMemory(const KernelInfo &info, uint64_t staticBytes,
+                                uint64_t optinMaxBytes) {
+  uint64_t available = optinMaxBytes > staticBytes ? optinMaxBytes - staticBytes
+                                                   : 0;
+  if (info.sharedBytes > available)
+    return Status::error(
+        "kernel '" + info.name + "' needs " + std::to_string(info.sharedBytes) +
+        " bytes of dynamic shared memory but the device allows at most " +
+        std::to_string(available) + " (opt-in maximum " +
+        std::to_string(optinMaxBytes) + " bytes per block, " +
+        std::to_string(staticBytes) + " used by static shared memory)");
+  return Status::success();
+}

@@ -1,0 +1,398 @@
+//===- Metadata.cpp - Signatures and tilec.kernel metadata lines -*- C++ -*-===//
+//
+// Parses the typed kernel signatures (Triton's AOT syntax: `*fp32:16`, `i32`,
+// `i32:1`) and the `// tilec.kernel name=... num_warps=... shared=...
+// signature=...` comment lines the compiler writes near the top of each PTX
+// file, and formats Status messages. Nothing here touches the CUDA driver, so
+// it is unit-tested on machines without one; the parser is strict (exact key
+// order, single spaces) because the compiler is its only writer and a sloppy
+// line is a compiler bug worth reporting.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Status
+//===----------------------------------------------------------------------===//
+
+Status Status::error(std::string message) {
+  Status s;
+  s.failed = true;
+  s.text = std::move(message);
+  return s;
+}
+
+Status Status::formatDriverError(std::string_view call, int result,
+                                 std::string_view errorName,
+                                 std::string_view errorString,
+                                 std::string_view context) {
+  std::string msg(call);
+  msg += " failed";
+  if (!context.empty()) {
+    msg += " for ";
+    msg += context;
+  }
+  msg += ": ";
+  if (errorName.empty())
+    msg += "CUresult " + std::to_string(result);
+  else
+    msg += errorName;
+  if (!errorString.empty()) {
+    msg += " (";
+    msg += errorString;
+    msg += ")";
+  }
+  Status s = error(std::move(msg));
+  s.call = std::string(call);
+  s.result = result;
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar types
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct TypeName {
+  const char *name;
+  ScalarType type;
+};
+constexpr TypeName kTypeNames[] = {
+    {"i1", ScalarType::I1},         {"i8", ScalarType::I8},
+    {"i16", ScalarType::I16},       {"i32", ScalarType::I32},
+    {"i64", ScalarType::I64},       {"u8", ScalarType::U8},
+    {"u16", ScalarType::U16},       {"u32", ScalarType::U32},
+    {"u64", ScalarType::U64},       {"fp16", ScalarType::FP16},
+    {"bf16", ScalarType::BF16},     {"fp32", ScalarType::FP32},
+    {"fp64", ScalarType::FP64},     {"fp8e4nv", ScalarType::FP8E4NV},
+    {"fp8e5", ScalarType::FP8E5},
+};
+} // namespace
+
+const char *tilec::toString(ScalarType type) {
+  for (const TypeName &t : kTypeNames)
+    if (t.type == type)
+      return t.name;
+  return "?";
+}
+
+unsigned tilec::byteSize(ScalarType type) {
+  switch (type) {
+  case ScalarType::I1:
+  case ScalarType::I8:
+  case ScalarType::U8:
+  case ScalarType::FP8E4NV:
+  case ScalarType::FP8E5:
+    return 1;
+  case ScalarType::I16:
+  case ScalarType::U16:
+  case ScalarType::FP16:
+  case ScalarType::BF16:
+    return 2;
+  case ScalarType::I32:
+  case ScalarType::U32:
+  case ScalarType::FP32:
+    return 4;
+  case ScalarType::I64:
+  case ScalarType::U64:
+  case ScalarType::FP64:
+    return 8;
+  }
+  return 0;
+}
+
+bool tilec::isInteger(ScalarType type) { return !isFloat(type); }
+
+bool tilec::isFloat(ScalarType type) {
+  switch (type) {
+  case ScalarType::FP16:
+  case ScalarType::BF16:
+  case ScalarType::FP32:
+  case ScalarType::FP64:
+  case ScalarType::FP8E4NV:
+  case ScalarType::FP8E5:
+    return true;
+  default:
+    return false;
+  }
+}
+
+unsigned tilec::integerBitWidth(ScalarType type) {
+  if (type == ScalarType::I1)
+    return 1;
+  return isInteger(type) ? byteSize(type) * 8 : 0;
+}
+
+bool tilec::isSigned(ScalarType type) {
+  switch (type) {
+  case ScalarType::I1:
+  case ScalarType::I8:
+  case ScalarType::I16:
+  case ScalarType::I32:
+  case ScalarType::I64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+std::string ParamType::str() const {
+  std::string s = isPointer ? "*" : "";
+  s += toString(type);
+  if (equalToOne)
+    s += ":1";
+  else if (divisibility)
+    s += ":" + std::to_string(divisibility);
+  return s;
+}
+
+/// Parses a non-empty run of decimal digits into `out`; false on anything
+/// else, including overflow of uint64_t.
+static bool parseUnsigned(std::string_view text, uint64_t &out) {
+  if (text.empty() || text.size() > 20)
+    return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9')
+      return false;
+    uint64_t d = uint64_t(c - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  out = v;
+  return true;
+}
+
+static Status parseEntry(std::string_view entry, size_t position,
+                         ParamType &out) {
+  auto fail = [&](const std::string &why) {
+    return Status::error("signature entry " + std::to_string(position) +
+                         " '" + std::string(entry) + "': " + why);
+  };
+  if (entry.empty())
+    return fail("malformed entry: empty (only a kernel without parameters "
+                "has an empty signature)");
+  std::string_view rest = entry;
+  ParamType p;
+  if (rest.front() == '*') {
+    p.isPointer = true;
+    rest.remove_prefix(1);
+  }
+  std::string_view typeName = rest;
+  std::string_view fact;
+  bool hasFact = false;
+  if (size_t colon = rest.find(':'); colon != std::string_view::npos) {
+    typeName = rest.substr(0, colon);
+    fact = rest.substr(colon + 1);
+    hasFact = true;
+  }
+  if (typeName.empty())
+    return fail("malformed entry: expected a type name");
+  bool known = false;
+  for (const TypeName &t : kTypeNames) {
+    if (typeName == t.name) {
+      p.type = t.type;
+      known = true;
+      break;
+    }
+  }
+  if (!known) {
+    uint64_t ignored;
+    if (!p.isPointer && parseUnsigned(typeName, ignored))
+      return fail("unknown type '" + std::string(typeName) +
+                  "' (a constexpr value is not a kernel parameter)");
+    return fail("unknown type '" + std::string(typeName) +
+                "' (expected one of i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 "
+                "bf16 fp32 fp64 fp8e4nv fp8e5)");
+  }
+  if (!p.isPointer &&
+      (p.type == ScalarType::FP8E4NV || p.type == ScalarType::FP8E5))
+    return fail("unimplemented: scalar " + std::string(typeName) +
+                " parameter (only pointers to fp8 are supported)");
+  if (hasFact) {
+    uint64_t d = 0;
+    if (!parseUnsigned(fact, d))
+      return fail("bad divisibility '" + std::string(fact) +
+                  "': expected a decimal integer");
+    if (d == 1) {
+      if (p.isPointer || !isInteger(p.type))
+        return fail("':1' (equal to 1) applies only to integer scalars");
+      p.equalToOne = true;
+    } else {
+      if (d == 0 || (d & (d - 1)) != 0)
+        return fail("bad divisibility '" + std::string(fact) +
+                    "': expected a power of two > 1, or 1 for equal to 1");
+      if (!p.isPointer && !isInteger(p.type))
+        return fail("a divisibility fact applies only to pointers and "
+                    "integers, not " +
+                    std::string(typeName));
+      if (!p.isPointer && p.type == ScalarType::I1)
+        return fail("a divisibility fact does not apply to i1");
+      p.divisibility = d;
+    }
+  }
+  out = p;
+  return Status::success();
+}
+
+Status Signature::parse(std::string_view text, Signature &out) {
+  Signature sig;
+  if (!text.empty()) {
+    size_t position = 0;
+    size_t start = 0;
+    while (true) {
+      size_t comma = text.find(',', start);
+      std::string_view entry = text.substr(
+          start, comma == std::string_view::npos ? std::string_view::npos
+                                                 : comma - start);
+      ParamType p;
+      if (Status s = parseEntry(entry, position, p); !s.ok())
+        return s;
+      sig.params.push_back(p);
+      ++position;
+      if (comma == std::string_view::npos)
+        break;
+      start = comma + 1;
+    }
+  }
+  out = std::move(sig);
+  return Status::success();
+}
+
+std::string Signature::str() const {
+  std::string s;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (i)
+      s += ",";
+    s += params[i].str();
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Metadata lines
+//===----------------------------------------------------------------------===//
+
+static bool isIdentifier(std::string_view name) {
+  if (name.empty())
+    return false;
+  auto isStart = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           c == '$' || c == '.';
+  };
+  if (!isStart(name.front()))
+    return false;
+  for (char c : name)
+    if (!isStart(c) && !(c >= '0' && c <= '9'))
+      return false;
+  return true;
+}
+
+Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  auto fail = [&](const std::string &why) {
+    return Status::error("malformed tilec.kernel line: " + why + " in '" +
+                         std::string(line) + "'");
+  };
+  std::string_view rest = line;
+  if (rest.substr(0, kMetadataPrefix.size()) != kMetadataPrefix)
+    return fail("expected it to start with '// tilec.kernel'");
+  rest.remove_prefix(kMetadataPrefix.size());
+
+  // Reads " key=value" where value runs to the next space (or the end).
+  auto field = [&](std::string_view key, bool last,
+                   std::string_view &value) -> Status {
+    std::string expected = " " + std::string(key) + "=";
+    if (rest.substr(0, expected.size()) != expected)
+      return fail("expected '" + expected.substr(1) + "' at '" +
+                  std::string(rest) + "'");
+    rest.remove_prefix(expected.size());
+    size_t end = last ? rest.size() : rest.find(' ');
+    if (end == std::string_view::npos)
+      end = rest.size();
+    value = rest.substr(0, end);
+    rest.remove_prefix(end);
+    return Status::success();
+  };
+
+  KernelInfo info;
+  std::string_view name, warps, shared, sig;
+  if (Status s = field("name", false, name); !s.ok())
+    return s;
+  if (!isIdentifier(name))
+    return fail("bad kernel name '" + std::string(name) + "'");
+  if (Status s = field("num_warps", false, warps); !s.ok())
+    return s;
+  uint64_t w = 0;
+  if (!parseUnsigned(warps, w) || w < 1 || w > 32)
+    return fail("bad num_warps '" + std::string(warps) +
+                "': expected an integer in [1, 32]");
+  if (Status s = field("shared", false, shared); !s.ok())
+    return s;
+  uint64_t sh = 0;
+  if (!parseUnsigned(shared, sh) || sh > UINT32_MAX)
+    return fail("bad shared '" + std::string(shared) +
+                "': expected a byte count");
+  if (Status s = field("signature", true, sig); !s.ok())
+    return s;
+  if (sig.find_first_of(" \t") != std::string_view::npos)
+    return fail("unexpected whitespace in the signature");
+
+  info.name = std::string(name);
+  info.numWarps = unsigned(w);
+  info.sharedBytes = uint32_t(sh);
+  info.signatureText = std::string(sig);
+  if (Status s = Signature::parse(sig, info.signature); !s.ok())
+    return Status::error("kernel '" + info.name + "': " + s.message());
+  out = std::move(info);
+  return Status::success();
+}
+
+Status tilec::parseKernelMetadata(std::string_view ptx,
+                                  std::vector<KernelInfo> &out) {
+  std::vector<KernelInfo> kernels;
+  size_t lineNo = 0;
+  size_t pos = 0;
+  while (pos <= ptx.size()) {
+    size_t eol = ptx.find('\n', pos);
+    std::string_view line = ptx.substr(
+        pos, eol == std::string_view::npos ? std::string_view::npos
+                                           : eol - pos);
+    ++lineNo;
+    // "// tilec.kernel" followed by a space or the end: other comments that
+    // merely start with the same letters (e.g. "// tilec.kernels") are not
+    // metadata.
+    if (line.substr(0, kMetadataPrefix.size()) == kMetadataPrefix &&
+        (line.size() == kMetadataPrefix.size() ||
+         line[kMetadataPrefix.size()] == ' ' ||
+         line[kMetadataPrefix.size()] == '\r')) {
+      KernelInfo info;
+      if (Status s = parseKernelMetadataLine(line, info); !s.ok())
+        return Status::error("line " + std::to_string(lineNo) + ": " +
+                             s.message());
+      for (const KernelInfo &k : kernels)
+        if (k.name == info.name)
+          return Status::error("line " + std::to_string(lineNo) +
+                               ": kernel '" + info.name +
+                               "' has a second tilec.kernel line");
+      kernels.push_back(std::move(info));
+    }
+    if (eol == std::string_view::npos)
+      break;
+    pos = eol + 1;
+  }
+  out = std::move(kernels);
+  return Status::success();
+}
