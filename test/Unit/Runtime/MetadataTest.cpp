@@ -1,0 +1,294 @@
+//===- MetadataTest.cpp - Signature and tilec.kernel line parsing -*- C++ -*-===//
+//
+// Unit tests of Signature::parse and the `// tilec.kernel` metadata parser:
+// every type, the divisibility and equal-to-1 facts, round trips through
+// str(), and the errors for malformed entries, unknown types, bad
+// divisibility, wrong key order or spacing and duplicate kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilec;
+
+namespace {
+
+Signature parseOk(std::string_view text) {
+  Signature sig;
+  Status s = Signature::parse(text, sig);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return sig;
+}
+
+std::string parseError(std::string_view text) {
+  Signature sig;
+  Status s = Signature::parse(text, sig);
+  EXPECT_FALSE(s.ok()) << "'" << text << "' parsed";
+  return s.message();
+}
+
+} // namespace
+
+TEST(Signature, VectorAdd) {
+  Signature sig = parseOk("*fp32:16,*fp32:16,*fp32:16,i32:16");
+  ASSERT_EQ(sig.params.size(), 4u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(sig.params[i].isPointer);
+    EXPECT_EQ(sig.params[i].type, ScalarType::FP32);
+    EXPECT_EQ(sig.params[i].divisibility, 16u);
+    EXPECT_EQ(sig.params[i].abiSize(), 8u);
+  }
+  EXPECT_FALSE(sig.params[3].isPointer);
+  EXPECT_EQ(sig.params[3].type, ScalarType::I32);
+  EXPECT_EQ(sig.params[3].divisibility, 16u);
+  EXPECT_FALSE(sig.params[3].equalToOne);
+  EXPECT_EQ(sig.params[3].abiSize(), 4u);
+  EXPECT_EQ(sig.str(), "*fp32:16,*fp32:16,*fp32:16,i32:16");
+}
+
+TEST(Signature, Empty) { EXPECT_TRUE(parseOk("").params.empty()); }
+
+TEST(Signature, EveryTypeAndAbiSize) {
+  struct Case {
+    const char *name;
+    ScalarType type;
+    unsigned size;
+  } cases[] = {{"i1", ScalarType::I1, 1},     {"i8", ScalarType::I8, 1},
+               {"i16", ScalarType::I16, 2},   {"i32", ScalarType::I32, 4},
+               {"i64", ScalarType::I64, 8},   {"u8", ScalarType::U8, 1},
+               {"u16", ScalarType::U16, 2},   {"u32", ScalarType::U32, 4},
+               {"u64", ScalarType::U64, 8},   {"fp16", ScalarType::FP16, 2},
+               {"bf16", ScalarType::BF16, 2}, {"fp32", ScalarType::FP32, 4},
+               {"fp64", ScalarType::FP64, 8}};
+  for (const Case &c : cases) {
+    Signature sig = parseOk(c.name);
+    ASSERT_EQ(sig.params.size(), 1u) << c.name;
+    EXPECT_EQ(sig.params[0].type, c.type) << c.name;
+    EXPECT_EQ(sig.params[0].abiSize(), c.size) << c.name;
+    EXPECT_EQ(sig.str(), c.name);
+    Signature ptr = parseOk(std::string("*") + c.name);
+    EXPECT_TRUE(ptr.params[0].isPointer);
+    EXPECT_EQ(ptr.params[0].abiSize(), 8u);
+  }
+  EXPECT_EQ(parseOk("*fp8e4nv:16,*fp8e5").str(), "*fp8e4nv:16,*fp8e5");
+}
+
+TEST(Signature, Facts) {
+  Signature sig = parseOk("i32:1,i64:32,u32:2,*bf16:128,*i8");
+  EXPECT_TRUE(sig.params[0].equalToOne);
+  EXPECT_EQ(sig.params[0].divisibility, 0u);
+  EXPECT_EQ(sig.params[1].divisibility, 32u);
+  EXPECT_EQ(sig.params[2].divisibility, 2u);
+  EXPECT_EQ(sig.params[3].divisibility, 128u);
+  EXPECT_EQ(sig.params[4].divisibility, 0u);
+  EXPECT_EQ(sig.str(), "i32:1,i64:32,u32:2,*bf16:128,*i8");
+}
+
+TEST(Signature, EmptyEntry) {
+  EXPECT_EQ(parseError("*fp32:16,,i32"),
+            "signature entry 1 '': malformed entry: empty (only a kernel "
+            "without parameters has an empty signature)");
+  EXPECT_NE(parseError("i32,").find("signature entry 1 ''"), std::string::npos);
+  EXPECT_NE(parseError(",i32").find("signature entry 0 ''"), std::string::npos);
+}
+
+TEST(Signature, UnknownType) {
+  EXPECT_EQ(parseError("*fp32:16,f32"),
+            "signature entry 1 'f32': unknown type 'f32' (expected one of i1 "
+            "i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64 fp8e4nv fp8e5)");
+  EXPECT_NE(parseError("*").find("expected a type name"), std::string::npos);
+  EXPECT_NE(parseError(":16").find("expected a type name"), std::string::npos);
+  EXPECT_NE(parseError("**fp32").find("unknown type '*fp32'"),
+            std::string::npos);
+  EXPECT_NE(parseError(" i32").find("unknown type ' i32'"), std::string::npos);
+  EXPECT_NE(parseError("I32").find("unknown type"), std::string::npos);
+}
+
+TEST(Signature, ConstexprIsNotAParameter) {
+  EXPECT_NE(parseError("*fp32,i32,1024")
+                .find("unknown type '1024' (a constexpr value is not a "
+                      "kernel parameter)"),
+            std::string::npos);
+}
+
+TEST(Signature, BadDivisibility) {
+  EXPECT_EQ(parseError("i32:3"),
+            "signature entry 0 'i32:3': bad divisibility '3': expected a "
+            "power of two > 1, or 1 for equal to 1");
+  EXPECT_NE(parseError("i32:0").find("bad divisibility '0'"),
+            std::string::npos);
+  EXPECT_NE(parseError("i32:").find("bad divisibility '': expected a decimal"),
+            std::string::npos);
+  EXPECT_NE(parseError("i32:x").find("bad divisibility 'x'"),
+            std::string::npos);
+  EXPECT_NE(parseError("i32:-16").find("bad divisibility"), std::string::npos);
+  EXPECT_NE(parseError("i32:16:16").find("bad divisibility '16:16'"),
+            std::string::npos);
+  EXPECT_NE(parseError("i32:99999999999999999999999").find("bad divisibility"),
+            std::string::npos);
+}
+
+TEST(Signature, FactOnWrongType) {
+  EXPECT_NE(parseError("fp32:16").find(
+                "a divisibility fact applies only to pointers and integers"),
+            std::string::npos);
+  EXPECT_NE(parseError("*fp32:1").find(
+                "':1' (equal to 1) applies only to integer scalars"),
+            std::string::npos);
+  EXPECT_NE(parseError("fp16:1").find("applies only to integer scalars"),
+            std::string::npos);
+  EXPECT_NE(parseError("i1:16").find("does not apply to i1"),
+            std::string::npos);
+  EXPECT_TRUE(parseOk("i1:1").params[0].equalToOne);
+}
+
+TEST(Signature, ScalarFp8IsUnimplemented) {
+  EXPECT_NE(parseError("fp8e4nv").find("unimplemented: scalar fp8e4nv"),
+            std::string::npos);
+  EXPECT_NE(parseError("fp8e5").find("unimplemented"), std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Metadata lines
+//===----------------------------------------------------------------------===//
+
+TEST(Metadata, Line) {
+  KernelInfo info;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=add_kernel num_warps=4 shared=0 "
+      "signature=*fp32:16,*fp32:16,*fp32:16,i32:16",
+      info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.name, "add_kernel");
+  EXPECT_EQ(info.numWarps, 4u);
+  EXPECT_EQ(info.sharedBytes, 0u);
+  EXPECT_EQ(info.signatureText, "*fp32:16,*fp32:16,*fp32:16,i32:16");
+  EXPECT_EQ(info.signature.params.size(), 4u);
+}
+
+TEST(Metadata, LineWithSharedAndEmptySignature) {
+  KernelInfo info;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=noop num_warps=8 shared=98304 signature=\r", info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(info.numWarps, 8u);
+  EXPECT_EQ(info.sharedBytes, 98304u);
+  EXPECT_TRUE(info.signature.params.empty());
+}
+
+namespace {
+std::string lineError(std::string_view line) {
+  KernelInfo info;
+  Status s = parseKernelMetadataLine(line, info);
+  EXPECT_FALSE(s.ok()) << "'" << line << "' parsed";
+  return s.message();
+}
+} // namespace
+
+TEST(Metadata, BadLines) {
+  EXPECT_EQ(lineError("// tilec.kernel name=k shared=0 num_warps=4 "
+                      "signature=i32"),
+            "malformed tilec.kernel line: expected 'num_warps=' at ' shared=0 "
+            "num_warps=4 signature=i32' in '// tilec.kernel name=k shared=0 "
+            "num_warps=4 signature=i32'");
+  // Double space, missing key, tab, trailing text.
+  EXPECT_NE(lineError("// tilec.kernel  name=k num_warps=4 shared=0 "
+                      "signature=i32")
+                .find("expected 'name='"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=k num_warps=4 shared=0")
+                .find("expected 'signature='"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=k num_warps=4 shared=0 "
+                      "signature=i32 extra")
+                .find("unexpected whitespace in the signature"),
+            std::string::npos);
+  EXPECT_NE(lineError("//tilec.kernel name=k num_warps=4 shared=0 "
+                      "signature=i32")
+                .find("expected it to start with '// tilec.kernel'"),
+            std::string::npos);
+}
+
+TEST(Metadata, BadValues) {
+  EXPECT_NE(lineError("// tilec.kernel name= num_warps=4 shared=0 "
+                      "signature=i32")
+                .find("bad kernel name ''"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=9k num_warps=4 shared=0 "
+                      "signature=i32")
+                .find("bad kernel name '9k'"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=k num_warps=0 shared=0 "
+                      "signature=i32")
+                .find("bad num_warps '0': expected an integer in [1, 32]"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=k num_warps=64 shared=0 "
+                      "signature=i32")
+                .find("bad num_warps '64'"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=k num_warps=4 shared=-1 "
+                      "signature=i32")
+                .find("bad shared '-1'"),
+            std::string::npos);
+  EXPECT_NE(lineError("// tilec.kernel name=k num_warps=4 shared=4294967296 "
+                      "signature=i32")
+                .find("bad shared"),
+            std::string::npos);
+  EXPECT_EQ(lineError("// tilec.kernel name=k num_warps=4 shared=0 "
+                      "signature=i32,f32"),
+            "kernel 'k': signature entry 1 'f32': unknown type 'f32' (expected "
+            "one of i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64 "
+            "fp8e4nv fp8e5)");
+}
+
+TEST(Metadata, Module) {
+  const char *ptx =
+      "//\n"
+      "// Generated by tilec\n"
+      "// tilec.kernel name=a num_warps=4 shared=0 signature=*fp32:16,i32\n"
+      "// tilec.kernel name=b num_warps=8 shared=1024 signature=\n"
+      "// tilec.kernels are listed above\n"
+      "\n"
+      ".version 8.0\n"
+      ".target sm_90a\n";
+  std::vector<KernelInfo> kernels;
+  Status s = parseKernelMetadata(ptx, kernels);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].name, "a");
+  EXPECT_EQ(kernels[0].signature.params.size(), 2u);
+  EXPECT_EQ(kernels[1].name, "b");
+  EXPECT_EQ(kernels[1].sharedBytes, 1024u);
+}
+
+TEST(Metadata, ModuleWithoutMetadata) {
+  std::vector<KernelInfo> kernels;
+  ASSERT_TRUE(parseKernelMetadata(".version 8.0\n", kernels).ok());
+  EXPECT_TRUE(kernels.empty());
+  ASSERT_TRUE(parseKernelMetadata("", kernels).ok());
+}
+
+TEST(Metadata, ModuleErrorsCarryLineNumbers) {
+  std::vector<KernelInfo> kernels;
+  Status s = parseKernelMetadata(
+      "//\n// tilec.kernel name=a num_warps=4 shared=0 signature=i32:5\n",
+      kernels);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "line 2: kernel 'a': signature entry 0 'i32:5': bad "
+                         "divisibility '5': expected a power of two > 1, or 1 "
+                         "for equal to 1");
+  s = parseKernelMetadata(
+      "// tilec.kernel name=a num_warps=4 shared=0 signature=i32\r\n"
+      "// tilec.kernel name=a num_warps=4 shared=0 signature=i32\r\n",
+      kernels);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(),
+            "line 2: kernel 'a' has a second tilec.kernel line");
+  // A bare prefix line is metadata, and malformed.
+  s = parseKernelMetadata("// tilec.kernel\n", kernels);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("line 1: malformed tilec.kernel line"),
+            std::string::npos);
+}
