@@ -18,6 +18,33 @@
 
 using namespace tilec;
 
+/// Names of the results that matter when the driver cannot name them itself
+/// (the toolkit's stub libcuda answers every call, cuGetErrorName included,
+/// with CUDA_ERROR_STUB_LIBRARY).
+static void fallbackErrorName(CUresult r, const char *&name,
+                              const char *&text) {
+  switch (r) {
+  case CUDA_ERROR_STUB_LIBRARY:
+    name = "CUDA_ERROR_STUB_LIBRARY";
+    text = "libcuda.so.1 is the CUDA toolkit's stub, not a driver";
+    break;
+  case CUDA_ERROR_NO_DEVICE:
+    name = "CUDA_ERROR_NO_DEVICE";
+    text = "no CUDA-capable device is detected";
+    break;
+  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    name = "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
+    text = "system has unsupported display driver / cuda driver combination";
+    break;
+  case CUDA_ERROR_NOT_INITIALIZED:
+    name = "CUDA_ERROR_NOT_INITIALIZED";
+    text = "initialization error";
+    break;
+  default:
+    break;
+  }
+}
+
 Status Status::driverError(const char *call, CUresult result,
                            std::string_view context) {
   const char *name = nullptr;
@@ -26,6 +53,8 @@ Status Status::driverError(const char *call, CUresult result,
     name = nullptr;
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS)
     text = nullptr;
+  if (!name)
+    fallbackErrorName(result, name, text);
   return formatDriverError(call, int(result), name ? name : "",
                            text ? text : "", context);
 }

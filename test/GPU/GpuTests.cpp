@@ -1,0 +1,670 @@
+//===- GpuTests.cpp - Run tilec-compiled kernels against CPU references -*- C++ -*-===//
+//
+// tilec-gpu-tests: loads the PTX files the compiler produced for the GPU test
+// kernels (one kernel per file, file name = kernel name + ".ptx"), launches
+// each through the tilec runtime and compares the result bit for bit with a
+// CPU reference computed in the same fp32 operation order (this file is
+// built with -ffp-contract=off so the CPU does not fuse a*b+c either).
+// Inputs are random and never zero or tiny (fixed seed, printed); outputs are
+// poisoned with 0xFF bytes (a NaN pattern) before every launch, so an element
+// the kernel failed to write shows up, and guard elements past the end and
+// padding between rows must still hold the poison afterwards. It also checks
+// that the runtime refuses bad launches (argument count, misaligned pointer,
+// broken divisibility, wrong kind) without touching memory.
+//
+// Usage: tilec-gpu-tests [KERNEL_DIR] [--only CASE] [--quick] [--seed N]
+//                        [--list] [--selftest]
+// --only CASE runs one case (or every case of a kernel: --only add_kernel);
+// --quick skips the 2^28+17 case (for compute-sanitizer); --selftest runs
+// only the CPU-only cases, without touching the driver.
+// KERNEL_DIR defaults to <directory of the executable>/../kernels. Output:
+// one `PASS <case>` / `FAIL <case>: ...` / `SKIP <case>: ...` line per case and
+// a closing `N passed, N failed`. Exit codes: 0 all passed; 1 a failure or a
+// missing kernel file (a packaging bug); 77 no CUDA driver or GPU (ctest's
+// and lit's "skipped"); 2 bad command line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace tilec;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Outcomes and checked driver calls
+//===----------------------------------------------------------------------===//
+
+/// Thrown inside a case to end it as FAIL with `what`.
+struct CaseFailure {
+  std::string what;
+};
+/// Thrown inside a case to end it as SKIP (missing kernel file).
+struct CaseSkip {
+  std::string what;
+};
+
+[[noreturn]] void failCase(std::string what) { throw CaseFailure{std::move(what)}; }
+
+void check(const Status &s) {
+  if (!s.ok())
+    failCase(s.message());
+}
+
+#define CHECK_CU(CALL)                                                         \
+  do {                                                                         \
+    CUresult r_ = (CALL);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                                  \
+      std::string call_ = #CALL;                                               \
+      check(Status::driverError(call_.substr(0, call_.find('(')).c_str(), r_));\
+    }                                                                          \
+  } while (0)
+
+/// A device allocation freed at scope exit.
+class DeviceBuffer {
+public:
+  explicit DeviceBuffer(size_t bytes) : size(bytes) {
+    CHECK_CU(cuMemAlloc(&ptr, bytes ? bytes : 1));
+  }
+  ~DeviceBuffer() {
+    if (ptr)
+      (void)cuMemFree(ptr);
+  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  CUdeviceptr get() const { return ptr; }
+  template <typename T> void upload(const std::vector<T> &host) {
+    CHECK_CU(cuMemcpyHtoD(ptr, host.data(), host.size() * sizeof(T)));
+  }
+  template <typename T> std::vector<T> download(size_t count) const {
+    std::vector<T> host(count);
+    CHECK_CU(cuMemcpyDtoH(host.data(), ptr, count * sizeof(T)));
+    return host;
+  }
+  /// Fills every byte with 0xFF: as fp32 that is a NaN no kernel produces
+  /// from finite inputs.
+  void poison() { CHECK_CU(cuMemsetD8(ptr, 0xFF, size)); }
+
+private:
+  CUdeviceptr ptr = 0;
+  size_t size;
+};
+
+constexpr uint32_t kPoison32 = 0xFFFFFFFFu;
+
+//===----------------------------------------------------------------------===//
+// Random inputs and fp16
+//===----------------------------------------------------------------------===//
+
+/// SplitMix64: fast, and the same sequence on every platform (std::
+/// distributions are not).
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [-4, 4] with |v| >= 1/16: never zero, never tiny.
+  float value() {
+    while (true) {
+      float v = float(int64_t(next() >> 40) - (int64_t(1) << 23)) *
+                (4.0f / float(1 << 23));
+      if (std::fabs(v) >= 1.0f / 16)
+        return v;
+    }
+  }
+};
+
+std::vector<float> randomFloats(Rng &rng, size_t n) {
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = rng.value();
+  return v;
+}
+
+uint32_t floatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float bitsFloat(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+/// `v >> s` rounded to nearest, ties to even.
+uint32_t shiftRightRNE(uint32_t v, unsigned s) {
+  if (s == 0)
+    return v;
+  if (s >= 32)
+    return 0;
+  uint32_t q = v >> s;
+  uint32_t rem = v & ((1u << s) - 1);
+  uint32_t half = 1u << (s - 1);
+  if (rem > half || (rem == half && (q & 1)))
+    ++q;
+  return q;
+}
+
+/// IEEE binary32 -> binary16, round to nearest even (overflow to infinity,
+/// gradual underflow to subnormals, NaN kept quiet).
+uint16_t floatToHalf(float f) {
+  uint32_t x = floatBits(f);
+  uint16_t sign = uint16_t((x >> 16) & 0x8000);
+  uint32_t absx = x & 0x7FFFFFFF;
+  if (absx >= 0x7F800000) // inf or NaN
+    return sign | (absx > 0x7F800000 ? 0x7E00 : 0x7C00);
+  int exp = int(absx >> 23) - 127;
+  if (exp >= -14) {
+    // Normal half: rebias and drop 13 mantissa bits; a carry out of the
+    // mantissa bumps the exponent, up to infinity (0x7C00).
+    if (exp > 15)
+      return sign | 0x7C00;
+    uint32_t v = (uint32_t(exp + 15) << 23) | (absx & 0x7FFFFF);
+    uint32_t h = shiftRightRNE(v, 13);
+    return sign | uint16_t(h >= 0x7C00 ? 0x7C00 : h);
+  }
+  if (absx < 0x00800000) // float subnormal: far below half's smallest
+    return sign;
+  // Subnormal half: value = m * 2^(exp-23) = (m >> (-(exp+1))) * 2^-24.
+  uint32_t m = (absx & 0x7FFFFF) | 0x800000;
+  return sign | uint16_t(shiftRightRNE(m, unsigned(-(exp + 1))));
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1F;
+  uint32_t mant = h & 0x3FF;
+  if (exp == 0x1F)
+    return bitsFloat(sign | 0x7F800000 | (mant << 13));
+  if (exp == 0)
+    return bitsFloat(sign) + (sign ? -1.0f : 1.0f) * float(mant) *
+                                 std::ldexp(1.0f, -24);
+  return bitsFloat(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison
+//===----------------------------------------------------------------------===//
+
+std::string describe(uint32_t bits) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.9g (0x%08x)", double(bitsFloat(bits)),
+                bits);
+  return buf;
+}
+
+/// Compares `found[begin, end)` bit for bit with `expected(i)`.
+template <typename F>
+void expectRange(const std::vector<uint32_t> &found, size_t begin, size_t end,
+                 F expected, const char *what = "index") {
+  for (size_t i = begin; i < end; ++i) {
+    uint32_t want = floatBits(expected(i));
+    if (found[i] != want)
+      failCase(std::string(what) + " " + std::to_string(i) + ": expected " +
+               describe(want) + ", found " + describe(found[i]) +
+               (found[i] == kPoison32 ? " (never written)" : ""));
+  }
+}
+
+/// Requires `found[begin, end)` to still hold the poison.
+void expectUntouched(const std::vector<uint32_t> &found, size_t begin,
+                     size_t end, const char *what) {
+  for (size_t i = begin; i < end; ++i)
+    if (found[i] != kPoison32)
+      failCase(std::string(what) + " " + std::to_string(i) +
+               " was written: expected the poison 0xffffffff, found " +
+               describe(found[i]));
+}
+
+unsigned cdiv(uint64_t a, uint64_t b) { return unsigned((a + b - 1) / b); }
+
+/// Elements past the end of every 1-D output that must stay poisoned.
+constexpr size_t kGuard = 256;
+
+//===----------------------------------------------------------------------===//
+// The test environment
+//===----------------------------------------------------------------------===//
+
+struct Env {
+  std::shared_ptr<Context> context;
+  std::string kernelDir;
+  uint64_t seed = 0;
+
+  /// Loads `<kernelDir>/<name>.ptx` and its kernel `name`.
+  Kernel kernel(const std::string &name) const {
+    std::string path = kernelDir + "/" + name + ".ptx";
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0)
+      throw CaseSkip{path + " not found"};
+    Module module;
+    check(Module::loadFile(context, path, module));
+    Kernel k;
+    check(module.getKernel(name, k));
+    return k;
+  }
+
+  /// A generator seeded from the run's seed and the case, so `--only` runs
+  /// see the same inputs as a full run.
+  Rng rng(const std::string &caseName) const {
+    uint64_t h = seed;
+    for (char c : caseName)
+      h = (h ^ uint8_t(c)) * 0x100000001B3ull;
+    return Rng{h};
+  }
+
+  void sync() const { CHECK_CU(cuCtxSynchronize()); }
+};
+
+//===----------------------------------------------------------------------===//
+// Cases
+//===----------------------------------------------------------------------===//
+
+/// out[i] = x[i] + y[i], BLOCK = 1024.
+void runAdd(const Env &env, const std::string &caseName,
+            const std::string &kernelName, size_t n) {
+  Kernel k = env.kernel(kernelName);
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, n), y = randomFloats(rng, n);
+  DeviceBuffer dx(n * 4), dy(n * 4), dout((n + kGuard) * 4);
+  dx.upload(x);
+  dy.upload(y);
+  dout.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dout.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(n + kGuard);
+  expectRange(out, 0, n, [&](size_t i) { return x[i] + y[i]; });
+  expectUntouched(out, n, n + kGuard, "guard element");
+}
+
+/// out[i] = float(a[i]) + float(b[i]) for fp16 a, b.
+void runCvt(const Env &env, const std::string &caseName, size_t n) {
+  Kernel k = env.kernel("cvt_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<uint16_t> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = floatToHalf(rng.value());
+    b[i] = floatToHalf(rng.value());
+  }
+  DeviceBuffer da(n * 2), db(n * 2), dout((n + kGuard) * 4);
+  da.upload(a);
+  db.upload(b);
+  dout.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(da.get()), Arg::ptr(db.get()), Arg::ptr(dout.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(n + kGuard);
+  expectRange(out, 0, n,
+              [&](size_t i) { return halfToFloat(a[i]) + halfToFloat(b[i]); });
+  expectUntouched(out, n, n + kGuard, "guard element");
+}
+
+/// out[i*so + j] = in[i*si + j] * 2 over a ragged M x N, BLOCK 16 x 64.
+void runScale2d(const Env &env, const std::string &caseName) {
+  const int M = 1000, N = 1001, strideIn = 1027, strideOut = 1040;
+  Kernel k = env.kernel("scale2d_kernel");
+  Rng rng = env.rng(caseName);
+  // Input padding holds the poison too: a kernel reading it into a valid
+  // element produces a NaN there.
+  std::vector<float> in(size_t(M) * strideIn, bitsFloat(kPoison32));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      in[size_t(i) * strideIn + j] = rng.value();
+  size_t outCount = size_t(M) * strideOut;
+  DeviceBuffer din(in.size() * 4), dout((outCount + kGuard) * 4);
+  din.upload(in);
+  dout.poison();
+  check(k.launch(Grid{cdiv(M, 16), cdiv(N, 64), 1},
+                 {Arg::ptr(din.get()), Arg::ptr(dout.get()), Arg::i32(M),
+                  Arg::i32(N), Arg::i32(strideIn), Arg::i32(strideOut)}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(outCount + kGuard);
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < strideOut; ++j) {
+      uint32_t found = out[size_t(i) * strideOut + j];
+      std::string where = "(" + std::to_string(i) + ", " + std::to_string(j) +
+                          ")";
+      if (j >= N) {
+        if (found != kPoison32)
+          failCase("padding element " + where +
+                   " was written: expected the poison 0xffffffff, found " +
+                   describe(found));
+        continue;
+      }
+      uint32_t want = floatBits(in[size_t(i) * strideIn + j] * 2.0f);
+      if (found != want)
+        failCase("index " + where + ": expected " + describe(want) +
+                 ", found " + describe(found) +
+                 (found == kPoison32 ? " (never written)" : ""));
+    }
+  }
+  expectUntouched(out, outCount, outCount + kGuard, "guard element");
+}
+
+/// out[i] = sum over k of x[k*n + i], summed in k order from 0.0f.
+void runColsum(const Env &env, const std::string &caseName) {
+  const size_t n = 5000 + 3, K = 37;
+  Kernel k = env.kernel("colsum_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, n * K);
+  DeviceBuffer dx(x.size() * 4), dout((n + kGuard) * 4);
+  dx.upload(x);
+  dout.poison();
+  check(k.launch(Grid{cdiv(n, 256), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dout.get()),
+                  Arg::i32(int32_t(n)), Arg::i32(int32_t(K))}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(n + kGuard);
+  expectRange(out, 0, n, [&](size_t i) {
+    float acc = 0.0f;
+    for (size_t kk = 0; kk < K; ++kk)
+      acc += x[kk * n + i];
+    return acc;
+  });
+  expectUntouched(out, n, n + kGuard, "guard element");
+}
+
+/// out[i] = x[i] * alpha with a scalar fp32 argument.
+void runScale(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 1;
+  const float alpha = 1.75f;
+  Kernel k = env.kernel("scale_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, n);
+  DeviceBuffer dx(n * 4), dout((n + kGuard) * 4);
+  dx.upload(x);
+  dout.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dout.get()), Arg::f32(alpha),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(n + kGuard);
+  expectRange(out, 0, n, [&](size_t i) { return x[i] * alpha; });
+  expectUntouched(out, n, n + kGuard, "guard element");
+}
+
+/// Launches add_kernel with a bad argument list built by `mutate` and
+/// requires a refusal whose message contains `expected`, and an output
+/// left poisoned (the driver was never called).
+void runRefusal(const Env &env,
+                const std::function<void(std::vector<Arg> &, CUdeviceptr)>
+                    &mutate,
+                const std::string &expected) {
+  const size_t n = 98432;
+  Kernel k = env.kernel("add_kernel");
+  DeviceBuffer dx(n * 4 + 64), dy(n * 4 + 64), dout(n * 4 + 64);
+  dx.poison();
+  dy.poison();
+  dout.poison();
+  std::vector<Arg> args = {Arg::ptr(dx.get()), Arg::ptr(dy.get()),
+                           Arg::ptr(dout.get()), Arg::i32(int32_t(n))};
+  mutate(args, dx.get());
+  Status s = k.launch(Grid{cdiv(n, 1024), 1, 1}, args);
+  env.sync();
+  if (s.ok())
+    failCase("the launch was accepted; expected a refusal containing '" +
+             expected + "'");
+  if (s.message().find(expected) == std::string::npos)
+    failCase("refused with '" + s.message() + "'; expected a message "
+             "containing '" + expected + "'");
+  std::vector<uint32_t> out = dout.download<uint32_t>(n + 16);
+  expectUntouched(out, 0, n + 16, "element");
+}
+
+/// fp16 conversion checks against known encodings (CPU only).
+void runHalfSelfTest() {
+  struct Case {
+    float f;
+    uint16_t h;
+  } cases[] = {
+      {1.0f, 0x3C00},
+      {-2.0f, 0xC000},
+      {65504.0f, 0x7BFF},
+      {65519.99f, 0x7BFF},
+      {65520.0f, 0x7C00}, // ties to even: rounds up to infinity
+      {std::ldexp(1.0f, -14), 0x0400},
+      {std::ldexp(1.0f, -24), 0x0001},
+      {std::ldexp(1.0f, -25), 0x0000},       // tie, to even (0)
+      {std::ldexp(3.0f, -25), 0x0002},       // 1.5 ulp: tie, to even (2)
+      {std::ldexp(1.0f, -26) * 3, 0x0001},  // 0.75 ulp
+      {1.0f + std::ldexp(1.0f, -11), 0x3C00},     // tie, to even
+      {1.0f + std::ldexp(3.0f, -11), 0x3C02},     // tie, to even (up)
+      {1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20), 0x3C01},
+      {std::ldexp(1.0f, -14) - std::ldexp(1.0f, -25), 0x0400}, // to normal
+      {-0.0f, 0x8000},
+      {INFINITY, 0x7C00},
+  };
+  for (const Case &c : cases) {
+    uint16_t h = floatToHalf(c.f);
+    if (h != c.h) {
+      char buf[128];
+      std::snprintf(buf, sizeof(buf),
+                    "floatToHalf(%.9g): expected 0x%04x, found 0x%04x",
+                    double(c.f), c.h, h);
+      failCase(buf);
+    }
+  }
+  // Every finite half round-trips exactly through float.
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    if ((h & 0x7C00) == 0x7C00)
+      continue;
+    if (floatToHalf(halfToFloat(uint16_t(h))) != h) {
+      char buf[96];
+      std::snprintf(buf, sizeof(buf), "half 0x%04x does not round-trip", h);
+      failCase(buf);
+    }
+  }
+}
+
+struct TestCase {
+  std::string name;
+  bool big = false;     // skipped by --quick
+  bool needsGpu = true; // CPU-only self tests run even without a GPU
+  std::function<void(const Env &)> run;
+};
+
+std::vector<TestCase> allCases() {
+  const size_t big = (size_t(1) << 28) + 17;
+  std::vector<TestCase> cases;
+  cases.push_back({"selftest/fp16_conversion", false, false,
+                   [](const Env &) { runHalfSelfTest(); }});
+  cases.push_back({"add_kernel/n=98432", false, true, [](const Env &e) {
+                     runAdd(e, "add_kernel/n=98432", "add_kernel", 98432);
+                   }});
+  cases.push_back({"add_kernel_ragged/n=1", false, true, [](const Env &e) {
+                     runAdd(e, "add_kernel_ragged/n=1", "add_kernel_ragged", 1);
+                   }});
+  std::string bigName = "add_kernel_ragged/n=" + std::to_string(big);
+  cases.push_back({bigName, true, true, [bigName, big](const Env &e) {
+                     runAdd(e, bigName, "add_kernel_ragged", big);
+                   }});
+  cases.push_back({"cvt_kernel/n=98437", false, true, [](const Env &e) {
+                     runCvt(e, "cvt_kernel/n=98437", 98437);
+                   }});
+  cases.push_back({"scale2d_kernel/M=1000,N=1001", false, true,
+                   [](const Env &e) {
+                     runScale2d(e, "scale2d_kernel/M=1000,N=1001");
+                   }});
+  cases.push_back({"colsum_kernel/n=5003,K=37", false, true, [](const Env &e) {
+                     runColsum(e, "colsum_kernel/n=5003,K=37");
+                   }});
+  cases.push_back({"scale_kernel/n=98433", false, true, [](const Env &e) {
+                     runScale(e, "scale_kernel/n=98433");
+                   }});
+  cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
+                     runRefusal(
+                         e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },
+                         "kernel 'add_kernel' expects 4 arguments "
+                         "(signature '*fp32:16,*fp32:16,*fp32:16,i32:16'), "
+                         "found 3");
+                   }});
+  cases.push_back({"refuse/misaligned_pointer", false, true, [](const Env &e) {
+                     runRefusal(
+                         e,
+                         [](std::vector<Arg> &a, CUdeviceptr x) {
+                           a[0] = Arg::ptr(x + 4);
+                         },
+                         "is not 16-byte aligned as the signature *fp32:16 "
+                         "requires");
+                   }});
+  cases.push_back({"refuse/n_not_divisible", false, true, [](const Env &e) {
+                     runRefusal(
+                         e,
+                         [](std::vector<Arg> &a, CUdeviceptr) {
+                           a[3] = Arg::i32(98433);
+                         },
+                         "argument 3 of kernel 'add_kernel': 98433 is not "
+                         "divisible by 16 as the signature i32:16 requires");
+                   }});
+  cases.push_back({"refuse/wrong_kind", false, true, [](const Env &e) {
+                     runRefusal(
+                         e,
+                         [](std::vector<Arg> &a, CUdeviceptr) {
+                           a[3] = Arg::f32(98432.0f);
+                         },
+                         "argument 3 of kernel 'add_kernel': expected i32, "
+                         "found f32");
+                   }});
+  return cases;
+}
+
+/// <directory of this executable>/../kernels.
+std::string defaultKernelDir() {
+  char buf[4096];
+  ssize_t len = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (len <= 0)
+    return "kernels";
+  std::string exe(buf, size_t(len));
+  size_t slash = exe.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : exe.substr(0, slash)) +
+         "/../kernels";
+}
+
+bool selected(const std::string &name, const std::string &only) {
+  if (only.empty() || name == only)
+    return true;
+  // A kernel name selects all of its cases: --only add_kernel_ragged.
+  return name.compare(0, only.size() + 1, only + "/") == 0;
+}
+
+int usage(const char *argv0) {
+  std::fprintf(stderr,
+               "usage: %s [KERNEL_DIR] [--only CASE] [--quick] [--seed N] "
+               "[--list] [--selftest]\n",
+               argv0);
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string kernelDir, only;
+  bool quick = false, list = false, selfTest = false;
+  uint64_t seed = 20261129;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
+    else if (a == "--quick")
+      quick = true;
+    else if (a == "--list")
+      list = true;
+    else if (a == "--selftest")
+      selfTest = true;
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "-h" || a == "--help" || (!a.empty() && a[0] == '-') ||
+             !kernelDir.empty())
+      return usage(argv[0]);
+    else
+      kernelDir = a;
+  }
+  std::vector<TestCase> cases = allCases();
+  if (list) {
+    for (const TestCase &c : cases)
+      std::printf("%s%s\n", c.name.c_str(), c.big ? " (big)" : "");
+    return 0;
+  }
+  bool any = false;
+  for (const TestCase &c : cases)
+    any |= selected(c.name, only);
+  if (!any) {
+    std::fprintf(stderr, "error: no case matches --only '%s' (see --list)\n",
+                 only.c_str());
+    return 2;
+  }
+
+  int passed = 0, failed = 0, skipped = 0;
+  auto runCase = [&](const TestCase &c, const Env &env) {
+    try {
+      c.run(env);
+      std::printf("PASS %s\n", c.name.c_str());
+      ++passed;
+    } catch (const CaseFailure &f) {
+      std::printf("FAIL %s: %s\n", c.name.c_str(), f.what.c_str());
+      ++failed;
+    } catch (const CaseSkip &sk) {
+      std::printf("SKIP %s: %s\n", c.name.c_str(), sk.what.c_str());
+      ++skipped;
+    } catch (const std::exception &e) {
+      std::printf("FAIL %s: exception: %s\n", c.name.c_str(), e.what());
+      ++failed;
+    }
+  };
+
+  Env env;
+  if (selfTest) {
+    // CPU-only cases, no driver: usable on a build machine without a GPU.
+    for (const TestCase &c : cases)
+      if (!c.needsGpu && selected(c.name, only))
+        runCase(c, env);
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+  }
+  env.kernelDir = kernelDir.empty() ? defaultKernelDir() : kernelDir;
+  env.seed = seed;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+
+  Status s = Context::create(0, env.context);
+  if (!s.ok()) {
+    if (s.driverCall() == "cuInit" || s.driverCall() == "cuDeviceGet" ||
+        s.driverResult() == CUDA_ERROR_NO_DEVICE) {
+      std::printf("skipped: no CUDA driver/GPU (%s: %s)\n",
+                  s.driverCall().c_str(),
+                  s.message().substr(s.message().find(": ") + 2).c_str());
+      return 77;
+    }
+    std::printf("error: %s\n", s.message().c_str());
+    return 1;
+  }
+  std::printf("device 0: %s (sm_%d), kernels: %s, seed: %llu%s\n",
+              env.context->deviceName().c_str(),
+              env.context->computeCapability(), env.kernelDir.c_str(),
+              (unsigned long long)seed, quick ? ", --quick" : "");
+
+  for (const TestCase &c : cases)
+    if (selected(c.name, only) && !(quick && c.big))
+      runCase(c, env);
+  if (skipped)
+    std::printf("%d skipped: missing kernel files are a packaging bug\n",
+                skipped);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed || skipped ? 1 : 0;
+}
