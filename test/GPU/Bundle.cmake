@@ -1,0 +1,63 @@
+# The GPU bundle: a relocatable folder carried from a build machine (no GPU
+# needed) to the GPU machine:
+#   gpu-bundle/bin/tilec-gpu-tests       (stripped)
+#   gpu-bundle/lib/libtilec_runtime.so   (stripped)
+#   gpu-bundle/kernels/*.ptx             (tilec's output: TILEC_GPU_KERNEL_PTX)
+#   gpu-bundle/reference-kernels/*.ptx   (nvcc twins, when built)
+#   gpu-bundle/bench/*.py
+#   gpu-bundle/run.sh [--sanitize] [--bench] [--quick] [--reference]
+# Everything links only libcuda.so.1, libstdc++, libm, libgcc_s and libc and
+# refers to its neighbours by relative path.
+#
+# Use from the root CMakeLists.txt, after add_subdirectory(runtime) and
+# add_subdirectory(test/GPU):
+#   include(test/GPU/Bundle.cmake)
+# The target is created at the end of the root directory (cmake_language
+# DEFER), so TILEC_GPU_KERNEL_PTX and the target tilec-gpu-kernels may be
+# defined anywhere in the root CMakeLists.txt, before or after the include.
+# TILEC_GPU_KERNEL_PTX is read from the root's variable or, if the PTX are
+# defined in a subdirectory, from the global property of the same name.
+
+function(_tilec_define_gpu_bundle)
+  set(bundle ${CMAKE_BINARY_DIR}/gpu-bundle)
+  get_property(src GLOBAL PROPERTY TILEC_GPU_BUNDLE_SOURCE_DIR)
+  get_property(reference GLOBAL PROPERTY TILEC_GPU_REFERENCE_PTX)
+  set(ptx "${TILEC_GPU_KERNEL_PTX}")
+  if(NOT ptx)
+    get_property(ptx GLOBAL PROPERTY TILEC_GPU_KERNEL_PTX)
+  endif()
+  if(NOT ptx)
+    message(STATUS "gpu-bundle: TILEC_GPU_KERNEL_PTX is empty; the bundle's "
+                   "kernels/ will be empty (tests will SKIP and fail)")
+  endif()
+  get_filename_component(repo ${src}/../.. ABSOLUTE)
+  file(GLOB bench_py CONFIGURE_DEPENDS ${repo}/bench/*.py)
+
+  set(manifest ${CMAKE_BINARY_DIR}/gpu-bundle-manifest.cmake)
+  file(GENERATE OUTPUT ${manifest} CONTENT
+"set(BUNDLE \"${bundle}\")
+set(TESTS_EXE \"$<TARGET_FILE:tilec-gpu-tests>\")
+set(RUNTIME_LIB \"$<TARGET_FILE:tilec_runtime_shared>\")
+set(KERNEL_PTX \"${ptx}\")
+set(REFERENCE_PTX \"${reference}\")
+set(BENCH_PY \"${bench_py}\")
+set(RUN_SH \"${src}/run.sh\")
+set(STRIP \"${CMAKE_STRIP}\")
+")
+  add_custom_target(gpu-bundle
+    COMMAND ${CMAKE_COMMAND} -DMANIFEST=${manifest}
+            -P ${src}/AssembleBundle.cmake
+    DEPENDS ${src}/AssembleBundle.cmake ${src}/run.sh
+    COMMENT "Assembling ${bundle}"
+    VERBATIM)
+  add_dependencies(gpu-bundle tilec-gpu-tests tilec_runtime_shared)
+  if(TARGET tilec-gpu-kernels)
+    add_dependencies(gpu-bundle tilec-gpu-kernels)
+  endif()
+  if(TARGET tilec-gpu-reference-kernels)
+    add_dependencies(gpu-bundle tilec-gpu-reference-kernels)
+  endif()
+endfunction()
+
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR}
+               CALL _tilec_define_gpu_bundle)

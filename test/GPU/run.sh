@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the tilec GPU tests from a gpu-bundle folder (see docs/testing.md).
+#
+#   run.sh [--sanitize] [--bench] [--quick] [--reference]
+#
+#   (default)    bin/tilec-gpu-tests kernels
+#   --quick      skip the 2^28+17-element case
+#   --sanitize   also run compute-sanitizer --tool memcheck over the --quick
+#                tests
+#   --bench      also run bench/bench_vector_add.py (needs python3, torch,
+#                triton); its JSON goes to $TILEC_BENCH_JSON or
+#                ./bench_vector_add.json
+#   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
+#                of kernels/: checks the harness and runtime without tilec
+#
+# Prints nvidia-smi -L first; exits non-zero if any step fails (a test run
+# without a GPU, exit 77, counts as a failure here: the bundle is meant for a
+# GPU machine). Only relative paths: the folder can live anywhere.
+set -u
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+sanitize=0 bench=0 quick=0 reference=0
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) sanitize=1 ;;
+    --bench) bench=1 ;;
+    --quick) quick=1 ;;
+    --reference) reference=1 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+kernels="$here/kernels"
+[ "$reference" = 1 ] && kernels="$here/reference-kernels"
+quick_flag=()
+[ "$quick" = 1 ] && quick_flag=(--quick)
+status=0
+
+echo "== nvidia-smi -L"
+nvidia-smi -L || echo "run.sh: nvidia-smi failed"
+
+echo "== tilec-gpu-tests $kernels ${quick_flag[*]}"
+"$here/bin/tilec-gpu-tests" "$kernels" "${quick_flag[@]}"
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "run.sh: tilec-gpu-tests exited with $rc"
+  status=1
+fi
+
+if [ "$sanitize" = 1 ]; then
+  sanitizer="$(command -v compute-sanitizer || true)"
+  for candidate in /usr/local/cuda/bin/compute-sanitizer \
+                   /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
+    [ -z "$sanitizer" ] && [ -x "$candidate" ] && sanitizer="$candidate"
+  done
+  if [ -z "$sanitizer" ]; then
+    echo "run.sh: compute-sanitizer not found"
+    status=1
+  else
+    echo "== compute-sanitizer --tool memcheck tilec-gpu-tests --quick"
+    "$sanitizer" --tool memcheck --leak-check full --error-exitcode 3 \
+      "$here/bin/tilec-gpu-tests" "$kernels" --quick
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "run.sh: compute-sanitizer run exited with $rc"
+      status=1
+    fi
+  fi
+fi
+
+if [ "$bench" = 1 ]; then
+  echo "== bench/bench_vector_add.py"
+  TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
+    python3 "$here/bench/bench_vector_add.py" --kernels "$kernels" \
+      --json "${TILEC_BENCH_JSON:-bench_vector_add.json}"
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "run.sh: benchmark exited with $rc"
+    status=1
+  fi
+fi
+
+[ "$status" = 0 ] && echo "run.sh: all steps passed" || echo "run.sh: FAILED"
+exit "$status"
