@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Vector add fp32: tilec vs torch.add vs Triton (tutorial 01 style), on one GPU.
+
+Workloads (PERFORMANCE.md): n = 2^28+17 with tilec's `add_kernel_ragged`
+(n without a divisibility fact) and n = 2^28 with `add_kernel` (n:16). Every
+implementation runs on the same tensors; tilec's output (and Triton's) is first
+checked bit for bit against torch's (fp32 x + y is exact to compare), with the
+output poisoned with NaN before the launch so unwritten elements show.
+
+Timing: triton.testing.do_bench medians (return_mode="median"), warmup 25 ms
+and rep 200 ms by default (--warmup/--rep). do_bench flushes L2 between runs;
+at 3.2 GB per call the working set is far beyond L2 anyway. Bandwidth counts
+bytes read and written once: 3 * n * 4 bytes / time.
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_vector_add.py \
+        --kernels kernels --json vector_add.json
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tilec_rt  # noqa: E402
+
+BLOCK_SIZE = 1024
+NUM_WARPS = 4
+
+
+@triton.jit
+def triton_add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+
+
+def triton_add(x, y, out):
+    n = out.numel()
+    grid = (triton.cdiv(n, BLOCK_SIZE),)
+    triton_add_kernel[grid](x, y, out, n, BLOCK_SIZE=BLOCK_SIZE, num_warps=NUM_WARPS)
+
+
+def verify(name, run, out, expected):
+    out.fill_(float("nan"))
+    run()
+    torch.cuda.synchronize()
+    if not torch.equal(out, expected):
+        bad = (out != expected).nonzero()
+        i = int(bad[0]) if bad.numel() else -1
+        raise SystemExit(f"{name}: output differs from torch at index {i}: "
+                         f"expected {expected[i].item()!r}, found {out[i].item()!r} "
+                         f"({bad.numel()} mismatches)")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--kernels", default=os.path.join(here, "..", "kernels"),
+                   help="directory with add_kernel.ptx and add_kernel_ragged.ptx")
+    p.add_argument("--json", help="also write the table as JSON to this path")
+    p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
+    p.add_argument("--rep", type=int, default=200, help="do_bench repetition time, ms")
+    args = p.parse_args()
+
+    torch.cuda.init()
+    device = torch.device("cuda", torch.cuda.current_device())
+    ctx = tilec_rt.Context(device.index)
+    workloads = [
+        ("vector add fp32 (ragged)", (1 << 28) + 17, "add_kernel_ragged"),
+        ("vector add fp32 (n:16)", 1 << 28, "add_kernel"),
+    ]
+    rows = []
+    for workload, n, kernel_name in workloads:
+        kernel = ctx.load_file(os.path.join(args.kernels, kernel_name + ".ptx")).kernel(kernel_name)
+        gen = torch.Generator(device=device).manual_seed(0)
+        x = torch.rand(n, device=device, generator=gen) * 8 - 4
+        y = torch.rand(n, device=device, generator=gen) * 8 - 4
+        out = torch.empty(n, device=device)
+        expected = x + y
+        grid = (triton.cdiv(n, BLOCK_SIZE),)
+
+        def run_tilec():
+            kernel.launch(grid, x, y, out, n)
+
+        def run_torch():
+            torch.add(x, y, out=out)
+
+        def run_triton():
+            triton_add(x, y, out)
+
+        verify("tilec " + kernel_name, run_tilec, out, expected)
+        verify("triton", run_triton, out, expected)
+        del expected
+
+        times = {}
+        for name, fn in (("tilec", run_tilec), ("torch", run_torch), ("triton", run_triton)):
+            times[name] = triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+                                                  return_mode="median")
+        tbps = {k: 3 * n * 4 / (ms * 1e-3) / 1e12 for k, ms in times.items()}
+        rows.append({
+            "workload": workload, "n": n, "kernel": kernel_name,
+            "tilec_ms": times["tilec"], "torch_ms": times["torch"], "triton_ms": times["triton"],
+            "tilec_tbps": tbps["tilec"], "torch_tbps": tbps["torch"], "triton_tbps": tbps["triton"],
+            "tilec_over_torch": tbps["tilec"] / tbps["torch"],
+            "tilec_over_triton": tbps["tilec"] / tbps["triton"],
+        })
+        del x, y, out
+        torch.cuda.empty_cache()
+
+    print(f"device: {torch.cuda.get_device_name(device)}; do_bench medians, "
+          f"warmup {args.warmup} ms, rep {args.rep} ms")
+    header = ("workload", "n", "tilec TB/s", "torch TB/s", "triton TB/s",
+              "tilec/torch", "tilec/triton")
+    lines = [header] + [(r["workload"], str(r["n"]), f"{r['tilec_tbps']:.3f}",
+                         f"{r['torch_tbps']:.3f}", f"{r['triton_tbps']:.3f}",
+                         f"{r['tilec_over_torch']:.3f}", f"{r['tilec_over_triton']:.3f}")
+                        for r in rows]
+    widths = [max(len(line[c]) for line in lines) for c in range(len(header))]
+    for k, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if c == 0 else cell.rjust(w)
+                        for c, (cell, w) in enumerate(zip(line, widths))))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(device),
+                       "warmup_ms": args.warmup, "rep_ms": args.rep, "rows": rows}, f, indent=2)
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
