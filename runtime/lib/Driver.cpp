@@ -12,6 +12,8 @@
 
 #include "tilec/Runtime.h"
 
+#include "Guard.h"
+
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -81,42 +83,44 @@ static std::string tilecCallName(const char *expr) {
 //===----------------------------------------------------------------------===//
 
 Status Context::create(int ordinal, std::shared_ptr<Context> &out) {
-  std::string what = "device " + std::to_string(ordinal);
-  TILEC_CU(cuInit(0), "");
-  CUdevice dev;
-  TILEC_CU(cuDeviceGet(&dev, ordinal), what);
-  std::shared_ptr<Context> c(new Context());
-  c->dev = dev;
-  c->deviceOrdinal = ordinal;
-  TILEC_CU(cuDevicePrimaryCtxRetain(&c->ctx, dev), what);
-  // From here on the destructor releases the retained context.
-  TILEC_CU(cuCtxSetCurrent(c->ctx), what);
+  return detail::guarded([&]() -> Status {
+    std::string what = "device " + std::to_string(ordinal);
+    TILEC_CU(cuInit(0), "");
+    CUdevice dev;
+    TILEC_CU(cuDeviceGet(&dev, ordinal), what);
+    std::shared_ptr<Context> c(new Context());
+    c->dev = dev;
+    c->deviceOrdinal = ordinal;
+    TILEC_CU(cuDevicePrimaryCtxRetain(&c->ctx, dev), what);
+    // From here on the destructor releases the retained context.
+    TILEC_CU(cuCtxSetCurrent(c->ctx), what);
 
-  char name[256] = {0};
-  TILEC_CU(cuDeviceGetName(name, sizeof(name) - 1, dev), what);
-  c->name = name;
-  int major = 0, minor = 0, gx = 0, gy = 0, gz = 0, optin = 0;
-  TILEC_CU(cuDeviceGetAttribute(
-               &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
-           what);
-  TILEC_CU(cuDeviceGetAttribute(
-               &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
-           what);
-  TILEC_CU(cuDeviceGetAttribute(&gx, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, dev),
-           what);
-  TILEC_CU(cuDeviceGetAttribute(&gy, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, dev),
-           what);
-  TILEC_CU(cuDeviceGetAttribute(&gz, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, dev),
-           what);
-  TILEC_CU(cuDeviceGetAttribute(
-               &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-               dev),
-           what);
-  c->cc = major * 10 + minor;
-  c->limits = GridLimits{unsigned(gx), unsigned(gy), unsigned(gz)};
-  c->sharedOptin = uint64_t(optin);
-  out = std::move(c);
-  return Status::success();
+    char name[256] = {0};
+    TILEC_CU(cuDeviceGetName(name, sizeof(name) - 1, dev), what);
+    c->name = name;
+    int major = 0, minor = 0, gx = 0, gy = 0, gz = 0, optin = 0;
+    TILEC_CU(cuDeviceGetAttribute(
+                 &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+             what);
+    TILEC_CU(cuDeviceGetAttribute(
+                 &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+             what);
+    TILEC_CU(cuDeviceGetAttribute(&gx, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, dev),
+             what);
+    TILEC_CU(cuDeviceGetAttribute(&gy, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, dev),
+             what);
+    TILEC_CU(cuDeviceGetAttribute(&gz, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, dev),
+             what);
+    TILEC_CU(cuDeviceGetAttribute(
+                 &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                 dev),
+             what);
+    c->cc = major * 10 + minor;
+    c->limits = GridLimits{unsigned(gx), unsigned(gy), unsigned(gz)};
+    c->sharedOptin = uint64_t(optin);
+    out = std::move(c);
+    return Status::success();
+  });
 }
 
 Context::~Context() {
@@ -126,12 +130,14 @@ Context::~Context() {
 }
 
 Status Context::makeCurrent() const {
-  CUcontext current = nullptr;
-  std::string what = "device " + std::to_string(deviceOrdinal);
-  TILEC_CU(cuCtxGetCurrent(&current), what);
-  if (current != ctx)
-    TILEC_CU(cuCtxSetCurrent(ctx), what);
-  return Status::success();
+  return detail::guarded([&]() -> Status {
+    CUcontext current = nullptr;
+    std::string what = "device " + std::to_string(deviceOrdinal);
+    TILEC_CU(cuCtxGetCurrent(&current), what);
+    if (current != ctx)
+      TILEC_CU(cuCtxSetCurrent(ctx), what);
+    return Status::success();
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -165,54 +171,58 @@ struct ModuleState {
 
 Status Module::loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
                        Module &out, std::string_view displayName) {
-  std::string what = "module '" + std::string(displayName) + "'";
-  if (!context)
-    return Status::error(what + ": no context");
-  auto state = std::make_shared<ModuleState>();
-  if (Status s = parseKernelMetadata(ptx, state->kernels); !s.ok())
-    return Status::error(what + ": " + s.message());
-  state->context = context;
-  state->name = std::string(displayName);
-  state->sharedConfigured.assign(state->kernels.size(), 0);
-  if (Status s = context->makeCurrent(); !s.ok())
-    return s;
+  return detail::guarded([&]() -> Status {
+    std::string what = "module '" + std::string(displayName) + "'";
+    if (!context)
+      return Status::error(what + ": no context");
+    auto state = std::make_shared<ModuleState>();
+    if (Status s = parseKernelMetadata(ptx, state->kernels); !s.ok())
+      return Status::error(what + ": " + s.message());
+    state->context = context;
+    state->name = std::string(displayName);
+    state->sharedConfigured.assign(state->kernels.size(), 0);
+    if (Status s = context->makeCurrent(); !s.ok())
+      return s;
 
-  // cuModuleLoadDataEx wants NUL-terminated PTX.
-  std::string text(ptx);
-  constexpr size_t kLogBytes = 64 * 1024;
-  std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
-  CUjit_option options[] = {
-      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {errorLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
-                    infoLog.data(), reinterpret_cast<void *>(kLogBytes - 1)};
-  CUresult r = cuModuleLoadDataEx(&state->module, text.c_str(),
-                                  unsigned(sizeof(options) / sizeof(options[0])),
-                                  options, values);
-  if (r != CUDA_SUCCESS) {
-    state->module = nullptr;
-    Status s = Status::driverError("cuModuleLoadDataEx", r, what);
-    std::string log(errorLog.c_str());
-    while (!log.empty() && (log.back() == '\n' || log.back() == '\r'))
-      log.pop_back();
-    if (!log.empty())
-      s.appendToMessage("\nJIT error log:\n" + log);
-    return s;
-  }
-  out.state = std::move(state);
-  return Status::success();
+    // cuModuleLoadDataEx wants NUL-terminated PTX.
+    std::string text(ptx);
+    constexpr size_t kLogBytes = 64 * 1024;
+    std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
+    CUjit_option options[] = {
+        CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+        CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {errorLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
+                      infoLog.data(), reinterpret_cast<void *>(kLogBytes - 1)};
+    CUresult r = cuModuleLoadDataEx(&state->module, text.c_str(),
+                                    unsigned(sizeof(options) / sizeof(options[0])),
+                                    options, values);
+    if (r != CUDA_SUCCESS) {
+      state->module = nullptr;
+      Status s = Status::driverError("cuModuleLoadDataEx", r, what);
+      std::string log(errorLog.c_str());
+      while (!log.empty() && (log.back() == '\n' || log.back() == '\r'))
+        log.pop_back();
+      if (!log.empty())
+        s.appendToMessage("\nJIT error log:\n" + log);
+      return s;
+    }
+    out.state = std::move(state);
+    return Status::success();
+  });
 }
 
 Status Module::loadFile(std::shared_ptr<Context> context,
                         const std::string &path, Module &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status::error("cannot open PTX file '" + path + "'");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad())
-    return Status::error("cannot read PTX file '" + path + "'");
-  return loadPTX(std::move(context), buf.str(), out, path);
+  return detail::guarded([&]() -> Status {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      return Status::error("cannot open PTX file '" + path + "'");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad())
+      return Status::error("cannot read PTX file '" + path + "'");
+    return loadPTX(std::move(context), buf.str(), out, path);
+  });
 }
 
 const std::vector<KernelInfo> &Module::kernels() const {
@@ -274,36 +284,38 @@ static Status checkParamABI(const KernelInfo &info, CUfunction func) {
 }
 
 Status Module::getKernel(std::string_view name, Kernel &out) const {
-  if (!state)
-    return Status::error("kernel '" + std::string(name) +
-                         "': the module is not loaded");
-  size_t index = 0;
-  for (; index < state->kernels.size(); ++index)
-    if (state->kernels[index].name == name)
-      break;
-  if (index == state->kernels.size()) {
-    std::string known;
-    for (const KernelInfo &k : state->kernels)
-      known += (known.empty() ? "'" : ", '") + k.name + "'";
-    return Status::error(
-        "kernel '" + std::string(name) + "' has no '// tilec.kernel' "
-        "metadata line in module '" + state->name + "'" +
-        (known.empty() ? std::string(" (it has none)")
-                       : " (it has " + known + ")"));
-  }
-  const KernelInfo &info = state->kernels[index];
-  std::string what = "kernel '" + info.name + "'";
-  if (Status s = state->context->makeCurrent(); !s.ok())
-    return s;
-  CUfunction func = nullptr;
-  TILEC_CU(cuModuleGetFunction(&func, state->module, info.name.c_str()), what);
-  if (Status s = checkParamABI(info, func); !s.ok())
-    return s;
-  out.module = state;
-  out.meta = &info;
-  out.func = func;
-  out.index = index;
-  return Status::success();
+  return detail::guarded([&]() -> Status {
+    if (!state)
+      return Status::error("kernel '" + std::string(name) +
+                           "': the module is not loaded");
+    size_t index = 0;
+    for (; index < state->kernels.size(); ++index)
+      if (state->kernels[index].name == name)
+        break;
+    if (index == state->kernels.size()) {
+      std::string known;
+      for (const KernelInfo &k : state->kernels)
+        known += (known.empty() ? "'" : ", '") + k.name + "'";
+      return Status::error(
+          "kernel '" + std::string(name) + "' has no '// tilec.kernel' "
+          "metadata line in module '" + state->name + "'" +
+          (known.empty() ? std::string(" (it has none)")
+                         : " (it has " + known + ")"));
+    }
+    const KernelInfo &info = state->kernels[index];
+    std::string what = "kernel '" + info.name + "'";
+    if (Status s = state->context->makeCurrent(); !s.ok())
+      return s;
+    CUfunction func = nullptr;
+    TILEC_CU(cuModuleGetFunction(&func, state->module, info.name.c_str()), what);
+    if (Status s = checkParamABI(info, func); !s.ok())
+      return s;
+    out.module = state;
+    out.meta = &info;
+    out.func = func;
+    out.index = index;
+    return Status::success();
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -317,53 +329,55 @@ const KernelInfo &Kernel::info() const {
 
 Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
                       CUstream stream) const {
-  if (!func || !module)
-    return Status::error("launch of an empty Kernel (use Module::getKernel)");
-  const KernelInfo &k = *meta;
-  const Context &ctx = *module->context;
-  if (Status s = checkGrid(k.name, grid, ctx.gridLimits()); !s.ok())
-    return s;
-  if (Status s = checkLaunchArgs(k, args, numArgs); !s.ok())
-    return s;
-  if (Status s = ctx.makeCurrent(); !s.ok())
-    return s;
+  return detail::guarded([&]() -> Status {
+    if (!func || !module)
+      return Status::error("launch of an empty Kernel (use Module::getKernel)");
+    const KernelInfo &k = *meta;
+    const Context &ctx = *module->context;
+    if (Status s = checkGrid(k.name, grid, ctx.gridLimits()); !s.ok())
+      return s;
+    if (Status s = checkLaunchArgs(k, args, numArgs); !s.ok())
+      return s;
+    if (Status s = ctx.makeCurrent(); !s.ok())
+      return s;
 
-  std::string what = "kernel '" + k.name + "'";
-  constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
-  if (k.sharedBytes > kDefaultSharedLimit) {
-    std::lock_guard<std::mutex> lock(module->mutex);
-    if (!module->sharedConfigured[index]) {
-      int staticBytes = 0;
-      TILEC_CU(cuFuncGetAttribute(&staticBytes,
-                                  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, func),
-               what);
-      if (Status s = checkSharedMemory(k, uint64_t(staticBytes),
-                                       ctx.sharedOptinMaxBytes());
-          !s.ok())
-        return s;
-      TILEC_CU(cuFuncSetAttribute(func,
-                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                  int(k.sharedBytes)),
-               what);
-      module->sharedConfigured[index] = 1;
+    std::string what = "kernel '" + k.name + "'";
+    constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
+    if (k.sharedBytes > kDefaultSharedLimit) {
+      std::lock_guard<std::mutex> lock(module->mutex);
+      if (!module->sharedConfigured[index]) {
+        int staticBytes = 0;
+        TILEC_CU(cuFuncGetAttribute(&staticBytes,
+                                    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, func),
+                 what);
+        if (Status s = checkSharedMemory(k, uint64_t(staticBytes),
+                                         ctx.sharedOptinMaxBytes());
+            !s.ok())
+          return s;
+        TILEC_CU(cuFuncSetAttribute(func,
+                                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                    int(k.sharedBytes)),
+                 what);
+        module->sharedConfigured[index] = 1;
+      }
     }
-  }
 
-  // kernelParams: one pointer per parameter to its value; Arg keeps the
-  // value in the low bytes of a little-endian uint64_t.
-  constexpr size_t kInline = 32;
-  void *inlineParams[kInline];
-  std::vector<void *> heapParams;
-  void **params = inlineParams;
-  if (numArgs > kInline) {
-    heapParams.resize(numArgs);
-    params = heapParams.data();
-  }
-  for (size_t i = 0; i < numArgs; ++i)
-    params[i] = const_cast<void *>(args[i].data());
-  TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
-                          k.sharedBytes, stream, numArgs ? params : nullptr,
-                          nullptr),
-           what);
-  return Status::success();
+    // kernelParams: one pointer per parameter to its value; Arg keeps the
+    // value in the low bytes of a little-endian uint64_t.
+    constexpr size_t kInline = 32;
+    void *inlineParams[kInline];
+    std::vector<void *> heapParams;
+    void **params = inlineParams;
+    if (numArgs > kInline) {
+      heapParams.resize(numArgs);
+      params = heapParams.data();
+    }
+    for (size_t i = 0; i < numArgs; ++i)
+      params[i] = const_cast<void *>(args[i].data());
+    TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
+                            k.sharedBytes, stream, numArgs ? params : nullptr,
+                            nullptr),
+             what);
+    return Status::success();
+  });
 }

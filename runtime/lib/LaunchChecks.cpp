@@ -13,6 +13,8 @@
 
 #include "tilec/Runtime.h"
 
+#include "Guard.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -81,108 +83,114 @@ static std::string hex(uint64_t v) {
 
 Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
                               size_t numArgs) {
-  const std::vector<ParamType> &params = info.signature.params;
-  if (numArgs != params.size())
-    return Status::error("kernel '" + info.name + "' expects " +
-                         std::to_string(params.size()) + " argument" +
-                         (params.size() == 1 ? "" : "s") + " (signature '" +
-                         info.signature.str() + "'), found " +
-                         std::to_string(numArgs));
-  if (numArgs && !args)
-    return Status::error("kernel '" + info.name +
-                         "': the argument array is null");
+  return detail::guarded([&]() -> Status {
+    const std::vector<ParamType> &params = info.signature.params;
+    if (numArgs != params.size())
+      return Status::error("kernel '" + info.name + "' expects " +
+                           std::to_string(params.size()) + " argument" +
+                           (params.size() == 1 ? "" : "s") + " (signature '" +
+                           info.signature.str() + "'), found " +
+                           std::to_string(numArgs));
+    if (numArgs && !args)
+      return Status::error("kernel '" + info.name +
+                           "': the argument array is null");
 
-  for (size_t i = 0; i < numArgs; ++i) {
-    const ParamType &p = params[i];
-    const Arg &a = args[i];
-    auto fail = [&](const std::string &why) {
-      return Status::error("argument " + std::to_string(i) + " of kernel '" +
-                           info.name + "': " + why);
-    };
-    auto mismatch = [&]() {
-      // Name the type without its facts: the kind is what differs.
-      std::string expected = (p.isPointer ? "*" : "") +
-                             std::string(toString(p.type));
-      return fail("expected " + expected + ", found " + toString(a.kind()));
-    };
+    for (size_t i = 0; i < numArgs; ++i) {
+      const ParamType &p = params[i];
+      const Arg &a = args[i];
+      auto fail = [&](const std::string &why) {
+        return Status::error("argument " + std::to_string(i) + " of kernel '" +
+                             info.name + "': " + why);
+      };
+      auto mismatch = [&]() {
+        // Name the type without its facts: the kind is what differs.
+        std::string expected = (p.isPointer ? "*" : "") +
+                               std::string(toString(p.type));
+        return fail("expected " + expected + ", found " + toString(a.kind()));
+      };
 
-    if (p.isPointer) {
-      if (a.kind() != ArgKind::Pointer)
+      if (p.isPointer) {
+        if (a.kind() != ArgKind::Pointer)
+          return mismatch();
+        if (p.divisibility && a.bits() % p.divisibility != 0)
+          return fail("pointer " + hex(a.bits()) + " is not " +
+                      std::to_string(p.divisibility) +
+                      "-byte aligned as the signature " + p.str() +
+                      " requires");
+        continue;
+      }
+      if (isFloat(p.type)) {
+        if (!floatMatches(a.kind(), p.type))
+          return mismatch();
+        continue;
+      }
+      // Integers: width must match, signedness is the signature's.
+      unsigned width = integerBitWidth(p.type);
+      if (argIntegerWidth(a.kind()) != width)
         return mismatch();
-      if (p.divisibility && a.bits() % p.divisibility != 0)
-        return fail("pointer " + hex(a.bits()) + " is not " +
-                    std::to_string(p.divisibility) +
-                    "-byte aligned as the signature " + p.str() +
+      uint64_t raw = a.bits();
+      if (width < 64)
+        raw &= (uint64_t(1) << width) - 1;
+      bool negative = false;
+      uint64_t magnitude = raw;
+      std::string text;
+      if (isSigned(p.type) && width > 1 && (raw >> (width - 1)) & 1) {
+        // Two's complement magnitude of a negative value of `width` bits.
+        uint64_t mask = width < 64 ? (uint64_t(1) << width) - 1 : ~uint64_t(0);
+        magnitude = ((~raw) + 1) & mask;
+        if (width == 64 && magnitude == 0)
+          magnitude = raw; // INT64_MIN: its own magnitude as unsigned
+        negative = true;
+      }
+      text = (negative ? "-" : "") + std::to_string(magnitude);
+      if (p.equalToOne && (negative || magnitude != 1))
+        return fail(text + " is not equal to 1 as the signature " + p.str() +
                     " requires");
-      continue;
+      if (p.divisibility && magnitude % p.divisibility != 0)
+        return fail(text + " is not divisible by " +
+                    std::to_string(p.divisibility) + " as the signature " +
+                    p.str() + " requires");
     }
-    if (isFloat(p.type)) {
-      if (!floatMatches(a.kind(), p.type))
-        return mismatch();
-      continue;
-    }
-    // Integers: width must match, signedness is the signature's.
-    unsigned width = integerBitWidth(p.type);
-    if (argIntegerWidth(a.kind()) != width)
-      return mismatch();
-    uint64_t raw = a.bits();
-    if (width < 64)
-      raw &= (uint64_t(1) << width) - 1;
-    bool negative = false;
-    uint64_t magnitude = raw;
-    std::string text;
-    if (isSigned(p.type) && width > 1 && (raw >> (width - 1)) & 1) {
-      // Two's complement magnitude of a negative value of `width` bits.
-      uint64_t mask = width < 64 ? (uint64_t(1) << width) - 1 : ~uint64_t(0);
-      magnitude = ((~raw) + 1) & mask;
-      if (width == 64 && magnitude == 0)
-        magnitude = raw; // INT64_MIN: its own magnitude as unsigned
-      negative = true;
-    }
-    text = (negative ? "-" : "") + std::to_string(magnitude);
-    if (p.equalToOne && (negative || magnitude != 1))
-      return fail(text + " is not equal to 1 as the signature " + p.str() +
-                  " requires");
-    if (p.divisibility && magnitude % p.divisibility != 0)
-      return fail(text + " is not divisible by " +
-                  std::to_string(p.divisibility) + " as the signature " +
-                  p.str() + " requires");
-  }
-  return Status::success();
+    return Status::success();
+  });
 }
 
 Status tilec::checkGrid(std::string_view kernelName, const Grid &grid,
                         const GridLimits &limits) {
-  auto fail = [&](const std::string &why) {
-    return Status::error("kernel '" + std::string(kernelName) + "': grid (" +
-                         std::to_string(grid.x) + ", " +
-                         std::to_string(grid.y) + ", " +
-                         std::to_string(grid.z) + ") " + why);
-  };
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return fail("is empty: every dimension must be > 0");
-  if (grid.x > limits.x)
-    return fail("exceeds the device limit: x must be <= " +
-                std::to_string(limits.x));
-  if (grid.y > limits.y)
-    return fail("exceeds the device limit: y must be <= " +
-                std::to_string(limits.y));
-  if (grid.z > limits.z)
-    return fail("exceeds the device limit: z must be <= " +
-                std::to_string(limits.z));
-  return Status::success();
+  return detail::guarded([&]() -> Status {
+    auto fail = [&](const std::string &why) {
+      return Status::error("kernel '" + std::string(kernelName) + "': grid (" +
+                           std::to_string(grid.x) + ", " +
+                           std::to_string(grid.y) + ", " +
+                           std::to_string(grid.z) + ") " + why);
+    };
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+      return fail("is empty: every dimension must be > 0");
+    if (grid.x > limits.x)
+      return fail("exceeds the device limit: x must be <= " +
+                  std::to_string(limits.x));
+    if (grid.y > limits.y)
+      return fail("exceeds the device limit: y must be <= " +
+                  std::to_string(limits.y));
+    if (grid.z > limits.z)
+      return fail("exceeds the device limit: z must be <= " +
+                  std::to_string(limits.z));
+    return Status::success();
+  });
 }
 
 Status tilec::checkSharedMemory(const KernelInfo &info, uint64_t staticBytes,
                                 uint64_t optinMaxBytes) {
-  uint64_t available = optinMaxBytes > staticBytes ? optinMaxBytes - staticBytes
-                                                   : 0;
-  if (info.sharedBytes > available)
-    return Status::error(
-        "kernel '" + info.name + "' needs " + std::to_string(info.sharedBytes) +
-        " bytes of dynamic shared memory but the device allows at most " +
-        std::to_string(available) + " (opt-in maximum " +
-        std::to_string(optinMaxBytes) + " bytes per block, " +
-        std::to_string(staticBytes) + " used by static shared memory)");
-  return Status::success();
+  return detail::guarded([&]() -> Status {
+    uint64_t available = optinMaxBytes > staticBytes ? optinMaxBytes - staticBytes
+                                                     : 0;
+    if (info.sharedBytes > available)
+      return Status::error(
+          "kernel '" + info.name + "' needs " + std::to_string(info.sharedBytes) +
+          " bytes of dynamic shared memory but the device allows at most " +
+          std::to_string(available) + " (opt-in maximum " +
+          std::to_string(optinMaxBytes) + " bytes per block, " +
+          std::to_string(staticBytes) + " used by static shared memory)");
+    return Status::success();
+  });
 }

@@ -12,6 +12,8 @@
 
 #include "tilec/Runtime.h"
 
+#include "Guard.h"
+
 #include <cerrno>
 #include <cstdlib>
 
@@ -247,27 +249,29 @@ static Status parseEntry(std::string_view entry, size_t position,
 }
 
 Status Signature::parse(std::string_view text, Signature &out) {
-  Signature sig;
-  if (!text.empty()) {
-    size_t position = 0;
-    size_t start = 0;
-    while (true) {
-      size_t comma = text.find(',', start);
-      std::string_view entry = text.substr(
-          start, comma == std::string_view::npos ? std::string_view::npos
-                                                 : comma - start);
-      ParamType p;
-      if (Status s = parseEntry(entry, position, p); !s.ok())
-        return s;
-      sig.params.push_back(p);
-      ++position;
-      if (comma == std::string_view::npos)
-        break;
-      start = comma + 1;
+  return detail::guarded([&]() -> Status {
+    Signature sig;
+    if (!text.empty()) {
+      size_t position = 0;
+      size_t start = 0;
+      while (true) {
+        size_t comma = text.find(',', start);
+        std::string_view entry = text.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos
+                                                   : comma - start);
+        ParamType p;
+        if (Status s = parseEntry(entry, position, p); !s.ok())
+          return s;
+        sig.params.push_back(p);
+        ++position;
+        if (comma == std::string_view::npos)
+          break;
+        start = comma + 1;
+      }
     }
-  }
-  out = std::move(sig);
-  return Status::success();
+    out = std::move(sig);
+    return Status::success();
+  });
 }
 
 std::string Signature::str() const {
@@ -300,99 +304,103 @@ static bool isIdentifier(std::string_view name) {
 }
 
 Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
-  if (!line.empty() && line.back() == '\r')
-    line.remove_suffix(1);
-  auto fail = [&](const std::string &why) {
-    return Status::error("malformed tilec.kernel line: " + why + " in '" +
-                         std::string(line) + "'");
-  };
-  std::string_view rest = line;
-  if (rest.substr(0, kMetadataPrefix.size()) != kMetadataPrefix)
-    return fail("expected it to start with '// tilec.kernel'");
-  rest.remove_prefix(kMetadataPrefix.size());
+  return detail::guarded([&]() -> Status {
+    if (!line.empty() && line.back() == '\r')
+      line.remove_suffix(1);
+    auto fail = [&](const std::string &why) {
+      return Status::error("malformed tilec.kernel line: " + why + " in '" +
+                           std::string(line) + "'");
+    };
+    std::string_view rest = line;
+    if (rest.substr(0, kMetadataPrefix.size()) != kMetadataPrefix)
+      return fail("expected it to start with '// tilec.kernel'");
+    rest.remove_prefix(kMetadataPrefix.size());
 
-  // Reads " key=value" where value runs to the next space (or the end).
-  auto field = [&](std::string_view key, bool last,
-                   std::string_view &value) -> Status {
-    std::string expected = " " + std::string(key) + "=";
-    if (rest.substr(0, expected.size()) != expected)
-      return fail("expected '" + expected.substr(1) + "' at '" +
-                  std::string(rest) + "'");
-    rest.remove_prefix(expected.size());
-    size_t end = last ? rest.size() : rest.find(' ');
-    if (end == std::string_view::npos)
-      end = rest.size();
-    value = rest.substr(0, end);
-    rest.remove_prefix(end);
+    // Reads " key=value" where value runs to the next space (or the end).
+    auto field = [&](std::string_view key, bool last,
+                     std::string_view &value) -> Status {
+      std::string expected = " " + std::string(key) + "=";
+      if (rest.substr(0, expected.size()) != expected)
+        return fail("expected '" + expected.substr(1) + "' at '" +
+                    std::string(rest) + "'");
+      rest.remove_prefix(expected.size());
+      size_t end = last ? rest.size() : rest.find(' ');
+      if (end == std::string_view::npos)
+        end = rest.size();
+      value = rest.substr(0, end);
+      rest.remove_prefix(end);
+      return Status::success();
+    };
+
+    KernelInfo info;
+    std::string_view name, warps, shared, sig;
+    if (Status s = field("name", false, name); !s.ok())
+      return s;
+    if (!isIdentifier(name))
+      return fail("bad kernel name '" + std::string(name) + "'");
+    if (Status s = field("num_warps", false, warps); !s.ok())
+      return s;
+    uint64_t w = 0;
+    if (!parseUnsigned(warps, w) || w < 1 || w > 32)
+      return fail("bad num_warps '" + std::string(warps) +
+                  "': expected an integer in [1, 32]");
+    if (Status s = field("shared", false, shared); !s.ok())
+      return s;
+    uint64_t sh = 0;
+    if (!parseUnsigned(shared, sh) || sh > UINT32_MAX)
+      return fail("bad shared '" + std::string(shared) +
+                  "': expected a byte count");
+    if (Status s = field("signature", true, sig); !s.ok())
+      return s;
+    if (sig.find_first_of(" \t") != std::string_view::npos)
+      return fail("unexpected whitespace in the signature");
+
+    info.name = std::string(name);
+    info.numWarps = unsigned(w);
+    info.sharedBytes = uint32_t(sh);
+    info.signatureText = std::string(sig);
+    if (Status s = Signature::parse(sig, info.signature); !s.ok())
+      return Status::error("kernel '" + info.name + "': " + s.message());
+    out = std::move(info);
     return Status::success();
-  };
-
-  KernelInfo info;
-  std::string_view name, warps, shared, sig;
-  if (Status s = field("name", false, name); !s.ok())
-    return s;
-  if (!isIdentifier(name))
-    return fail("bad kernel name '" + std::string(name) + "'");
-  if (Status s = field("num_warps", false, warps); !s.ok())
-    return s;
-  uint64_t w = 0;
-  if (!parseUnsigned(warps, w) || w < 1 || w > 32)
-    return fail("bad num_warps '" + std::string(warps) +
-                "': expected an integer in [1, 32]");
-  if (Status s = field("shared", false, shared); !s.ok())
-    return s;
-  uint64_t sh = 0;
-  if (!parseUnsigned(shared, sh) || sh > UINT32_MAX)
-    return fail("bad shared '" + std::string(shared) +
-                "': expected a byte count");
-  if (Status s = field("signature", true, sig); !s.ok())
-    return s;
-  if (sig.find_first_of(" \t") != std::string_view::npos)
-    return fail("unexpected whitespace in the signature");
-
-  info.name = std::string(name);
-  info.numWarps = unsigned(w);
-  info.sharedBytes = uint32_t(sh);
-  info.signatureText = std::string(sig);
-  if (Status s = Signature::parse(sig, info.signature); !s.ok())
-    return Status::error("kernel '" + info.name + "': " + s.message());
-  out = std::move(info);
-  return Status::success();
+  });
 }
 
 Status tilec::parseKernelMetadata(std::string_view ptx,
                                   std::vector<KernelInfo> &out) {
-  std::vector<KernelInfo> kernels;
-  size_t lineNo = 0;
-  size_t pos = 0;
-  while (pos <= ptx.size()) {
-    size_t eol = ptx.find('\n', pos);
-    std::string_view line = ptx.substr(
-        pos, eol == std::string_view::npos ? std::string_view::npos
-                                           : eol - pos);
-    ++lineNo;
-    // "// tilec.kernel" followed by a space or the end: other comments that
-    // merely start with the same letters (e.g. "// tilec.kernels") are not
-    // metadata.
-    if (line.substr(0, kMetadataPrefix.size()) == kMetadataPrefix &&
-        (line.size() == kMetadataPrefix.size() ||
-         line[kMetadataPrefix.size()] == ' ' ||
-         line[kMetadataPrefix.size()] == '\r')) {
-      KernelInfo info;
-      if (Status s = parseKernelMetadataLine(line, info); !s.ok())
-        return Status::error("line " + std::to_string(lineNo) + ": " +
-                             s.message());
-      for (const KernelInfo &k : kernels)
-        if (k.name == info.name)
-          return Status::error("line " + std::to_string(lineNo) +
-                               ": kernel '" + info.name +
-                               "' has a second tilec.kernel line");
-      kernels.push_back(std::move(info));
+  return detail::guarded([&]() -> Status {
+    std::vector<KernelInfo> kernels;
+    size_t lineNo = 0;
+    size_t pos = 0;
+    while (pos <= ptx.size()) {
+      size_t eol = ptx.find('\n', pos);
+      std::string_view line = ptx.substr(
+          pos, eol == std::string_view::npos ? std::string_view::npos
+                                             : eol - pos);
+      ++lineNo;
+      // "// tilec.kernel" followed by a space or the end: other comments that
+      // merely start with the same letters (e.g. "// tilec.kernels") are not
+      // metadata.
+      if (line.substr(0, kMetadataPrefix.size()) == kMetadataPrefix &&
+          (line.size() == kMetadataPrefix.size() ||
+           line[kMetadataPrefix.size()] == ' ' ||
+           line[kMetadataPrefix.size()] == '\r')) {
+        KernelInfo info;
+        if (Status s = parseKernelMetadataLine(line, info); !s.ok())
+          return Status::error("line " + std::to_string(lineNo) + ": " +
+                               s.message());
+        for (const KernelInfo &k : kernels)
+          if (k.name == info.name)
+            return Status::error("line " + std::to_string(lineNo) +
+                                 ": kernel '" + info.name +
+                                 "' has a second tilec.kernel line");
+        kernels.push_back(std::move(info));
+      }
+      if (eol == std::string_view::npos)
+        break;
+      pos = eol + 1;
     }
-    if (eol == std::string_view::npos)
-      break;
-    pos = eol + 1;
-  }
-  out = std::move(kernels);
-  return Status::success();
+    out = std::move(kernels);
+    return Status::success();
+  });
 }
