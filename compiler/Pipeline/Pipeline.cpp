@@ -1,0 +1,54 @@
+//===- Pipeline.cpp - The tilec compilation pipeline ------------*- C++ -*-===//
+//
+// Assembles tilec's passes with the upstream ones it reuses.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Pipeline/Pipeline.h"
+
+#include "passes/Passes.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+bool tilec::isSupportedArch(llvm::StringRef arch) {
+  return arch == "sm_80" || arch == "sm_89" || arch == "sm_90" ||
+         arch == "sm_90a";
+}
+
+void tilec::buildTilePipeline(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tilec::buildLayoutPipeline(OpPassManager &pm,
+                                const PipelineOptions &opts) {
+  TileAssignLayoutsPassOptions o;
+  o.numWarps = opts.numWarps;
+  pm.addPass(createTileAssignLayoutsPass(o));
+  pm.addPass(createCSEPass());
+}
+
+void tilec::buildSIMTPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  TileLowerToSIMTPassOptions o;
+  o.chip = opts.arch;
+  pm.addPass(createTileLowerToSIMTPass(o));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tilec::buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}

@@ -1,0 +1,38 @@
+//===- Pipeline.h - The tilec compilation pipeline --------------*- C++ -*-===//
+//
+// The pass pipelines from tile IR to LLVM dialect, split at the stages the
+// CLI can stop at (--emit=tile|layout|simt|llvm|ptx).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_COMPILER_PIPELINE_PIPELINE_H
+#define TILEC_COMPILER_PIPELINE_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include <string>
+
+namespace tilec {
+
+/// Options shared by every stage.
+struct PipelineOptions {
+  /// Target GPU: sm_80, sm_89, sm_90 or sm_90a.
+  std::string arch = "sm_90a";
+  /// Warps per CTA for kernels without tile.num_warps (0: keep/4).
+  unsigned numWarps = 0;
+};
+
+/// Whether `arch` is one tilec targets.
+bool isSupportedArch(llvm::StringRef arch);
+
+/// Level 1: inline device functions, canonicalize, CSE, drop dead helpers.
+void buildTilePipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+/// Level 2: layout assignment (tile-assign-layouts) and clean-up.
+void buildLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+/// Level 3: per-thread SIMT IR in upstream dialects (tile-lower-to-simt).
+void buildSIMTPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+/// SIMT IR to the LLVM and NVVM dialects inside the gpu.module
+/// (scf-to-cf, convert-gpu-to-nvvm, reconcile-unrealized-casts).
+void buildLLVMPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_PIPELINE_PIPELINE_H

@@ -1,0 +1,31 @@
+//===- PTXBackend.h - LLVM dialect to PTX -----------------------*- C++ -*-===//
+//
+// The PTX backend: translates the gpu.module of SIMT IR (already in the
+// LLVM/NVVM dialects) to LLVM IR, optimizes it at O3 and runs LLVM's NVPTX
+// backend. The PTX starts with one metadata line per kernel that the runtime
+// reads (docs/runtime.md):
+//   // tilec.kernel name=K num_warps=W shared=B signature=SIG
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_COMPILER_TARGET_PTX_PTXBACKEND_H
+#define TILEC_COMPILER_TARGET_PTX_PTXBACKEND_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+
+namespace tilec {
+
+/// Translates the `gpu.module` in `module` to an optimized LLVM IR module
+/// (printed to `os`) for `arch`. Errors are emitted as MLIR diagnostics.
+mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, llvm::StringRef arch,
+                               llvm::raw_ostream &os);
+
+/// Translates and compiles the `gpu.module` in `module` to PTX for `arch`
+/// (sm_80, sm_89, sm_90, sm_90a; PTX ISA 8.0), metadata lines first.
+mlir::LogicalResult emitPTX(mlir::ModuleOp module, llvm::StringRef arch,
+                            llvm::raw_ostream &os);
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_TARGET_PTX_PTXBACKEND_H

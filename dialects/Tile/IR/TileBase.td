@@ -1,0 +1,58 @@
+//===- TileBase.td - The tile dialect definition -----------*- tablegen -*-===//
+//
+// The `tile` dialect: tile programs (Triton-style kernels over whole blocks of
+// elements) with static tensor shapes, pointers to global memory and, after
+// layout assignment, per-tensor encodings that say which thread holds which
+// element.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILE_BASE_TD
+#define TILE_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::tilec::tile";
+  let summary = "Tile programs: kernels over blocks of elements";
+  let description = [{
+    The tile dialect holds tile programs: kernels written over whole blocks of
+    elements (tiles) with program ids, ranges, masked loads and stores. Tiles
+    are builtin ranked tensors with static shapes; pointers are `!tile.ptr<T>`.
+    Elementwise arithmetic uses `arith` and `math` on tensors and control flow
+    uses `scf`. Semantics follow triton.language where an op exists there.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Argument attribute: the value (an integer, or a pointer's address in
+    /// bytes) is a multiple of this power of two.
+    static constexpr ::llvm::StringLiteral getDivisibilityAttrName() {
+      return "tile.divisibility";
+    }
+    /// Argument attribute: the integer argument equals this value (Triton
+    /// specializes `== 1`).
+    static constexpr ::llvm::StringLiteral getEqualToAttrName() {
+      return "tile.equal_to";
+    }
+    /// Function attribute: warps per CTA (threads = 32 * num_warps).
+    static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
+      return "tile.num_warps";
+    }
+    /// Function attribute: software-pipelining depth of loops.
+    static constexpr ::llvm::StringLiteral getNumStagesAttrName() {
+      return "tile.num_stages";
+    }
+    /// Function attribute set by lowering: dynamic shared memory in bytes.
+    static constexpr ::llvm::StringLiteral getSharedBytesAttrName() {
+      return "tile.shared";
+    }
+  }];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+#endif // TILE_BASE_TD

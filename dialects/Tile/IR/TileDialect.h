@@ -1,0 +1,38 @@
+//===- TileDialect.h - The tile dialect -------------------------*- C++ -*-===//
+//
+// Declares the tile dialect, its `!tile.ptr` type and its layout encoding
+// attributes. Include TileOps.h for the operations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DIALECTS_TILE_IR_TILEDIALECT_H
+#define TILEC_DIALECTS_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "dialects/Tile/IR/TileDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Tile/IR/TileTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/Tile/IR/TileAttrs.h.inc"
+
+namespace tilec::tile {
+
+/// The pointee of a `!tile.ptr<T>`, or of each element of a tensor of
+/// pointers (keeping shape and encoding). Returns a null type for anything
+/// else.
+mlir::Type getPointeeTypeOf(mlir::Type ptrOrTensorOfPtr);
+
+/// `i1` for a scalar, or a tensor of `i1` with the same shape and encoding.
+mlir::Type getI1SameShape(mlir::Type type);
+
+/// The element type of a tensor, or the type itself for a scalar.
+mlir::Type getElementTypeOrSelf(mlir::Type type);
+
+} // namespace tilec::tile
+
+#endif // TILEC_DIALECTS_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,23 @@
+//===- TileOps.h - tile dialect operations ----------------------*- C++ -*-===//
+//
+// Declares the operations of the tile dialect (generated from TileOps.td).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_DIALECTS_TILE_IR_TILEOPS_H
+#define TILEC_DIALECTS_TILE_IR_TILEOPS_H
+
+#include "dialects/Tile/IR/TileDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/IR/TileOps.h.inc"
+
+#endif // TILEC_DIALECTS_TILE_IR_TILEOPS_H

@@ -1,0 +1,296 @@
+//===- AssignLayouts.cpp - Coalescing layouts for memory ops ----*- C++ -*-===//
+//
+// tile-assign-layouts: gives every tensor of every kernel a distributed
+// encoding. The design (see docs/architecture.md):
+//
+//  1. Anchors. Each load/store of a tile of pointers asks for a blocked
+//     layout from the axis analysis of its pointers: dimensions ordered by
+//     contiguity, and sizePerThread along the most contiguous one equal to
+//     the widest vector access the facts prove (16 bytes at most) but no
+//     more than the tile gives each thread.
+//  2. Defaults. Every tensor takes the layout chosen for its shape: the
+//     widest anchor of that shape, else a plain row-major blocked layout.
+//     Operands of tile.expand_dims and anchors that want another layout get
+//     tile.convert_layout.
+//  3. Clean-up. A conversion whose source is computed by a cheap,
+//     layout-agnostic op is replaced by that op recomputed in the target
+//     layout (its operands converted instead), repeatedly, so conversions
+//     move up to loads, block arguments and kernel inputs, where they stay.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Tile/IR/Layouts.h"
+#include "passes/Analysis/AxisInfo.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "tile-assign-layouts"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTSPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// The pointer operand of a memory op, if it is a tile.
+Value getTilePtr(Operation *op) {
+  Value ptr;
+  if (auto load = dyn_cast<LoadOp>(op))
+    ptr = load.getPtr();
+  else if (auto store = dyn_cast<StoreOp>(op))
+    ptr = store.getPtr();
+  if (ptr && isa<RankedTensorType>(ptr.getType()))
+    return ptr;
+  return {};
+}
+
+/// The layout a memory op wants, and the vector width behind it.
+struct Anchor {
+  BlockedEncodingAttr layout;
+  int64_t vec = 1;
+};
+
+Anchor computeAnchor(Operation *op, Value ptr, const ModuleAxisInfo &axis,
+                     unsigned numWarps) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  unsigned rank = type.getRank();
+  AxisInfo info = axis.getAxisInfo(ptr);
+  // Most contiguous dimension first; ties keep row-major order.
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  if (info.getRank() == rank)
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return info.getContiguity(a) > info.getContiguity(b);
+    });
+  int64_t numel = type.getNumElements();
+  int64_t perThread =
+      std::max<int64_t>(1, numel / (int64_t(numWarps) * 32));
+  int64_t vec = axis.getPtrVectorWidth(ptr, order[0], perThread);
+  Anchor a;
+  a.vec = vec;
+  a.layout = getBlockedEncoding(op->getContext(), type.getShape(), numWarps,
+                                unsigned(vec), order);
+  return a;
+}
+
+/// Cheap ops that compute the same values in any layout.
+bool isLayoutAgnostic(Operation *op) {
+  if (isa<SplatOp, MakeRangeOp, AddPtrOp, BroadcastOp, ExpandDimsOp>(op))
+    return true;
+  if (auto c = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(c.getValue());
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1)
+    return false;
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return false;
+  return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
+}
+
+/// convert_layout(op(x...)) -> op'(convert_layout(x)...) for a
+/// layout-agnostic op, recomputing it in the wanted layout.
+struct RematerializeThroughConversion
+    : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp cvt,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = cvt.getSrc().getDefiningOp();
+    if (!def || !isLayoutAgnostic(def))
+      return rewriter.notifyMatchFailure(cvt, "source is not layout-agnostic");
+    auto dstType = cast<RankedTensorType>(cvt.getType());
+    Attribute dstEnc = dstType.getEncoding();
+    Location loc = def->getLoc();
+    rewriter.setInsertionPoint(def);
+    IRMapping map;
+    for (Value operand : def->getOperands()) {
+      auto t = dyn_cast<RankedTensorType>(operand.getType());
+      if (!t)
+        continue;
+      Attribute enc = dstEnc;
+      if (auto expand = dyn_cast<ExpandDimsOp>(def))
+        enc = SliceEncodingAttr::get(getContext(), expand.getAxis(), dstEnc);
+      Type want = withEncoding(t, enc);
+      if (want != t)
+        map.map(operand, ConvertLayoutOp::create(rewriter, loc, want, operand)
+                             .getResult());
+    }
+    Operation *clone = rewriter.clone(*def, map);
+    clone->getResult(0).setType(withEncoding(clone->getResult(0).getType(),
+                                             dstEnc));
+    if (auto c = dyn_cast<arith::ConstantOp>(clone)) {
+      auto splat = cast<SplatElementsAttr>(c.getValue());
+      c.setValueAttr(SplatElementsAttr::get(
+          cast<ShapedType>(clone->getResult(0).getType()),
+          splat.getSplatValue<Attribute>()));
+    }
+    rewriter.replaceOp(cvt, clone->getResults());
+    return success();
+  }
+};
+
+class AssignLayoutsPass
+    : public tilec::impl::TileAssignLayoutsPassBase<AssignLayoutsPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Analyse before any type changes: the facts do not depend on layouts.
+    ModuleAxisInfo axis(module);
+    bool failedAny = false;
+    module.walk([&](FuncOp func) {
+      if (failed(assignInFunction(func, axis)))
+        failedAny = true;
+    });
+    if (failedAny)
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    patterns.add<RematerializeThroughConversion>(&getContext());
+    ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+private:
+  LogicalResult checkShape(Operation *op, RankedTensorType t) {
+    for (int64_t s : t.getShape())
+      if (s <= 0 || !llvm::isPowerOf2_64(s)) {
+        op->emitError("unimplemented: tile shape [")
+            << llvm::make_range(t.getShape().begin(), t.getShape().end())
+            << "] is not a power of two in every dimension; pad the tile "
+               "to a power of two and mask the extra elements";
+        return failure();
+      }
+    return success();
+  }
+
+  LogicalResult assignInFunction(FuncOp func, const ModuleAxisInfo &axis) {
+    unsigned warps = func.getNumWarps(numWarps ? numWarps : 4);
+    if (warps == 0 || warps > 32 || !llvm::isPowerOf2_32(warps))
+      return func.emitError("expected num_warps to be a power of two in "
+                            "[1, 32], found ")
+             << warps;
+    MLIRContext *ctx = func.getContext();
+    OpBuilder b(ctx);
+    if (!func->hasAttr(TileDialect::getNumWarpsAttrName()))
+      func->setAttr(TileDialect::getNumWarpsAttrName(), b.getI32IntegerAttr(warps));
+
+    // 1. Anchors, and the layout of each shape.
+    DenseMap<Operation *, Anchor> anchors;
+    std::map<SmallVector<int64_t>, Anchor> byShape;
+    bool bad = false;
+    func.walk([&](Operation *op) {
+      for (Value v : op->getResults())
+        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+          if (failed(checkShape(op, t)))
+            bad = true;
+      Value ptr = getTilePtr(op);
+      if (!ptr)
+        return;
+      Anchor a = computeAnchor(op, ptr, axis, warps);
+      anchors[op] = a;
+      SmallVector<int64_t> shape(cast<RankedTensorType>(ptr.getType()).getShape());
+      auto it = byShape.find(shape);
+      if (it == byShape.end() || a.vec > it->second.vec)
+        byShape[shape] = a;
+    });
+    if (bad)
+      return failure();
+    auto defaultEncoding = [&](RankedTensorType t) -> Attribute {
+      SmallVector<int64_t> shape(t.getShape());
+      auto it = byShape.find(shape);
+      if (it != byShape.end())
+        return it->second.layout;
+      return getBlockedEncoding(ctx, t.getShape(), warps);
+    };
+    auto retype = [&](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (t && !t.getEncoding())
+        v.setType(withEncoding(t, defaultEncoding(t)));
+    };
+
+    // 2. Every tensor takes its shape's layout.
+    func.walk([&](Operation *op) {
+      for (Region &r : op->getRegions())
+        for (Block &block : r)
+          for (BlockArgument arg : block.getArguments())
+            retype(arg);
+      for (Value v : op->getResults())
+        retype(v);
+      if (auto c = dyn_cast<arith::ConstantOp>(op))
+        if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
+          if (dense.getType() != c.getType())
+            c.setValueAttr(dense.reshape(cast<ShapedType>(c.getType())));
+    });
+
+    // broadcast wants its result's layout on its source.
+    func.walk([&](BroadcastOp op) {
+      auto src = cast<RankedTensorType>(op.getSrc().getType());
+      Attribute want = cast<RankedTensorType>(op.getType()).getEncoding();
+      if (src.getEncoding() == want)
+        return;
+      b.setInsertionPoint(op);
+      Value cvt = ConvertLayoutOp::create(b, op.getLoc(),
+                                          withEncoding(src, want), op.getSrc());
+      op.getSrcMutable().assign(cvt);
+    });
+
+    // expand_dims wants a slice of its result's layout.
+    func.walk([&](ExpandDimsOp op) {
+      auto src = cast<RankedTensorType>(op.getSrc().getType());
+      Attribute want = SliceEncodingAttr::get(
+          ctx, op.getAxis(),
+          cast<RankedTensorType>(op.getType()).getEncoding());
+      if (src.getEncoding() == want)
+        return;
+      b.setInsertionPoint(op);
+      Value cvt = ConvertLayoutOp::create(b, op.getLoc(),
+                                          withEncoding(src, want), op.getSrc());
+      op.getSrcMutable().assign(cvt);
+    });
+
+    // Anchors whose layout differs from their shape's: convert around them.
+    for (auto &[op, anchor] : anchors) {
+      Value ptr = getTilePtr(op);
+      auto ptrType = cast<RankedTensorType>(ptr.getType());
+      // An anchor that only wants fewer elements per thread along the same
+      // order keeps its shape's layout: its own vector width is bounded by
+      // its pointers anyway, and a conversion would cost shared memory.
+      auto current = cast<BlockedEncodingAttr>(ptrType.getEncoding());
+      if (current.getOrder() == anchor.layout.getOrder())
+        continue;
+      b.setInsertionPoint(op);
+      auto convertOperand = [&](OpOperand &operand) {
+        auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+        if (!t)
+          return;
+        operand.set(ConvertLayoutOp::create(b, op->getLoc(),
+                                            withEncoding(t, anchor.layout),
+                                            operand.get()));
+      };
+      for (OpOperand &operand : op->getOpOperands())
+        convertOperand(operand);
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        Type oldType = load.getType();
+        load.getResult().setType(withEncoding(oldType, anchor.layout));
+        b.setInsertionPointAfter(op);
+        auto back = ConvertLayoutOp::create(b, op->getLoc(), oldType,
+                                            load.getResult());
+        load.getResult().replaceAllUsesExcept(back.getResult(), back);
+      }
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,389 @@
+//===- LowerToSIMT.cpp - Tile IR to per-thread SIMT IR ----------*- C++ -*-===//
+//
+// tile-lower-to-simt: moves kernels into a gpu.module as gpu.func kernels
+// and rewrites every tile into the elements one thread holds (see
+// passes/SIMT/SIMTUtils.h). Index and shape ops live here; memory ops and
+// layout conversions have their own pattern files under passes/SIMT/.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "passes/SIMT/SIMTUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#define DEBUG_TYPE "tile-lower-to-simt"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILELOWERTOSIMTPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+gpu::Dimension gridDim(int32_t axis) {
+  return axis == 0 ? gpu::Dimension::x
+                   : axis == 1 ? gpu::Dimension::y : gpu::Dimension::z;
+}
+
+struct ProgramIdLowering : public OpConversionPattern<tile::ProgramIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ProgramIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value id = gpu::BlockIdOp::create(rewriter, op.getLoc(),
+                                      gridDim(op.getAxis()));
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(op, rewriter.getI32Type(),
+                                                      id);
+    return success();
+  }
+};
+
+struct NumProgramsLowering : public OpConversionPattern<tile::NumProgramsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::NumProgramsOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value n = gpu::GridDimOp::create(rewriter, op.getLoc(),
+                                     gridDim(op.getAxis()));
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(op, rewriter.getI32Type(),
+                                                      n);
+    return success();
+  }
+};
+
+/// Each thread's elements of [start, end): start + coordinate.
+struct MakeRangeLowering : public OpConversionPattern<tile::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tile::DistributedLayout l = *tile::getDistributedLayout(op.getType());
+    SmallVector<Value> base = emitThreadBase(rewriter, loc, l);
+    Type type = getTypeConverter()->convertType(op.getType());
+    Value result = poisonValue(rewriter, loc, type);
+    for (int64_t e = 0; e < l.totalElemsPerThread; ++e) {
+      Value c = emitElementCoords(rewriter, loc, l, base, e)[0];
+      if (op.getStart() != 0)
+        c = arith::AddIOp::create(rewriter, loc, c,
+                                  i32Const(rewriter, loc, op.getStart()));
+      result = insertElement(rewriter, loc, result, c, e);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SplatLowering : public OpConversionPattern<tile::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t n = tile::getTotalElemsPerThread(op.getType());
+    rewriter.replaceOp(op, splatVector(rewriter, op.getLoc(), adaptor.getSrc(),
+                                       n));
+    return success();
+  }
+};
+
+/// Same layout on both sides: a stretched dimension reads register
+/// k mod (registers of the source along it).
+struct BroadcastLowering : public OpConversionPattern<tile::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    if (srcType.getEncoding() != dstType.getEncoding())
+      return rewriter.notifyMatchFailure(op, "encodings differ");
+    tile::DistributedLayout sl = *tile::getDistributedLayout(srcType);
+    tile::DistributedLayout dl = *tile::getDistributedLayout(dstType);
+    SmallVector<int32_t> mask;
+    for (int64_t e = 0; e < dl.totalElemsPerThread; ++e) {
+      SmallVector<int64_t> k = dl.getRegisterIndices(e);
+      for (unsigned d = 0; d < k.size(); ++d)
+        k[d] %= sl.elemsPerThread[d];
+      mask.push_back(int32_t(sl.getLocalIndex(k)));
+    }
+    Value src = adaptor.getSrc();
+    rewriter.replaceOp(op, LLVM::ShuffleVectorOp::create(
+                               rewriter, op.getLoc(), src, src, mask));
+    return success();
+  }
+};
+
+/// The source's slice layout enumerates exactly the result's registers.
+struct ExpandDimsLowering : public OpConversionPattern<tile::ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = cast<RankedTensorType>(op.getSrc().getType());
+    auto slice = dyn_cast<tile::SliceEncodingAttr>(src.getEncoding());
+    if (!slice || slice.getParent() !=
+                      cast<RankedTensorType>(op.getType()).getEncoding())
+      return rewriter.notifyMatchFailure(op, "source is not a slice of the "
+                                             "result layout");
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// ptr + sext(offset) * sizeof(pointee), on i64 addresses.
+struct AddPtrLowering : public OpConversionPattern<tile::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type pointee = tile::getElementTypeOrSelf(
+        tile::getPointeeTypeOf(op.getPtr().getType()));
+    int64_t bytes = getElementBytes(pointee);
+    Value ptr = adaptor.getPtr();
+    Value off = adaptor.getOffset();
+    Type i64Type = ptr.getType();
+    if (off.getType() != i64Type)
+      off = arith::ExtSIOp::create(rewriter, loc, i64Type, off);
+    if (bytes != 1) {
+      TypedAttr scaleAttr =
+          isa<VectorType>(i64Type)
+              ? TypedAttr(SplatElementsAttr::get(
+                    cast<ShapedType>(i64Type),
+                    rewriter.getI64IntegerAttr(bytes).getValue()))
+              : TypedAttr(rewriter.getI64IntegerAttr(bytes));
+      Value scale = arith::ConstantOp::create(rewriter, loc, scaleAttr);
+      off = arith::MulIOp::create(rewriter, loc, off, scale);
+    }
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, ptr, off);
+    return success();
+  }
+};
+
+/// Splat tensor constants become splat vector constants.
+struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!splat || !isa<RankedTensorType>(op.getType()))
+      return rewriter.notifyMatchFailure(op, "not a splat tile constant");
+    auto type = cast<ShapedType>(getTypeConverter()->convertType(op.getType()));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type,
+        SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+/// Elementwise arith/math ops on tiles: the same op on the thread's vector.
+struct ElementwiseLowering : public ConversionPattern {
+  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        op->getNumRegions() != 0 || isa<arith::ConstantOp>(op))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
+                         op->getAttrs());
+    Operation *newOp = rewriter.create(state);
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+
+class LowerToSIMTPass
+    : public tilec::impl::TileLowerToSIMTPassBase<LowerToSIMTPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (failed(checkInput(module)))
+      return signalPassFailure();
+    // Axis facts are read off the tile IR before it is rewritten.
+    ModuleAxisInfo axis(module);
+    if (failed(moveKernelsToGPUModule(module)))
+      return signalPassFailure();
+
+    TileTypeConverter converter(ctx);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<tile::TileDialect>();
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    target.addLegalOp<gpu::GPUModuleOp, gpu::ThreadIdOp, gpu::BlockIdOp,
+                      gpu::GridDimOp, gpu::BarrierOp, gpu::ReturnOp>();
+    target.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp f) {
+      return converter.isSignatureLegal(f.getFunctionType());
+    });
+    target.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<ProgramIdLowering, NumProgramsLowering, MakeRangeLowering,
+                 SplatLowering, BroadcastLowering, ExpandDimsLowering,
+                 AddPtrLowering, ConstantLowering, ElementwiseLowering>(
+        converter, ctx);
+    populateMemoryOpToSIMTPatterns(converter, axis, patterns);
+    populateLayoutConversionToSIMTPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
+        patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+private:
+  /// Every tile must carry an encoding this lowering understands, and every
+  /// call must have been inlined.
+  LogicalResult checkInput(ModuleOp module) {
+    WalkResult r = module.walk([&](Operation *op) {
+      if (isa<tile::CallOp>(op)) {
+        op->emitError("unimplemented: tile.call in a kernel; run the "
+                      "inliner first (tilec does)");
+        return WalkResult::interrupt();
+      }
+      auto check = [&](Type t) {
+        auto tensor = dyn_cast<RankedTensorType>(t);
+        if (!tensor)
+          return true;
+        return succeeded(tile::getDistributedLayout(tensor));
+      };
+      for (Type t : op->getResultTypes())
+        if (!check(t)) {
+          op->emitError("expected every tile to have a #tile.blocked or "
+                        "#tile.slice encoding with power-of-two shape, found ")
+              << t << " (run tile-assign-layouts first)";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    return failure(r.wasInterrupted());
+  }
+
+  /// tile.func kernels -> gpu.func kernels in `gpu.module @tilec_kernels`,
+  /// with the shared memory they need recorded as `tile.shared`.
+  LogicalResult moveKernelsToGPUModule(ModuleOp module) {
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    b.setInsertionPointToEnd(module.getBody());
+    auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
+                                            /*triple=*/"nvptx64-nvidia-cuda",
+                                            chip, /*features=*/"+ptx80");
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
+                                              "tilec_kernels",
+                                              b.getArrayAttr({target}));
+    b.setInsertionPointToStart(gpuModule.getBody());
+    auto i8 = b.getI8Type();
+    LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(i8, 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           kSharedMemoryName, Attribute(), /*alignment=*/16,
+                           /*addrSpace=*/3);
+
+    for (auto func : llvm::make_early_inc_range(module.getOps<tile::FuncOp>())) {
+      if (!func.isKernel()) {
+        func.erase();
+        continue;
+      }
+      int64_t shared = 0;
+      func.walk([&](Operation *op) {
+        shared = std::max(shared, getSharedMemoryBytes(op));
+      });
+      if (shared > int64_t(sharedBudget))
+        return func.emitError("kernel needs ")
+               << shared << " bytes of shared memory for layout conversions, "
+               << "more than the " << sharedBudget << " bytes available";
+      unsigned warps = func.getNumWarps();
+      b.setInsertionPointToEnd(gpuModule.getBody());
+      auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
+                                            func.getFunctionType());
+      gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                       b.getUnitAttr());
+      gpuFunc.setKnownBlockSizeAttr(
+          b.getDenseI32ArrayAttr({int32_t(warps * 32), 1, 1}));
+      for (NamedAttribute a : func->getDiscardableAttrs())
+        gpuFunc->setAttr(a.getName(), a.getValue());
+      gpuFunc->setAttr(tile::TileDialect::getSharedBytesAttrName(),
+                       b.getI32IntegerAttr(shared));
+      gpuFunc->setAttr(tile::TileDialect::getNumWarpsAttrName(),
+                       b.getI32IntegerAttr(warps));
+      // Specialization facts travel as the kernel's signature string.
+      gpuFunc->setAttr("tile.signature",
+                       b.getStringAttr(getSignature(func)));
+      gpuFunc.getBody().front().erase();
+      gpuFunc.getBody().takeBody(func.getBody());
+      gpuFunc.walk([&](tile::ReturnOp ret) {
+        OpBuilder rb(ret);
+        gpu::ReturnOp::create(rb, ret.getLoc());
+        ret.erase();
+      });
+      func.erase();
+    }
+    return success();
+  }
+
+public:
+  /// Triton's AOT signature syntax: `*fp32:16,i32,i32:1`.
+  static std::string getSignature(tile::FuncOp func) {
+    std::string sig;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      if (i)
+        sig += ",";
+      Type t = func.getArgumentTypes()[i];
+      auto name = [](Type t) -> std::string {
+        if (t.isF16())
+          return "fp16";
+        if (t.isBF16())
+          return "bf16";
+        if (t.isF32())
+          return "fp32";
+        if (t.isF64())
+          return "fp64";
+        if (isa<Float8E4M3FNType>(t))
+          return "fp8e4nv";
+        if (isa<Float8E5M2Type>(t))
+          return "fp8e5";
+        if (auto i = dyn_cast<IntegerType>(t))
+          return (i.isUnsigned() ? "u" : "i") + std::to_string(i.getWidth());
+        return "?";
+      };
+      if (auto p = dyn_cast<tile::PtrType>(t))
+        sig += "*" + name(p.getPointeeType());
+      else
+        sig += name(t);
+      if (auto eq = func.getArgAttrOfType<IntegerAttr>(
+              i, tile::TileDialect::getEqualToAttrName());
+          eq && eq.getInt() == 1)
+        sig += ":1";
+      else if (auto div = func.getArgAttrOfType<IntegerAttr>(
+                   i, tile::TileDialect::getDivisibilityAttrName());
+               div && div.getInt() > 1)
+        sig += ":" + std::to_string(div.getInt());
+    }
+    return sig;
+  }
+};
+
+} // namespace

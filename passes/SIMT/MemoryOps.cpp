@@ -1,0 +1,325 @@
+//===- MemoryOps.cpp - tile.load / tile.store to per-thread code -*- C++ -*-===//
+//
+// Lowers masked loads and stores of tiles. A thread accesses its elements in
+// chunks of V consecutive registers that are consecutive in memory: V is
+// the largest power of two that the layout (elements per thread along the
+// fastest dimension), the axis analysis (contiguity and alignment of the
+// pointers, constancy of the mask) and 16 bytes allow. Unmasked chunks are
+// plain LLVM vector loads/stores with the proven alignment (NVPTX selects
+// ld.global.v4 and friends); masked chunks are predicated PTX through inline
+// assembly, with `other` (or zero) moved into the destination first, as PTX
+// ISA 9.7.9.8 (ld) and 9.7.9.10 (st) predication allows.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/SIMT/SIMTUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+/// How a memory op's elements are accessed: chunks of `vec` registers.
+struct AccessPlan {
+  int64_t numElems = 1;
+  int64_t vec = 1;
+};
+
+AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axis) {
+  AccessPlan plan;
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type)
+    return plan;
+  tile::DistributedLayout l = *tile::getDistributedLayout(type);
+  plan.numElems = l.totalElemsPerThread;
+  int dim = l.getFastestTileDim();
+  if (dim < 0)
+    return plan;
+  int64_t perThread = l.getContiguityPerThread(dim);
+  // Duplicated registers (a tile smaller than the layout's per-thread block)
+  // are not consecutive in memory.
+  if (l.elemsPerThread[l.tileDimToRoot[dim]] > l.rootShape[l.tileDimToRoot[dim]])
+    perThread = 1;
+  int64_t vec = axis.getPtrVectorWidth(ptr, dim, perThread);
+  vec = std::min(vec, axis.getMaskConstancy(mask, dim));
+  plan.vec = std::max<int64_t>(1, vec);
+  return plan;
+}
+
+/// The memory type of an element: i1 is stored as a byte.
+Type memoryType(Type elem) {
+  if (elem.isInteger(1))
+    return IntegerType::get(elem.getContext(), 8);
+  return elem;
+}
+
+/// Inline-PTX word for `bytes` bytes: bit width, register constraint.
+struct Word {
+  unsigned bits;
+  char constraint;
+  unsigned count;
+};
+Word wordsFor(int64_t bytes) {
+  if (bytes >= 4)
+    return {32, 'r', unsigned(bytes / 4)};
+  if (bytes == 2)
+    return {16, 'h', 1};
+  return {8, 'h', 1}; // a byte moves through a 16-bit register
+}
+
+Type wordType(MLIRContext *ctx, const Word &w) {
+  return IntegerType::get(ctx, w.bits == 8 ? 16 : w.bits);
+}
+
+std::string vecSuffix(unsigned count) {
+  return count == 1 ? "" : ".v" + std::to_string(count);
+}
+
+/// Bitcasts `v` (a chunk of `vec` memory elements) to PTX words.
+SmallVector<Value> toWords(OpBuilder &b, Location loc, Value v,
+                           const Word &w) {
+  MLIRContext *ctx = b.getContext();
+  Type wt = wordType(ctx, w);
+  if (w.bits == 8)
+    return {arith::ExtUIOp::create(b, loc, wt,
+                                   LLVM::BitcastOp::create(
+                                       b, loc, IntegerType::get(ctx, 8), v))};
+  if (w.count == 1)
+    return {LLVM::BitcastOp::create(b, loc, wt, v)};
+  Value words = LLVM::BitcastOp::create(
+      b, loc, VectorType::get({int64_t(w.count)}, wt), v);
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < w.count; ++i)
+    out.push_back(extractElement(b, loc, words, i));
+  return out;
+}
+
+/// Bitcasts PTX words back to a chunk of `vec` elements of `memType`.
+Value fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words,
+                const Word &w, Type memType, int64_t vec) {
+  MLIRContext *ctx = b.getContext();
+  Type chunkType =
+      vec == 1 ? memType : Type(VectorType::get({vec}, memType));
+  if (w.bits == 8) {
+    Value byte =
+        arith::TruncIOp::create(b, loc, IntegerType::get(ctx, 8), words[0]);
+    return LLVM::BitcastOp::create(b, loc, chunkType, byte);
+  }
+  if (w.count == 1)
+    return LLVM::BitcastOp::create(b, loc, chunkType, words[0]);
+  Type wt = wordType(ctx, w);
+  Value v = poisonValue(b, loc, VectorType::get({int64_t(w.count)}, wt));
+  for (unsigned i = 0; i < w.count; ++i)
+    v = insertElement(b, loc, v, words[i], i);
+  return LLVM::BitcastOp::create(b, loc, chunkType, v);
+}
+
+Value toGlobalPtr(OpBuilder &b, Location loc, Value addr) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  return LLVM::IntToPtrOp::create(b, loc, ptrType, addr);
+}
+
+/// Converts a loaded chunk of memory elements to the register type.
+Value fromMemory(OpBuilder &b, Location loc, Value v, Type elem) {
+  if (!elem.isInteger(1))
+    return v;
+  Value zero = arith::ConstantOp::create(
+      b, loc, v.getType(), b.getZeroAttr(v.getType()));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+}
+
+Value toMemory(OpBuilder &b, Location loc, Value v, Type elem) {
+  if (!elem.isInteger(1))
+    return v;
+  Type t = isa<VectorType>(v.getType())
+               ? Type(VectorType::get(cast<VectorType>(v.getType()).getShape(),
+                                      b.getI8Type()))
+               : Type(b.getI8Type());
+  return arith::ExtUIOp::create(b, loc, t, v);
+}
+
+/// Loads one chunk: `addr` (i64), optional predicate and `other` chunk.
+Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred,
+                Value other, Type elem, int64_t vec) {
+  Type memType = memoryType(elem);
+  int64_t bytes = vec * getElementBytes(memType);
+  Type chunkType = vec == 1 ? memType : Type(VectorType::get({vec}, memType));
+  Value ptr = toGlobalPtr(b, loc, addr);
+  if (!pred)
+    return fromMemory(
+        b, loc, LLVM::LoadOp::create(b, loc, chunkType, ptr, unsigned(bytes)),
+        elem);
+  Word w = wordsFor(bytes);
+  MLIRContext *ctx = b.getContext();
+  Type wt = wordType(ctx, w);
+  SmallVector<Value> otherWords;
+  if (other)
+    otherWords = toWords(b, loc, toMemory(b, loc, other, elem), w);
+  // $0..$(n-1): results; $n: predicate; $n+1: address; then other words.
+  std::string asmStr;
+  std::string constraints;
+  unsigned n = w.count;
+  std::string movType = w.bits == 32 ? "b32" : "b16";
+  for (unsigned i = 0; i < n; ++i) {
+    asmStr += llvm::formatv("mov.{0} ${1}, {2};\n\t", movType, i,
+                            other ? "$" + std::to_string(n + 2 + i)
+                                  : std::string("0"));
+    constraints += std::string(constraints.empty() ? "" : ",") + "=" +
+                   w.constraint;
+  }
+  std::string dst;
+  for (unsigned i = 0; i < n; ++i)
+    dst += (i ? ", $" : "$") + std::to_string(i);
+  if (n > 1)
+    dst = "{ " + dst + " }";
+  asmStr += llvm::formatv("@${0} ld.global{1}.b{2} {3}, [ ${4} + 0 ];", n,
+                          vecSuffix(n), w.bits, dst, n + 1);
+  constraints += ",b,l";
+  SmallVector<Value> operands = {pred, addr};
+  for (Value o : otherWords) {
+    operands.push_back(o);
+    constraints += std::string(",") + w.constraint;
+  }
+  Type resultType =
+      n == 1 ? wt
+             : Type(LLVM::LLVMStructType::getLiteral(
+                   ctx, SmallVector<Type>(n, wt)));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, asmStr, constraints,
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> words;
+  if (n == 1)
+    words.push_back(asmOp.getResult(0));
+  else
+    for (unsigned i = 0; i < n; ++i)
+      words.push_back(
+          LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return fromMemory(b, loc, fromWords(b, loc, words, w, memType, vec), elem);
+}
+
+void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred,
+                Value value, Type elem, int64_t vec) {
+  Type memType = memoryType(elem);
+  int64_t bytes = vec * getElementBytes(memType);
+  value = toMemory(b, loc, value, elem);
+  if (!pred) {
+    LLVM::StoreOp::create(b, loc, value, toGlobalPtr(b, loc, addr),
+                          unsigned(bytes));
+    return;
+  }
+  Word w = wordsFor(bytes);
+  SmallVector<Value> words = toWords(b, loc, value, w);
+  unsigned n = w.count;
+  std::string src;
+  for (unsigned i = 0; i < n; ++i)
+    src += (i ? ", $" : "$") + std::to_string(i + 2);
+  if (n > 1)
+    src = "{ " + src + " }";
+  std::string asmStr = llvm::formatv("@$0 st.global{0}.b{1} [ $1 + 0 ], {2};",
+                                     vecSuffix(n), w.bits, src);
+  std::string constraints = "b,l";
+  SmallVector<Value> operands = {pred, addr};
+  for (Value word : words) {
+    operands.push_back(word);
+    constraints += std::string(",") + w.constraint;
+  }
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), operands, asmStr, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
+struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
+  LoadOpLowering(TileTypeConverter &tc, MLIRContext *ctx,
+                 const ModuleAxisInfo &axis)
+      : OpConversionPattern(tc, ctx), axis(axis) {}
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = tile::getElementTypeOrSelf(op.getType());
+    AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
+    if (!isa<RankedTensorType>(op.getType())) {
+      Value v = loadChunk(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
+                          adaptor.getOther(), elem, 1);
+      rewriter.replaceOp(op, v);
+      return success();
+    }
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Value result = poisonValue(rewriter, loc, resultType);
+    for (int64_t e = 0; e < plan.numElems; e += plan.vec) {
+      Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
+      Value pred = adaptor.getMask()
+                       ? extractElement(rewriter, loc, adaptor.getMask(), e)
+                       : Value();
+      Value other = adaptor.getOther()
+                        ? sliceVector(rewriter, loc, adaptor.getOther(), e,
+                                      plan.vec)
+                        : Value();
+      Value chunk =
+          loadChunk(rewriter, loc, addr, pred, other, elem, plan.vec);
+      if (plan.vec == 1) {
+        result = insertElement(rewriter, loc, result, chunk, e);
+        continue;
+      }
+      for (int64_t i = 0; i < plan.vec; ++i)
+        result = insertElement(rewriter, loc, result,
+                               extractElement(rewriter, loc, chunk, i), e + i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  const ModuleAxisInfo &axis;
+};
+
+struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
+  StoreOpLowering(TileTypeConverter &tc, MLIRContext *ctx,
+                  const ModuleAxisInfo &axis)
+      : OpConversionPattern(tc, ctx), axis(axis) {}
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = tile::getElementTypeOrSelf(op.getValue().getType());
+    if (!isa<RankedTensorType>(op.getValue().getType())) {
+      storeChunk(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
+                 adaptor.getValue(), elem, 1);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
+    for (int64_t e = 0; e < plan.numElems; e += plan.vec) {
+      Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
+      Value pred = adaptor.getMask()
+                       ? extractElement(rewriter, loc, adaptor.getMask(), e)
+                       : Value();
+      Value chunk = sliceVector(rewriter, loc, adaptor.getValue(), e, plan.vec);
+      storeChunk(rewriter, loc, addr, pred, chunk, elem, plan.vec);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const ModuleAxisInfo &axis;
+};
+
+} // namespace
+
+void simt::populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
+                                          const ModuleAxisInfo &axis,
+                                          RewritePatternSet &patterns) {
+  patterns.add<LoadOpLowering, StoreOpLowering>(
+      converter, patterns.getContext(), axis);
+}

@@ -1,0 +1,115 @@
+//===- SIMTUtils.cpp - Shared helpers of the SIMT lowering ------*- C++ -*-===//
+//
+// Type conversion and thread-coordinate emission for the SIMT lowering.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/SIMT/SIMTUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type t) { return t; });
+  addConversion([ctx](tile::PtrType) -> Type {
+    return IntegerType::get(ctx, 64);
+  });
+  addConversion([this](RankedTensorType t) -> std::optional<Type> {
+    FailureOr<tile::DistributedLayout> l = tile::getDistributedLayout(t);
+    if (failed(l))
+      return std::nullopt;
+    Type elem = convertType(t.getElementType());
+    if (!elem)
+      return std::nullopt;
+    return VectorType::get({l->totalElemsPerThread}, elem);
+  });
+}
+
+Value simt::i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+Value simt::i64Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+
+SmallVector<Value> simt::emitThreadBase(OpBuilder &b, Location loc,
+                                        const tile::DistributedLayout &l) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+  unsigned rank = l.rootShape.size();
+  SmallVector<Value> laneC(rank), warpC(rank), base(rank);
+  auto split = [&](Value &id, unsigned count) -> Value {
+    if (count == 1)
+      return i32Const(b, loc, 0);
+    Value c = arith::AndIOp::create(b, loc, id, i32Const(b, loc, count - 1));
+    id = arith::ShRUIOp::create(b, loc, id,
+                                i32Const(b, loc, llvm::Log2_32(count)));
+    return c;
+  };
+  for (unsigned d : l.root.getOrder()) {
+    laneC[d] = split(lane, l.root.getThreadsPerWarp()[d]);
+    warpC[d] = split(warp, l.root.getWarpsPerCTA()[d]);
+  }
+  for (unsigned d = 0; d < rank; ++d) {
+    unsigned tpw = l.root.getThreadsPerWarp()[d];
+    unsigned spt = l.root.getSizePerThread()[d];
+    Value v = arith::MulIOp::create(b, loc, warpC[d], i32Const(b, loc, tpw));
+    v = arith::AddIOp::create(b, loc, v, laneC[d]);
+    base[d] = arith::MulIOp::create(b, loc, v, i32Const(b, loc, spt));
+  }
+  return base;
+}
+
+SmallVector<Value> simt::emitElementCoords(OpBuilder &b, Location loc,
+                                           const tile::DistributedLayout &l,
+                                           ArrayRef<Value> base, int64_t e) {
+  SmallVector<int64_t> off = l.getLocalOffsets(e);
+  SmallVector<Value> coords;
+  for (unsigned d : l.tileDimToRoot) {
+    Value c = arith::AddIOp::create(b, loc, base[d], i32Const(b, loc, off[d]));
+    if (l.wraps(d))
+      c = arith::AndIOp::create(b, loc, c, i32Const(b, loc, l.rootShape[d] - 1));
+    coords.push_back(c);
+  }
+  return coords;
+}
+
+Value simt::extractElement(OpBuilder &b, Location loc, Value vec, int64_t i) {
+  return LLVM::ExtractElementOp::create(b, loc, vec, i32Const(b, loc, i));
+}
+
+Value simt::insertElement(OpBuilder &b, Location loc, Value vec, Value v,
+                          int64_t i) {
+  return LLVM::InsertElementOp::create(b, loc, vec, v, i32Const(b, loc, i));
+}
+
+Value simt::poisonValue(OpBuilder &b, Location loc, Type type) {
+  return LLVM::PoisonOp::create(b, loc, type);
+}
+
+Value simt::splatVector(OpBuilder &b, Location loc, Value v, int64_t n) {
+  auto type = VectorType::get({n}, v.getType());
+  Value vec = insertElement(b, loc, poisonValue(b, loc, type), v, 0);
+  if (n == 1)
+    return vec;
+  SmallVector<int32_t> mask(n, 0);
+  return LLVM::ShuffleVectorOp::create(b, loc, vec, vec, mask);
+}
+
+Value simt::sliceVector(OpBuilder &b, Location loc, Value vec, int64_t start,
+                        int64_t n) {
+  if (n == 1)
+    return extractElement(b, loc, vec, start);
+  SmallVector<int32_t> mask;
+  for (int64_t i = 0; i < n; ++i)
+    mask.push_back(int32_t(start + i));
+  return LLVM::ShuffleVectorOp::create(b, loc, vec, vec, mask);
+}

@@ -1,0 +1,81 @@
+//===- SIMTUtils.h - Shared helpers of the SIMT lowering --------*- C++ -*-===//
+//
+// The per-thread view of tiles used by every SIMT lowering pattern: the type
+// converter (a tile becomes the vector of the elements its encoding gives one
+// thread; pointers become i64 addresses), emission of thread coordinates
+// from the layout math in dialects/Tile/IR/Layouts.h, and small builders for
+// LLVM vector values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_SIMT_SIMTUTILS_H
+#define TILEC_PASSES_SIMT_SIMTUTILS_H
+
+#include "dialects/Tile/IR/Layouts.h"
+#include "dialects/Tile/IR/TileOps.h"
+#include "passes/Analysis/AxisInfo.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace tilec::simt {
+
+/// tensor<S x T, #enc> -> vector<N x T'> (N = elements per thread; T' = i64
+/// for pointers, else T); !tile.ptr<T> -> i64; other types unchanged.
+class TileTypeConverter : public mlir::TypeConverter {
+public:
+  explicit TileTypeConverter(mlir::MLIRContext *ctx);
+};
+
+/// Name of the extern shared-memory array every kernel's dynamic shared
+/// memory is addressed through.
+inline constexpr llvm::StringLiteral kSharedMemoryName = "tilec_shared";
+
+/// An i32 constant.
+mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+/// An i64 constant.
+mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// The thread's base coordinate along each root dimension of `layout`
+/// (i32): (warp coordinate * threadsPerWarp + lane coordinate) *
+/// sizePerThread, from threadIdx.x.
+llvm::SmallVector<mlir::Value>
+emitThreadBase(mlir::OpBuilder &b, mlir::Location loc,
+               const tile::DistributedLayout &layout);
+
+/// Coordinates (i32, one per tile dimension) of local element `e` given the
+/// thread base from emitThreadBase.
+llvm::SmallVector<mlir::Value>
+emitElementCoords(mlir::OpBuilder &b, mlir::Location loc,
+                  const tile::DistributedLayout &layout,
+                  llvm::ArrayRef<mlir::Value> base, int64_t e);
+
+/// Element `i` of a vector value.
+mlir::Value extractElement(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value vec, int64_t i);
+/// `vec` with element `i` replaced by `v`.
+mlir::Value insertElement(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value vec, mlir::Value v, int64_t i);
+/// A vector of `n` copies of scalar `v`.
+mlir::Value splatVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        int64_t n);
+/// Elements [start, start + n) of `vec` as a vector<n x T> (n > 1) or the
+/// scalar (n == 1).
+mlir::Value sliceVector(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value vec, int64_t start, int64_t n);
+/// An undefined vector of type `type` (poison) to insert elements into.
+mlir::Value poisonValue(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Type type);
+
+/// Patterns for the memory ops (tile.load, tile.store).
+void populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
+                                    const ModuleAxisInfo &axis,
+                                    mlir::RewritePatternSet &patterns);
+/// Patterns for layout conversions and reshapes through shared memory.
+void populateLayoutConversionToSIMTPatterns(TileTypeConverter &converter,
+                                            mlir::RewritePatternSet &patterns);
+/// Shared-memory bytes `op` needs if lowered through shared memory (0 if it
+/// is lowered in registers).
+int64_t getSharedMemoryBytes(mlir::Operation *op);
+
+} // namespace tilec::simt
+
+#endif // TILEC_PASSES_SIMT_SIMTUTILS_H

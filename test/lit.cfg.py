@@ -1,0 +1,49 @@
+# -*- Python -*-
+# lit configuration of the tilec tests. Features:
+#   ptxas  - ptxas is available (every PTX test assembles its output)
+#   cuda   - a CUDA driver and GPU are present (GPU tests; UNSUPPORTED else)
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Unit",
+                   "kernels", "reference", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+
+llvm_config.use_default_substitutions()
+tools = [
+    os.path.join(config.tilec_obj_root, "bin", "tilec"),
+    os.path.join(config.tilec_obj_root, "bin", "tilec-opt"),
+]
+config.substitutions.append(("%tilec_src", config.tilec_src_root))
+config.substitutions.append(("%tilec_bin", config.tilec_obj_root))
+llvm_config.with_environment("PATH", os.path.join(config.tilec_obj_root, "bin"),
+                             append_path=False)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
+
+
+def have_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, timeout=20)
+        return out.returncode == 0 and b"GPU" in out.stdout
+    except Exception:
+        return False
+
+
+if have_gpu():
+    config.available_features.add("cuda")
