@@ -10,6 +10,14 @@
 // assembly, with `other` (or zero) moved into the destination first, as PTX
 // ISA 9.7.9.8 (ld) and 9.7.9.10 (st) predication allows.
 //
+// When the mask is not proven constant over a whole chunk (a ragged size
+// with no divisibility fact), the chunk is still accessed with one vector
+// instruction predicated on "every lane of the chunk is in", followed by
+// narrower accesses (as wide as the mask's constancy allows) predicated on
+// "this lane is in and the chunk was not". Interior chunks thus keep full
+// 16-byte accesses and only the tail pays for the narrow ones; Triton
+// instead narrows every access of such a kernel.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
 
@@ -26,7 +34,10 @@ namespace {
 /// How a memory op's elements are accessed: chunks of `vec` registers.
 struct AccessPlan {
   int64_t numElems = 1;
+  /// Registers per access, as the pointers allow.
   int64_t vec = 1;
+  /// Registers over which the mask is proven constant (<= vec).
+  int64_t maskVec = 1;
 };
 
 AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axis) {
@@ -44,9 +55,9 @@ AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axis) {
   // are not consecutive in memory.
   if (l.elemsPerThread[l.tileDimToRoot[dim]] > l.rootShape[l.tileDimToRoot[dim]])
     perThread = 1;
-  int64_t vec = axis.getPtrVectorWidth(ptr, dim, perThread);
-  vec = std::min(vec, axis.getMaskConstancy(mask, dim));
-  plan.vec = std::max<int64_t>(1, vec);
+  plan.vec = std::max<int64_t>(1, axis.getPtrVectorWidth(ptr, dim, perThread));
+  plan.maskVec = std::max<int64_t>(
+      1, std::min(plan.vec, axis.getMaskConstancy(mask, dim)));
   return plan;
 }
 
@@ -238,6 +249,72 @@ void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred,
       /*operand_attrs=*/ArrayAttr());
 }
 
+/// The AND of the predicates of sub-chunks [e, e + vec) in steps of maskVec.
+Value allLanesIn(OpBuilder &b, Location loc, Value mask, int64_t e,
+                 int64_t vec, int64_t maskVec) {
+  Value all = extractElement(b, loc, mask, e);
+  for (int64_t j = maskVec; j < vec; j += maskVec)
+    all = arith::AndIOp::create(b, loc, all, extractElement(b, loc, mask, e + j));
+  return all;
+}
+
+/// `p && !all`.
+Value andNot(OpBuilder &b, Location loc, Value p, Value all) {
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
+  return arith::AndIOp::create(b, loc, p,
+                               arith::XOrIOp::create(b, loc, all, one));
+}
+
+/// Loads registers [e, e + vec) of a tile load per the plan.
+Value loadTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
+                    Value ptrs, Value mask, Value other, Type elem,
+                    int64_t e) {
+  Value addr = extractElement(b, loc, ptrs, e);
+  Value otherChunk = other ? sliceVector(b, loc, other, e, plan.vec) : Value();
+  if (!mask || plan.maskVec == plan.vec)
+    return loadChunk(b, loc, addr,
+                     mask ? extractElement(b, loc, mask, e) : Value(),
+                     otherChunk, elem, plan.vec);
+  Value all = allLanesIn(b, loc, mask, e, plan.vec, plan.maskVec);
+  Value full = loadChunk(b, loc, addr, all, otherChunk, elem, plan.vec);
+  // The narrow loads take `other` themselves rather than the wide load's
+  // result, so that no load waits for another before issuing.
+  Value parts = full;
+  for (int64_t j = 0; j < plan.vec; j += plan.maskVec) {
+    Value p = andNot(b, loc, extractElement(b, loc, mask, e + j), all);
+    Value part = loadChunk(
+        b, loc, extractElement(b, loc, ptrs, e + j), p,
+        other ? sliceVector(b, loc, other, e + j, plan.maskVec) : Value(),
+        elem, plan.maskVec);
+    for (int64_t i = 0; i < plan.maskVec; ++i)
+      parts = insertElement(
+          b, loc, parts,
+          plan.maskVec == 1 ? part : extractElement(b, loc, part, i), j + i);
+  }
+  return arith::SelectOp::create(b, loc, all, full, parts);
+}
+
+/// Stores registers [e, e + vec) of a tile store per the plan.
+void storeTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
+                    Value ptrs, Value mask, Value value, Type elem,
+                    int64_t e) {
+  Value addr = extractElement(b, loc, ptrs, e);
+  Value chunk = sliceVector(b, loc, value, e, plan.vec);
+  if (!mask || plan.maskVec == plan.vec) {
+    storeChunk(b, loc, addr, mask ? extractElement(b, loc, mask, e) : Value(),
+               chunk, elem, plan.vec);
+    return;
+  }
+  Value all = allLanesIn(b, loc, mask, e, plan.vec, plan.maskVec);
+  storeChunk(b, loc, addr, all, chunk, elem, plan.vec);
+  for (int64_t j = 0; j < plan.vec; j += plan.maskVec) {
+    Value p = andNot(b, loc, extractElement(b, loc, mask, e + j), all);
+    storeChunk(b, loc, extractElement(b, loc, ptrs, e + j), p,
+               sliceVector(b, loc, value, e + j, plan.maskVec), elem,
+               plan.maskVec);
+  }
+}
+
 struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
   LoadOpLowering(TileTypeConverter &tc, MLIRContext *ctx,
                  const ModuleAxisInfo &axis)
@@ -258,16 +335,9 @@ struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
     Type resultType = getTypeConverter()->convertType(op.getType());
     Value result = poisonValue(rewriter, loc, resultType);
     for (int64_t e = 0; e < plan.numElems; e += plan.vec) {
-      Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
-      Value pred = adaptor.getMask()
-                       ? extractElement(rewriter, loc, adaptor.getMask(), e)
-                       : Value();
-      Value other = adaptor.getOther()
-                        ? sliceVector(rewriter, loc, adaptor.getOther(), e,
-                                      plan.vec)
-                        : Value();
       Value chunk =
-          loadChunk(rewriter, loc, addr, pred, other, elem, plan.vec);
+          loadTileChunk(rewriter, loc, plan, adaptor.getPtr(),
+                        adaptor.getMask(), adaptor.getOther(), elem, e);
       if (plan.vec == 1) {
         result = insertElement(rewriter, loc, result, chunk, e);
         continue;
@@ -300,14 +370,9 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
       return success();
     }
     AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
-    for (int64_t e = 0; e < plan.numElems; e += plan.vec) {
-      Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
-      Value pred = adaptor.getMask()
-                       ? extractElement(rewriter, loc, adaptor.getMask(), e)
-                       : Value();
-      Value chunk = sliceVector(rewriter, loc, adaptor.getValue(), e, plan.vec);
-      storeChunk(rewriter, loc, addr, pred, chunk, elem, plan.vec);
-    }
+    for (int64_t e = 0; e < plan.numElems; e += plan.vec)
+      storeTileChunk(rewriter, loc, plan, adaptor.getPtr(), adaptor.getMask(),
+                     adaptor.getValue(), elem, e);
     rewriter.eraseOp(op);
     return success();
   }
