@@ -400,6 +400,64 @@ void runScale(const Env &env, const std::string &caseName) {
   expectUntouched(out, n, n + kGuard, "guard element");
 }
 
+/// out[j*M + i] = in[i*N + j] over a ragged M x N in 32 x 32 tiles: the
+/// load and the store want different layouts, so the tile crosses shared
+/// memory (tile.convert_layout).
+void runTranspose(const Env &env, const std::string &caseName) {
+  const int M = 1000, N = 999;
+  Kernel k = env.kernel("transpose_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> in = randomFloats(rng, size_t(M) * N);
+  size_t count = size_t(M) * N;
+  DeviceBuffer din(count * 4), dout((count + kGuard) * 4);
+  din.upload(in);
+  dout.poison();
+  check(k.launch(Grid{cdiv(M, 32), cdiv(N, 32), 1},
+                 {Arg::ptr(din.get()), Arg::ptr(dout.get()), Arg::i32(M),
+                  Arg::i32(N)}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(count + kGuard);
+  expectRange(out, 0, count, [&](size_t o) {
+    size_t j = o / M, i = o % M;
+    return in[i * N + j];
+  });
+  expectUntouched(out, count, count + kGuard, "guard element");
+}
+
+/// out[i] = x[i] + y[i] on bytes with 64-bit offsets; `n` may exceed 2^31.
+/// Inputs are in [0, 63], so no sum equals the 0xFF poison.
+void runAddI8(const Env &env, const std::string &caseName, size_t n) {
+  Kernel k = env.kernel("add_i8_i64_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<uint8_t> x(n), y(n);
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t r = rng.next();
+    for (size_t b = 0; b < 8 && i + b < n; ++b) {
+      x[i + b] = uint8_t(r >> (8 * b)) & 63;
+      y[i + b] = uint8_t(r >> (8 * b + 2)) & 63;
+    }
+  }
+  DeviceBuffer dx(n), dy(n), dout(n + kGuard);
+  dx.upload(x);
+  dy.upload(y);
+  dout.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dout.get()),
+                  Arg::i64(int64_t(n))}));
+  env.sync();
+  std::vector<uint8_t> out = dout.download<uint8_t>(n + kGuard);
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t want = uint8_t(x[i] + y[i]);
+    if (out[i] != want)
+      failCase("index " + std::to_string(i) + ": expected " +
+               std::to_string(want) + ", found " + std::to_string(out[i]) +
+               (out[i] == 0xFF ? " (never written)" : ""));
+  }
+  for (size_t i = n; i < n + kGuard; ++i)
+    if (out[i] != 0xFF)
+      failCase("guard byte " + std::to_string(i) + " was written");
+}
+
 /// Launches add_kernel with a bad argument list built by `mutate` and
 /// requires a refusal whose message contains `expected`, and an output
 /// left poisoned (the driver was never called).
@@ -507,6 +565,18 @@ std::vector<TestCase> allCases() {
                    }});
   cases.push_back({"scale_kernel/n=98433", false, true, [](const Env &e) {
                      runScale(e, "scale_kernel/n=98433");
+                   }});
+  cases.push_back({"transpose_kernel/M=1000,N=999", false, true,
+                   [](const Env &e) {
+                     runTranspose(e, "transpose_kernel/M=1000,N=999");
+                   }});
+  cases.push_back({"add_i8_i64_kernel/n=98437", false, true, [](const Env &e) {
+                     runAddI8(e, "add_i8_i64_kernel/n=98437", 98437);
+                   }});
+  const size_t past2g = (size_t(1) << 31) + 17;
+  std::string i8Name = "add_i8_i64_kernel/n=" + std::to_string(past2g);
+  cases.push_back({i8Name, true, true, [i8Name, past2g](const Env &e) {
+                     runAddI8(e, i8Name, past2g);
                    }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(

@@ -4,9 +4,9 @@
 #   run.sh [--sanitize] [--bench] [--quick] [--reference]
 #
 #   (default)    bin/tilec-gpu-tests kernels
-#   --quick      skip the 2^28+17-element case
+#   --quick      skip the big cases (2^28+17 and 2^31+17 elements)
 #   --sanitize   also run compute-sanitizer --tool memcheck over the --quick
-#                tests
+#                tests and --tool racecheck over the shared-memory kernels
 #   --bench      also run bench/bench_vector_add.py (needs python3, torch,
 #                triton); its JSON goes to $TILEC_BENCH_JSON or
 #                ./bench_vector_add.json
@@ -64,6 +64,15 @@ if [ "$sanitize" = 1 ]; then
     rc=$?
     if [ "$rc" -ne 0 ]; then
       echo "run.sh: compute-sanitizer run exited with $rc"
+      status=1
+    fi
+    # Kernels that exchange tiles through shared memory (convert_layout).
+    echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only transpose_kernel"
+    "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 3 \
+      "$here/bin/tilec-gpu-tests" "$kernels" --only transpose_kernel
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "run.sh: compute-sanitizer racecheck exited with $rc"
       status=1
     fi
   fi
