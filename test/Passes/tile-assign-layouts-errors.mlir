@@ -1,0 +1,16 @@
+// tile-assign-layouts errors: tile shapes that are not powers of two.
+// RUN: tilec-opt %s --tile-assign-layouts --split-input-file -verify-diagnostics
+
+tile.func @ragged(%x: !tile.ptr<f32>) {
+  // expected-error @+1 {{unimplemented: tile shape [1000] is not a power of two in every dimension; pad the tile to a power of two and mask the extra elements}}
+  %range = tile.make_range {start = 0 : i32, end = 1000 : i32} : tensor<1000xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @ragged_2d(%t: i32) {
+  // expected-error @+1 {{unimplemented: tile shape [16, 24] is not a power of two in every dimension}}
+  %s = tile.splat %t : i32 -> tensor<16x24xi32>
+  tile.return
+}
