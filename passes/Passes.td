@@ -22,8 +22,9 @@ def TileAssignLayoutsPass : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
     how many consecutive elements one thread can access with one 16-byte
     (or narrower) vector instruction. Every tile of the same shape takes the
     layout of the widest memory op of that shape; operands of
-    `tile.expand_dims` take the matching `#tile.slice`; a memory op whose own
-    preferred layout differs gets `tile.convert_layout`s around it. Finally,
+    `tile.expand_dims` take the matching `#tile.slice` and those of
+    `tile.broadcast` the result's layout; a memory op that wants another
+    order of dimensions gets `tile.convert_layout`s around it. Finally,
     conversions are pushed backwards through cheap layout-agnostic ops
     (elementwise arithmetic, splat, make_range, constants, addptr,
     broadcast, expand_dims), recomputing them in the wanted layout, so that
