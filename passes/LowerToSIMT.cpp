@@ -258,6 +258,14 @@ private:
   /// call must have been inlined.
   LogicalResult checkInput(ModuleOp module) {
     WalkResult r = module.walk([&](Operation *op) {
+      if (auto c = dyn_cast<arith::ConstantOp>(op))
+        if (isa<RankedTensorType>(c.getType()) &&
+            !isa<SplatElementsAttr>(c.getValue())) {
+          op->emitError("unimplemented: a tile constant with different "
+                        "elements; build it from tile.make_range and "
+                        "arithmetic, or load it from memory");
+          return WalkResult::interrupt();
+        }
       if (isa<tile::CallOp>(op)) {
         op->emitError("unimplemented: tile.call in a kernel; run the "
                       "inliner first (tilec does)");

@@ -4,7 +4,10 @@
 // (mlir::translateModuleToLLVMIR), runs LLVM's O3 pipeline with the NVPTX
 // target machine and emits PTX assembly. Kernel metadata (tile.* attributes
 // the SIMT lowering left on each kernel) becomes the PTX's header lines and
-// is removed before translation.
+// is removed before translation. Calls into libdevice (`__nv_*`, what the
+// upstream math-to-NVVM lowering emits for math ops) are resolved by linking
+// the CUDA toolkit's libdevice.10.bc, found through $TILEC_LIBDEVICE,
+// $CUDA_HOME or /usr/local/cuda.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/PTX/PTXBackend.h"
@@ -15,6 +18,10 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -33,7 +40,7 @@ struct KernelInfo {
 /// The LLVM IR of the gpu.module and the metadata of its kernels.
 FailureOr<std::unique_ptr<llvm::Module>>
 translate(ModuleOp module, llvm::LLVMContext &ctx,
-          std::vector<KernelInfo> &kernels) {
+          std::vector<KernelInfo> &kernels, Location &kernelLoc) {
   gpu::GPUModuleOp gpuModule;
   module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
   if (!gpuModule) {
@@ -68,11 +75,82 @@ translate(ModuleOp module, llvm::LLVMContext &ctx,
   }
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(plain.get(), ctx, "tilec");
+  kernelLoc = gpuModule.getLoc();
+  gpuModule.walk([&](LLVM::LLVMFuncOp f) {
+    if (kernelLoc == gpuModule.getLoc())
+      kernelLoc = f.getLoc();
+  });
   if (!llvmModule) {
     gpuModule.emitError("failed to translate the kernels to LLVM IR");
     return failure();
   }
   return llvmModule;
+}
+
+/// The libdevice bitcode of the CUDA toolkit, or "" when not found.
+std::string findLibdevice() {
+  std::vector<std::string> candidates;
+  if (const char *p = std::getenv("TILEC_LIBDEVICE"))
+    candidates.push_back(p);
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *p = std::getenv(var))
+      candidates.push_back(std::string(p) + "/nvvm/libdevice/libdevice.10.bc");
+  candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  for (const std::string &c : candidates)
+    if (llvm::sys::fs::exists(c))
+      return c;
+  return "";
+}
+
+/// Links libdevice if `m` calls into it, and fails on any other function
+/// that is called but not defined (it would fail at ptxas or load time).
+LogicalResult resolveExternals(llvm::Module &m, Location loc) {
+  bool needsLibdevice = false;
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() &&
+        f.getName().starts_with("__nv_"))
+      needsLibdevice = true;
+  if (needsLibdevice) {
+    std::string path = findLibdevice();
+    if (path.empty()) {
+      emitError(loc) << "the kernel calls libdevice math functions (__nv_*) "
+                        "but libdevice.10.bc was not found; set "
+                        "TILEC_LIBDEVICE or CUDA_HOME";
+      return failure();
+    }
+    llvm::SMDiagnostic err;
+    std::unique_ptr<llvm::Module> lib =
+        llvm::parseIRFile(path, err, m.getContext());
+    if (!lib) {
+      emitError(loc) << "cannot read libdevice '" << path
+                     << "': " << err.getMessage().str();
+      return failure();
+    }
+    lib->setTargetTriple(m.getTargetTriple());
+    lib->setDataLayout(m.getDataLayout());
+    if (llvm::Linker::linkModules(m, std::move(lib),
+                                  llvm::Linker::LinkOnlyNeeded)) {
+      emitError(loc) << "cannot link libdevice '" << path << "'";
+      return failure();
+    }
+    // Only the kernels stay visible; O3 then drops what they do not use.
+    for (llvm::Function &f : m)
+      if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  return success();
+}
+
+/// Fails on any function that is called but not defined after optimization
+/// (it would fail at ptxas or load time instead).
+LogicalResult checkNoExternals(llvm::Module &m, Location loc) {
+  for (llvm::Function &f : m)
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty()) {
+      emitError(loc) << "unresolved external function '" << f.getName().str()
+                     << "' in the generated code";
+      return failure();
+    }
+  return success();
 }
 
 /// Optimizes `m` at O3 for `arch` and returns the target machine.
@@ -103,6 +181,10 @@ optimize(llvm::Module &m, StringRef arch, Location loc) {
   }
   m.setTargetTriple(triple);
   m.setDataLayout(tm->createDataLayout());
+  // libdevice asks __nvvm_reflect("__CUDA_FTZ"): keep denormals (IEEE).
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  if (failed(resolveExternals(m, loc)))
+    return failure();
 
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -117,6 +199,8 @@ optimize(llvm::Module &m, StringRef arch, Location loc) {
   llvm::ModulePassManager mpm =
       pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(m, mam);
+  if (failed(checkNoExternals(m, loc)))
+    return failure();
   return tm;
 }
 
@@ -126,10 +210,11 @@ LogicalResult tilec::emitLLVMIR(ModuleOp module, StringRef arch,
                                 llvm::raw_ostream &os) {
   llvm::LLVMContext ctx;
   std::vector<KernelInfo> kernels;
-  auto m = translate(module, ctx, kernels);
+  Location loc = module.getLoc();
+  auto m = translate(module, ctx, kernels, loc);
   if (failed(m))
     return failure();
-  if (failed(optimize(**m, arch, module.getLoc())))
+  if (failed(optimize(**m, arch, loc)))
     return failure();
   (*m)->print(os, nullptr);
   return success();
@@ -139,10 +224,11 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
                              llvm::raw_ostream &os) {
   llvm::LLVMContext ctx;
   std::vector<KernelInfo> kernels;
-  auto m = translate(module, ctx, kernels);
+  Location loc = module.getLoc();
+  auto m = translate(module, ctx, kernels, loc);
   if (failed(m))
     return failure();
-  auto tm = optimize(**m, arch, module.getLoc());
+  auto tm = optimize(**m, arch, loc);
   if (failed(tm))
     return failure();
   llvm::SmallString<0> ptx;
