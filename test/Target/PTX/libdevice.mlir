@@ -1,0 +1,20 @@
+// math ops lower to libdevice calls (__nv_expf), which the PTX backend links
+// from the CUDA toolkit; the PTX has no external call left and ptxas accepts it.
+// REQUIRES: ptxas
+// RUN: tilec %s --emit=ptx -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
+
+// CHECK: .visible .entry exp_kernel(
+// CHECK-NOT: .extern .func
+// CHECK-NOT: call{{.*}}__nv_expf
+// CHECK: ex2.approx
+tile.func @exp_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %p = tile.addptr %xb, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %v = tile.load %p : tensor<128x!tile.ptr<f32>>
+  %e = math.exp %v : tensor<128xf32>
+  tile.store %p, %e : tensor<128x!tile.ptr<f32>>
+  tile.return
+}
