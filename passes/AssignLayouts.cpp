@@ -27,6 +27,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
+#include <set>
 
 #define DEBUG_TYPE "tile-assign-layouts"
 
@@ -142,6 +143,9 @@ class AssignLayoutsPass
 public:
   using Base::Base;
 
+  /// Non-power-of-two shapes already reported (one error per shape).
+  std::set<SmallVector<int64_t>> reportedShapes;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Analyse before any type changes: the facts do not depend on layouts.
@@ -162,9 +166,21 @@ public:
   }
 
 private:
+  /// Power-of-two shapes, and any encoding already present must be one the
+  /// layout math understands for this tensor. Reports each shape once.
   LogicalResult checkShape(Operation *op, RankedTensorType t) {
+    if (t.getEncoding() && failed(getDistributedLayout(t)) &&
+        llvm::all_of(t.getShape(),
+                     [](int64_t s) { return s > 0 && llvm::isPowerOf2_64(s); })) {
+      op->emitError("expected a #tile.blocked or #tile.slice encoding of "
+                    "rank ")
+          << t.getRank() << " on " << t << ", found " << t.getEncoding();
+      return failure();
+    }
     for (int64_t s : t.getShape())
       if (s <= 0 || !llvm::isPowerOf2_64(s)) {
+        if (!reportedShapes.insert(SmallVector<int64_t>(t.getShape())).second)
+          return failure();
         op->emitError("unimplemented: tile shape [")
             << llvm::make_range(t.getShape().begin(), t.getShape().end())
             << "] is not a power of two in every dimension; pad the tile "
@@ -266,8 +282,8 @@ private:
       // An anchor that only wants fewer elements per thread along the same
       // order keeps its shape's layout: its own vector width is bounded by
       // its pointers anyway, and a conversion would cost shared memory.
-      auto current = cast<BlockedEncodingAttr>(ptrType.getEncoding());
-      if (current.getOrder() == anchor.layout.getOrder())
+      auto current = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
+      if (current && current.getOrder() == anchor.layout.getOrder())
         continue;
       b.setInsertionPoint(op);
       auto convertOperand = [&](OpOperand &operand) {

@@ -267,8 +267,9 @@ private:
           return WalkResult::interrupt();
         }
       if (isa<tile::CallOp>(op)) {
-        op->emitError("unimplemented: tile.call in a kernel; run the "
-                      "inliner first (tilec does)");
+        op->emitError("unimplemented: a tile.call that was not inlined "
+                      "(recursive, or the inliner did not run); device "
+                      "functions must be inlinable into kernels");
         return WalkResult::interrupt();
       }
       auto check = [&](Type t) {
@@ -322,7 +323,8 @@ private:
       if (shared > int64_t(sharedBudget))
         return func.emitError("kernel needs ")
                << shared << " bytes of shared memory for layout conversions, "
-               << "more than the " << sharedBudget << " bytes available";
+               << "more than the " << static_cast<unsigned>(sharedBudget)
+               << " bytes available";
       unsigned warps = func.getNumWarps();
       b.setInsertionPointToEnd(gpuModule.getBody());
       auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),

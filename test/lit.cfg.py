@@ -25,8 +25,9 @@ tools = [
 ]
 config.substitutions.append(("%tilec_src", config.tilec_src_root))
 config.substitutions.append(("%tilec_bin", config.tilec_obj_root))
+llvm_config.with_system_environment(["PATH"])
 llvm_config.with_environment("PATH", os.path.join(config.tilec_obj_root, "bin"),
-                             append_path=False)
+                             append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 if config.ptxas and os.path.exists(config.ptxas):
