@@ -1,0 +1,177 @@
+//===- CodeGen.h - Front-end code generator (internal) ----------*- C++ -*-===//
+//
+// Internal to the front end: the compile-time value model (PyValue) and the
+// code generator that walks the AST of a jit function, evaluating constexpr
+// code and emitting tile IR for the rest. Split over ImportToTile.cpp
+// (driver, statements, expressions), Semantics.cpp (types, promotion,
+// broadcasting, operators) and Builtins.cpp (triton.language functions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_COMPILER_FRONTEND_CODEGEN_H
+#define TILEC_COMPILER_FRONTEND_CODEGEN_H
+
+#include "compiler/Frontend/AST.h"
+#include "compiler/Frontend/ImportToTile.h"
+#include "dialects/Tile/IR/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec::frontend {
+
+/// A value during code generation: a compile-time Python value (int, float,
+/// bool, str, None, dtype, tuple, function, module), or a run-time value
+/// (an SSA value of scalar or tile type).
+struct PyValue {
+  enum class Kind {
+    None, Int, Float, Bool, Str, DType, Tuple, Runtime,
+    JitFunction, Builtin, Module, Method, Slice, Descriptor,
+  };
+  Kind kind = Kind::None;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;           ///< Str; Builtin/Method name; Module path
+  mlir::Type dtype;        ///< DType
+  mlir::Value v;           ///< Runtime, Descriptor
+  std::vector<PyValue> elts; ///< Tuple; Method: [receiver]
+  const py::FunctionDef *fn = nullptr;
+
+  static PyValue none() { return PyValue(); }
+  static PyValue ofInt(int64_t x) { PyValue p; p.kind = Kind::Int; p.i = x; return p; }
+  static PyValue ofFloat(double x) { PyValue p; p.kind = Kind::Float; p.f = x; return p; }
+  static PyValue ofBool(bool x) { PyValue p; p.kind = Kind::Bool; p.b = x; return p; }
+  static PyValue ofStr(std::string x) { PyValue p; p.kind = Kind::Str; p.s = std::move(x); return p; }
+  static PyValue ofDType(mlir::Type t) { PyValue p; p.kind = Kind::DType; p.dtype = t; return p; }
+  static PyValue ofValue(mlir::Value v) { PyValue p; p.kind = Kind::Runtime; p.v = v; return p; }
+  static PyValue ofTuple(std::vector<PyValue> e) { PyValue p; p.kind = Kind::Tuple; p.elts = std::move(e); return p; }
+  static PyValue builtin(std::string name) { PyValue p; p.kind = Kind::Builtin; p.s = std::move(name); return p; }
+  static PyValue module(std::string path) { PyValue p; p.kind = Kind::Module; p.s = std::move(path); return p; }
+  static PyValue method(std::string name, PyValue self) {
+    PyValue p; p.kind = Kind::Method; p.s = std::move(name); p.elts.push_back(std::move(self)); return p;
+  }
+
+  bool isRuntime() const { return kind == Kind::Runtime; }
+  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  /// A compile-time value (constexpr in Triton's terms).
+  bool isConstexpr() const;
+  /// Python's type name, for messages: "int", "tensor<128xf32>", "function".
+  std::string describe() const;
+};
+
+/// Call arguments, evaluated.
+struct CallArgs {
+  std::vector<PyValue> args;
+  std::vector<std::pair<std::string, PyValue>> kwargs;
+  std::vector<mlir::Location> argLocs;
+};
+
+/// The code generator for one kernel.
+class CodeGen {
+public:
+  CodeGen(const py::Module &module, const KernelOptions &options,
+          mlir::MLIRContext *ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> run();
+
+  // --- locations and errors (Errors return failure; callers propagate) ---
+  mlir::Location loc(py::SourceLoc l);
+  mlir::InFlightDiagnostic error(py::SourceLoc l);
+  mlir::InFlightDiagnostic error(mlir::Location l);
+
+  // --- expressions (ImportToTile.cpp) ---
+  mlir::FailureOr<PyValue> eval(const py::Expr &e);
+  mlir::FailureOr<PyValue> lookup(const std::string &name, py::SourceLoc l);
+  mlir::FailureOr<PyValue> getAttr(const PyValue &v, const std::string &attr,
+                                   py::SourceLoc l);
+  mlir::FailureOr<PyValue> call(const PyValue &callee, CallArgs &args,
+                                py::SourceLoc l);
+  mlir::FailureOr<PyValue> callJit(const py::FunctionDef &fn, CallArgs &args,
+                                   py::SourceLoc l);
+
+  // --- statements (ImportToTile.cpp) ---
+  mlir::LogicalResult execBlock(const py::StmtList &stmts);
+  mlir::LogicalResult exec(const py::Stmt &s);
+  mlir::LogicalResult assign(const py::Expr &target, const PyValue &v);
+
+  // --- semantics (Semantics.cpp) ---
+  /// A run-time value of `v` (a constexpr becomes a constant: int -> i32 or
+  /// i64, float -> f32, bool -> i1); `hint` (an element type) types the
+  /// constant instead where given.
+  mlir::FailureOr<mlir::Value> toValue(const PyValue &v, py::SourceLoc l,
+                                       mlir::Type hint = {});
+  mlir::FailureOr<PyValue> binary(py::BinOpKind op, const PyValue &a,
+                                  const PyValue &b, py::SourceLoc l);
+  mlir::FailureOr<PyValue> compare(py::CmpOpKind op, const PyValue &a,
+                                   const PyValue &b, py::SourceLoc l);
+  mlir::FailureOr<PyValue> unary(py::UnaryOpKind op, const PyValue &a,
+                                 py::SourceLoc l);
+  /// Converts `v` to element type `elem` (keeping its shape), as `.to()`.
+  mlir::FailureOr<mlir::Value> cast(mlir::Value v, mlir::Type elem,
+                                    py::SourceLoc l, bool bitcast = false);
+  /// Splats/broadcasts `v` to `shape` (numpy rules).
+  mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v,
+                                           llvm::ArrayRef<int64_t> shape,
+                                           py::SourceLoc l);
+  /// Broadcasts two run-time values to a common shape.
+  mlir::LogicalResult broadcastPair(mlir::Value &a, mlir::Value &b,
+                                    py::SourceLoc l);
+  /// Triton's type for a binary op of `a` and `b` (either may be a constexpr).
+  mlir::FailureOr<mlir::Type> promote(const PyValue &a, const PyValue &b,
+                                      bool divOrMod, py::SourceLoc l);
+  mlir::Type elementTypeOf(const PyValue &v);
+  mlir::FailureOr<mlir::Value> expandDims(mlir::Value v, int64_t axis,
+                                          py::SourceLoc l);
+  mlir::FailureOr<PyValue> subscript(const PyValue &v,
+                                     const py::Subscript &sub);
+  mlir::FailureOr<PyValue> select(const PyValue &cond, const PyValue &x,
+                                  const PyValue &y, py::SourceLoc l);
+  mlir::FailureOr<bool> truthiness(const PyValue &v, py::SourceLoc l);
+
+  // --- builtins (Builtins.cpp) ---
+  mlir::FailureOr<PyValue> callBuiltin(const std::string &name, CallArgs &args,
+                                       py::SourceLoc l);
+  mlir::FailureOr<PyValue> callMethod(const std::string &name,
+                                      const PyValue &self, CallArgs &args,
+                                      py::SourceLoc l);
+  /// Resolves `module.attr` for the triton modules.
+  mlir::FailureOr<PyValue> moduleAttr(const std::string &path,
+                                      const std::string &attr,
+                                      py::SourceLoc l);
+  /// A triton dtype by its name (`float16`, `fp16`, `int32`, ...).
+  mlir::Type dtypeByName(llvm::StringRef name);
+
+  // --- state ---
+  const py::Module &module;
+  const KernelOptions &options;
+  mlir::MLIRContext *ctx;
+  mlir::OpBuilder b;
+  mlir::OwningOpRef<mlir::ModuleOp> out;
+  mlir::StringAttr fileName;
+  /// Variables of the function being generated (Python function scope).
+  std::map<std::string, PyValue> scope;
+  /// Call sites of the helpers being inlined (innermost last).
+  std::vector<mlir::Location> callStack;
+  /// Module-level names: imports and constants (evaluated on first use).
+  std::map<std::string, PyValue> globals;
+  std::map<std::string, const py::ModuleConstant *> pendingConstants;
+  std::vector<std::string> evaluatingConstants;
+  /// Set by a `return` in an inlined helper.
+  std::optional<PyValue> returnValue;
+  unsigned inlineDepth = 0;
+  /// Inside a dry run of a loop body: diagnostics are the real run's.
+  bool dryRun = false;
+};
+
+/// Whether an annotation expression names tl.constexpr.
+bool isConstexprAnnotation(const py::Expr *annotation);
+
+} // namespace tilec::frontend
+
+#endif // TILEC_COMPILER_FRONTEND_CODEGEN_H

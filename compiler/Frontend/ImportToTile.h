@@ -1,0 +1,52 @@
+//===- ImportToTile.h - Triton-language AST to tile IR ----------*- C++ -*-===//
+//
+// The semantic half of the front end: specializes one `@triton.jit` kernel of
+// a parsed `.py` module (signature, constexpr values, options) and emits it
+// as tile IR. Helpers are inlined at their call sites, constexpr code is
+// evaluated at compile time (so a dead `if` branch is never lowered), and
+// every op carries the `.py` location it came from (a CallSiteLoc inside an
+// inlined helper). Semantics follow triton.language; docs/language.md lists
+// each decision and the test that pins it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_COMPILER_FRONTEND_IMPORTTOTILE_H
+#define TILEC_COMPILER_FRONTEND_IMPORTTOTILE_H
+
+#include "compiler/Frontend/AST.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilec::frontend {
+
+/// What to compile and how to specialize it (the `tilec x.py` options).
+struct KernelOptions {
+  /// The `@triton.jit` function to compile.
+  std::string kernelName;
+  /// Triton AOT signature, one entry per parameter in order: `*fp32:16` (a
+  /// pointer to fp32, 16-byte aligned), `i32`, `i32:16` (divisible by 16),
+  /// `i32:1` (equal to 1), or a constexpr's value at a constexpr position.
+  /// Entries may also cover only the non-constexpr parameters.
+  std::string signature;
+  /// Constexpr values by name (`-D BLOCK_SIZE=1024`): integers, floats,
+  /// True/False/None, or anything else as a string.
+  std::vector<std::pair<std::string, std::string>> constexprs;
+  /// Warps per CTA (0: the first autotune config's, else 4).
+  unsigned numWarps = 0;
+  /// Software-pipelining depth recorded on the kernel (0: config's, else 3).
+  unsigned numStages = 0;
+};
+
+/// Emits kernel `options.kernelName` of `module` as tile IR. Errors are
+/// emitted as MLIR diagnostics located in the `.py` file (module.fileName);
+/// returns null after any error.
+mlir::OwningOpRef<mlir::ModuleOp> importKernel(const py::Module &module,
+                                               const KernelOptions &options,
+                                               mlir::MLIRContext *ctx);
+
+} // namespace tilec::frontend
+
+#endif // TILEC_COMPILER_FRONTEND_IMPORTTOTILE_H
