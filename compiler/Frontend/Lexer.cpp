@@ -72,6 +72,9 @@ private:
   LexResult result;
   /// Open brackets: the character and its offset.
   std::vector<std::pair<char, size_t>> brackets;
+  /// Where the outermost string being scanned starts: errors in strings
+  /// nested in f-string fields are reported there.
+  size_t stringBegin = 0;
   /// Indentation columns of the open blocks (tabs to multiples of 8), and the
   /// same with tabs of width 1.
   std::vector<unsigned> indents{0}, altIndents{0};
@@ -165,13 +168,15 @@ void LexerImpl::lexNumber() {
   size_t begin = pos;
   // Digits of `base` with single underscores between them. Returns the
   // number of digits read.
-  auto digits = [&](auto isDigitOfBase) {
+  // `afterPrefix`: an underscore may also follow the base prefix (`0x_ff`).
+  auto digits = [&](auto isDigitOfBase, bool afterPrefix = false) {
     unsigned count = 0;
     while (!atEnd()) {
       if (isDigitOfBase(peek())) {
         ++pos;
         ++count;
-      } else if (peek() == '_' && count > 0 && isDigitOfBase(peek(1))) {
+      } else if (peek() == '_' && (count > 0 || afterPrefix) &&
+                 isDigitOfBase(peek(1))) {
         ++pos;
       } else {
         break;
@@ -192,7 +197,7 @@ void LexerImpl::lexNumber() {
 
   if (peek() == '0' && (peek(1) | 0x20) == 'x') {
     pos += 2;
-    if (!digits(isHexDigit))
+    if (!digits(isHexDigit, true))
       error(begin, "invalid hexadecimal literal");
     badTail("hexadecimal");
     push(TokenKind::Int, begin, pos);
@@ -201,8 +206,11 @@ void LexerImpl::lexNumber() {
   if (peek() == '0' && ((peek(1) | 0x20) == 'o' || (peek(1) | 0x20) == 'b')) {
     bool octal = (peek(1) | 0x20) == 'o';
     pos += 2;
-    unsigned n = octal ? digits([](unsigned char c) { return c >= '0' && c <= '7'; })
-                       : digits([](unsigned char c) { return c == '0' || c == '1'; });
+    unsigned n =
+        octal ? digits([](unsigned char c) { return c >= '0' && c <= '7'; },
+                       true)
+              : digits([](unsigned char c) { return c == '0' || c == '1'; },
+                       true);
     const char *what = octal ? "octal" : "binary";
     if (!n || (!atEnd() && isDigit(peek()))) {
       error(begin, std::string("invalid ") + what + " literal");
@@ -264,8 +272,8 @@ bool LexerImpl::scanString(size_t begin, bool isRaw, bool isF, unsigned depth) {
   bool triple = peek(1) == quote && peek(2) == quote;
   pos += triple ? 3 : 1;
   auto unterminated = [&] {
-    error(begin, triple ? "unterminated triple-quoted string literal"
-                        : "unterminated string literal");
+    error(stringBegin, triple ? "unterminated triple-quoted string literal"
+                              : "unterminated string literal");
     return false;
   };
   while (true) {
@@ -295,7 +303,7 @@ bool LexerImpl::scanString(size_t begin, bool isRaw, bool isF, unsigned depth) {
       }
       ++pos;
       if (depth >= kMaxFStringNesting) {
-        error(begin, "f-string nested too deeply (limit " +
+        error(stringBegin, "f-string nested too deeply (limit " +
                          std::to_string(kMaxFStringNesting) + ")");
         return false;
       }
@@ -312,8 +320,8 @@ bool LexerImpl::scanReplacementField(size_t begin, char quote, bool triple,
                                      unsigned depth) {
   unsigned nesting = 0;
   auto unterminated = [&] {
-    error(begin, triple ? "unterminated triple-quoted string literal"
-                        : "unterminated string literal");
+    error(stringBegin, triple ? "unterminated triple-quoted string literal"
+                              : "unterminated string literal");
     return false;
   };
   while (true) {
@@ -523,6 +531,7 @@ LexResult LexerImpl::run() {
       bool isRaw, isF;
       if ((peek() == '\'' || peek() == '"') &&
           classifyStringPrefix(word, isRaw, isF)) {
+        stringBegin = begin;
         scanString(begin, isRaw, isF, 0);
         push(TokenKind::String, begin, pos);
         continue;
@@ -537,6 +546,7 @@ LexResult LexerImpl::run() {
     }
     if (c == '\'' || c == '"') {
       size_t begin = pos;
+      stringBegin = begin;
       scanString(begin, false, false, 0);
       push(TokenKind::String, begin, pos);
       continue;

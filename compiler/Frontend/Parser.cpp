@@ -1807,6 +1807,10 @@ bool Parser::parseImport(Import &imp) {
 void Parser::skipTopLevel(const std::string &what) {
   SourceLoc begin = tok().getLoc();
   skipStatement();
+  // The clauses of the same compound statement.
+  while (isKeyword("elif") || isKeyword("else") || isKeyword("except") ||
+         isKeyword("finally"))
+    skipStatement();
   module->skipped.push_back({what, begin, lastRealEnd()});
 }
 

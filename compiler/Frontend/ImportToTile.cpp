@@ -1,0 +1,1467 @@
+//===- ImportToTile.cpp - Triton-language AST to tile IR --------*- C++ -*-===//
+//
+// The driver of the front end's code generator and its expression and
+// statement visitors. Control flow follows Triton's code generator: an `if`
+// on a constexpr compiles only the taken branch; an `if` on a run-time
+// value becomes scf.if yielding the variables either branch assigns; `for`
+// over range()/tl.range() becomes scf.for carrying the variables the body
+// re-assigns (found by generating the body once in a scratch block to learn
+// their types, as Triton does); tl.static_range unrolls; `while` becomes
+// scf.while. Helpers are inlined with their own scope; ops inside carry a
+// CallSiteLoc so errors show the call site as a note.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/CodeGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::frontend;
+using tilec::py::SourceLoc;
+
+#define TRY(var, expr)                                                         \
+  auto var##OrFail = (expr);                                                   \
+  if (failed(var##OrFail))                                                     \
+    return failure();                                                          \
+  auto &var = *var##OrFail;
+
+//===----------------------------------------------------------------------===//
+// PyValue
+//===----------------------------------------------------------------------===//
+
+bool PyValue::isConstexpr() const {
+  switch (kind) {
+  case Kind::Runtime:
+  case Kind::Descriptor:
+    return false;
+  case Kind::Tuple:
+    return llvm::all_of(elts, [](const PyValue &e) { return e.isConstexpr(); });
+  default:
+    return true;
+  }
+}
+
+std::string PyValue::describe() const {
+  switch (kind) {
+  case Kind::None: return "None";
+  case Kind::Int: return "int " + std::to_string(i);
+  case Kind::Float: return "float";
+  case Kind::Bool: return b ? "True" : "False";
+  case Kind::Str: return "str '" + s + "'";
+  case Kind::DType: {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    os << "dtype " << dtype;
+    return out;
+  }
+  case Kind::Tuple: return "tuple of " + std::to_string(elts.size());
+  case Kind::Runtime:
+  case Kind::Descriptor: {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    os << v.getType();
+    return out;
+  }
+  case Kind::JitFunction: return "function '" + fn->name + "'";
+  case Kind::Builtin: return "function '" + s + "'";
+  case Kind::Method: return "method '" + s + "'";
+  case Kind::Module: return "module '" + s + "'";
+  case Kind::Slice: return "slice";
+  }
+  return "value";
+}
+
+bool frontend::isConstexprAnnotation(const py::Expr *a) {
+  if (!a)
+    return false;
+  if (auto *attr = llvm::dyn_cast<py::Attribute>(a))
+    return attr->attr == "constexpr";
+  if (auto *name = llvm::dyn_cast<py::Name>(a))
+    return name->id == "constexpr";
+  if (auto *str = llvm::dyn_cast<py::StringLiteral>(a))
+    return llvm::StringRef(str->value).ends_with("constexpr");
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+CodeGen::CodeGen(const py::Module &module, const KernelOptions &options,
+                 MLIRContext *ctx)
+    : module(module), options(options), ctx(ctx), b(ctx),
+      fileName(StringAttr::get(ctx, module.fileName)) {}
+
+Location CodeGen::loc(SourceLoc l) {
+  Location result = FileLineColLoc::get(fileName, l.line, l.col);
+  for (auto it = callStack.rbegin(); it != callStack.rend(); ++it)
+    result = CallSiteLoc::get(result, *it);
+  return result;
+}
+
+InFlightDiagnostic CodeGen::error(SourceLoc l) { return error(loc(l)); }
+InFlightDiagnostic CodeGen::error(Location l) { return emitError(l); }
+
+namespace {
+/// A parsed signature entry.
+struct SigEntry {
+  bool isPointer = false;
+  Type type;
+  int64_t divisibility = 1;
+  bool equalToOne = false;
+  std::string text;
+};
+
+std::string trim(llvm::StringRef s) { return s.trim().str(); }
+
+/// A constexpr value from text: int, float, bool, None, else a string.
+PyValue parseConstexprText(llvm::StringRef text) {
+  text = text.trim();
+  int64_t i;
+  if (!text.getAsInteger(0, i))
+    return PyValue::ofInt(i);
+  double d;
+  if (!text.getAsDouble(d))
+    return PyValue::ofFloat(d);
+  if (text == "True" || text == "true")
+    return PyValue::ofBool(true);
+  if (text == "False" || text == "false")
+    return PyValue::ofBool(false);
+  if (text == "None")
+    return PyValue::none();
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
+      text.back() == text.front())
+    text = text.drop_front().drop_back();
+  return PyValue::ofStr(text.str());
+}
+} // namespace
+
+OwningOpRef<ModuleOp> CodeGen::run() {
+  Location fileLoc = FileLineColLoc::get(fileName, 1, 1);
+  out = ModuleOp::create(fileLoc);
+
+  // Module-level names.
+  for (const py::Import &imp : module.imports) {
+    for (const py::Import::Alias &a : imp.names) {
+      if (!imp.isFrom) {
+        // `import a.b` binds `a`; `import a.b as c` binds c -> a.b.
+        if (!a.asName.empty())
+          globals[a.asName] = PyValue::module(a.name);
+        else
+          globals[a.name.substr(0, a.name.find('.'))] =
+              PyValue::module(a.name.substr(0, a.name.find('.')));
+        continue;
+      }
+      std::string bound = a.asName.empty() ? a.name : a.asName;
+      if (a.name == "*")
+        continue;
+      // `from triton import language as tl`: a submodule or an attribute.
+      std::string path = imp.module + "." + a.name;
+      if (path == "triton.language" || path == "triton.language.math" ||
+          path == "triton.language.extra" || path == "triton.language.core")
+        globals[bound] = PyValue::module(path);
+      else
+        globals[bound] = PyValue::module("from:" + imp.module + ":" + a.name);
+    }
+  }
+  for (const py::ModuleConstant &c : module.constants)
+    pendingConstants[c.name] = &c;
+  for (const auto &fn : module.functions) {
+    PyValue f;
+    f.kind = PyValue::Kind::JitFunction;
+    f.fn = fn.get();
+    globals[fn->name] = f;
+  }
+
+  const py::FunctionDef *kernel = module.lookupFunction(options.kernelName);
+  if (!kernel) {
+    std::string names;
+    for (const auto &fn : module.functions)
+      names += (names.empty() ? "" : ", ") + fn->name;
+    emitError(fileLoc) << "kernel '" << options.kernelName
+                       << "' not found: expected a @triton.jit function of "
+                          "that name; the file's jit functions are: "
+                       << (names.empty() ? "(none)" : names);
+    return nullptr;
+  }
+  Location kernelLoc = loc(kernel->loc);
+
+  // Constexpr values from -D, then autotune's first config.
+  std::map<std::string, PyValue> constexprValues;
+  for (auto &[name, text] : options.constexprs)
+    constexprValues[name] = parseConstexprText(text);
+  unsigned numWarps = options.numWarps, numStages = options.numStages;
+  SmallVector<NamedAttribute> autotuneAttrs;
+  for (const py::ExprPtr &dec : kernel->decorators) {
+    auto *callExpr = llvm::dyn_cast<py::Call>(dec.get());
+    if (!callExpr)
+      continue;
+    auto *attr = llvm::dyn_cast<py::Attribute>(callExpr->func.get());
+    std::string fname = attr ? attr->attr : "";
+    if (auto *n = llvm::dyn_cast<py::Name>(callExpr->func.get()))
+      fname = n->id;
+    if (fname == "autotune") {
+      // configs=[triton.Config({'BLOCK': 128}, num_warps=4, num_stages=2)]
+      SmallVector<Attribute> configs;
+      SmallVector<Attribute> keys;
+      for (const py::Keyword &kw : callExpr->keywords) {
+        if (kw.name == "key")
+          if (auto *list = llvm::dyn_cast<py::List>(kw.value.get()))
+            for (const py::ExprPtr &k : list->elts)
+              if (auto *s = llvm::dyn_cast<py::StringLiteral>(k.get()))
+                keys.push_back(b.getStringAttr(s->value));
+        if (kw.name != "configs")
+          continue;
+        auto *list = llvm::dyn_cast<py::List>(kw.value.get());
+        if (!list)
+          continue;
+        for (const py::ExprPtr &cfgExpr : list->elts) {
+          auto *cfg = llvm::dyn_cast<py::Call>(cfgExpr.get());
+          if (!cfg)
+            continue;
+          SmallVector<NamedAttribute> entries, params;
+          std::map<std::string, PyValue> cfgValues;
+          if (!cfg->args.empty())
+            if (auto *dict = llvm::dyn_cast<py::Dict>(cfg->args[0].get()))
+              for (size_t i = 0; i < dict->keys.size(); ++i) {
+                auto *k = llvm::dyn_cast_or_null<py::StringLiteral>(
+                    dict->keys[i].get());
+                auto *v = llvm::dyn_cast<py::IntLiteral>(dict->values[i].get());
+                if (k && v) {
+                  params.push_back(b.getNamedAttr(k->value,
+                                                  b.getI64IntegerAttr(v->value)));
+                  cfgValues[k->value] = PyValue::ofInt(v->value);
+                }
+              }
+          entries.push_back(b.getNamedAttr("constexprs",
+                                           b.getDictionaryAttr(params)));
+          unsigned cfgWarps = 0, cfgStages = 0;
+          for (const py::Keyword &ck : cfg->keywords)
+            if (auto *v = llvm::dyn_cast<py::IntLiteral>(ck.value.get())) {
+              entries.push_back(b.getNamedAttr(ck.name,
+                                               b.getI64IntegerAttr(v->value)));
+              if (ck.name == "num_warps")
+                cfgWarps = unsigned(v->value);
+              if (ck.name == "num_stages")
+                cfgStages = unsigned(v->value);
+            }
+          if (configs.empty()) {
+            // The first config fills what the command line left open.
+            for (auto &[k, v] : cfgValues)
+              constexprValues.emplace(k, v);
+            if (!numWarps)
+              numWarps = cfgWarps;
+            if (!numStages)
+              numStages = cfgStages;
+          }
+          configs.push_back(b.getDictionaryAttr(entries));
+        }
+      }
+      autotuneAttrs.push_back(b.getNamedAttr("configs", b.getArrayAttr(configs)));
+      autotuneAttrs.push_back(b.getNamedAttr("key", b.getArrayAttr(keys)));
+    }
+  }
+  if (!numWarps)
+    numWarps = 4;
+  if (!numStages)
+    numStages = 3;
+
+  // Signature entries -> parameters.
+  std::vector<const py::Param *> params;
+  for (const py::Param &p : kernel->params) {
+    if (p.kind != py::Param::Kind::Positional &&
+        p.kind != py::Param::Kind::PositionalOnly) {
+      emitError(loc(p.loc)) << "unimplemented: kernel parameter '" << p.name
+                            << "' is not a plain positional parameter";
+      return nullptr;
+    }
+    params.push_back(&p);
+  }
+  SmallVector<std::string> entries;
+  if (!llvm::StringRef(options.signature).trim().empty()) {
+    SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(options.signature).split(parts, ',');
+    for (llvm::StringRef p : parts)
+      entries.push_back(trim(p));
+  }
+  unsigned numRuntime = llvm::count_if(params, [](const py::Param *p) {
+    return !isConstexprAnnotation(p->annotation.get());
+  });
+  bool positionalAll = entries.size() == params.size();
+  if (!positionalAll && entries.size() != numRuntime) {
+    emitError(kernelLoc) << "expected a signature of " << numRuntime
+                         << " entries (one per non-constexpr parameter) or "
+                         << params.size() << " (one per parameter), found "
+                         << entries.size() << " in '" << options.signature
+                         << "'";
+    return nullptr;
+  }
+
+  SmallVector<Type> argTypes;
+  SmallVector<SigEntry> sig;
+  SmallVector<const py::Param *> runtimeParams;
+  size_t next = 0;
+  for (const py::Param *p : params) {
+    bool isConst = isConstexprAnnotation(p->annotation.get());
+    if (isConst) {
+      if (positionalAll) {
+        std::string text = entries[next++];
+        if (!constexprValues.count(p->name))
+          constexprValues[p->name] = parseConstexprText(text);
+      }
+      continue;
+    }
+    std::string text = entries[next++];
+    SigEntry e;
+    e.text = text;
+    llvm::StringRef t(text);
+    if (t.consume_front("*"))
+      e.isPointer = true;
+    auto [typeName, fact] = t.split(':');
+    Type elem = dtypeByName(typeName.trim());
+    if (!elem) {
+      emitError(loc(p->loc))
+          << "expected a type in signature entry '" << text
+          << "' for parameter '" << p->name
+          << "' (i1, i8, i16, i32, i64, u8..u64, fp16, bf16, fp32, fp64, "
+             "fp8e4nv, fp8e5, with '*' for pointers), found '"
+          << typeName << "'";
+      return nullptr;
+    }
+    if (!fact.empty()) {
+      int64_t n;
+      if (fact.trim().getAsInteger(10, n) || n < 1 ||
+          (n & (n - 1)) != 0) {
+        emitError(loc(p->loc))
+            << "expected ':1' or ':' and a power of two in signature entry '"
+            << text << "', found ':" << fact << "'";
+        return nullptr;
+      }
+      if (n == 1) {
+        if (e.isPointer || !elem.isInteger()) {
+          emitError(loc(p->loc)) << "':1' (equal to 1) applies to integer "
+                                    "parameters, found '"
+                                 << text << "'";
+          return nullptr;
+        }
+        e.equalToOne = true;
+      } else {
+        if (!e.isPointer && !elem.isInteger()) {
+          emitError(loc(p->loc)) << "':" << n << "' (divisibility) applies to "
+                                 << "pointers and integers, found '" << text
+                                 << "'";
+          return nullptr;
+        }
+        e.divisibility = n;
+      }
+    }
+    e.type = e.isPointer ? Type(tile::PtrType::get(ctx, elem)) : elem;
+    argTypes.push_back(e.type);
+    sig.push_back(e);
+    runtimeParams.push_back(p);
+  }
+
+  // The kernel.
+  b.setInsertionPointToEnd(out->getBody());
+  auto func = tile::FuncOp::create(b, kernelLoc, kernel->name,
+                                   b.getFunctionType(argTypes, {}));
+  func->setAttr(tile::TileDialect::getNumWarpsAttrName(),
+                b.getI32IntegerAttr(numWarps));
+  func->setAttr(tile::TileDialect::getNumStagesAttrName(),
+                b.getI32IntegerAttr(numStages));
+  if (!autotuneAttrs.empty())
+    func->setAttr("tile.autotune", b.getDictionaryAttr(autotuneAttrs));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, e] : llvm::enumerate(sig)) {
+    if (e.divisibility > 1)
+      func.setArgAttr(i, tile::TileDialect::getDivisibilityAttrName(),
+                      b.getI32IntegerAttr(e.divisibility));
+    if (e.equalToOne)
+      func.setArgAttr(i, tile::TileDialect::getEqualToAttrName(),
+                      b.getI32IntegerAttr(1));
+    entry->getArgument(i).setLoc(loc(runtimeParams[i]->loc));
+  }
+  b.setInsertionPointToStart(entry);
+
+  size_t argIndex = 0;
+  for (const py::Param *p : params) {
+    if (!isConstexprAnnotation(p->annotation.get())) {
+      scope[p->name] = PyValue::ofValue(entry->getArgument(argIndex++));
+      continue;
+    }
+    auto it = constexprValues.find(p->name);
+    if (it != constexprValues.end()) {
+      scope[p->name] = it->second;
+    } else if (p->defaultValue) {
+      auto v = eval(*p->defaultValue);
+      if (failed(v))
+        return nullptr;
+      scope[p->name] = *v;
+    } else {
+      emitError(loc(p->loc)) << "missing value for constexpr parameter '"
+                             << p->name << "': give it with -D " << p->name
+                             << "=VALUE or in the signature";
+      return nullptr;
+    }
+  }
+  for (auto &[name, v] : constexprValues)
+    if (!llvm::any_of(params, [&](const py::Param *p) { return p->name == name; }) &&
+        !llvm::any_of(options.constexprs,
+                      [&](auto &kv) { return kv.first != name; }))
+      (void)v;
+  for (auto &[name, text] : options.constexprs)
+    if (!llvm::any_of(params, [&, n = name](const py::Param *p) {
+          return p->name == n && isConstexprAnnotation(p->annotation.get());
+        })) {
+      emitError(kernelLoc) << "-D " << name << ": kernel '" << kernel->name
+                           << "' has no constexpr parameter of that name";
+      return nullptr;
+    }
+
+  if (failed(execBlock(kernel->body)))
+    return nullptr;
+  if (returnValue && returnValue->kind != PyValue::Kind::None) {
+    emitError(kernelLoc) << "expected a kernel to return nothing, found a "
+                            "return of "
+                         << returnValue->describe();
+    return nullptr;
+  }
+  b.setInsertionPointToEnd(entry);
+  tile::ReturnOp::create(b, kernelLoc);
+  if (failed(verify(*out)))
+    return nullptr;
+  return std::move(out);
+}
+
+OwningOpRef<ModuleOp> frontend::importKernel(const py::Module &module,
+                                             const KernelOptions &options,
+                                             MLIRContext *ctx) {
+  ctx->loadDialect<tile::TileDialect, arith::ArithDialect, scf::SCFDialect>();
+  CodeGen gen(module, options, ctx);
+  return gen.run();
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
+  auto it = scope.find(name);
+  if (it != scope.end())
+    return it->second;
+  auto g = globals.find(name);
+  if (g != globals.end())
+    return g->second;
+  auto c = pendingConstants.find(name);
+  if (c != pendingConstants.end()) {
+    if (llvm::is_contained(evaluatingConstants, name)) {
+      error(l) << "module constant '" << name << "' refers to itself";
+      return failure();
+    }
+    // Evaluated in the module's scope, as Python would.
+    evaluatingConstants.push_back(name);
+    std::map<std::string, PyValue> saved;
+    std::swap(saved, scope);
+    auto saveStack = callStack;
+    callStack.clear();
+    auto v = eval(*c->second->value);
+    callStack = saveStack;
+    std::swap(saved, scope);
+    evaluatingConstants.pop_back();
+    if (failed(v))
+      return failure();
+    if (!v->isConstexpr()) {
+      error(l) << "module constant '" << name
+               << "' must be a compile-time value, found " << v->describe();
+      return failure();
+    }
+    globals[name] = *v;
+    return *v;
+  }
+  static const std::set<std::string> pyBuiltins = {
+      "range", "min", "max", "abs", "len", "float", "int", "bool", "print",
+      "isinstance", "tuple", "list", "getattr", "hasattr", "enumerate", "zip"};
+  if (pyBuiltins.count(name))
+    return PyValue::builtin("py." + name);
+  error(l) << "name '" << name << "' is not defined";
+  return failure();
+}
+
+FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
+                                    SourceLoc l) {
+  switch (v.kind) {
+  case PyValue::Kind::Module:
+    return moduleAttr(v.s, attr, l);
+  case PyValue::Kind::Runtime: {
+    Type t = v.v.getType();
+    if (attr == "dtype")
+      return PyValue::ofDType(tile::getElementTypeOrSelf(t));
+    if (attr == "shape") {
+      std::vector<PyValue> dims;
+      if (auto tensor = dyn_cast<RankedTensorType>(t))
+        for (int64_t d : tensor.getShape())
+          dims.push_back(PyValue::ofInt(d));
+      return PyValue::ofTuple(dims);
+    }
+    if (attr == "T") {
+      CallArgs none;
+      return callMethod("T", v, none, l);
+    }
+    return PyValue::method(attr, v);
+  }
+  case PyValue::Kind::Descriptor:
+    return PyValue::method("desc." + attr, v);
+  case PyValue::Kind::DType:
+    if (attr == "primitive_bitwidth")
+      return PyValue::ofInt(v.dtype.getIntOrFloatBitWidth());
+    if (attr == "is_floating") // called as a method in Triton
+      return PyValue::method("dtype.is_floating", v);
+    return PyValue::method("dtype." + attr, v);
+  default:
+    break;
+  }
+  error(l) << "unimplemented: attribute '" << attr << "' of " << v.describe();
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+FailureOr<PyValue> CodeGen::eval(const py::Expr &e) {
+  using namespace py;
+  switch (e.getKind()) {
+  case ExprKind::Name:
+    return lookup(llvm::cast<Name>(e).id, e.loc);
+  case ExprKind::Int: {
+    auto &lit = llvm::cast<IntLiteral>(e);
+    if (lit.overflow) {
+      error(e.loc) << "integer literal " << lit.text
+                   << " does not fit in 64 bits";
+      return failure();
+    }
+    return PyValue::ofInt(lit.value);
+  }
+  case ExprKind::Float: {
+    auto &lit = llvm::cast<FloatLiteral>(e);
+    if (lit.isImaginary) {
+      error(e.loc) << "unsupported Python construct in a @triton.jit "
+                      "function: complex number";
+      return failure();
+    }
+    return PyValue::ofFloat(lit.value);
+  }
+  case ExprKind::String: {
+    auto &lit = llvm::cast<StringLiteral>(e);
+    if (lit.isFString || lit.isBytes) {
+      error(e.loc) << "unsupported Python construct in a @triton.jit "
+                      "function: "
+                   << (lit.isFString ? "f-string" : "bytes literal");
+      return failure();
+    }
+    return PyValue::ofStr(lit.value);
+  }
+  case ExprKind::Bool:
+    return PyValue::ofBool(llvm::cast<BoolLiteral>(e).value);
+  case ExprKind::None:
+    return PyValue::none();
+  case ExprKind::Unary: {
+    auto &u = llvm::cast<UnaryOp>(e);
+    TRY(x, eval(*u.operand));
+    return unary(u.op, x, e.loc);
+  }
+  case ExprKind::Binary: {
+    auto &bin = llvm::cast<BinOp>(e);
+    TRY(lhs, eval(*bin.lhs));
+    TRY(rhs, eval(*bin.rhs));
+    return binary(bin.op, lhs, rhs, e.loc);
+  }
+  case ExprKind::BoolOp: {
+    auto &bo = llvm::cast<BoolOp>(e);
+    bool isAnd = bo.op == BoolOpKind::And;
+    TRY(first, eval(*bo.values[0]));
+    PyValue acc = first;
+    for (size_t i = 1; i < bo.values.size(); ++i) {
+      if (acc.isConstexpr()) {
+        // Python short-circuit on compile-time values.
+        TRY(t, truthiness(acc, bo.values[i - 1]->loc));
+        if (t != isAnd)
+          return acc;
+        TRY(next, eval(*bo.values[i]));
+        acc = next;
+        continue;
+      }
+      TRY(next, eval(*bo.values[i]));
+      TRY(lhs, toValue(acc, bo.values[i - 1]->loc));
+      TRY(rhs, toValue(next, bo.values[i]->loc));
+      auto isBool = [](Value v) {
+        return tile::getElementTypeOrSelf(v.getType()).isInteger(1);
+      };
+      if (!isBool(lhs) || !isBool(rhs)) {
+        error(e.loc) << "expected boolean operands of '"
+                     << getSpelling(bo.op) << "' on run-time values, found "
+                     << lhs.getType() << " and " << rhs.getType()
+                     << " (use & and | for bitwise logic)";
+        return failure();
+      }
+      TRY(r, binary(isAnd ? BinOpKind::BitAnd : BinOpKind::BitOr,
+                    PyValue::ofValue(lhs), PyValue::ofValue(rhs), e.loc));
+      acc = r;
+    }
+    return acc;
+  }
+  case ExprKind::Compare: {
+    auto &c = llvm::cast<Compare>(e);
+    TRY(lhs0, eval(*c.operands[0]));
+    PyValue lhs = lhs0, result;
+    for (size_t i = 0; i < c.ops.size(); ++i) {
+      TRY(rhs, eval(*c.operands[i + 1]));
+      TRY(r, compare(c.ops[i], lhs, rhs, e.loc));
+      if (i == 0) {
+        result = r;
+      } else {
+        TRY(both, binary(BinOpKind::BitAnd, result, r, e.loc));
+        result = both;
+      }
+      lhs = rhs;
+    }
+    return result;
+  }
+  case ExprKind::IfExp: {
+    auto &ie = llvm::cast<IfExp>(e);
+    TRY(cond, eval(*ie.test));
+    if (cond.isConstexpr()) {
+      TRY(t, truthiness(cond, ie.test->loc));
+      return eval(t ? *ie.body : *ie.orelse);
+    }
+    TRY(x, eval(*ie.body));
+    TRY(y, eval(*ie.orelse));
+    return select(cond, x, y, e.loc);
+  }
+  case ExprKind::Call: {
+    auto &c = llvm::cast<Call>(e);
+    TRY(callee, eval(*c.func));
+    if (c.hasStarArgs() || c.hasDoubleStarArgs()) {
+      error(e.loc) << "unsupported Python construct in a @triton.jit "
+                      "function: *args or **kwargs in a call";
+      return failure();
+    }
+    CallArgs args;
+    for (const ExprPtr &a : c.args) {
+      TRY(v, eval(*a));
+      args.args.push_back(v);
+      args.argLocs.push_back(loc(a->loc));
+    }
+    for (const Keyword &kw : c.keywords) {
+      TRY(v, eval(*kw.value));
+      args.kwargs.emplace_back(kw.name, v);
+    }
+    return call(callee, args, e.loc);
+  }
+  case ExprKind::Attribute: {
+    auto &a = llvm::cast<py::Attribute>(e);
+    TRY(v, eval(*a.value));
+    return getAttr(v, a.attr, e.loc);
+  }
+  case ExprKind::Subscript: {
+    auto &s = llvm::cast<Subscript>(e);
+    TRY(v, eval(*s.value));
+    return subscript(v, s);
+  }
+  case ExprKind::Tuple:
+  case ExprKind::List: {
+    const ExprList &elts = e.getKind() == ExprKind::Tuple
+                               ? llvm::cast<py::Tuple>(e).elts
+                               : llvm::cast<py::List>(e).elts;
+    std::vector<PyValue> values;
+    for (const ExprPtr &x : elts) {
+      TRY(v, eval(*x));
+      values.push_back(v);
+    }
+    return PyValue::ofTuple(values);
+  }
+  case ExprKind::Slice:
+  case ExprKind::Ellipsis:
+  case ExprKind::Dict:
+  case ExprKind::Set:
+  case ExprKind::Lambda:
+  case ExprKind::Starred:
+  case ExprKind::Comprehension:
+    break;
+  }
+  static const char *names[] = {"name", "int", "float", "string", "bool",
+                                "None", "Ellipsis", "unary", "binary",
+                                "boolop", "compare", "conditional", "call",
+                                "attribute", "subscript", "slice", "tuple",
+                                "list", "dict", "set", "lambda", "starred",
+                                "comprehension"};
+  error(e.loc) << "unsupported Python construct in a @triton.jit function: "
+               << names[int(e.getKind())] << " expression";
+  return failure();
+}
+
+FailureOr<PyValue> CodeGen::call(const PyValue &callee, CallArgs &args,
+                                 SourceLoc l) {
+  switch (callee.kind) {
+  case PyValue::Kind::JitFunction:
+    return callJit(*callee.fn, args, l);
+  case PyValue::Kind::Builtin:
+    return callBuiltin(callee.s, args, l);
+  case PyValue::Kind::Method:
+    return callMethod(callee.s, callee.elts[0], args, l);
+  default:
+    error(l) << "expected a function to call, found " << callee.describe();
+    return failure();
+  }
+}
+
+FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
+                                    SourceLoc l) {
+  if (inlineDepth >= 64) {
+    error(l) << "unimplemented: calls nested more than 64 deep (recursion?) "
+                "when inlining '"
+             << fn.name << "'";
+    return failure();
+  }
+  // Bind parameters as Python does: positional, keywords, defaults.
+  std::map<std::string, PyValue> frame;
+  std::vector<bool> bound(fn.params.size(), false);
+  size_t pos = 0;
+  for (size_t i = 0; i < args.args.size(); ++i) {
+    while (pos < fn.params.size() &&
+           fn.params[pos].kind == py::Param::Kind::KeywordOnly)
+      ++pos;
+    if (pos >= fn.params.size() ||
+        fn.params[pos].kind == py::Param::Kind::VarArgs ||
+        fn.params[pos].kind == py::Param::Kind::KwArgs) {
+      error(l) << "'" << fn.name << "' takes " << fn.params.size()
+               << " arguments, found " << args.args.size() << " positional";
+      return failure();
+    }
+    frame[fn.params[pos].name] = args.args[i];
+    bound[pos++] = true;
+  }
+  for (auto &[name, v] : args.kwargs) {
+    auto it = llvm::find_if(fn.params,
+                            [&, n = name](const py::Param &p) { return p.name == n; });
+    if (it == fn.params.end()) {
+      error(l) << "'" << fn.name << "' has no parameter '" << name << "'";
+      return failure();
+    }
+    size_t idx = it - fn.params.begin();
+    if (bound[idx]) {
+      error(l) << "'" << fn.name << "' got parameter '" << name << "' twice";
+      return failure();
+    }
+    frame[name] = v;
+    bound[idx] = true;
+  }
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const py::Param &p = fn.params[i];
+    if (bound[i])
+      continue;
+    if (!p.defaultValue) {
+      error(l) << "missing argument '" << p.name << "' in the call of '"
+               << fn.name << "'";
+      return failure();
+    }
+    // Defaults are evaluated in the module scope.
+    std::map<std::string, PyValue> saved;
+    std::swap(saved, scope);
+    auto v = eval(*p.defaultValue);
+    std::swap(saved, scope);
+    if (failed(v))
+      return failure();
+    frame[p.name] = *v;
+  }
+  for (const py::Param &p : fn.params)
+    if (isConstexprAnnotation(p.annotation.get()) &&
+        !frame[p.name].isConstexpr()) {
+      error(l) << "expected a compile-time value for constexpr parameter '"
+               << p.name << "' of '" << fn.name << "', found "
+               << frame[p.name].describe();
+      return failure();
+    }
+
+  std::swap(scope, frame);
+  callStack.push_back(loc(l));
+  ++inlineDepth;
+  auto savedReturn = std::move(returnValue);
+  returnValue.reset();
+  LogicalResult r = execBlock(fn.body);
+  PyValue result = returnValue ? *returnValue : PyValue::none();
+  returnValue = std::move(savedReturn);
+  --inlineDepth;
+  callStack.pop_back();
+  std::swap(scope, frame);
+  if (failed(r))
+    return failure();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Names a statement list assigns (targets of =, op=, annotated =, for).
+void collectAssigned(const py::StmtList &stmts, std::set<std::string> &names);
+
+void collectTargets(const py::Expr &t, std::set<std::string> &names) {
+  if (auto *n = llvm::dyn_cast<py::Name>(&t))
+    names.insert(n->id);
+  else if (auto *tup = llvm::dyn_cast<py::Tuple>(&t))
+    for (const py::ExprPtr &e : tup->elts)
+      collectTargets(*e, names);
+  else if (auto *list = llvm::dyn_cast<py::List>(&t))
+    for (const py::ExprPtr &e : list->elts)
+      collectTargets(*e, names);
+}
+
+void collectAssigned(const py::StmtList &stmts, std::set<std::string> &names) {
+  for (const py::StmtPtr &s : stmts) {
+    if (auto *a = llvm::dyn_cast<py::Assign>(s.get()))
+      for (const py::ExprPtr &t : a->targets)
+        collectTargets(*t, names);
+    else if (auto *a = llvm::dyn_cast<py::AugAssign>(s.get()))
+      collectTargets(*a->target, names);
+    else if (auto *a = llvm::dyn_cast<py::AnnAssign>(s.get()))
+      collectTargets(*a->target, names);
+    else if (auto *f = llvm::dyn_cast<py::For>(s.get())) {
+      collectTargets(*f->target, names);
+      collectAssigned(f->body, names);
+    } else if (auto *w = llvm::dyn_cast<py::While>(s.get()))
+      collectAssigned(w->body, names);
+    else if (auto *i = llvm::dyn_cast<py::If>(s.get())) {
+      collectAssigned(i->body, names);
+      collectAssigned(i->orelse, names);
+    }
+  }
+}
+
+bool containsReturn(const py::StmtList &stmts) {
+  for (const py::StmtPtr &s : stmts) {
+    if (llvm::isa<py::Return>(s.get()))
+      return true;
+    if (auto *i = llvm::dyn_cast<py::If>(s.get()))
+      if (containsReturn(i->body) || containsReturn(i->orelse))
+        return true;
+    if (auto *f = llvm::dyn_cast<py::For>(s.get()))
+      if (containsReturn(f->body))
+        return true;
+    if (auto *w = llvm::dyn_cast<py::While>(s.get()))
+      if (containsReturn(w->body))
+        return true;
+  }
+  return false;
+}
+
+bool sameBinding(const PyValue &a, const PyValue &b) {
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case PyValue::Kind::Runtime:
+  case PyValue::Kind::Descriptor:
+    return a.v == b.v;
+  case PyValue::Kind::Int: return a.i == b.i;
+  case PyValue::Kind::Float: return a.f == b.f || (a.f != a.f && b.f != b.f);
+  case PyValue::Kind::Bool: return a.b == b.b;
+  case PyValue::Kind::Str: return a.s == b.s;
+  case PyValue::Kind::DType: return a.dtype == b.dtype;
+  case PyValue::Kind::None: return true;
+  case PyValue::Kind::Tuple:
+    if (a.elts.size() != b.elts.size())
+      return false;
+    for (size_t i = 0; i < a.elts.size(); ++i)
+      if (!sameBinding(a.elts[i], b.elts[i]))
+        return false;
+    return true;
+  default:
+    return a.fn == b.fn && a.s == b.s;
+  }
+}
+} // namespace
+
+LogicalResult CodeGen::execBlock(const py::StmtList &stmts) {
+  for (const py::StmtPtr &s : stmts) {
+    if (returnValue) {
+      // Code after a return is dead, as in Python.
+      break;
+    }
+    if (failed(exec(*s)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult CodeGen::assign(const py::Expr &target, const PyValue &v) {
+  if (auto *n = llvm::dyn_cast<py::Name>(&target)) {
+    scope[n->id] = v;
+    return success();
+  }
+  const py::ExprList *elts = nullptr;
+  if (auto *t = llvm::dyn_cast<py::Tuple>(&target))
+    elts = &t->elts;
+  else if (auto *t = llvm::dyn_cast<py::List>(&target))
+    elts = &t->elts;
+  if (elts) {
+    if (v.kind != PyValue::Kind::Tuple) {
+      error(target.loc) << "cannot unpack " << v.describe() << " into "
+                        << elts->size() << " names";
+      return failure();
+    }
+    if (v.elts.size() != elts->size()) {
+      error(target.loc) << "expected " << elts->size()
+                        << " values to unpack, found " << v.elts.size();
+      return failure();
+    }
+    for (size_t i = 0; i < elts->size(); ++i)
+      if (failed(assign(*(*elts)[i], v.elts[i])))
+        return failure();
+    return success();
+  }
+  error(target.loc) << "unsupported Python construct in a @triton.jit "
+                       "function: assignment to "
+                    << (llvm::isa<py::Subscript>(target) ? "a subscript"
+                        : llvm::isa<py::Attribute>(target) ? "an attribute"
+                                                           : "this target")
+                    << " (tiles are immutable; build a new one)";
+  return failure();
+}
+
+LogicalResult CodeGen::exec(const py::Stmt &s) {
+  using namespace py;
+  switch (s.getKind()) {
+  case StmtKind::Expr: {
+    auto &es = llvm::cast<ExprStmt>(s);
+    if (llvm::isa<StringLiteral>(es.value.get()))
+      return success(); // docstring
+    return success(succeeded(eval(*es.value)));
+  }
+  case StmtKind::Assign: {
+    auto &a = llvm::cast<Assign>(s);
+    auto v = eval(*a.value);
+    if (failed(v))
+      return failure();
+    for (const ExprPtr &t : a.targets)
+      if (failed(assign(*t, *v)))
+        return failure();
+    return success();
+  }
+  case StmtKind::AugAssign: {
+    auto &a = llvm::cast<AugAssign>(s);
+    auto *n = llvm::dyn_cast<Name>(a.target.get());
+    if (!n) {
+      error(a.target->loc) << "unsupported Python construct in a @triton.jit "
+                              "function: augmented assignment to a "
+                              "non-name";
+      return failure();
+    }
+    auto cur = lookup(n->id, n->loc);
+    if (failed(cur))
+      return failure();
+    auto rhs = eval(*a.value);
+    if (failed(rhs))
+      return failure();
+    auto r = binary(a.op, *cur, *rhs, s.loc);
+    if (failed(r))
+      return failure();
+    scope[n->id] = *r;
+    return success();
+  }
+  case StmtKind::AnnAssign: {
+    auto &a = llvm::cast<AnnAssign>(s);
+    if (!a.value)
+      return success();
+    auto v = eval(*a.value);
+    if (failed(v))
+      return failure();
+    if (isConstexprAnnotation(a.annotation.get()) && !v->isConstexpr()) {
+      error(a.value->loc) << "expected a compile-time value for a "
+                             "tl.constexpr variable, found "
+                          << v->describe();
+      return failure();
+    }
+    return assign(*a.target, *v);
+  }
+  case StmtKind::Pass:
+    return success();
+  case StmtKind::Return: {
+    auto &r = llvm::cast<Return>(s);
+    PyValue v;
+    if (r.value) {
+      auto e = eval(*r.value);
+      if (failed(e))
+        return failure();
+      v = *e;
+    }
+    returnValue = v;
+    return success();
+  }
+  case StmtKind::Break:
+  case StmtKind::Continue:
+    error(s.loc) << "unsupported Python construct in a @triton.jit function: '"
+                 << (s.getKind() == StmtKind::Break ? "break" : "continue")
+                 << "' (Triton loops have no early exit)";
+    return failure();
+  case StmtKind::Assert: {
+    auto &a = llvm::cast<Assert>(s);
+    auto c = eval(*a.test);
+    if (failed(c))
+      return failure();
+    if (!c->isConstexpr()) {
+      error(s.loc) << "unimplemented: assert on a run-time value "
+                      "(tl.device_assert); use tl.static_assert for "
+                      "compile-time checks";
+      return failure();
+    }
+    auto t = truthiness(*c, a.test->loc);
+    if (failed(t))
+      return failure();
+    if (!*t) {
+      std::string msg;
+      if (a.msg)
+        if (auto m = eval(*a.msg); succeeded(m) && m->kind == PyValue::Kind::Str)
+          msg = m->s;
+      error(s.loc) << "assertion failed" << (msg.empty() ? "" : ": ") << msg;
+      return failure();
+    }
+    return success();
+  }
+  case StmtKind::If: {
+    auto &i = llvm::cast<If>(s);
+    auto c = eval(*i.test);
+    if (failed(c))
+      return failure();
+    if (c->isConstexpr()) {
+      // A constexpr condition: only the taken branch is compiled.
+      auto t = truthiness(*c, i.test->loc);
+      if (failed(t))
+        return failure();
+      return execBlock(*t ? i.body : i.orelse);
+    }
+    if (containsReturn(i.body) || containsReturn(i.orelse)) {
+      error(s.loc) << "unimplemented: return inside an if on a run-time "
+                      "value";
+      return failure();
+    }
+    auto condV = toValue(*c, i.test->loc);
+    if (failed(condV))
+      return failure();
+    Value cond = *condV;
+    if (cond.getType() != b.getI1Type()) {
+      if (isa<RankedTensorType>(cond.getType())) {
+        error(i.test->loc) << "expected a scalar condition, found a tile "
+                           << cond.getType();
+        return failure();
+      }
+      auto r = compare(CmpOpKind::NotEq, PyValue::ofValue(cond),
+                       PyValue::ofInt(0), i.test->loc);
+      if (failed(r))
+        return failure();
+      cond = r->v;
+    }
+    Location l = loc(s.loc);
+    std::map<std::string, PyValue> before = scope;
+    auto ifOp = scf::IfOp::create(b, l, TypeRange(), cond, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    if (failed(execBlock(i.body)))
+      return failure();
+    std::map<std::string, PyValue> thenScope = scope;
+    scope = before;
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    if (failed(execBlock(i.orelse)))
+      return failure();
+    std::map<std::string, PyValue> elseScope = scope;
+
+    // Variables either branch changed and that exist on both paths.
+    std::set<std::string> assigned;
+    collectAssigned(i.body, assigned);
+    collectAssigned(i.orelse, assigned);
+    std::vector<std::string> names;
+    std::vector<Value> thenVals, elseVals;
+    scope = before;
+    for (const std::string &name : assigned) {
+      auto t = thenScope.find(name), e = elseScope.find(name);
+      if (t == thenScope.end() || e == elseScope.end())
+        continue; // defined on one path only: not visible after
+      if (sameBinding(t->second, e->second)) {
+        scope[name] = t->second;
+        continue;
+      }
+      if (t->second.isConstexpr() && e->second.isConstexpr() &&
+          !t->second.isNumber()) {
+        error(s.loc) << "variable '" << name
+                     << "' gets different compile-time values in the "
+                        "branches of an if on a run-time value";
+        return failure();
+      }
+      // Types: a run-time side decides; constexpr numbers follow it.
+      Type type;
+      if (t->second.isRuntime())
+        type = t->second.v.getType();
+      else if (e->second.isRuntime())
+        type = e->second.v.getType();
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      auto tv = toValue(t->second, s.loc,
+                        type ? tile::getElementTypeOrSelf(type) : Type());
+      if (failed(tv))
+        return failure();
+      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      auto ev = toValue(e->second, s.loc,
+                        type ? tile::getElementTypeOrSelf(type) : Type());
+      if (failed(ev))
+        return failure();
+      if (tv->getType() != ev->getType()) {
+        error(s.loc) << "variable '" << name
+                     << "' has different types in the branches of an if: "
+                     << tv->getType() << " and " << ev->getType();
+        return failure();
+      }
+      names.push_back(name);
+      thenVals.push_back(*tv);
+      elseVals.push_back(*ev);
+    }
+    if (names.empty())
+      return success();
+    b.setInsertionPoint(ifOp);
+    SmallVector<Type> types;
+    for (Value v : thenVals)
+      types.push_back(v.getType());
+    auto newIf = scf::IfOp::create(b, l, types, cond, /*withElse=*/true);
+    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+    newIf.thenBlock()->getTerminator()->erase();
+    newIf.elseBlock()->getTerminator()->erase();
+    b.setInsertionPointToEnd(newIf.thenBlock());
+    scf::YieldOp::create(b, l, thenVals);
+    b.setInsertionPointToEnd(newIf.elseBlock());
+    scf::YieldOp::create(b, l, elseVals);
+    ifOp.erase();
+    for (auto [k, name] : llvm::enumerate(names))
+      scope[name] = PyValue::ofValue(newIf.getResult(k));
+    return success();
+  }
+  case StmtKind::For:
+  case StmtKind::While:
+    break;
+  }
+  if (auto *f = llvm::dyn_cast<For>(&s)) {
+    if (!f->orelse.empty()) {
+      error(s.loc) << "unsupported Python construct in a @triton.jit "
+                      "function: for ... else";
+      return failure();
+    }
+    if (containsReturn(f->body)) {
+      error(s.loc) << "unimplemented: return inside a loop";
+      return failure();
+    }
+    auto *callExpr = llvm::dyn_cast<Call>(f->iter.get());
+    if (!callExpr) {
+      error(f->iter->loc) << "expected range(...), tl.range(...) or "
+                             "tl.static_range(...) to loop over, found "
+                          << toString(*f->iter);
+      return failure();
+    }
+    auto callee = eval(*callExpr->func);
+    if (failed(callee))
+      return failure();
+    std::string kind = callee->kind == PyValue::Kind::Builtin ? callee->s : "";
+    if (kind != "py.range" && kind != "tl.range" && kind != "tl.static_range") {
+      error(f->iter->loc) << "expected range(...), tl.range(...) or "
+                             "tl.static_range(...) to loop over, found a call "
+                             "of "
+                          << callee->describe();
+      return failure();
+    }
+    std::vector<PyValue> bounds;
+    std::vector<SourceLoc> boundLocs;
+    for (const ExprPtr &a : callExpr->args) {
+      auto v = eval(*a);
+      if (failed(v))
+        return failure();
+      bounds.push_back(*v);
+      boundLocs.push_back(a->loc);
+    }
+    int64_t numStagesHint = -1;
+    for (const Keyword &kw : callExpr->keywords) {
+      if (kw.name == "num_stages") {
+        auto v = eval(*kw.value);
+        if (failed(v))
+          return failure();
+        if (v->kind == PyValue::Kind::Int)
+          numStagesHint = v->i;
+      } else if (kw.name != "loop_unroll_factor" &&
+                 kw.name != "warp_specialize" && kw.name != "flatten" &&
+                 kw.name != "disallow_acc_multi_buffer") {
+        error(kw.loc) << "unknown keyword '" << kw.name << "' of " << kind;
+        return failure();
+      }
+    }
+    if (bounds.empty() || bounds.size() > 3) {
+      error(f->iter->loc) << "expected 1 to 3 arguments to " << kind
+                          << ", found " << bounds.size();
+      return failure();
+    }
+    PyValue lb = PyValue::ofInt(0), ub, step = PyValue::ofInt(1);
+    if (bounds.size() == 1) {
+      ub = bounds[0];
+    } else {
+      lb = bounds[0];
+      ub = bounds[1];
+      if (bounds.size() == 3)
+        step = bounds[2];
+    }
+    auto *targetName = llvm::dyn_cast<Name>(f->target.get());
+    if (!targetName) {
+      error(f->target->loc) << "expected a name as the loop variable";
+      return failure();
+    }
+    if (kind == "tl.static_range") {
+      if (lb.kind != PyValue::Kind::Int || ub.kind != PyValue::Kind::Int ||
+          step.kind != PyValue::Kind::Int || step.i == 0) {
+        error(f->iter->loc) << "expected compile-time integer bounds and a "
+                               "non-zero step for tl.static_range";
+        return failure();
+      }
+      for (int64_t k = lb.i; step.i > 0 ? k < ub.i : k > ub.i; k += step.i) {
+        scope[targetName->id] = PyValue::ofInt(k);
+        if (failed(execBlock(f->body)))
+          return failure();
+      }
+      return success();
+    }
+    // A run-time loop: scf.for.
+    Location l = loc(s.loc);
+    auto isWide = [&](const PyValue &v) {
+      return v.isRuntime() && tile::getElementTypeOrSelf(v.v.getType()).isInteger(64);
+    };
+    Type ivType = (isWide(lb) || isWide(ub) || isWide(step)) ? b.getI64Type()
+                                                            : b.getI32Type();
+    SmallVector<Value> bvals;
+    for (auto [k, v] : llvm::enumerate(std::vector<PyValue>{lb, ub, step})) {
+      if (!v.isRuntime() && v.kind != PyValue::Kind::Int &&
+          v.kind != PyValue::Kind::Bool) {
+        error(f->iter->loc) << "expected integer loop bounds, found "
+                            << v.describe();
+        return failure();
+      }
+      auto val = toValue(v, f->iter->loc, ivType);
+      if (failed(val))
+        return failure();
+      Value x = *val;
+      if (!x.getType().isInteger() || isa<RankedTensorType>(x.getType())) {
+        error(f->iter->loc) << "expected scalar integer loop bounds, found "
+                            << x.getType();
+        return failure();
+      }
+      if (x.getType() != ivType)
+        x = arith::ExtSIOp::create(b, l, ivType, x);
+      bvals.push_back(x);
+    }
+    // Which variables the body carries, and their types: generate the body
+    // once in a scratch block (Triton does the same).
+    std::set<std::string> assigned;
+    collectAssigned(f->body, assigned);
+    std::map<std::string, PyValue> before = scope;
+    std::vector<std::string> carried;
+    std::vector<Type> carriedTypes;
+    {
+      Block scratch;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&scratch);
+      Value iv = scratch.addArgument(ivType, l);
+      scope[targetName->id] = PyValue::ofValue(iv);
+      LogicalResult r = execBlock(f->body);
+      std::map<std::string, PyValue> after = scope;
+      scope = before;
+      scratch.dropAllDefinedValueUses();
+      while (!scratch.empty())
+        scratch.back().erase();
+      if (failed(r))
+        return failure();
+      for (const std::string &name : assigned) {
+        if (name == targetName->id || !before.count(name) || !after.count(name))
+          continue;
+        const PyValue &init = before[name], &next = after[name];
+        if (sameBinding(init, next))
+          continue;
+        if (!next.isRuntime()) {
+          if (init.isConstexpr() && next.isConstexpr() && !init.isNumber()) {
+            error(s.loc) << "variable '" << name << "' changes its "
+                            "compile-time value in a loop over run-time "
+                            "bounds";
+            return failure();
+          }
+        }
+        Type t = next.isRuntime() ? next.v.getType()
+                 : init.isRuntime() ? init.v.getType()
+                                    : Type();
+        carried.push_back(name);
+        carriedTypes.push_back(t);
+      }
+    }
+    SmallVector<Value> inits;
+    for (auto [k, name] : llvm::enumerate(carried)) {
+      const PyValue &init = before[name];
+      Type t = carriedTypes[k];
+      if (t && isa<RankedTensorType>(t) && !init.isRuntime()) {
+        error(s.loc) << "loop-carried variable '" << name << "' starts as "
+                     << init.describe() << " but the loop makes it a tile "
+                     << t << "; initialize it as a tile (e.g. tl.zeros)";
+        return failure();
+      }
+      auto v = toValue(init, s.loc, t ? tile::getElementTypeOrSelf(t) : Type());
+      if (failed(v))
+        return failure();
+      if (t && v->getType() != t) {
+        error(s.loc) << "loop-carried variable '" << name << "' has type "
+                     << v->getType() << " before the loop and " << t
+                     << " in it; keep its type the same";
+        return failure();
+      }
+      carriedTypes[k] = v->getType();
+      inits.push_back(*v);
+    }
+    auto forOp = scf::ForOp::create(b, l, bvals[0], bvals[1], bvals[2], inits);
+    if (numStagesHint >= 0)
+      forOp->setAttr(tile::TileDialect::getNumStagesAttrName(),
+                     b.getI32IntegerAttr(numStagesHint));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block *body = forOp.getBody();
+      if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+        body->back().erase();
+      b.setInsertionPointToEnd(body);
+      scope[targetName->id] = PyValue::ofValue(forOp.getInductionVar());
+      for (auto [k, name] : llvm::enumerate(carried))
+        scope[name] = PyValue::ofValue(forOp.getRegionIterArg(k));
+      if (failed(execBlock(f->body)))
+        return failure();
+      SmallVector<Value> yields;
+      for (auto [k, name] : llvm::enumerate(carried)) {
+        auto v = toValue(scope[name], s.loc,
+                         tile::getElementTypeOrSelf(carriedTypes[k]));
+        if (failed(v))
+          return failure();
+        if (v->getType() != carriedTypes[k]) {
+          error(s.loc) << "loop-carried variable '" << name << "' has type "
+                       << carriedTypes[k] << " before the loop and "
+                       << v->getType() << " at the end of its body";
+          return failure();
+        }
+        yields.push_back(*v);
+      }
+      scf::YieldOp::create(b, l, yields);
+    }
+    scope = before;
+    for (auto [k, name] : llvm::enumerate(carried))
+      scope[name] = PyValue::ofValue(forOp.getResult(k));
+    return success();
+  }
+
+  // while: scf.while carrying what the body re-assigns.
+  auto &w = llvm::cast<While>(s);
+  if (!w.orelse.empty()) {
+    error(s.loc) << "unsupported Python construct in a @triton.jit function: "
+                    "while ... else";
+    return failure();
+  }
+  if (containsReturn(w.body)) {
+    error(s.loc) << "unimplemented: return inside a loop";
+    return failure();
+  }
+  Location l = loc(s.loc);
+  std::set<std::string> assigned;
+  collectAssigned(w.body, assigned);
+  std::map<std::string, PyValue> before = scope;
+  std::vector<std::string> carried;
+  for (const std::string &name : assigned)
+    if (before.count(name))
+      carried.push_back(name);
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  // Types from a scratch run of the body (for constexpr initial values).
+  std::map<std::string, Type> bodyTypes;
+  {
+    Block scratch;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&scratch);
+    LogicalResult r = execBlock(w.body);
+    for (const std::string &name : carried)
+      if (scope.count(name) && scope[name].isRuntime())
+        bodyTypes[name] = scope[name].v.getType();
+    scope = before;
+    scratch.dropAllDefinedValueUses();
+    while (!scratch.empty())
+      scratch.back().erase();
+    if (failed(r))
+      return failure();
+  }
+  std::vector<std::string> kept;
+  for (const std::string &name : carried) {
+    const PyValue &init = before[name];
+    Type t = bodyTypes.count(name) ? bodyTypes[name] : Type();
+    if (!init.isRuntime() && !t)
+      continue; // stays a compile-time value
+    auto v = toValue(init, s.loc, t ? tile::getElementTypeOrSelf(t) : Type());
+    if (failed(v))
+      return failure();
+    kept.push_back(name);
+    inits.push_back(*v);
+    types.push_back(v->getType());
+  }
+  SmallVector<Location> locs(types.size(), l);
+  auto whileOp = scf::WhileOp::create(b, l, types, inits);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *beforeBlock = b.createBlock(&whileOp.getBefore(), {}, types, locs);
+    for (auto [k, name] : llvm::enumerate(kept))
+      scope[name] = PyValue::ofValue(beforeBlock->getArgument(k));
+    auto c = eval(*w.test);
+    if (failed(c))
+      return failure();
+    auto cv = toValue(*c, w.test->loc);
+    if (failed(cv))
+      return failure();
+    if (cv->getType() != b.getI1Type()) {
+      error(w.test->loc) << "expected a scalar boolean loop condition, found "
+                         << cv->getType();
+      return failure();
+    }
+    scf::ConditionOp::create(b, l, *cv, beforeBlock->getArguments());
+    Block *afterBlock = b.createBlock(&whileOp.getAfter(), {}, types, locs);
+    for (auto [k, name] : llvm::enumerate(kept))
+      scope[name] = PyValue::ofValue(afterBlock->getArgument(k));
+    if (failed(execBlock(w.body)))
+      return failure();
+    SmallVector<Value> yields;
+    for (auto [k, name] : llvm::enumerate(kept)) {
+      auto v = toValue(scope[name], s.loc, tile::getElementTypeOrSelf(types[k]));
+      if (failed(v))
+        return failure();
+      if (v->getType() != types[k]) {
+        error(s.loc) << "loop-carried variable '" << name << "' has type "
+                     << types[k] << " before the loop and " << v->getType()
+                     << " at the end of its body";
+        return failure();
+      }
+      yields.push_back(*v);
+    }
+    scf::YieldOp::create(b, l, yields);
+  }
+  scope = before;
+  for (auto [k, name] : llvm::enumerate(kept))
+    scope[name] = PyValue::ofValue(whileOp.getResult(k));
+  return success();
+}

@@ -1,0 +1,801 @@
+//===- Semantics.cpp - Types, promotion and operators -----------*- C++ -*-===//
+//
+// triton.language's typing rules for the front end:
+//  - Python numbers are compile-time values; combined with each other they
+//    follow Python (`//` floors, `%` takes the divisor's sign);
+//  - a scalar (compile-time or run-time) combined with a tile of the same or
+//    a higher kind (bool < int < float) takes the tile's type; otherwise both
+//    promote: fp64 > fp32 > fp16/bf16 (fp16 with bf16 gives fp32), floats
+//    beat integers, wider integers beat narrower ones; `/` on integers and
+//    `//`, `%` on fp16/bf16 compute in fp32 (Triton's computation_type_impl);
+//  - run-time integer `//` and `%` truncate toward zero (C, PTX div/rem);
+//  - tiles broadcast as numpy does; a pointer plus an integer is addptr.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/CodeGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::frontend;
+using tilec::py::BinOpKind;
+using tilec::py::CmpOpKind;
+using tilec::py::SourceLoc;
+using tilec::py::UnaryOpKind;
+
+#define TRY(var, expr)                                                         \
+  auto var##OrFail = (expr);                                                   \
+  if (failed(var##OrFail))                                                     \
+    return failure();                                                          \
+  auto &var = *var##OrFail;
+
+namespace {
+/// bool < int < float, as Triton orders kinds.
+int kindRank(Type t) {
+  if (t.isInteger(1))
+    return 0;
+  if (t.isInteger())
+    return 1;
+  return 2;
+}
+
+bool isFloat(Type t) { return isa<FloatType>(t); }
+
+Type withElement(Type shapeOf, Type elem) {
+  if (auto t = dyn_cast<RankedTensorType>(shapeOf))
+    return RankedTensorType::get(t.getShape(), elem, t.getEncoding());
+  return elem;
+}
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return t.getShape();
+  return {};
+}
+
+/// Python's floor division and modulo on integers.
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
+} // namespace
+
+Type CodeGen::elementTypeOf(const PyValue &v) {
+  switch (v.kind) {
+  case PyValue::Kind::Runtime:
+    return tile::getElementTypeOrSelf(v.v.getType());
+  case PyValue::Kind::Bool:
+    return b.getI1Type();
+  case PyValue::Kind::Int:
+    return (v.i >= INT32_MIN && v.i <= INT32_MAX) ? b.getI32Type()
+                                                  : b.getI64Type();
+  case PyValue::Kind::Float:
+    return b.getF32Type();
+  default:
+    return {};
+  }
+}
+
+FailureOr<Value> CodeGen::toValue(const PyValue &v, SourceLoc l, Type hint) {
+  Location lc = loc(l);
+  if (v.isRuntime())
+    return v.v;
+  Type t = hint ? hint : elementTypeOf(v);
+  if (!t || !v.isNumber()) {
+    error(l) << "expected a number or a tile, found " << v.describe();
+    return failure();
+  }
+  if (auto ft = dyn_cast<FloatType>(t)) {
+    double d = v.kind == PyValue::Kind::Float ? v.f
+               : v.kind == PyValue::Kind::Int ? double(v.i)
+                                              : double(v.b);
+    return arith::ConstantOp::create(b, lc, b.getFloatAttr(ft, d)).getResult();
+  }
+  if (auto it = dyn_cast<IntegerType>(t)) {
+    if (v.kind == PyValue::Kind::Float) {
+      error(l) << "expected an integer, found a float constant";
+      return failure();
+    }
+    int64_t x = v.kind == PyValue::Kind::Int ? v.i : int64_t(v.b);
+    if (it.getWidth() == 1)
+      x = x != 0;
+    return arith::ConstantOp::create(b, lc, b.getIntegerAttr(it, x))
+        .getResult();
+  }
+  error(l) << "cannot make a constant of type " << t;
+  return failure();
+}
+
+FailureOr<bool> CodeGen::truthiness(const PyValue &v, SourceLoc l) {
+  switch (v.kind) {
+  case PyValue::Kind::Bool: return v.b;
+  case PyValue::Kind::Int: return v.i != 0;
+  case PyValue::Kind::Float: return v.f != 0;
+  case PyValue::Kind::None: return false;
+  case PyValue::Kind::Str: return !v.s.empty();
+  case PyValue::Kind::Tuple: return !v.elts.empty();
+  case PyValue::Kind::Runtime:
+    error(l) << "expected a compile-time condition, found a run-time "
+             << v.v.getType();
+    return failure();
+  default:
+    return true;
+  }
+}
+
+FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
+                                 bool divOrMod, SourceLoc l) {
+  Type ta = elementTypeOf(a), tb = elementTypeOf(b2);
+  if (!ta || !tb) {
+    error(l) << "unsupported operand types " << a.describe() << " and "
+             << b2.describe();
+    return failure();
+  }
+  bool aTile = a.isRuntime() && isa<RankedTensorType>(a.v.getType());
+  bool bTile = b2.isRuntime() && isa<RankedTensorType>(b2.v.getType());
+  // A scalar of a lower or equal kind takes the tile's type.
+  if (aTile != bTile) {
+    Type scalar = aTile ? tb : ta, tensor = aTile ? ta : tb;
+    if (kindRank(scalar) <= kindRank(tensor)) {
+      if (divOrMod && (tensor.isF16() || tensor.isBF16()))
+        return Type(b.getF32Type());
+      return tensor;
+    }
+  }
+  // A Python number against a run-time scalar also adopts its type.
+  if (a.isRuntime() != b2.isRuntime()) {
+    Type rt = a.isRuntime() ? ta : tb, lit = a.isRuntime() ? tb : ta;
+    if (kindRank(lit) <= kindRank(rt)) {
+      if (divOrMod && (rt.isF16() || rt.isBF16()))
+        return Type(b.getF32Type());
+      return rt;
+    }
+  }
+  if (isFloat(ta) || isFloat(tb)) {
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(ta) ||
+        isa<Float8E4M3FNType, Float8E5M2Type>(tb)) {
+      error(l) << "unsupported arithmetic on fp8 values (" << ta << ", " << tb
+               << "); convert them with .to(tl.float16) or tl.float32 first";
+      return failure();
+    }
+    if (ta.isF64() || tb.isF64())
+      return Type(b.getF64Type());
+    if (ta.isF32() || tb.isF32())
+      return Type(b.getF32Type());
+    if (isFloat(ta) && isFloat(tb)) {
+      if (ta != tb)
+        return Type(b.getF32Type()); // fp16 with bf16
+      if (divOrMod)
+        return Type(b.getF32Type());
+      return ta;
+    }
+    Type f = isFloat(ta) ? ta : tb;
+    if (divOrMod && (f.isF16() || f.isBF16()))
+      return Type(b.getF32Type());
+    return f;
+  }
+  unsigned wa = ta.getIntOrFloatBitWidth(), wb = tb.getIntOrFloatBitWidth();
+  return wa >= wb ? ta : tb;
+}
+
+FailureOr<Value> CodeGen::cast(Value v, Type to, SourceLoc l, bool bitcast) {
+  Location lc = loc(l);
+  Type from = tile::getElementTypeOrSelf(v.getType());
+  if (from == to)
+    return v;
+  Type dst = withElement(v.getType(), to);
+  if (bitcast) {
+    if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth() ||
+        isa<tile::PtrType>(from) || isa<tile::PtrType>(to)) {
+      error(l) << "expected types of one bit width to bitcast, found " << from
+               << " and " << to;
+      return failure();
+    }
+    return arith::BitcastOp::create(b, lc, dst, v).getResult();
+  }
+  if (isa<tile::PtrType>(from) || isa<tile::PtrType>(to)) {
+    error(l) << "unimplemented: conversion between " << from << " and " << to;
+    return failure();
+  }
+  if (to.isInteger(1)) {
+    // Truth value: != 0.
+    Type zeroT = from;
+    Value zero;
+    if (isFloat(zeroT)) {
+      auto c = arith::ConstantOp::create(b, lc, b.getFloatAttr(zeroT, 0.0));
+      TRY(z, broadcastTo(c, shapeOf(v), l));
+      return arith::CmpFOp::create(b, lc, arith::CmpFPredicate::UNE, v, z)
+          .getResult();
+    }
+    auto c = arith::ConstantOp::create(b, lc, b.getIntegerAttr(zeroT, 0));
+    TRY(z, broadcastTo(c, shapeOf(v), l));
+    return arith::CmpIOp::create(b, lc, arith::CmpIPredicate::ne, v, z)
+        .getResult();
+  }
+  if (isFloat(from) && isFloat(to)) {
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, lc, dst, v).getResult();
+    if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+      return arith::TruncFOp::create(b, lc, dst, v).getResult();
+    // fp16 <-> bf16: through fp32.
+    Value wide = arith::ExtFOp::create(b, lc, withElement(v.getType(), b.getF32Type()), v);
+    return arith::TruncFOp::create(b, lc, dst, wide).getResult();
+  }
+  if (from.isInteger() && to.isInteger()) {
+    unsigned wf = from.getIntOrFloatBitWidth(), wt = to.getIntOrFloatBitWidth();
+    if (wf < wt)
+      return from.isInteger(1)
+                 ? arith::ExtUIOp::create(b, lc, dst, v).getResult()
+                 : arith::ExtSIOp::create(b, lc, dst, v).getResult();
+    return arith::TruncIOp::create(b, lc, dst, v).getResult();
+  }
+  if (from.isInteger() && isFloat(to))
+    return from.isInteger(1)
+               ? arith::UIToFPOp::create(b, lc, dst, v).getResult()
+               : arith::SIToFPOp::create(b, lc, dst, v).getResult();
+  if (isFloat(from) && to.isInteger())
+    return arith::FPToSIOp::create(b, lc, dst, v).getResult();
+  error(l) << "unimplemented: conversion from " << from << " to " << to;
+  return failure();
+}
+
+FailureOr<Value> CodeGen::broadcastTo(Value v, ArrayRef<int64_t> shape,
+                                      SourceLoc l) {
+  Location lc = loc(l);
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t) {
+    if (shape.empty())
+      return v;
+    return tile::SplatOp::create(b, lc, RankedTensorType::get(shape, v.getType()), v)
+        .getResult();
+  }
+  if (t.getShape() == shape)
+    return v;
+  if (t.getRank() > int64_t(shape.size())) {
+    error(l) << "cannot broadcast a tile of rank " << t.getRank()
+             << " to rank " << shape.size();
+    return failure();
+  }
+  // Leading dimensions of size 1, then stretch.
+  while (t.getRank() < int64_t(shape.size())) {
+    TRY(e, expandDims(v, 0, l));
+    v = e;
+    t = cast<RankedTensorType>(v.getType());
+  }
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (t.getDimSize(d) != shape[d] && t.getDimSize(d) != 1) {
+      error(l) << "cannot broadcast shape [" << t.getShape() << "] to ["
+               << shape << "]: dimension " << d << " is " << t.getDimSize(d);
+      return failure();
+    }
+  return tile::BroadcastOp::create(
+             b, lc, RankedTensorType::get(shape, t.getElementType()), v)
+      .getResult();
+}
+
+LogicalResult CodeGen::broadcastPair(Value &x, Value &y, SourceLoc l) {
+  ArrayRef<int64_t> sa = shapeOf(x), sb = shapeOf(y);
+  if (sa == sb)
+    return success();
+  size_t rank = std::max(sa.size(), sb.size());
+  SmallVector<int64_t> shape(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - sa.size() ? 1 : sa[i - (rank - sa.size())];
+    int64_t db = i < rank - sb.size() ? 1 : sb[i - (rank - sb.size())];
+    if (da != db && da != 1 && db != 1) {
+      error(l) << "incompatible shapes for broadcasting: [" << sa << "] and ["
+               << sb << "]";
+      return failure();
+    }
+    shape[i] = std::max(da, db);
+  }
+  auto nx = broadcastTo(x, shape, l);
+  if (failed(nx))
+    return failure();
+  auto ny = broadcastTo(y, shape, l);
+  if (failed(ny))
+    return failure();
+  x = *nx;
+  y = *ny;
+  return success();
+}
+
+FailureOr<Value> CodeGen::expandDims(Value v, int64_t axis, SourceLoc l) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t) {
+    error(l) << "expected a tile to expand, found " << v.getType();
+    return failure();
+  }
+  if (axis < 0)
+    axis += t.getRank() + 1;
+  if (axis < 0 || axis > t.getRank()) {
+    error(l) << "expected an axis in [" << -(t.getRank() + 1) << ", "
+             << t.getRank() << "], found " << axis;
+    return failure();
+  }
+  SmallVector<int64_t> shape(t.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  return tile::ExpandDimsOp::create(
+             b, loc(l), RankedTensorType::get(shape, t.getElementType()), v,
+             b.getI32IntegerAttr(int32_t(axis)))
+      .getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+namespace {
+FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
+                              const PyValue &b, SourceLoc l) {
+  using K = PyValue::Kind;
+  if (op == BinOpKind::Add && a.kind == K::Tuple && b.kind == K::Tuple) {
+    std::vector<PyValue> e = a.elts;
+    e.insert(e.end(), b.elts.begin(), b.elts.end());
+    return PyValue::ofTuple(e);
+  }
+  if (op == BinOpKind::Add && a.kind == K::Str && b.kind == K::Str)
+    return PyValue::ofStr(a.s + b.s);
+  if (!a.isNumber() || !b.isNumber()) {
+    g.error(l) << "unsupported operand types for " << getSpelling(op) << ": "
+               << a.describe() << " and " << b.describe();
+    return failure();
+  }
+  bool isF = a.kind == K::Float || b.kind == K::Float;
+  auto asF = [](const PyValue &v) {
+    return v.kind == K::Float ? v.f : v.kind == K::Int ? double(v.i) : double(v.b);
+  };
+  auto asI = [](const PyValue &v) { return v.kind == K::Int ? v.i : int64_t(v.b); };
+  double fa = asF(a), fb = asF(b);
+  int64_t ia = asI(a), ib = asI(b);
+  auto divByZero = [&]() -> FailureOr<PyValue> {
+    g.error(l) << "division by zero in a compile-time expression";
+    return failure();
+  };
+  switch (op) {
+  case BinOpKind::Add:
+    return isF ? PyValue::ofFloat(fa + fb) : PyValue::ofInt(ia + ib);
+  case BinOpKind::Sub:
+    return isF ? PyValue::ofFloat(fa - fb) : PyValue::ofInt(ia - ib);
+  case BinOpKind::Mul:
+    return isF ? PyValue::ofFloat(fa * fb) : PyValue::ofInt(ia * ib);
+  case BinOpKind::Div:
+    if (fb == 0)
+      return divByZero();
+    return PyValue::ofFloat(fa / fb);
+  case BinOpKind::FloorDiv:
+    if (isF) {
+      if (fb == 0)
+        return divByZero();
+      return PyValue::ofFloat(std::floor(fa / fb));
+    }
+    if (ib == 0)
+      return divByZero();
+    return PyValue::ofInt(floorDiv(ia, ib));
+  case BinOpKind::Mod:
+    if (isF) {
+      if (fb == 0)
+        return divByZero();
+      double r = std::fmod(fa, fb);
+      if (r != 0 && ((r < 0) != (fb < 0)))
+        r += fb;
+      return PyValue::ofFloat(r);
+    }
+    if (ib == 0)
+      return divByZero();
+    return PyValue::ofInt(floorMod(ia, ib));
+  case BinOpKind::Pow:
+    if (!isF && ib >= 0) {
+      int64_t r = 1;
+      for (int64_t k = 0; k < ib; ++k)
+        r *= ia;
+      return PyValue::ofInt(r);
+    }
+    return PyValue::ofFloat(std::pow(fa, fb));
+  case BinOpKind::LShift:
+  case BinOpKind::RShift:
+  case BinOpKind::BitAnd:
+  case BinOpKind::BitOr:
+  case BinOpKind::BitXor: {
+    if (isF) {
+      g.error(l) << "unsupported operand types for " << getSpelling(op)
+                 << ": float";
+      return failure();
+    }
+    int64_t r = op == BinOpKind::LShift   ? (ia << ib)
+                : op == BinOpKind::RShift ? (ia >> ib)
+                : op == BinOpKind::BitAnd ? (ia & ib)
+                : op == BinOpKind::BitOr  ? (ia | ib)
+                                          : (ia ^ ib);
+    if (a.kind == K::Bool && b.kind == K::Bool)
+      return PyValue::ofBool(r != 0);
+    return PyValue::ofInt(r);
+  }
+  case BinOpKind::MatMul:
+    break;
+  }
+  g.error(l) << "unsupported operator " << getSpelling(op)
+             << " on compile-time values";
+  return failure();
+}
+} // namespace
+
+FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
+                                   const PyValue &b2, SourceLoc l) {
+  if (a.isConstexpr() && b2.isConstexpr())
+    return foldBinary(*this, op, a, b2, l);
+  Location lc = loc(l);
+  if (!a.isNumber() && !a.isRuntime()) {
+    error(l) << "unsupported operand " << a.describe() << " of "
+             << getSpelling(op);
+    return failure();
+  }
+  if (!b2.isNumber() && !b2.isRuntime()) {
+    error(l) << "unsupported operand " << b2.describe() << " of "
+             << getSpelling(op);
+    return failure();
+  }
+  // Pointer arithmetic.
+  Type ea = elementTypeOf(a), eb = elementTypeOf(b2);
+  if (isa<tile::PtrType>(ea) || isa<tile::PtrType>(eb)) {
+    bool aPtr = isa<tile::PtrType>(ea);
+    const PyValue &p = aPtr ? a : b2, &o = aPtr ? b2 : a;
+    if ((op != BinOpKind::Add && op != BinOpKind::Sub) ||
+        isa<tile::PtrType>(elementTypeOf(o)) || (op == BinOpKind::Sub && !aPtr) ||
+        !elementTypeOf(o).isInteger()) {
+      error(l) << "unsupported pointer arithmetic: " << a.describe() << " "
+               << getSpelling(op) << " " << b2.describe()
+               << " (pointers take + or - of an integer)";
+      return failure();
+    }
+    TRY(pv, toValue(p, l));
+    TRY(ov, toValue(o, l));
+    Value pp = pv, oo = ov;
+    if (failed(broadcastPair(pp, oo, l)))
+      return failure();
+    if (op == BinOpKind::Sub) {
+      Type ot = oo.getType();
+      Type et = tile::getElementTypeOrSelf(ot);
+      auto zero = arith::ConstantOp::create(b, lc, b.getIntegerAttr(et, 0));
+      TRY(z, broadcastTo(zero, shapeOf(oo), l));
+      oo = arith::SubIOp::create(b, lc, z, oo);
+    }
+    return PyValue::ofValue(
+        tile::AddPtrOp::create(b, lc, pp.getType(), pp, oo).getResult());
+  }
+
+  bool divOrMod = op == BinOpKind::FloorDiv || op == BinOpKind::Mod;
+  TRY(type, promote(a, b2, divOrMod, l));
+  Type et = type;
+  if (op == BinOpKind::Div) {
+    // True division computes in floating point.
+    if (!isFloat(et))
+      et = b.getF32Type();
+    else if (et.isF16() || et.isBF16()) {
+      // fp16 / fp16 stays fp16 in Triton.
+    }
+  }
+  bool isBitwise = op == BinOpKind::BitAnd || op == BinOpKind::BitOr ||
+                   op == BinOpKind::BitXor || op == BinOpKind::LShift ||
+                   op == BinOpKind::RShift;
+  if (isBitwise && isFloat(et)) {
+    error(l) << "unsupported operator " << getSpelling(op)
+             << " on floating-point values";
+    return failure();
+  }
+  if (op == BinOpKind::FloorDiv && isFloat(et)) {
+    error(l) << "unimplemented: // on floating-point values";
+    return failure();
+  }
+  if (op == BinOpKind::Pow || op == BinOpKind::MatMul) {
+    error(l) << "unsupported operator " << getSpelling(op)
+             << " on run-time values"
+             << (op == BinOpKind::MatMul ? " (use tl.dot)" : "");
+    return failure();
+  }
+  TRY(x0, toValue(a, l, et));
+  TRY(y0, toValue(b2, l, et));
+  TRY(x, cast(x0, et, l));
+  TRY(y, cast(y0, et, l));
+  Value xv = x, yv = y;
+  if (failed(broadcastPair(xv, yv, l)))
+    return failure();
+  Value r;
+  bool f = isFloat(et);
+  switch (op) {
+  case BinOpKind::Add:
+    r = f ? Value(arith::AddFOp::create(b, lc, xv, yv))
+          : Value(arith::AddIOp::create(b, lc, xv, yv));
+    break;
+  case BinOpKind::Sub:
+    r = f ? Value(arith::SubFOp::create(b, lc, xv, yv))
+          : Value(arith::SubIOp::create(b, lc, xv, yv));
+    break;
+  case BinOpKind::Mul:
+    r = f ? Value(arith::MulFOp::create(b, lc, xv, yv))
+          : Value(arith::MulIOp::create(b, lc, xv, yv));
+    break;
+  case BinOpKind::Div:
+    r = arith::DivFOp::create(b, lc, xv, yv);
+    break;
+  case BinOpKind::FloorDiv:
+    r = arith::DivSIOp::create(b, lc, xv, yv);
+    break;
+  case BinOpKind::Mod:
+    r = f ? Value(arith::RemFOp::create(b, lc, xv, yv))
+          : Value(arith::RemSIOp::create(b, lc, xv, yv));
+    break;
+  case BinOpKind::BitAnd:
+    r = arith::AndIOp::create(b, lc, xv, yv);
+    break;
+  case BinOpKind::BitOr:
+    r = arith::OrIOp::create(b, lc, xv, yv);
+    break;
+  case BinOpKind::BitXor:
+    r = arith::XOrIOp::create(b, lc, xv, yv);
+    break;
+  case BinOpKind::LShift:
+    r = arith::ShLIOp::create(b, lc, xv, yv);
+    break;
+  case BinOpKind::RShift:
+    r = arith::ShRSIOp::create(b, lc, xv, yv);
+    break;
+  default:
+    break;
+  }
+  return PyValue::ofValue(r);
+}
+
+FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
+                                    const PyValue &b2, SourceLoc l) {
+  using K = PyValue::Kind;
+  if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
+    if (!a.isConstexpr() || !b2.isConstexpr()) {
+      // `x is None` for a run-time x is False.
+      bool isNone = (a.kind == K::None) || (b2.kind == K::None);
+      bool same = !isNone ? false : (a.kind == b2.kind);
+      return PyValue::ofBool((op == CmpOpKind::Is) == same);
+    }
+    bool same = a.kind == b2.kind &&
+                (a.kind == K::None || (a.kind == K::Bool && a.b == b2.b) ||
+                 (a.kind == K::DType && a.dtype == b2.dtype));
+    return PyValue::ofBool((op == CmpOpKind::Is) == same);
+  }
+  if (op == CmpOpKind::In || op == CmpOpKind::NotIn) {
+    if (b2.kind != K::Tuple || !a.isConstexpr()) {
+      error(l) << "unsupported operand of 'in': " << b2.describe();
+      return failure();
+    }
+    bool found = false;
+    for (const PyValue &e : b2.elts) {
+      auto eq = compare(CmpOpKind::Eq, a, e, l);
+      if (succeeded(eq) && eq->kind == K::Bool && eq->b)
+        found = true;
+    }
+    return PyValue::ofBool((op == CmpOpKind::In) == found);
+  }
+  if (a.isConstexpr() && b2.isConstexpr()) {
+    if (a.kind == K::Str || b2.kind == K::Str || a.kind == K::DType ||
+        b2.kind == K::DType || a.kind == K::None || b2.kind == K::None) {
+      bool eq = a.kind == b2.kind &&
+                ((a.kind == K::Str && a.s == b2.s) ||
+                 (a.kind == K::DType && a.dtype == b2.dtype) || a.kind == K::None);
+      if (op == CmpOpKind::Eq)
+        return PyValue::ofBool(eq);
+      if (op == CmpOpKind::NotEq)
+        return PyValue::ofBool(!eq);
+      error(l) << "unsupported comparison of " << a.describe() << " and "
+               << b2.describe();
+      return failure();
+    }
+    if (!a.isNumber() || !b2.isNumber()) {
+      error(l) << "unsupported comparison of " << a.describe() << " and "
+               << b2.describe();
+      return failure();
+    }
+    auto asF = [](const PyValue &v) {
+      return v.kind == K::Float ? v.f : v.kind == K::Int ? double(v.i) : double(v.b);
+    };
+    bool isF = a.kind == K::Float || b2.kind == K::Float;
+    auto ia = a.kind == K::Int ? a.i : int64_t(a.b);
+    auto ib = b2.kind == K::Int ? b2.i : int64_t(b2.b);
+    double fa = asF(a), fb = asF(b2);
+    bool r = false;
+    switch (op) {
+    case CmpOpKind::Eq: r = isF ? fa == fb : ia == ib; break;
+    case CmpOpKind::NotEq: r = isF ? fa != fb : ia != ib; break;
+    case CmpOpKind::Lt: r = isF ? fa < fb : ia < ib; break;
+    case CmpOpKind::LtE: r = isF ? fa <= fb : ia <= ib; break;
+    case CmpOpKind::Gt: r = isF ? fa > fb : ia > ib; break;
+    case CmpOpKind::GtE: r = isF ? fa >= fb : ia >= ib; break;
+    default: break;
+    }
+    return PyValue::ofBool(r);
+  }
+  Location lc = loc(l);
+  if (isa_and_nonnull<tile::PtrType>(elementTypeOf(a)) ||
+      isa_and_nonnull<tile::PtrType>(elementTypeOf(b2))) {
+    error(l) << "unimplemented: comparison of pointers";
+    return failure();
+  }
+  TRY(type, promote(a, b2, false, l));
+  TRY(x0, toValue(a, l, type));
+  TRY(y0, toValue(b2, l, type));
+  TRY(x, cast(x0, type, l));
+  TRY(y, cast(y0, type, l));
+  Value xv = x, yv = y;
+  if (failed(broadcastPair(xv, yv, l)))
+    return failure();
+  if (isFloat(type)) {
+    arith::CmpFPredicate p;
+    switch (op) {
+    case CmpOpKind::Eq: p = arith::CmpFPredicate::OEQ; break;
+    case CmpOpKind::NotEq: p = arith::CmpFPredicate::UNE; break;
+    case CmpOpKind::Lt: p = arith::CmpFPredicate::OLT; break;
+    case CmpOpKind::LtE: p = arith::CmpFPredicate::OLE; break;
+    case CmpOpKind::Gt: p = arith::CmpFPredicate::OGT; break;
+    default: p = arith::CmpFPredicate::OGE; break;
+    }
+    return PyValue::ofValue(arith::CmpFOp::create(b, lc, p, xv, yv));
+  }
+  arith::CmpIPredicate p;
+  switch (op) {
+  case CmpOpKind::Eq: p = arith::CmpIPredicate::eq; break;
+  case CmpOpKind::NotEq: p = arith::CmpIPredicate::ne; break;
+  case CmpOpKind::Lt: p = arith::CmpIPredicate::slt; break;
+  case CmpOpKind::LtE: p = arith::CmpIPredicate::sle; break;
+  case CmpOpKind::Gt: p = arith::CmpIPredicate::sgt; break;
+  default: p = arith::CmpIPredicate::sge; break;
+  }
+  return PyValue::ofValue(arith::CmpIOp::create(b, lc, p, xv, yv));
+}
+
+FailureOr<PyValue> CodeGen::unary(UnaryOpKind op, const PyValue &a,
+                                  SourceLoc l) {
+  using K = PyValue::Kind;
+  if (a.isConstexpr()) {
+    if (op == UnaryOpKind::Not) {
+      TRY(t, truthiness(a, l));
+      return PyValue::ofBool(!t);
+    }
+    if (!a.isNumber()) {
+      error(l) << "unsupported operand " << a.describe() << " of "
+               << getSpelling(op);
+      return failure();
+    }
+    if (op == UnaryOpKind::Plus)
+      return a;
+    if (op == UnaryOpKind::Minus)
+      return a.kind == K::Float ? PyValue::ofFloat(-a.f)
+                                : PyValue::ofInt(-(a.kind == K::Int ? a.i : int64_t(a.b)));
+    if (a.kind == K::Float) {
+      error(l) << "unsupported operand float of ~";
+      return failure();
+    }
+    return PyValue::ofInt(~(a.kind == K::Int ? a.i : int64_t(a.b)));
+  }
+  if (!a.isRuntime()) {
+    error(l) << "unsupported operand " << a.describe() << " of "
+             << getSpelling(op);
+    return failure();
+  }
+  Location lc = loc(l);
+  Value v = a.v;
+  Type et = tile::getElementTypeOrSelf(v.getType());
+  switch (op) {
+  case UnaryOpKind::Plus:
+    return a;
+  case UnaryOpKind::Minus:
+    if (isFloat(et))
+      return PyValue::ofValue(arith::NegFOp::create(b, lc, v));
+    return binary(BinOpKind::Sub, PyValue::ofInt(0), a, l);
+  case UnaryOpKind::Invert:
+  case UnaryOpKind::Not: {
+    if (!et.isInteger()) {
+      error(l) << "unsupported operand " << v.getType() << " of "
+               << getSpelling(op);
+      return failure();
+    }
+    if (op == UnaryOpKind::Not && !et.isInteger(1)) {
+      error(l) << "expected a boolean operand of 'not', found " << v.getType();
+      return failure();
+    }
+    auto ones = arith::ConstantOp::create(b, lc, b.getIntegerAttr(et, -1));
+    TRY(m, broadcastTo(ones, shapeOf(v), l));
+    return PyValue::ofValue(arith::XOrIOp::create(b, lc, v, m));
+  }
+  }
+  return failure();
+}
+
+FailureOr<PyValue> CodeGen::select(const PyValue &cond, const PyValue &x,
+                                   const PyValue &y, SourceLoc l) {
+  TRY(c0, toValue(cond, l, b.getI1Type()));
+  Value c = c0;
+  if (!tile::getElementTypeOrSelf(c.getType()).isInteger(1)) {
+    TRY(cb, cast(c, b.getI1Type(), l));
+    c = cb;
+  }
+  TRY(type, promote(x, y, false, l));
+  TRY(xv0, toValue(x, l, type));
+  TRY(yv0, toValue(y, l, type));
+  TRY(xv, cast(xv0, type, l));
+  TRY(yv, cast(yv0, type, l));
+  Value a = xv, bb = yv;
+  if (failed(broadcastPair(a, bb, l)))
+    return failure();
+  if (isa<RankedTensorType>(c.getType()) || isa<RankedTensorType>(a.getType())) {
+    Value cc = c;
+    if (failed(broadcastPair(cc, a, l)) || failed(broadcastPair(cc, bb, l)) ||
+        failed(broadcastPair(a, bb, l)))
+      return failure();
+    c = cc;
+  }
+  return PyValue::ofValue(arith::SelectOp::create(b, loc(l), c, a, bb));
+}
+
+FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
+                                      const py::Subscript &sub) {
+  SourceLoc l = sub.loc;
+  if (v.kind == PyValue::Kind::Tuple) {
+    if (sub.indices.size() != 1) {
+      error(l) << "expected one index into a tuple";
+      return failure();
+    }
+    TRY(idx, eval(*sub.indices[0]));
+    if (idx.kind != PyValue::Kind::Int) {
+      error(l) << "expected a compile-time integer index into a tuple, found "
+               << idx.describe();
+      return failure();
+    }
+    int64_t i = idx.i < 0 ? idx.i + int64_t(v.elts.size()) : idx.i;
+    if (i < 0 || i >= int64_t(v.elts.size())) {
+      error(l) << "tuple index " << idx.i << " out of range for "
+               << v.elts.size() << " elements";
+      return failure();
+    }
+    return v.elts[i];
+  }
+  if (!v.isRuntime() || !isa<RankedTensorType>(v.v.getType())) {
+    error(l) << "unsupported subscript of " << v.describe();
+    return failure();
+  }
+  // Tiles: `None` inserts a dimension, `:` keeps one.
+  Value cur = v.v;
+  int64_t dim = 0;
+  for (const py::ExprPtr &e : sub.indices) {
+    if (llvm::isa<py::NoneLiteral>(e.get())) {
+      TRY(x, expandDims(cur, dim, e->loc));
+      cur = x;
+      ++dim;
+      continue;
+    }
+    if (auto *s = llvm::dyn_cast<py::Slice>(e.get())) {
+      if (s->lower || s->upper || s->step) {
+        error(e->loc) << "unsupported subscript of a tile: only ':' and None "
+                         "are allowed (slicing with bounds is not)";
+        return failure();
+      }
+      ++dim;
+      continue;
+    }
+    error(e->loc) << "unsupported subscript of a tile: only ':' and None are "
+                     "allowed, found "
+                  << py::toString(*e);
+    return failure();
+  }
+  if (dim > cast<RankedTensorType>(cur.getType()).getRank()) {
+    error(l) << "too many indices for a tile of rank "
+             << cast<RankedTensorType>(v.v.getType()).getRank();
+    return failure();
+  }
+  return PyValue::ofValue(cur);
+}
