@@ -113,7 +113,7 @@ public:
   mlir::FailureOr<PyValue> unary(py::UnaryOpKind op, const PyValue &a,
                                  py::SourceLoc l);
   /// Converts `v` to element type `elem` (keeping its shape), as `.to()`.
-  mlir::FailureOr<mlir::Value> cast(mlir::Value v, mlir::Type elem,
+  mlir::FailureOr<mlir::Value> castTo(mlir::Value v, mlir::Type elem,
                                     py::SourceLoc l, bool bitcast = false);
   /// Splats/broadcasts `v` to `shape` (numpy rules).
   mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v,
@@ -137,6 +137,11 @@ public:
   // --- builtins (Builtins.cpp) ---
   mlir::FailureOr<PyValue> callBuiltin(const std::string &name, CallArgs &args,
                                        py::SourceLoc l);
+  /// Reductions, scans, dot, atomics, transposes, hints and tensor
+  /// descriptors (BuiltinsExt.cpp).
+  mlir::FailureOr<PyValue> callExtendedBuiltin(const std::string &name,
+                                               CallArgs &args,
+                                               py::SourceLoc l);
   mlir::FailureOr<PyValue> callMethod(const std::string &name,
                                       const PyValue &self, CallArgs &args,
                                       py::SourceLoc l);

@@ -294,7 +294,10 @@ private:
   bool parseCallArgs(Call &call);
   bool parseSubscriptIndices(Subscript &sub);
   ExprPtr parseSliceItem();
-  bool parseComprehensionFors(Comprehension &comp, std::string_view closer);
+  /// Parses the `for ... in ... if ...` clauses up to `closer`, which is
+  /// consumed unless `keepCloser` (a generator argument ends a call).
+  bool parseComprehensionFors(Comprehension &comp, std::string_view closer,
+                              bool keepCloser = false);
   bool parseParams(std::vector<Param> &params, std::string_view closer,
                    bool allowAnnotations);
 
@@ -809,7 +812,7 @@ bool Parser::parseCallArgs(Call &call) {
         auto comp = std::make_unique<Comprehension>(loc);
         comp->comprehensionKind = Comprehension::Kind::Generator;
         comp->elt = std::move(arg);
-        if (!parseComprehensionFors(*comp, ")"))
+        if (!parseComprehensionFors(*comp, ")", /*keepCloser=*/true))
           return false;
         arg = finish(std::move(comp));
       }
@@ -879,7 +882,7 @@ bool Parser::parseSubscriptIndices(Subscript &sub) {
 }
 
 bool Parser::parseComprehensionFors(Comprehension &comp,
-                                    std::string_view closer) {
+                                    std::string_view closer, bool keepCloser) {
   while (isKeyword("for") || isKeyword("async")) {
     ComprehensionFor gen;
     if (consumeKeyword("async"))
@@ -910,7 +913,8 @@ bool Parser::parseComprehensionFors(Comprehension &comp,
     errorExpected("'" + std::string(closer) + "' after comprehension");
     return false;
   }
-  advance();
+  if (!keepCloser)
+    advance();
   return true;
 }
 

@@ -186,7 +186,7 @@ FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
   return wa >= wb ? ta : tb;
 }
 
-FailureOr<Value> CodeGen::cast(Value v, Type to, SourceLoc l, bool bitcast) {
+FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
   Location lc = loc(l);
   Type from = tile::getElementTypeOrSelf(v.getType());
   if (from == to)
@@ -503,8 +503,8 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
   }
   TRY(x0, toValue(a, l, et));
   TRY(y0, toValue(b2, l, et));
-  TRY(x, cast(x0, et, l));
-  TRY(y, cast(y0, et, l));
+  TRY(x, castTo(x0, et, l));
+  TRY(y, castTo(y0, et, l));
   Value xv = x, yv = y;
   if (failed(broadcastPair(xv, yv, l)))
     return failure();
@@ -629,8 +629,8 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
   TRY(type, promote(a, b2, false, l));
   TRY(x0, toValue(a, l, type));
   TRY(y0, toValue(b2, l, type));
-  TRY(x, cast(x0, type, l));
-  TRY(y, cast(y0, type, l));
+  TRY(x, castTo(x0, type, l));
+  TRY(y, castTo(y0, type, l));
   Value xv = x, yv = y;
   if (failed(broadcastPair(xv, yv, l)))
     return failure();
@@ -721,14 +721,14 @@ FailureOr<PyValue> CodeGen::select(const PyValue &cond, const PyValue &x,
   TRY(c0, toValue(cond, l, b.getI1Type()));
   Value c = c0;
   if (!tile::getElementTypeOrSelf(c.getType()).isInteger(1)) {
-    TRY(cb, cast(c, b.getI1Type(), l));
+    TRY(cb, castTo(c, b.getI1Type(), l));
     c = cb;
   }
   TRY(type, promote(x, y, false, l));
   TRY(xv0, toValue(x, l, type));
   TRY(yv0, toValue(y, l, type));
-  TRY(xv, cast(xv0, type, l));
-  TRY(yv, cast(yv0, type, l));
+  TRY(xv, castTo(xv0, type, l));
+  TRY(yv, castTo(yv0, type, l));
   Value a = xv, bb = yv;
   if (failed(broadcastPair(a, bb, l)))
     return failure();

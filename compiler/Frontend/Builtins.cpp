@@ -1,0 +1,713 @@
+//===- Builtins.cpp - triton.language functions -----------------*- C++ -*-===//
+//
+// The triton and triton.language names the front end knows: dtypes and the
+// tl.* functions, each emitting tile IR with the semantics of
+// triton.language (noted per function), plus the Python builtins a kernel
+// may use on compile-time values. A tl.* name tilec does not implement is a
+// located "unimplemented" error, never a crash.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/CodeGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::frontend;
+using tilec::py::BinOpKind;
+using tilec::py::SourceLoc;
+
+#define TRY(var, expr)                                                         \
+  auto var##OrFail = (expr);                                                   \
+  if (failed(var##OrFail))                                                     \
+    return failure();                                                          \
+  auto &var = *var##OrFail;
+
+namespace {
+using Slots = std::vector<std::optional<PyValue>>;
+
+/// Binds call arguments to parameter `names` (Python rules); `required` of
+/// them must be present. Unknown keywords and surplus arguments are errors.
+FailureOr<Slots> bindArgs(CodeGen &g, const CallArgs &args,
+                          ArrayRef<StringRef> names, unsigned required,
+                          StringRef fname, SourceLoc l) {
+  Slots slots(names.size());
+  if (args.args.size() > names.size()) {
+    g.error(l) << fname << "() takes at most " << names.size()
+               << " arguments, found " << args.args.size();
+    return failure();
+  }
+  for (size_t i = 0; i < args.args.size(); ++i)
+    slots[i] = args.args[i];
+  for (auto &[k, v] : args.kwargs) {
+    auto it = llvm::find(names, k);
+    if (it == names.end()) {
+      g.error(l) << fname << "() got an unexpected keyword argument '" << k
+                 << "'";
+      return failure();
+    }
+    size_t i = it - names.begin();
+    if (slots[i]) {
+      g.error(l) << fname << "() got multiple values for '" << k << "'";
+      return failure();
+    }
+    slots[i] = v;
+  }
+  for (unsigned i = 0; i < required; ++i)
+    if (!slots[i]) {
+      g.error(l) << fname << "() missing required argument '" << names[i]
+                 << "'";
+      return failure();
+    }
+  return slots;
+}
+
+bool present(const std::optional<PyValue> &v) {
+  return v && v->kind != PyValue::Kind::None;
+}
+
+/// A shape argument: an int or a tuple/list of ints (compile-time).
+FailureOr<SmallVector<int64_t>> shapeArg(CodeGen &g, const PyValue &v,
+                                         SourceLoc l) {
+  SmallVector<int64_t> shape;
+  if (v.kind == PyValue::Kind::Int) {
+    shape.push_back(v.i);
+    return shape;
+  }
+  if (v.kind == PyValue::Kind::Tuple) {
+    for (const PyValue &e : v.elts) {
+      if (e.kind != PyValue::Kind::Int || e.i <= 0) {
+        g.error(l) << "expected a shape of positive compile-time integers, "
+                      "found "
+                   << e.describe();
+        return failure();
+      }
+      shape.push_back(e.i);
+    }
+    return shape;
+  }
+  g.error(l) << "expected a shape (a tuple of compile-time integers), found "
+             << v.describe();
+  return failure();
+}
+
+FailureOr<int64_t> intArg(CodeGen &g, const std::optional<PyValue> &v,
+                          StringRef what, SourceLoc l) {
+  if (!v || v->kind != PyValue::Kind::Int) {
+    g.error(l) << "expected a compile-time integer for " << what << ", found "
+               << (v ? v->describe() : std::string("nothing"));
+    return failure();
+  }
+  return v->i;
+}
+
+/// The names of triton.language tilec implements (others: unimplemented).
+const std::set<std::string> &knownTlFunctions() {
+  static const std::set<std::string> names = {
+      "program_id", "num_programs", "arange", "zeros", "zeros_like", "full",
+      "full_like", "load", "store", "where", "maximum", "minimum", "exp",
+      "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin", "cos", "floor",
+      "ceil", "erf", "fma", "sigmoid", "cdiv", "static_assert", "static_print",
+      "broadcast_to", "broadcast", "expand_dims", "reshape", "view", "cast",
+      "constexpr", "range", "static_range", "multiple_of", "max_contiguous",
+      "max_constancy", "assume", "debug_barrier", "dot", "sum", "max", "min",
+      "argmax", "argmin", "reduce", "xor_sum", "cumsum", "cumprod",
+      "associative_scan", "atomic_add", "atomic_max", "atomic_min",
+      "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
+      "trans", "permute", "make_tensor_descriptor", "device_print",
+      "device_assert", "sqrt_rn", "div_rn", "umulhi", "clamp", "softmax",
+      "inline_asm_elementwise", "extern_elementwise", "join", "split", "cat",
+      "ravel", "flip", "histogram", "make_block_ptr", "advance", "rand",
+      "randn", "randint", "pointer_type", "tensor"};
+  return names;
+}
+} // namespace
+
+Type CodeGen::dtypeByName(StringRef name) {
+  return llvm::StringSwitch<Type>(name)
+      .Cases({"int1", "i1", "bool"}, b.getI1Type())
+      .Cases({"int8", "i8", "uint8", "u8"}, b.getI8Type())
+      .Cases({"int16", "i16", "uint16", "u16"}, b.getI16Type())
+      .Cases({"int32", "i32", "uint32", "u32"}, b.getI32Type())
+      .Cases({"int64", "i64", "uint64", "u64"}, b.getI64Type())
+      .Cases({"float16", "fp16"}, b.getF16Type())
+      .Cases({"bfloat16", "bf16"}, b.getBF16Type())
+      .Cases({"float32", "fp32"}, b.getF32Type())
+      .Cases({"float64", "fp64"}, b.getF64Type())
+      .Cases({"float8e5", "fp8e5"}, Float8E5M2Type::get(ctx))
+      .Cases({"float8e4nv", "fp8e4nv"}, Float8E4M3FNType::get(ctx))
+      .Default(Type());
+}
+
+FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
+                                       const std::string &attr, SourceLoc l) {
+  if (path == "triton") {
+    if (attr == "language")
+      return PyValue::module("triton.language");
+    if (attr == "cdiv")
+      return PyValue::builtin("tl.cdiv");
+    if (attr == "next_power_of_2" || attr == "jit" || attr == "Config" ||
+        attr == "autotune" || attr == "heuristics")
+      return PyValue::builtin("triton." + attr);
+  }
+  if (path == "triton.language" || path == "triton.language.core" ||
+      path == "triton.language.math" || path == "triton.language.extra") {
+    if (attr == "math")
+      return PyValue::module("triton.language.math");
+    if (Type t = dtypeByName(attr))
+      return PyValue::ofDType(t);
+    if (knownTlFunctions().count(attr))
+      return PyValue::builtin("tl." + attr);
+  }
+  if (path.rfind("triton", 0) == 0) {
+    error(l) << "unimplemented: '" << attr << "' of module '" << path
+             << "' is not supported by tilec";
+    return failure();
+  }
+  error(l) << "unsupported: module '" << path
+           << "' cannot be used in a @triton.jit function";
+  return failure();
+}
+
+FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
+                                       const PyValue &self, CallArgs &args,
+                                       SourceLoc l) {
+  if (name == "to") {
+    TRY(s, bindArgs(*this, args, {"dtype", "fp_downcast_rounding", "bitcast"},
+                    1, "to", l));
+    if (s[0]->kind != PyValue::Kind::DType) {
+      error(l) << "expected a dtype for .to(), found " << s[0]->describe();
+      return failure();
+    }
+    bool bitcast = s[2] && s[2]->kind == PyValue::Kind::Bool && s[2]->b;
+    if (present(s[1]) &&
+        !(s[1]->kind == PyValue::Kind::Str && s[1]->s == "rtne")) {
+      error(l) << "unimplemented: fp_downcast_rounding other than 'rtne'";
+      return failure();
+    }
+    TRY(v, toValue(self, l));
+    TRY(r, castTo(v, s[0]->dtype, l, bitcast));
+    return PyValue::ofValue(r);
+  }
+  if (name == "T" || name == "trans" || name == "permute") {
+    CallArgs a;
+    a.args.push_back(self);
+    for (PyValue &x : args.args)
+      a.args.push_back(x);
+    return callBuiltin("tl.trans", a, l);
+  }
+  if (name == "dtype.is_floating")
+    return PyValue::ofBool(isa<FloatType>(self.dtype));
+  if (name == "dtype.is_int")
+    return PyValue::ofBool(self.dtype.isInteger());
+  if (name.rfind("desc.", 0) == 0) {
+    CallArgs a = args;
+    a.args.insert(a.args.begin(), self);
+    return callBuiltin("tl." + name, a, l);
+  }
+  // Tile methods that mirror tl functions: x.sum(axis), x.reshape(...).
+  static const std::set<std::string> mirrored = {
+      "sum", "max", "min", "argmax", "argmin", "reshape", "broadcast_to",
+      "expand_dims", "exp", "log", "sqrt", "abs", "cumsum", "reduce", "view"};
+  if (mirrored.count(name)) {
+    CallArgs a = args;
+    a.args.insert(a.args.begin(), self);
+    return callBuiltin("tl." + name, a, l);
+  }
+  error(l) << "unimplemented: method '" << name << "' of " << self.describe();
+  return failure();
+}
+
+FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
+                                        CallArgs &args, SourceLoc l) {
+  Location lc = loc(l);
+  using K = PyValue::Kind;
+
+  // --- Python builtins on compile-time values ---
+  if (name == "py.min" || name == "py.max") {
+    const std::vector<PyValue> &xs =
+        args.args.size() == 1 && args.args[0].kind == K::Tuple
+            ? args.args[0].elts
+            : args.args;
+    if (xs.empty() || !llvm::all_of(xs, [](const PyValue &v) { return v.isNumber(); })) {
+      error(l) << name.substr(3) << "() expects compile-time numbers (use "
+               << "tl.minimum/tl.maximum for tiles)";
+      return failure();
+    }
+    PyValue best = xs[0];
+    for (const PyValue &x : xs) {
+      TRY(lt, compare(py::CmpOpKind::Lt, x, best, l));
+      if (lt.b == (name == "py.min"))
+        best = x;
+    }
+    return best;
+  }
+  if (name == "py.abs") {
+    if (args.args.size() == 1 && args.args[0].isNumber()) {
+      const PyValue &x = args.args[0];
+      return x.kind == K::Float ? PyValue::ofFloat(std::fabs(x.f))
+                                : PyValue::ofInt(std::llabs(x.kind == K::Int ? x.i : int64_t(x.b)));
+    }
+    return callBuiltin("tl.abs", args, l);
+  }
+  if (name == "py.len") {
+    if (args.args.size() == 1 && args.args[0].kind == K::Tuple)
+      return PyValue::ofInt(int64_t(args.args[0].elts.size()));
+    if (args.args.size() == 1 && args.args[0].isRuntime())
+      if (auto t = dyn_cast<RankedTensorType>(args.args[0].v.getType()))
+        return PyValue::ofInt(t.getDimSize(0));
+    error(l) << "len() expects a tuple or a tile";
+    return failure();
+  }
+  if (name == "py.float") {
+    if (args.args.size() == 1 && args.args[0].kind == K::Str) {
+      std::string s = args.args[0].s;
+      if (s == "inf" || s == "+inf")
+        return PyValue::ofFloat(std::numeric_limits<double>::infinity());
+      if (s == "-inf")
+        return PyValue::ofFloat(-std::numeric_limits<double>::infinity());
+      if (s == "nan")
+        return PyValue::ofFloat(std::numeric_limits<double>::quiet_NaN());
+      double d;
+      if (!llvm::StringRef(s).getAsDouble(d))
+        return PyValue::ofFloat(d);
+    }
+    if (args.args.size() == 1 && args.args[0].isNumber()) {
+      const PyValue &x = args.args[0];
+      return PyValue::ofFloat(x.kind == K::Float ? x.f
+                              : x.kind == K::Int ? double(x.i)
+                                                 : double(x.b));
+    }
+    error(l) << "float() expects a compile-time number or string";
+    return failure();
+  }
+  if (name == "py.int" || name == "py.bool") {
+    if (args.args.size() == 1 && args.args[0].isNumber()) {
+      const PyValue &x = args.args[0];
+      if (name == "py.bool") {
+        TRY(t, truthiness(x, l));
+        return PyValue::ofBool(t);
+      }
+      return PyValue::ofInt(x.kind == K::Float ? int64_t(x.f)
+                            : x.kind == K::Int ? x.i
+                                               : int64_t(x.b));
+    }
+    error(l) << name.substr(3) << "() expects a compile-time number";
+    return failure();
+  }
+  if (name == "py.range" || name == "tl.range" || name == "tl.static_range") {
+    error(l) << "expected " << name.substr(3)
+             << "(...) only as the iterable of a for loop";
+    return failure();
+  }
+  if (name == "py.print" || name == "tl.static_print")
+    return PyValue::none();
+  if (name == "tl.constexpr") {
+    if (args.args.size() != 1) {
+      error(l) << "tl.constexpr() expects one value";
+      return failure();
+    }
+    return args.args[0];
+  }
+  if (name == "triton.next_power_of_2") {
+    TRY(s, bindArgs(*this, args, {"n"}, 1, "next_power_of_2", l));
+    TRY(n, intArg(*this, s[0], "n", l));
+    int64_t p = 1;
+    while (p < n)
+      p <<= 1;
+    return PyValue::ofInt(p);
+  }
+  if (name == "tl.static_assert") {
+    TRY(s, bindArgs(*this, args, {"cond", "msg"}, 1, "static_assert", l));
+    if (!s[0]->isConstexpr()) {
+      error(l) << "tl.static_assert expects a compile-time condition, found "
+               << s[0]->describe();
+      return failure();
+    }
+    TRY(t, truthiness(*s[0], l));
+    if (!t) {
+      error(l) << "static assertion failed"
+               << (present(s[1]) && s[1]->kind == K::Str ? ": " + s[1]->s : "");
+      return failure();
+    }
+    return PyValue::none();
+  }
+
+  // --- indices and construction ---
+  if (name == "tl.program_id" || name == "tl.num_programs") {
+    TRY(s, bindArgs(*this, args, {"axis"}, 0, name.substr(3), l));
+    int64_t axis = 0;
+    if (s[0]) {
+      TRY(a, intArg(*this, s[0], "axis", l));
+      axis = a;
+    }
+    if (axis < 0 || axis > 2) {
+      error(l) << "expected axis 0, 1 or 2, found " << axis;
+      return failure();
+    }
+    Value r = name == "tl.program_id"
+                  ? Value(tile::ProgramIdOp::create(b, lc, b.getI32Type(),
+                                                    int32_t(axis)))
+                  : Value(tile::NumProgramsOp::create(b, lc, b.getI32Type(),
+                                                      int32_t(axis)));
+    return PyValue::ofValue(r);
+  }
+  if (name == "tl.arange") {
+    TRY(s, bindArgs(*this, args, {"start", "end"}, 2, "arange", l));
+    TRY(start, intArg(*this, s[0], "start", l));
+    TRY(end, intArg(*this, s[1], "end", l));
+    if (end <= start) {
+      error(l) << "expected end > start in tl.arange, found start = " << start
+               << ", end = " << end;
+      return failure();
+    }
+    if (start < INT32_MIN || end > INT32_MAX) {
+      error(l) << "tl.arange bounds must fit in int32";
+      return failure();
+    }
+    int64_t n = end - start;
+    if (n & (n - 1)) {
+      error(l) << "unimplemented: tl.arange of " << n
+               << " elements; the length must be a power of two (as in "
+                  "Triton)";
+      return failure();
+    }
+    auto t = RankedTensorType::get({n}, b.getI32Type());
+    return PyValue::ofValue(tile::MakeRangeOp::create(
+        b, lc, t, b.getI32IntegerAttr(int32_t(start)),
+        b.getI32IntegerAttr(int32_t(end))));
+  }
+  if (name == "tl.zeros" || name == "tl.full") {
+    bool full = name == "tl.full";
+    TRY(s, full ? bindArgs(*this, args, {"shape", "value", "dtype"}, 3, "full", l)
+                : bindArgs(*this, args, {"shape", "dtype"}, 2, "zeros", l));
+    TRY(shape, shapeArg(*this, *s[0], l));
+    const PyValue &dt = *s[full ? 2 : 1];
+    if (dt.kind != K::DType) {
+      error(l) << "expected a dtype, found " << dt.describe();
+      return failure();
+    }
+    Type et = dt.dtype;
+    auto t = RankedTensorType::get(shape, et);
+    PyValue value = full ? *s[1] : PyValue::ofInt(0);
+    if (value.isNumber()) {
+      Attribute elem;
+      if (auto ft = dyn_cast<FloatType>(et))
+        elem = b.getFloatAttr(ft, value.kind == K::Float ? value.f
+                                  : value.kind == K::Int ? double(value.i)
+                                                         : double(value.b));
+      else if (value.kind == K::Float) {
+        error(l) << "expected an integer fill value for " << et;
+        return failure();
+      } else
+        elem = b.getIntegerAttr(et, value.kind == K::Int ? value.i : int64_t(value.b));
+      return PyValue::ofValue(arith::ConstantOp::create(
+          b, lc, DenseElementsAttr::get(t, elem)));
+    }
+    TRY(v0, toValue(value, l));
+    TRY(v, castTo(v0, et, l));
+    if (isa<RankedTensorType>(v.getType())) {
+      error(l) << "expected a scalar fill value, found a tile";
+      return failure();
+    }
+    return PyValue::ofValue(tile::SplatOp::create(b, lc, t, v));
+  }
+  if (name == "tl.zeros_like" || name == "tl.full_like") {
+    if (args.args.empty() || !args.args[0].isRuntime()) {
+      error(l) << name.substr(3) << "() expects a tile";
+      return failure();
+    }
+    Value x = args.args[0].v;
+    std::vector<PyValue> dims;
+    for (int64_t d : cast<RankedTensorType>(x.getType()).getShape())
+      dims.push_back(PyValue::ofInt(d));
+    CallArgs a;
+    a.args.push_back(PyValue::ofTuple(dims));
+    if (name == "tl.full_like") {
+      if (args.args.size() < 2) {
+        error(l) << "full_like() missing required argument 'fill_value'";
+        return failure();
+      }
+      a.args.push_back(args.args[1]);
+    }
+    a.args.push_back(PyValue::ofDType(tile::getElementTypeOrSelf(x.getType())));
+    return callBuiltin(name == "tl.zeros_like" ? "tl.zeros" : "tl.full", a, l);
+  }
+
+  // --- memory ---
+  if (name == "tl.load") {
+    TRY(s, bindArgs(*this, args,
+                    {"pointer", "mask", "other", "boundary_check",
+                     "padding_option", "cache_modifier", "eviction_policy",
+                     "volatile"},
+                    1, "load", l));
+    if (!s[0]->isRuntime() ||
+        !isa<tile::PtrType>(tile::getElementTypeOrSelf(s[0]->v.getType()))) {
+      error(l) << "expected a pointer or a tile of pointers for tl.load, "
+                  "found "
+               << s[0]->describe()
+               << (s[0]->kind == K::Tuple ? " (block pointers are not "
+                                            "supported; use pointer tiles "
+                                            "or tensor descriptors)"
+                                          : "");
+      return failure();
+    }
+    if (present(s[3]) && !(s[3]->kind == K::Tuple && s[3]->elts.empty())) {
+      error(l) << "unimplemented: boundary_check (block pointers)";
+      return failure();
+    }
+    Value ptr = s[0]->v;
+    Value mask;
+    if (present(s[1])) {
+      TRY(m0, toValue(*s[1], l, b.getI1Type()));
+      Value m = m0;
+      if (!tile::getElementTypeOrSelf(m.getType()).isInteger(1)) {
+        TRY(mb, castTo(m, b.getI1Type(), l));
+        m = mb;
+      }
+      if (failed(broadcastPair(ptr, m, l)))
+        return failure();
+      mask = m;
+    }
+    Type pointee = cast<tile::PtrType>(tile::getElementTypeOrSelf(ptr.getType()))
+                       .getPointeeType();
+    Value other;
+    if (mask && present(s[2])) {
+      TRY(o0, toValue(*s[2], l, pointee));
+      TRY(o1, castTo(o0, pointee, l));
+      TRY(o, broadcastTo(o1, isa<RankedTensorType>(ptr.getType())
+                                 ? cast<RankedTensorType>(ptr.getType()).getShape()
+                                 : ArrayRef<int64_t>{},
+                         l));
+      other = o;
+    }
+    Type resultType = tile::getPointeeTypeOf(ptr.getType());
+    return PyValue::ofValue(
+        tile::LoadOp::create(b, lc, resultType, ptr, mask, other));
+  }
+  if (name == "tl.store") {
+    TRY(s, bindArgs(*this, args,
+                    {"pointer", "value", "mask", "boundary_check",
+                     "cache_modifier", "eviction_policy"},
+                    2, "store", l));
+    if (!s[0]->isRuntime() ||
+        !isa<tile::PtrType>(tile::getElementTypeOrSelf(s[0]->v.getType()))) {
+      error(l) << "expected a pointer or a tile of pointers for tl.store, "
+                  "found "
+               << s[0]->describe();
+      return failure();
+    }
+    if (present(s[3]) && !(s[3]->kind == K::Tuple && s[3]->elts.empty())) {
+      error(l) << "unimplemented: boundary_check (block pointers)";
+      return failure();
+    }
+    Value ptr = s[0]->v;
+    Type pointee = cast<tile::PtrType>(tile::getElementTypeOrSelf(ptr.getType()))
+                       .getPointeeType();
+    TRY(v0, toValue(*s[1], l, pointee));
+    Value v = v0;
+    Value mask;
+    if (present(s[2])) {
+      TRY(m0, toValue(*s[2], l, b.getI1Type()));
+      Value m = m0;
+      if (!tile::getElementTypeOrSelf(m.getType()).isInteger(1)) {
+        TRY(mb, castTo(m, b.getI1Type(), l));
+        m = mb;
+      }
+      if (failed(broadcastPair(ptr, m, l)))
+        return failure();
+      mask = m;
+    }
+    if (failed(broadcastPair(ptr, v, l)))
+      return failure();
+    if (mask && failed(broadcastPair(ptr, mask, l)))
+      return failure();
+    TRY(vc, castTo(v, pointee, l));
+    tile::StoreOp::create(b, lc, ptr, vc, mask);
+    return PyValue::none();
+  }
+
+  // --- elementwise ---
+  if (name == "tl.where") {
+    TRY(s, bindArgs(*this, args, {"condition", "x", "y"}, 3, "where", l));
+    return select(*s[0], *s[1], *s[2], l);
+  }
+  if (name == "tl.maximum" || name == "tl.minimum") {
+    TRY(s, bindArgs(*this, args, {"x", "y", "propagate_nan"}, 2,
+                    name.substr(3), l));
+    TRY(type, promote(*s[0], *s[1], false, l));
+    TRY(x0, toValue(*s[0], l, type));
+    TRY(y0, toValue(*s[1], l, type));
+    TRY(x, castTo(x0, type, l));
+    TRY(y, castTo(y0, type, l));
+    Value xv = x, yv = y;
+    if (failed(broadcastPair(xv, yv, l)))
+      return failure();
+    bool isMax = name == "tl.maximum";
+    bool propagateNan = false;
+    if (present(s[2])) {
+      // tl.PropagateNan.ALL is not modelled as an enum yet: accept a bool.
+      if (s[2]->kind == K::Bool)
+        propagateNan = s[2]->b;
+    }
+    Value r;
+    if (isa<FloatType>(type)) {
+      // NONE (default): the non-NaN operand wins (maxnum); ALL: NaN wins.
+      if (propagateNan)
+        r = isMax ? Value(arith::MaximumFOp::create(b, lc, xv, yv))
+                  : Value(arith::MinimumFOp::create(b, lc, xv, yv));
+      else
+        r = isMax ? Value(arith::MaxNumFOp::create(b, lc, xv, yv))
+                  : Value(arith::MinNumFOp::create(b, lc, xv, yv));
+    } else {
+      r = isMax ? Value(arith::MaxSIOp::create(b, lc, xv, yv))
+                : Value(arith::MinSIOp::create(b, lc, xv, yv));
+    }
+    return PyValue::ofValue(r);
+  }
+  static const std::set<std::string> unaryMath = {
+      "tl.exp", "tl.exp2", "tl.log", "tl.log2", "tl.sqrt", "tl.rsqrt",
+      "tl.sin", "tl.cos", "tl.floor", "tl.ceil", "tl.erf", "tl.abs",
+      "tl.sigmoid"};
+  if (unaryMath.count(name)) {
+    TRY(s, bindArgs(*this, args, {"x"}, 1, name.substr(3), l));
+    TRY(v, toValue(*s[0], l));
+    Type et = tile::getElementTypeOrSelf(v.getType());
+    if (name == "tl.abs" && et.isInteger())
+      return PyValue::ofValue(math::AbsIOp::create(b, lc, v));
+    if (!isa<FloatType>(et) || isa<Float8E4M3FNType, Float8E5M2Type>(et)) {
+      error(l) << "expected a floating-point (fp16, bf16, fp32, fp64) operand "
+                  "of "
+               << name << ", found " << v.getType();
+      return failure();
+    }
+    Value r;
+    if (name == "tl.exp") r = math::ExpOp::create(b, lc, v);
+    else if (name == "tl.exp2") r = math::Exp2Op::create(b, lc, v);
+    else if (name == "tl.log") r = math::LogOp::create(b, lc, v);
+    else if (name == "tl.log2") r = math::Log2Op::create(b, lc, v);
+    else if (name == "tl.sqrt") r = math::SqrtOp::create(b, lc, v);
+    else if (name == "tl.rsqrt") r = math::RsqrtOp::create(b, lc, v);
+    else if (name == "tl.sin") r = math::SinOp::create(b, lc, v);
+    else if (name == "tl.cos") r = math::CosOp::create(b, lc, v);
+    else if (name == "tl.floor") r = math::FloorOp::create(b, lc, v);
+    else if (name == "tl.ceil") r = math::CeilOp::create(b, lc, v);
+    else if (name == "tl.erf") r = math::ErfOp::create(b, lc, v);
+    else if (name == "tl.abs") r = math::AbsFOp::create(b, lc, v);
+    else {
+      // sigmoid(x) = 1 / (1 + exp(-x))
+      TRY(neg, unary(py::UnaryOpKind::Minus, PyValue::ofValue(v), l));
+      Value e = math::ExpOp::create(b, lc, neg.v);
+      TRY(den, binary(BinOpKind::Add, PyValue::ofFloat(1.0), PyValue::ofValue(e), l));
+      TRY(q, binary(BinOpKind::Div, PyValue::ofFloat(1.0), den, l));
+      return q;
+    }
+    return PyValue::ofValue(r);
+  }
+  if (name == "tl.fma") {
+    TRY(s, bindArgs(*this, args, {"x", "y", "z"}, 3, "fma", l));
+    TRY(t1, promote(*s[0], *s[1], false, l));
+    TRY(t2, promote(*s[0], *s[2], false, l));
+    Type et = isa<FloatType>(t1) ? t1 : t2;
+    SmallVector<Value> vs;
+    for (int i = 0; i < 3; ++i) {
+      TRY(v0, toValue(*s[i], l, et));
+      TRY(v, castTo(v0, et, l));
+      vs.push_back(v);
+    }
+    if (failed(broadcastPair(vs[0], vs[1], l)) ||
+        failed(broadcastPair(vs[0], vs[2], l)) ||
+        failed(broadcastPair(vs[1], vs[2], l)))
+      return failure();
+    if (!isa<FloatType>(et)) {
+      error(l) << "expected floating-point operands of tl.fma";
+      return failure();
+    }
+    return PyValue::ofValue(math::FmaOp::create(b, lc, vs[0], vs[1], vs[2]));
+  }
+  if (name == "tl.cdiv") {
+    TRY(s, bindArgs(*this, args, {"x", "div"}, 2, "cdiv", l));
+    // (x + div - 1) // div, folded for compile-time values.
+    TRY(sum, binary(BinOpKind::Add, *s[0], *s[1], l));
+    TRY(m1, binary(BinOpKind::Sub, sum, PyValue::ofInt(1), l));
+    return binary(BinOpKind::FloorDiv, m1, *s[1], l);
+  }
+  if (name == "tl.cast") {
+    TRY(s, bindArgs(*this, args, {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, "cast", l));
+    CallArgs a;
+    a.args.push_back(*s[1]);
+    if (s[2])
+      a.kwargs.emplace_back("fp_downcast_rounding", *s[2]);
+    if (s[3])
+      a.kwargs.emplace_back("bitcast", *s[3]);
+    return callMethod("to", *s[0], a, l);
+  }
+
+  // --- shapes ---
+  if (name == "tl.expand_dims") {
+    TRY(s, bindArgs(*this, args, {"input", "axis"}, 2, "expand_dims", l));
+    TRY(v, toValue(*s[0], l));
+    if (s[1]->kind == K::Tuple) {
+      Value cur = v;
+      for (const PyValue &a : s[1]->elts) {
+        TRY(ax, intArg(*this, a, "axis", l));
+        TRY(e, expandDims(cur, ax, l));
+        cur = e;
+      }
+      return PyValue::ofValue(cur);
+    }
+    TRY(axis, intArg(*this, s[1], "axis", l));
+    TRY(e, expandDims(v, axis, l));
+    return PyValue::ofValue(e);
+  }
+  if (name == "tl.broadcast_to" || name == "tl.reshape" || name == "tl.view") {
+    if (args.args.empty()) {
+      error(l) << name.substr(3) << "() missing required argument 'input'";
+      return failure();
+    }
+    PyValue shapeV;
+    if (args.args.size() == 2)
+      shapeV = args.args[1];
+    else {
+      std::vector<PyValue> dims(args.args.begin() + 1, args.args.end());
+      shapeV = PyValue::ofTuple(dims);
+    }
+    for (auto &[k, v] : args.kwargs)
+      if (k == "shape")
+        shapeV = v;
+    TRY(shape, shapeArg(*this, shapeV, l));
+    TRY(v, toValue(args.args[0], l));
+    if (name == "tl.broadcast_to") {
+      TRY(r, broadcastTo(v, shape, l));
+      return PyValue::ofValue(r);
+    }
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    if (!t || t.getNumElements() != n) {
+      error(l) << "cannot reshape " << v.getType() << " to " << n
+               << " elements";
+      return failure();
+    }
+    return PyValue::ofValue(tile::ReshapeOp::create(
+        b, lc, RankedTensorType::get(shape, t.getElementType()), v));
+  }
+  if (name == "tl.broadcast") {
+    TRY(s, bindArgs(*this, args, {"input", "other"}, 2, "broadcast", l));
+    TRY(x, toValue(*s[0], l));
+    TRY(y, toValue(*s[1], l));
+    Value xv = x, yv = y;
+    if (failed(broadcastPair(xv, yv, l)))
+      return failure();
+    return PyValue::ofTuple({PyValue::ofValue(xv), PyValue::ofValue(yv)});
+  }
+
+  return callExtendedBuiltin(name, args, l);
+}
