@@ -20,6 +20,8 @@ using namespace tilec::tile;
 
 #include "dialects/Tile/IR/TileDialect.cpp.inc"
 
+#include "dialects/Tile/IR/TileEnums.cpp.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Tile/IR/TileTypes.cpp.inc"
 
@@ -89,6 +91,23 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isa<IntegerType, FloatType>(pointee))
     return emitError() << "expected an integer or float pointee type, found "
                        << pointee;
+  return success();
+}
+
+LogicalResult
+TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       RankedTensorType blockType) {
+  if (!blockType.hasStaticShape() || blockType.getRank() == 0)
+    return emitError() << "expected a block of static shape and rank >= 1, "
+                          "found "
+                       << blockType;
+  if (!isa<IntegerType, FloatType>(blockType.getElementType()))
+    return emitError() << "expected an integer or float block element type, "
+                          "found "
+                       << blockType.getElementType();
+  if (blockType.getEncoding())
+    return emitError() << "expected a block type without encoding, found "
+                       << blockType;
   return success();
 }
 

@@ -1,7 +1,7 @@
 //===- TileDialect.h - The tile dialect -------------------------*- C++ -*-===//
 //
-// Declares the tile dialect, its `!tile.ptr` type and its layout encoding
-// attributes. Include TileOps.h for the operations.
+// Declares the tile dialect, its types (`!tile.ptr`, `!tile.tensordesc`),
+// its layout encoding attributes and the enumerations of its atomics. Include TileOps.h for the operations.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_DIALECTS_TILE_IR_TILEDIALECT_H
@@ -13,6 +13,8 @@
 #include "mlir/IR/Dialect.h"
 
 #include "dialects/Tile/IR/TileDialect.h.inc"
+
+#include "dialects/Tile/IR/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Tile/IR/TileTypes.h.inc"

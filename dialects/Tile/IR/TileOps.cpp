@@ -325,3 +325,411 @@ void StoreOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
 }
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// The element types an atomic of `kind` accepts: i32/i64 for the integer
+/// kinds, f16/bf16/f32/f64 for fadd, either for max/min/xchg (PTX `atom`).
+static LogicalResult verifyAtomicElementType(Operation *op, RMWKind kind,
+                                             Type type) {
+  Type elt = tilec::tile::getElementTypeOrSelf(type);
+  bool isInt = elt.isInteger(32) || elt.isInteger(64);
+  bool isFloat = elt.isF16() || elt.isBF16() || elt.isF32() || elt.isF64();
+  switch (kind) {
+  case RMWKind::FAdd:
+    if (!isFloat)
+      return op->emitOpError("expected an f16, bf16, f32 or f64 element type "
+                             "for fadd, found ")
+             << elt;
+    return success();
+  case RMWKind::Max:
+  case RMWKind::Min:
+  case RMWKind::Xchg:
+    if (!isInt && !isFloat)
+      return op->emitOpError("expected an i32, i64, f16, bf16, f32 or f64 "
+                             "element type for ")
+             << stringifyRMWKind(kind) << ", found " << elt;
+    return success();
+  default:
+    if (!isInt)
+      return op->emitOpError("expected an i32 or i64 element type for ")
+             << stringifyRMWKind(kind) << ", found " << elt;
+    return success();
+  }
+}
+
+void AtomicRMWOp::build(OpBuilder &builder, OperationState &state,
+                        RMWKind kind, Value ptr, Value val, Value mask,
+                        MemSemantic sem, MemScope scope) {
+  build(builder, state, val.getType(), kind, ptr, val, mask, sem, scope);
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  return verifyAtomicElementType(*this, getKind(), getVal().getType());
+}
+
+void AtomicRMWOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+void AtomicCASOp::build(OpBuilder &builder, OperationState &state, Value ptr,
+                        Value cmp, Value val, MemSemantic sem,
+                        MemScope scope) {
+  build(builder, state, val.getType(), ptr, cmp, val, sem, scope);
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type elt = tilec::tile::getElementTypeOrSelf(getVal().getType());
+  unsigned bits = elt.getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32 && bits != 64)
+    return emitOpError("expected a 16-, 32- or 64-bit element type, found ")
+           << elt;
+  return success();
+}
+
+void AtomicCASOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeTensorDescOp::verify() {
+  RankedTensorType block = getResult().getType().getBlockType();
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError("expected a base pointer to the block's element type ")
+           << block.getElementType() << ", found "
+           << getBase().getType().getPointeeType();
+  if (int64_t(getShape().size()) != block.getRank())
+    return emitOpError("expected ")
+           << block.getRank() << " shape and stride values (the block's "
+           << "rank), found " << getShape().size();
+  return success();
+}
+
+/// Index count and block type of a descriptor access; `value` is the
+/// loaded or stored tile.
+static LogicalResult verifyDescAccess(Operation *op, TensorDescType desc,
+                                      size_t numIndices, Type value,
+                                      StringRef what) {
+  RankedTensorType block = desc.getBlockType();
+  if (int64_t(numIndices) != block.getRank())
+    return op->emitOpError("expected ")
+           << block.getRank() << " indices (the block's rank), found "
+           << numIndices;
+  auto tensor = cast<RankedTensorType>(value);
+  if (tensor.getShape() != block.getShape() ||
+      tensor.getElementType() != block.getElementType())
+    return op->emitOpError("expected ")
+           << what << " of the block type " << block << ", found "
+           << RankedTensorType::get(tensor.getShape(),
+                                    tensor.getElementType());
+  return success();
+}
+
+LogicalResult DescLoadOp::verify() {
+  return verifyDescAccess(*this, getDesc().getType(), getIndices().size(),
+                          getResult().getType(), "a result");
+}
+
+LogicalResult DescStoreOp::verify() {
+  return verifyDescAccess(*this, getDesc().getType(), getIndices().size(),
+                          getSrc().getType(), "a stored value");
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+/// Operands of one shape, and an axis inside it.
+static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,
+                                           int32_t axis) {
+  if (srcs.empty())
+    return op->emitOpError("expected at least one operand, found none");
+  auto first = cast<RankedTensorType>(srcs[0].getType());
+  for (auto [i, src] : llvm::enumerate(srcs)) {
+    auto t = cast<RankedTensorType>(src.getType());
+    if (t.getShape() != first.getShape())
+      return op->emitOpError("expected every operand of shape ")
+             << shapeStr(first) << ", found " << shapeStr(t) << " for operand "
+             << i;
+  }
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError("expected axis in [0, ")
+           << first.getRank() << "), found " << axis;
+  return success();
+}
+
+/// The combiner: one block of 2N scalar arguments (the operands' element
+/// types, twice) ending in a terminator that returns N values of those types.
+static LogicalResult verifyCombiner(Operation *op, Region &region,
+                                    ValueRange srcs) {
+  if (region.empty())
+    return op->emitOpError("expected a combiner block, found an empty region");
+  Block &block = region.front();
+  size_t n = srcs.size();
+  if (block.getNumArguments() != 2 * n)
+    return op->emitOpError("expected ")
+           << 2 * n << " combiner arguments (2 per operand), found "
+           << block.getNumArguments();
+  for (unsigned i = 0; i < 2 * n; ++i) {
+    Type want = tilec::tile::getElementTypeOrSelf(srcs[i % n].getType());
+    Type got = block.getArgument(i).getType();
+    if (got != want)
+      return op->emitOpError("expected combiner argument ")
+             << i << " of type " << want << " (the element type of operand "
+             << i % n << "), found " << got;
+  }
+  Operation *term = block.getTerminator();
+  if (term->getNumOperands() != n) {
+    InFlightDiagnostic d = op->emitOpError("expected the combiner to return ")
+                           << n << " values (one per operand), found "
+                           << term->getNumOperands();
+    d.attachNote(term->getLoc()) << "returned here";
+    return d;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    Type want = tilec::tile::getElementTypeOrSelf(srcs[i].getType());
+    Type got = term->getOperand(i).getType();
+    if (got != want) {
+      InFlightDiagnostic d = op->emitOpError("expected combined value ")
+                             << i << " of type " << want
+                             << " (the element type of operand " << i
+                             << "), found " << got;
+      d.attachNote(term->getLoc()) << "returned here";
+      return d;
+    }
+  }
+  return success();
+}
+
+/// Adds the 2N-argument combiner block to an empty region.
+static Block *addCombinerBlockTo(Operation *op, Region &region,
+                                 ValueRange srcs) {
+  assert(region.empty() && "the combiner block exists already");
+  SmallVector<Type> types;
+  for (int i = 0; i < 2; ++i)
+    for (Value src : srcs)
+      types.push_back(tilec::tile::getElementTypeOrSelf(src.getType()));
+  SmallVector<Location> locs(types.size(), op->getLoc());
+  Block *block = new Block();
+  region.push_back(block);
+  block->addArguments(types, locs);
+  return block;
+}
+
+/// The result of reducing `type` along `axis`: the shape without `axis`, or
+/// the element type for a 1-D tile. No encoding: layout assignment picks one.
+static Type reducedType(Type type, int32_t axis) {
+  auto t = cast<RankedTensorType>(type);
+  if (t.getRank() <= 1)
+    return t.getElementType();
+  SmallVector<int64_t> shape(t.getShape());
+  if (axis >= 0 && axis < t.getRank())
+    shape.erase(shape.begin() + axis);
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+void ReduceOp::build(OpBuilder &builder, OperationState &state,
+                     ValueRange srcs, int32_t axis) {
+  SmallVector<Type> types;
+  for (Value src : srcs)
+    types.push_back(reducedType(src.getType(), axis));
+  build(builder, state, types, srcs, axis);
+}
+
+Block *ReduceOp::addCombinerBlock() {
+  return addCombinerBlockTo(*this, getCombineOp(), getSrcs());
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
+    return failure();
+  if (getNumResults() != getSrcs().size())
+    return emitOpError("expected ")
+           << getSrcs().size() << " results (one per operand), found "
+           << getNumResults();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getSrcs(), getResult()))) {
+    Type want = reducedType(std::get<0>(pair).getType(), getAxis());
+    Type got = std::get<1>(pair).getType();
+    // Compare without encodings: the result's layout is the slice of the
+    // operand's, or any layout before lowering.
+    Type gotPlain = got;
+    if (auto t = dyn_cast<RankedTensorType>(got))
+      gotPlain = RankedTensorType::get(t.getShape(), t.getElementType());
+    if (gotPlain != want)
+      return emitOpError("expected result ")
+             << i << " of type " << want << " (operand " << i
+             << " without axis " << getAxis() << "), found " << got;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombiner(*this, getCombineOp(), getSrcs());
+}
+
+void ScanOp::build(OpBuilder &builder, OperationState &state, ValueRange srcs,
+                   int32_t axis, bool reverse) {
+  build(builder, state, srcs.getTypes(), srcs, axis, reverse);
+}
+
+Block *ScanOp::addCombinerBlock() {
+  return addCombinerBlockTo(*this, getCombineOp(), getSrcs());
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
+    return failure();
+  if (getNumResults() != getSrcs().size())
+    return emitOpError("expected ")
+           << getSrcs().size() << " results (one per operand), found "
+           << getNumResults();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getSrcs(), getResult()))) {
+    auto src = cast<RankedTensorType>(std::get<0>(pair).getType());
+    auto dst = cast<RankedTensorType>(std::get<1>(pair).getType());
+    if (src.getShape() != dst.getShape() ||
+        src.getElementType() != dst.getElementType())
+      return emitOpError("expected result ")
+             << i << " of type "
+             << RankedTensorType::get(src.getShape(), src.getElementType())
+             << " (the type of operand " << i << "), found " << dst;
+  }
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombiner(*this, getCombineOp(), getSrcs());
+}
+
+//===----------------------------------------------------------------------===//
+// Dot and transpose
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  auto d = cast<RankedTensorType>(getD().getType());
+  int64_t rank = a.getRank();
+  if (rank != 2 && rank != 3)
+    return emitOpError("expected a 2-D or 3-D (batched) operand a, found rank ")
+           << rank;
+  if (b.getRank() != rank || c.getRank() != rank)
+    return emitOpError("expected a, b and c of one rank, found ")
+           << rank << ", " << b.getRank() << " and " << c.getRank();
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = c.getShape();
+  unsigned m = rank - 2, k = rank - 1;
+  if (rank == 3 && (bs[0] != as[0] || cs[0] != as[0]))
+    return emitOpError("expected batch dimension ")
+           << as[0] << " in a, b and c, found " << shapeStr(a) << ", "
+           << shapeStr(b) << " and " << shapeStr(c);
+  if (bs[m] != as[k])
+    return emitOpError("expected b with ")
+           << as[k] << " rows (the columns of a), found " << bs[m];
+  if (cs[m] != as[m] || cs[k] != bs[k])
+    return emitOpError("expected c of shape ")
+           << (rank == 3 ? std::to_string(as[0]) + "x" : std::string())
+           << as[m] << "x" << bs[k] << ", found "
+           << RankedTensorType::get(cs, c.getElementType());
+  if (d.getShape() != c.getShape() ||
+      d.getElementType() != c.getElementType())
+    return emitOpError("expected a result of the type of c ")
+           << RankedTensorType::get(cs, c.getElementType()) << ", found "
+           << RankedTensorType::get(d.getShape(), d.getElementType());
+  bool aFloat = isa<FloatType>(a.getElementType());
+  if (aFloat != isa<FloatType>(b.getElementType()) ||
+      aFloat != isa<FloatType>(c.getElementType()))
+    return emitOpError("expected a, b and c all float or all integer, found ")
+           << a.getElementType() << ", " << b.getElementType() << " and "
+           << c.getElementType();
+  StringRef p = getInputPrecision();
+  if (p != "tf32" && p != "tf32x3" && p != "ieee")
+    return emitOpError("expected input_precision \"tf32\", \"tf32x3\" or "
+                       "\"ieee\", found \"")
+           << p << "\"";
+  return success();
+}
+
+void TransOp::build(OpBuilder &builder, OperationState &state, Value src,
+                    ArrayRef<int32_t> order) {
+  auto t = cast<RankedTensorType>(src.getType());
+  SmallVector<int64_t> shape;
+  for (int32_t o : order)
+    shape.push_back(o >= 0 && o < t.getRank() ? t.getDimSize(o) : 1);
+  build(builder, state, RankedTensorType::get(shape, t.getElementType()), src,
+        order);
+}
+
+LogicalResult TransOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getResult().getType());
+  ArrayRef<int32_t> order = getOrder();
+  int64_t rank = src.getRank();
+  SmallVector<bool> seen(rank, false);
+  bool isPerm = int64_t(order.size()) == rank;
+  for (int32_t o : order) {
+    if (!isPerm || o < 0 || o >= rank || seen[o]) {
+      isPerm = false;
+      break;
+    }
+    seen[o] = true;
+  }
+  if (!isPerm) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    llvm::interleaveComma(order, os);
+    return emitOpError("expected order to be a permutation of [0, ")
+           << rank << "), found [" << s << "]";
+  }
+  SmallVector<int64_t> shape;
+  for (int32_t o : order)
+    shape.push_back(src.getDimSize(o));
+  auto want = RankedTensorType::get(shape, src.getElementType());
+  if (dst.getShape() != want.getShape() ||
+      dst.getElementType() != want.getElementType())
+    return emitOpError("expected result ")
+           << want << ", found "
+           << RankedTensorType::get(dst.getShape(), dst.getElementType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Hints
+//===----------------------------------------------------------------------===//
+
+LogicalResult HintOp::verify() {
+  int64_t rank = 1;
+  if (auto t = dyn_cast<RankedTensorType>(getSrc().getType()))
+    rank = t.getRank();
+  for (auto [name, attr] :
+       {std::pair<StringRef, std::optional<ArrayRef<int64_t>>>{
+            "divisibility", getDivisibility()},
+        {"contiguity", getContiguity()},
+        {"constancy", getConstancy()}}) {
+    if (!attr)
+      continue;
+    if (int64_t(attr->size()) != rank)
+      return emitOpError("expected ")
+             << rank << " " << name << " values (the value's rank; 1 for a "
+             << "scalar), found " << attr->size();
+    for (int64_t v : *attr)
+      if (v < 1 || !llvm::isPowerOf2_64(v))
+        return emitOpError("expected ")
+               << name << " values to be powers of two, found " << v;
+  }
+  return success();
+}

@@ -1,8 +1,9 @@
 //===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
 //
 // The operations of tile programs: kernels (`tile.func`), program ids, ranges,
-// shape manipulation, pointer arithmetic, masked loads and stores, and the
-// layout conversion that layout assignment inserts. Semantics follow
+// shape manipulation, pointer arithmetic, masked loads and stores, atomics,
+// reductions and scans, dot products, tensor descriptors, compiler hints and
+// barriers, and the layout conversion that layout assignment inserts. Semantics follow
 // triton.language where an op exists there (noted per op).
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 include "dialects/Tile/IR/TileBase.td"
 include "dialects/Tile/IR/TileTypes.td"
 include "dialects/Tile/IR/TileAttrs.td"
+include "dialects/Tile/IR/TileEnums.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/Interfaces/CallInterfaces.td"
@@ -316,6 +318,385 @@ def Tile_StoreOp : Tile_Op<"store", [
   let assemblyFormat = [{
     $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)
   }];
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    TypesMatchWith<"val has the element type of the pointee of ptr",
+                   "ptr", "val", "::tilec::tile::getPointeeTypeOf($_self)">,
+    TypesMatchWith<"result has the type of val",
+                   "ptr", "result", "::tilec::tile::getPointeeTypeOf($_self)">,
+    OptionalTypesMatchWith<"mask has the shape of ptr with i1 elements",
+                   "ptr", "mask", "::tilec::tile::getI1SameShape($_self)">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "atomic read-modify-write of global memory (tl.atomic_add...)";
+  let description = [{
+    For each pointer where `mask` is true (everywhere when absent), atomically
+    replaces the element `old` it points to by `old <kind> val` and returns
+    `old` (undefined where the mask is false). `kind` is one of `add` (integer),
+    `fadd` (float), `max`, `min` (signed integer or float), `umax`, `umin`,
+    `and`, `or`, `xor` (integer) and `xchg` (store `val`); `sem` is the memory
+    ordering (`relaxed`, `acquire`, `release`, `acq_rel`; Triton's default is
+    `acq_rel`) and `scope` the threads it orders against (`cta`, `gpu`,
+    `sys`; default `gpu`). Integer kinds need i32 or i64 elements, `fadd`
+    f16, bf16, f32 or f64.
+
+    ```mlir
+    %old = tile.atomic_rmw fadd, acq_rel, gpu, %ptrs, %v, %mask
+        : tensor<64x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_RMWKindAttr:$kind, Tile_AnyPtr:$ptr,
+                       Tile_Value:$val, Optional<Tile_AnyBool>:$mask,
+                       DefaultValuedAttr<Tile_MemSemanticAttr,
+                           "::tilec::tile::MemSemantic::AcqRel">:$sem,
+                       DefaultValuedAttr<Tile_MemScopeAttr,
+                           "::tilec::tile::MemScope::GPU">:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    `` $kind `,` `` $sem `,` `` $scope `,` $ptr `,` $val (`,` $mask^)? attr-dict
+    `:` type($ptr)
+  }];
+  let builders = [
+    OpBuilder<(ins "::tilec::tile::RMWKind":$kind, "::mlir::Value":$ptr,
+                   "::mlir::Value":$val, CArg<"::mlir::Value", "{}">:$mask,
+                   CArg<"::tilec::tile::MemSemantic",
+                        "::tilec::tile::MemSemantic::AcqRel">:$sem,
+                   CArg<"::tilec::tile::MemScope",
+                        "::tilec::tile::MemScope::GPU">:$scope)>
+  ];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    TypesMatchWith<"cmp has the element type of the pointee of ptr",
+                   "ptr", "cmp", "::tilec::tile::getPointeeTypeOf($_self)">,
+    TypesMatchWith<"val has the element type of the pointee of ptr",
+                   "ptr", "val", "::tilec::tile::getPointeeTypeOf($_self)">,
+    TypesMatchWith<"result has the type of val",
+                   "ptr", "result", "::tilec::tile::getPointeeTypeOf($_self)">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "atomic compare-and-swap of global memory (tl.atomic_cas)";
+  let description = [{
+    For each pointer, atomically: `old = *ptr; if (old == cmp) *ptr = val`,
+    returning `old`. `sem` and `scope` as for `tile.atomic_rmw` (defaults
+    `acq_rel`, `gpu`). Elements are 16-, 32- or 64-bit.
+
+    ```mlir
+    %old = tile.atomic_cas acq_rel, gpu, %lock, %c0, %c1 : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_AnyPtr:$ptr, Tile_Value:$cmp, Tile_Value:$val,
+                       DefaultValuedAttr<Tile_MemSemanticAttr,
+                           "::tilec::tile::MemSemantic::AcqRel">:$sem,
+                       DefaultValuedAttr<Tile_MemScopeAttr,
+                           "::tilec::tile::MemScope::GPU">:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    `` $sem `,` `` $scope `,` $ptr `,` $cmp `,` $val attr-dict `:` type($ptr)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$cmp,
+                   "::mlir::Value":$val,
+                   CArg<"::tilec::tile::MemSemantic",
+                        "::tilec::tile::MemSemantic::AcqRel">:$sem,
+                   CArg<"::tilec::tile::MemScope",
+                        "::tilec::tile::MemScope::GPU">:$scope)>
+  ];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeTensorDescOp : Tile_Op<"make_tensor_desc", [
+    Pure, SameVariadicOperandSize]> {
+  let summary = "describe a strided tensor in global memory "
+                "(tl.make_tensor_descriptor)";
+  let description = [{
+    A descriptor of the tensor at `base` with the given `shape` and `strides`
+    (in elements; one of each per dimension of the block, i32 or i64
+    scalars), accessed in blocks of the result's block type by
+    `tile.desc_load` and `tile.desc_store`. Elements outside `shape` read as
+    zero and are not written.
+
+    ```mlir
+    %d = tile.make_tensor_desc %base, [%m, %k], [%ld, %one]
+        : !tile.ptr<f16>, [i32, i32], [i64, i64]
+        -> !tile.tensordesc<tensor<64x64xf16>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrType:$base,
+                       Variadic<AnyTypeOf<[I32, I64]>>:$shape,
+                       Variadic<AnyTypeOf<[I32, I64]>>:$strides);
+  let results = (outs Tile_TensorDescType:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:`
+    qualified(type($base)) `,` `[` type($shape) `]` `,` `[` type($strides) `]`
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescLoadOp : Tile_Op<"desc_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "load one block through a tensor descriptor (desc.load)";
+  let description = [{
+    Loads the block of the descriptor's block type whose first element is at
+    `indices` (i32 element coordinates, one per dimension) of the described
+    tensor; elements outside the tensor's shape are zero.
+
+    ```mlir
+    %t = tile.desc_load %d[%i, %j] : !tile.tensordesc<tensor<64x64xf16>>
+        -> tensor<64x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$indices);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DescStoreOp : Tile_Op<"desc_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store one block through a tensor descriptor (desc.store)";
+  let description = [{
+    Stores `src` (of the descriptor's block type) at `indices` of the
+    described tensor; elements outside the tensor's shape are not written.
+
+    ```mlir
+    tile.desc_store %d[%i, %j], %t : !tile.tensordesc<tensor<64x64xf16>>,
+        tensor<64x64xf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDescType:$desc, Variadic<I32>:$indices,
+                       Tile_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,`
+    type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, scans, dot products and transposes
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [
+    RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "reduce tiles along one axis with a combiner (tl.reduce)";
+  let description = [{
+    Reduces N tiles of one shape along `axis` together (N > 1 for argmin /
+    argmax: values and indices). The combiner region has one block with 2N
+    scalar arguments, the accumulated values (one per operand, of its element
+    type) then the new ones, and returns the N combined values with
+    `tile.reduce.return`; it must be associative, and the order of
+    combination is unspecified. Each result has its operand's shape without
+    `axis` (a scalar for a 1-D operand) and its element type. `tl.sum`,
+    `tl.max`... are this op with a one-op combiner.
+
+    ```mlir
+    %s = tile.reduce(%a) {axis = 1 : i32} : (tensor<16x64xf32>) -> tensor<16xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      tile.reduce.return %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tile_Value>:$result);
+  let regions = (region SizedRegion<1>:$combine_op);
+  let assemblyFormat = [{
+    `(` $srcs `)` attr-dict `:` functional-type($srcs, $result) $combine_op
+  }];
+  let builders = [
+    // Result types from the operands; the combiner region is left empty
+    // (fill it with addCombinerBlock()).
+    OpBuilder<(ins "::mlir::ValueRange":$srcs, "int32_t":$axis)>
+  ];
+  let extraClassDeclaration = [{
+    /// Adds the combiner's block, with 2N arguments of the operands' element
+    /// types (located at the op), to the empty region and returns it.
+    ::mlir::Block *addCombinerBlock();
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ReduceReturnOp : Tile_Op<"reduce.return", [
+    Pure, HasParent<"ReduceOp">, ReturnLike, Terminator]> {
+  let summary = "the combined values of a tile.reduce combiner";
+  let description = [{
+    ```mlir
+    tile.reduce.return %r : f32
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Scalar>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [
+    RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "inclusive scan of tiles along one axis (tl.associative_scan)";
+  let description = [{
+    Inclusive prefix combination of N tiles of one shape along `axis`, from
+    the last element backwards when `reverse` is true (default false). The
+    combiner region is as for `tile.reduce` (2N scalar arguments, the
+    accumulated values then the new ones), returning N values with
+    `tile.scan.return`. The results have the operands' shapes and element
+    types. `tl.cumsum` is this op with an `arith.addi`/`addf` combiner.
+
+    ```mlir
+    %c = tile.scan(%a) {axis = 0 : i32, reverse = false} : (tensor<128xi32>) -> tensor<128xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %r = arith.addi %x, %y : i32
+      tile.scan.return %r : i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$result);
+  let regions = (region SizedRegion<1>:$combine_op);
+  let assemblyFormat = [{
+    `(` $srcs `)` attr-dict `:` functional-type($srcs, $result) $combine_op
+  }];
+  let builders = [
+    // Result types from the operands; the combiner region is left empty
+    // (fill it with addCombinerBlock()).
+    OpBuilder<(ins "::mlir::ValueRange":$srcs, "int32_t":$axis,
+                   CArg<"bool", "false">:$reverse)>
+  ];
+  let extraClassDeclaration = [{
+    /// Adds the combiner's block, with 2N arguments of the operands' element
+    /// types (located at the op), to the empty region and returns it.
+    ::mlir::Block *addCombinerBlock();
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ScanReturnOp : Tile_Op<"scan.return", [
+    Pure, HasParent<"ScanOp">, ReturnLike, Terminator]> {
+  let summary = "the combined values of a tile.scan combiner";
+  let description = [{
+    ```mlir
+    tile.scan.return %r : i32
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Scalar>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
+def Tile_NumTensor : RankedTensorOf<[Tile_Float, Tile_Int]>;
+
+def Tile_DotOp : Tile_Op<"dot", [Pure]> {
+  let summary = "matrix product with accumulator, d = a * b + c (tl.dot)";
+  let description = [{
+    `a` is MxK, `b` KxN, `c` and the result MxN (or all three with a leading
+    batch dimension B: BxMxK, BxKxN, BxMxN). `a` and `b` are both floats
+    (f8, f16, bf16, f32, f64) or both integers (i8 -> i32); `c` and the
+    result have one type, of the same kind. `input_precision` says how f32
+    inputs are multiplied: `"tf32"` (default), `"tf32x3"` (three tf32
+    products, about f32 accuracy) or `"ieee"`; `max_num_imprecise_acc` bounds
+    the fp8 products accumulated at reduced precision before promotion.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c {input_precision = "tf32"}
+        : tensor<64x32xf16>, tensor<32x128xf16>, tensor<64x128xf32>
+        -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_NumTensor:$a, Tile_NumTensor:$b,
+                       Tile_NumTensor:$c,
+                       DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
+                       OptionalAttr<I32Attr>:$max_num_imprecise_acc);
+  let results = (outs Tile_NumTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) `->`
+    type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "permute the dimensions of a tile (tl.trans, tl.permute)";
+  let description = [{
+    Result dimension i is source dimension `order[i]`; `order` is a
+    permutation of [0, rank).
+
+    ```mlir
+    %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let builders = [
+    // The result type is the source's with its shape permuted.
+    OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int32_t>":$order)>
+  ];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Hints and synchronization
+//===----------------------------------------------------------------------===//
+
+def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "promise facts about a value to the axis analysis "
+                "(tl.multiple_of, tl.max_contiguous, tl.max_constancy)";
+  let description = [{
+    Returns `src` unchanged and promises, per dimension (one entry for a
+    scalar): `divisibility` (tl.multiple_of; the first value of each
+    contiguous run is a multiple of this; for pointers, of this many bytes),
+    `contiguity` (tl.max_contiguous; runs of this many consecutive values)
+    and `constancy` (tl.max_constancy; runs of this many equal values). Each
+    is optional and a power of two. The axis analysis raises its own facts
+    to these; a broken promise gives wrong results, as in Triton.
+
+    ```mlir
+    %o = tile.hint %offs {divisibility = array<i64: 64>, contiguity = array<i64: 64>}
+        : tensor<64xi32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Tile_AnyInt, Tile_AnyPtr]>:$src,
+                       OptionalAttr<DenseI64ArrayAttr>:$divisibility,
+                       OptionalAttr<DenseI64ArrayAttr>:$contiguity,
+                       OptionalAttr<DenseI64ArrayAttr>:$constancy);
+  let results = (outs AnyTypeOf<[Tile_AnyInt, Tile_AnyPtr]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def Tile_AssumeOp : Tile_Op<"assume", [MemoryEffects<[MemWrite]>]> {
+  let summary = "let the compiler assume a condition holds (tl.assume)";
+  let description = [{
+    The program promises that `cond` is true here; LLVM may optimize on it
+    (`llvm.assume`). It has a side effect so that it is not removed as
+    unused.
+
+    ```mlir
+    tile.assume %positive : i1
+    ```
+  }];
+  let arguments = (ins I1:$cond);
+  let assemblyFormat = "$cond attr-dict `:` type($cond)";
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for every thread of the CTA (tl.debug_barrier)";
+  let description = [{
+    A CTA-wide barrier (`bar.sync 0`): no thread continues until all threads
+    of the program have reached it, and their shared-memory accesses before
+    it are visible after it.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TILE_OPS_TD

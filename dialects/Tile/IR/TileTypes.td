@@ -2,6 +2,8 @@
 //
 // `!tile.ptr<T>`: a pointer to global memory holding elements of type T. A
 // tile of pointers is a builtin tensor of `!tile.ptr<T>`.
+// `!tile.tensordesc<tensor<...>>`: a descriptor of a strided tensor in global
+// memory, accessed one block (the tensor type) at a time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILE_TYPES_TD
@@ -23,6 +25,25 @@ def Tile_PtrType : TypeDef<Tile_Dialect, "Ptr"> {
   }];
   let parameters = (ins "::mlir::Type":$pointeeType);
   let assemblyFormat = "`<` $pointeeType `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_TensorDescType : TypeDef<Tile_Dialect, "TensorDesc"> {
+  let mnemonic = "tensordesc";
+  let summary = "a tensor in global memory, accessed in blocks";
+  let description = [{
+    A descriptor of a tensor in global memory (base pointer, shape, strides;
+    `tl.make_tensor_descriptor`) that is loaded and stored one block at a
+    time. The parameter is the block: its shape and element type.
+
+    ```mlir
+    %d = tile.make_tensor_desc %base, [%m, %k], [%ld, %one]
+        : !tile.ptr<f16>, [i32, i32], [i64, i64]
+        -> !tile.tensordesc<tensor<64x64xf16>>
+    ```
+  }];
+  let parameters = (ins "::mlir::RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
   let genVerifyDecl = 1;
 }
 
