@@ -1,11 +1,15 @@
 //===- tilec.cpp - The tilec compiler driver -------------------*- C++ -*-===//
 //
-// `tilec input.mlir --emit=ptx -o out.ptx`: parses a tile program, runs the
-// pipeline up to the requested stage and writes it. Errors are printed as
+// `tilec input.mlir --emit=ptx -o out.ptx` and, in the form of Triton's AOT
+// compiler, `tilec add.py --kernel add_kernel --signature '*fp32:16,i32'
+// -D BLOCK_SIZE=1024 -o add.ptx`: reads a tile program (tile dialect or
+// Triton language), runs the pipeline up to the requested stage and writes
+// it. Errors are printed as
 // `file:line:col: error: ...` with the source line and a caret; the exit
 // code is 0 on success, 1 on any error. See docs/cli.md.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Driver/Driver.h"
 #include "compiler/InitAll.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Target/PTX/PTXBackend.h"
@@ -27,12 +31,12 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Stage { Tile, Layout, SIMT, LLVMDialect, LLVMIR, PTX };
+using tilec::Stage;
 
 cl::OptionCategory tilecCategory("tilec options");
 
 cl::opt<std::string> inputFilename(cl::Positional,
-                                   cl::desc("<input .mlir tile program>"),
+                                   cl::desc("<input .mlir or .py>"),
                                    cl::Required, cl::cat(tilecCategory));
 cl::opt<std::string> outputFilename("o", cl::desc("Output file ('-' for stdout)"),
                                     cl::value_desc("file"), cl::init("-"),
@@ -40,6 +44,7 @@ cl::opt<std::string> outputFilename("o", cl::desc("Output file ('-' for stdout)"
 cl::opt<Stage> emitStage(
     "emit", cl::desc("Stage to stop at and print"), cl::init(Stage::PTX),
     cl::values(
+        clEnumValN(Stage::AST, "ast", "the syntax tree of a .py file"),
         clEnumValN(Stage::Tile, "tile", "tile IR after inlining and clean-up"),
         clEnumValN(Stage::Layout, "layout", "tile IR with layout encodings"),
         clEnumValN(Stage::SIMT, "simt", "per-thread SIMT IR (gpu, arith, scf, llvm)"),
@@ -55,6 +60,22 @@ cl::opt<unsigned> numWarps("num-warps",
                                     "(overrides tile.num_warps; power of two "
                                     "in [1, 32])"),
                            cl::init(0), cl::cat(tilecCategory));
+
+cl::opt<std::string> kernelName("kernel",
+                                cl::desc("The @triton.jit function to compile (.py input)"),
+                                cl::value_desc("name"), cl::cat(tilecCategory));
+cl::opt<std::string> signature(
+    "signature",
+    cl::desc("Kernel signature (.py input), Triton AOT syntax: "
+             "'*fp32:16,*fp32:16,i32:16,1024' (pointer to fp32 aligned to 16 "
+             "bytes, i32 divisible by 16, a constexpr value)"),
+    cl::value_desc("entries"), cl::cat(tilecCategory));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("Constexpr value (.py input): -D NAME=VALUE"),
+                              cl::value_desc("NAME=VALUE"), cl::cat(tilecCategory));
+cl::opt<unsigned> numStages("num-stages",
+                            cl::desc("Software-pipelining depth recorded on the kernel (.py input)"),
+                            cl::init(0), cl::cat(tilecCategory));
 
 int fail() { return 1; }
 } // namespace
@@ -81,18 +102,39 @@ int main(int argc, char **argv) {
                  << numWarps << "\n";
     return fail();
   }
-  if (llvm::StringRef(inputFilename).ends_with(".py")) {
-    llvm::errs() << inputFilename
-                 << ": error: unimplemented: the Triton-language front end "
-                    "(.py input) is not built yet; pass a tile dialect .mlir "
-                    "file\n";
+  bool isPython = llvm::StringRef(inputFilename).ends_with(".py");
+  if (!isPython && (!kernelName.empty() || !signature.empty() ||
+                    !defines.empty() || numStages != 0)) {
+    llvm::errs() << "tilec: error: --kernel, --signature, -D and --num-stages "
+                    "apply to .py input\n";
     return fail();
   }
+  if (!isPython && emitStage == Stage::AST) {
+    llvm::errs() << "tilec: error: --emit=ast applies to .py input\n";
+    return fail();
+  }
+  if (isPython && kernelName.empty() && emitStage != Stage::AST) {
+    llvm::errs() << "tilec: error: --kernel NAME is required for .py input "
+                    "(the @triton.jit function to compile)\n";
+    return fail();
+  }
+  tilec::frontend::KernelOptions kernelOptions;
+  kernelOptions.kernelName = kernelName;
+  kernelOptions.signature = signature;
+  kernelOptions.numWarps = numWarps;
+  kernelOptions.numStages = numStages;
+  for (const std::string &d : defines) {
+    auto [name, value] = llvm::StringRef(d).split('=');
+    if (name.empty() || !llvm::StringRef(d).contains('=')) {
+      llvm::errs() << "tilec: error: expected -D NAME=VALUE, found -D" << d
+                   << "\n";
+      return fail();
+    }
+    kernelOptions.constexprs.emplace_back(name.trim().str(), value.trim().str());
+  }
 
-  DialectRegistry registry;
-  tilec::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  MLIRContext context;
+  tilec::prepareContext(context);
 
   std::string errorMessage;
   auto input = openInputFile(inputFilename, &errorMessage);
@@ -103,35 +145,61 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  // The located message is enough; the generic dump of the op is noise.
-  context.printOpOnDiagnostic(false);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  if (isPython) {
+    if (emitStage == Stage::AST) {
+      auto output = openOutputFile(outputFilename, &errorMessage);
+      if (!output) {
+        llvm::errs() << "tilec: error: " << errorMessage << "\n";
+        return fail();
+      }
+      std::string ast;
+      llvm::raw_string_ostream astStream(ast);
+      bool hadError = false;
+      ScopedDiagnosticHandler counter(&context, [&](Diagnostic &d) {
+        hadError |= d.getSeverity() == DiagnosticSeverity::Error;
+        return failure(); // let the source manager handler print it
+      });
+      (void)tilec::importTritonFile(sourceMgr, &context, kernelOptions,
+                                    &astStream);
+      if (hadError)
+        return fail();
+      output->os() << ast;
+      output->keep();
+      return 0;
+    }
+    module = tilec::importTritonFile(sourceMgr, &context, kernelOptions);
+  } else {
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (module && failed(verify(*module)))
+      return fail();
+    if (module && numWarps != 0)
+      module->walk([&](tilec::tile::FuncOp f) {
+        f->setAttr(tilec::tile::TileDialect::getNumWarpsAttrName(),
+                   IntegerAttr::get(IntegerType::get(&context, 32), numWarps));
+      });
+  }
   if (!module)
     return fail();
-  if (failed(verify(*module)))
-    return fail();
-  if (numWarps != 0)
-    module->walk([&](tilec::tile::FuncOp f) {
-      f->setAttr(tilec::tile::TileDialect::getNumWarpsAttrName(),
-                 IntegerAttr::get(IntegerType::get(&context, 32), numWarps));
-    });
 
   tilec::PipelineOptions opts;
   opts.arch = arch;
   opts.numWarps = numWarps;
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return fail();
-  tilec::buildTilePipeline(pm, opts);
-  if (emitStage >= Stage::Layout)
-    tilec::buildLayoutPipeline(pm, opts);
-  if (emitStage >= Stage::SIMT)
-    tilec::buildSIMTPipeline(pm, opts);
-  if (emitStage >= Stage::LLVMDialect)
-    tilec::buildLLVMPipeline(pm, opts);
-  if (failed(pm.run(*module)))
-    return fail();
+  {
+    PassManager pm(&context);
+    if (failed(applyPassManagerCLOptions(pm)))
+      return fail();
+    tilec::buildTilePipeline(pm, opts);
+    if (emitStage >= Stage::Layout)
+      tilec::buildLayoutPipeline(pm, opts);
+    if (emitStage >= Stage::SIMT)
+      tilec::buildSIMTPipeline(pm, opts);
+    if (emitStage >= Stage::LLVMDialect)
+      tilec::buildLLVMPipeline(pm, opts);
+    if (failed(pm.run(*module)))
+      return fail();
+  }
 
   auto output = openOutputFile(outputFilename, &errorMessage);
   if (!output) {

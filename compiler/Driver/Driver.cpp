@@ -1,0 +1,84 @@
+//===- Driver.cpp - Compile tile programs in-process ------------*- C++ -*-===//
+//
+// Glue between the front end, the pass pipelines and the PTX backend, shared
+// by the tilec tool and the in-process API.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Driver/Driver.h"
+
+#include "compiler/Frontend/Parser.h"
+#include "compiler/InitAll.h"
+#include "compiler/Target/PTX/PTXBackend.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+
+void tilec::prepareContext(MLIRContext &ctx) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+  // The located message is enough; the generic dump of the op is noise.
+  ctx.printOpOnDiagnostic(false);
+}
+
+OwningOpRef<ModuleOp>
+tilec::importTritonFile(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
+                        const frontend::KernelOptions &options,
+                        llvm::raw_ostream *astOut) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::string fileName = buffer->getBufferIdentifier().str();
+  py::ParseResult parsed = py::parseModule(buffer->getBuffer(), fileName);
+  if (!parsed.succeeded()) {
+    StringAttr file = StringAttr::get(ctx, fileName);
+    for (const py::Diagnostic &d : parsed.diagnostics)
+      emitError(FileLineColLoc::get(file, d.loc.line, d.loc.col)) << d.message;
+    return nullptr;
+  }
+  if (astOut) {
+    py::dumpAST(*parsed.module, *astOut);
+    return nullptr;
+  }
+  return frontend::importKernel(*parsed.module, options, ctx);
+}
+
+LogicalResult tilec::runPipeline(ModuleOp module, Stage stop,
+                                 const PipelineOptions &options) {
+  PassManager pm(module.getContext());
+  buildTilePipeline(pm, options);
+  if (stop >= Stage::Layout)
+    buildLayoutPipeline(pm, options);
+  if (stop >= Stage::SIMT)
+    buildSIMTPipeline(pm, options);
+  if (stop >= Stage::LLVMDialect)
+    buildLLVMPipeline(pm, options);
+  return pm.run(module);
+}
+
+bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
+                               const frontend::KernelOptions &kernel,
+                               const PipelineOptions &options,
+                               std::string &ptx, std::string &diagnostics) {
+  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  prepareContext(ctx);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
+  llvm::raw_string_ostream diagStream(diagnostics);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagStream);
+  if (!isSupportedArch(options.arch)) {
+    diagStream << "error: unsupported arch '" << options.arch
+               << "'; expected sm_80, sm_89, sm_90 or sm_90a\n";
+    return false;
+  }
+  OwningOpRef<ModuleOp> module = importTritonFile(sourceMgr, &ctx, kernel);
+  if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
+    return false;
+  llvm::raw_string_ostream ptxStream(ptx);
+  return succeeded(emitPTX(*module, options.arch, ptxStream));
+}
