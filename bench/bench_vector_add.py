@@ -2,7 +2,11 @@
 """Vector add fp32: tilec vs torch.add vs Triton (tutorial 01 style), on one GPU.
 
 Workloads (PERFORMANCE.md): n = 2^28+17 with tilec's `add_kernel_ragged`
-(n without a divisibility fact) and n = 2^28 with `add_kernel` (n:16). Every
+(n without a divisibility fact) and n = 2^28 with `add_kernel` (n:16), both
+against a Triton kernel written here in the style of tutorial 01; and, the
+fairest comparison, the same tile program on both compilers: the kernel of
+examples/vector_add.py compiled by tilec from the .py (`py_add_kernel.ptx`)
+and by Triton from the same file (imported), at n = 2^28+17. Every
 implementation runs on the same tensors; tilec's output (and Triton's) is first
 checked bit for bit against torch's (fp32 x + y is exact to compare), with the
 output poisoned with NaN before the launch so unwritten elements show.
@@ -49,6 +53,15 @@ def triton_add(x, y, out):
     triton_add_kernel[grid](x, y, out, n, BLOCK_SIZE=BLOCK_SIZE, num_warps=NUM_WARPS)
 
 
+def load_example_kernel(path):
+    """The @triton.jit add_kernel of examples/vector_add.py, as Triton sees it."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("tilec_example_vector_add", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.add_kernel
+
+
 def verify(name, run, out, expected):
     out.fill_(float("nan"))
     run()
@@ -74,13 +87,27 @@ def main():
     torch.cuda.init()
     device = torch.device("cuda", torch.cuda.current_device())
     ctx = tilec_rt.Context(device.index)
+    def tutorial_add(x, y, out):
+        triton_add(x, y, out)
+
     workloads = [
-        ("vector add fp32 (ragged)", (1 << 28) + 17, "add_kernel_ragged"),
-        ("vector add fp32 (n:16)", 1 << 28, "add_kernel"),
+        ("vector add fp32 (ragged)", (1 << 28) + 17, "add_kernel_ragged", "add_kernel_ragged", tutorial_add),
+        ("vector add fp32 (n:16)", 1 << 28, "add_kernel", "add_kernel", tutorial_add),
     ]
+    example = os.path.join(here, "..", "examples", "vector_add.py")
+    if os.path.exists(example) and os.path.exists(os.path.join(args.kernels, "py_add_kernel.ptx")):
+        same_source = load_example_kernel(example)
+
+        def same_source_add(x, y, out):
+            n = out.numel()
+            same_source[(triton.cdiv(n, BLOCK_SIZE),)](x, y, out, n, BLOCK_SIZE=BLOCK_SIZE,
+                                                     num_warps=NUM_WARPS)
+
+        workloads.append(("same .py, both compilers", (1 << 28) + 17, "py_add_kernel",
+                          "add_kernel", same_source_add))
     rows = []
-    for workload, n, kernel_name in workloads:
-        kernel = ctx.load_file(os.path.join(args.kernels, kernel_name + ".ptx")).kernel(kernel_name)
+    for workload, n, ptx_name, kernel_name, triton_fn in workloads:
+        kernel = ctx.load_file(os.path.join(args.kernels, ptx_name + ".ptx")).kernel(kernel_name)
         gen = torch.Generator(device=device).manual_seed(0)
         x = torch.rand(n, device=device, generator=gen) * 8 - 4
         y = torch.rand(n, device=device, generator=gen) * 8 - 4
@@ -95,7 +122,7 @@ def main():
             torch.add(x, y, out=out)
 
         def run_triton():
-            triton_add(x, y, out)
+            triton_fn(x, y, out)
 
         verify("tilec " + kernel_name, run_tilec, out, expected)
         verify("triton", run_triton, out, expected)
@@ -107,7 +134,7 @@ def main():
                                                   return_mode="median")
         tbps = {k: 3 * n * 4 / (ms * 1e-3) / 1e12 for k, ms in times.items()}
         rows.append({
-            "workload": workload, "n": n, "kernel": kernel_name,
+            "workload": workload, "n": n, "kernel": ptx_name,
             "tilec_ms": times["tilec"], "torch_ms": times["torch"], "triton_ms": times["triton"],
             "tilec_tbps": tbps["tilec"], "torch_tbps": tbps["torch"], "triton_tbps": tbps["triton"],
             "tilec_over_torch": tbps["tilec"] / tbps["torch"],

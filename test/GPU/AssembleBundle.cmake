@@ -37,6 +37,14 @@ foreach(f IN LISTS BENCH_PY)
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
                         GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 endforeach()
+# The Triton-language sources the kernels came from: the benchmark runs them
+# through Triton too (the same tile program on both compilers).
+if(EXAMPLES_PY)
+  file(MAKE_DIRECTORY ${BUNDLE}/examples)
+  foreach(f IN LISTS EXAMPLES_PY)
+    file(COPY ${f} DESTINATION ${BUNDLE}/examples)
+  endforeach()
+endif()
 file(COPY ${RUN_SH} DESTINATION ${BUNDLE}
      FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
                       GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

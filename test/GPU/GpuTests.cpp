@@ -246,8 +246,11 @@ struct Env {
   uint64_t seed = 0;
 
   /// Loads `<kernelDir>/<name>.ptx` and its kernel `name`.
-  Kernel kernel(const std::string &name) const {
-    std::string path = kernelDir + "/" + name + ".ptx";
+  Kernel kernel(const std::string &name) const { return kernel(name, name); }
+
+  /// Loads `<kernelDir>/<file>.ptx` and its kernel `name`.
+  Kernel kernel(const std::string &file, const std::string &name) const {
+    std::string path = kernelDir + "/" + file + ".ptx";
     struct stat st;
     if (::stat(path.c_str(), &st) != 0)
       throw CaseSkip{path + " not found"};
@@ -276,8 +279,9 @@ struct Env {
 
 /// out[i] = x[i] + y[i], BLOCK = 1024.
 void runAdd(const Env &env, const std::string &caseName,
-            const std::string &kernelName, size_t n) {
-  Kernel k = env.kernel(kernelName);
+            const std::string &kernelName, size_t n,
+            const std::string &file = "") {
+  Kernel k = env.kernel(file.empty() ? kernelName : file, kernelName);
   Rng rng = env.rng(caseName);
   std::vector<float> x = randomFloats(rng, n), y = randomFloats(rng, n);
   DeviceBuffer dx(n * 4), dy(n * 4), dout((n + kGuard) * 4);
@@ -552,6 +556,15 @@ std::vector<TestCase> allCases() {
   std::string bigName = "add_kernel_ragged/n=" + std::to_string(big);
   cases.push_back({bigName, true, true, [bigName, big](const Env &e) {
                      runAdd(e, bigName, "add_kernel_ragged", big);
+                   }});
+  // The same kernel compiled from examples/vector_add.py (the front end).
+  cases.push_back({"py_add_kernel/n=98432", false, true, [](const Env &e) {
+                     runAdd(e, "py_add_kernel/n=98432", "add_kernel", 98432,
+                            "py_add_kernel");
+                   }});
+  std::string pyBigName = "py_add_kernel/n=" + std::to_string(big);
+  cases.push_back({pyBigName, true, true, [pyBigName, big](const Env &e) {
+                     runAdd(e, pyBigName, "add_kernel", big, "py_add_kernel");
                    }});
   cases.push_back({"cvt_kernel/n=98437", false, true, [](const Env &e) {
                      runCvt(e, "cvt_kernel/n=98437", 98437);
