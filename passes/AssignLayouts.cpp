@@ -84,9 +84,11 @@ Anchor computeAnchor(Operation *op, Value ptr, const ModuleAxisInfo &axis,
   return a;
 }
 
-/// Cheap ops that compute the same values in any layout.
+/// Cheap ops that compute the same values in any layout (tile.hint is the
+/// identity; recomputing it keeps its facts on the converted value).
 bool isLayoutAgnostic(Operation *op) {
-  if (isa<SplatOp, MakeRangeOp, AddPtrOp, BroadcastOp, ExpandDimsOp>(op))
+  if (isa<SplatOp, MakeRangeOp, AddPtrOp, BroadcastOp, ExpandDimsOp, HintOp>(
+          op))
     return true;
   if (auto c = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(c.getValue());

@@ -211,6 +211,39 @@ struct ElementwiseLowering : public ConversionPattern {
   }
 };
 
+/// tile.hint is the identity; its facts were read by the axis analysis.
+struct HintLowering : public OpConversionPattern<tile::HintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::HintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// tile.assume -> llvm.intr.assume.
+struct AssumeLowering : public OpConversionPattern<tile::AssumeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AssumeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::AssumeOp>(op, adaptor.getCond());
+    return success();
+  }
+};
+
+/// tile.barrier -> gpu.barrier (bar.sync 0 over the CTA).
+struct BarrierLowering : public OpConversionPattern<tile::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
 class LowerToSIMTPass
     : public tilec::impl::TileLowerToSIMTPassBase<LowerToSIMTPass> {
 public:
@@ -241,8 +274,9 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<ProgramIdLowering, NumProgramsLowering, MakeRangeLowering,
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,
-                 AddPtrLowering, ConstantLowering, ElementwiseLowering>(
-        converter, ctx);
+                 AddPtrLowering, ConstantLowering, ElementwiseLowering,
+                 HintLowering, AssumeLowering, BarrierLowering>(converter,
+                                                                 ctx);
     populateMemoryOpToSIMTPatterns(converter, axis, patterns);
     populateLayoutConversionToSIMTPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
@@ -254,9 +288,23 @@ public:
   }
 
 private:
-  /// Every tile must carry an encoding this lowering understands, and every
-  /// call must have been inlined.
+  /// Every tile must carry an encoding this lowering understands, every
+  /// call must have been inlined, and no op may be one this lowering does
+  /// not implement yet (reduce, scan, dot, trans, atomics, descriptors).
   LogicalResult checkInput(ModuleOp module) {
+    // Valid tile ops without a SIMT lowering yet: one error per op.
+    bool unimplemented = false;
+    module.walk([&](Operation *op) {
+      if (isa<tile::ReduceOp, tile::ScanOp, tile::DotOp, tile::AtomicRMWOp,
+              tile::AtomicCASOp, tile::TransOp, tile::MakeTensorDescOp,
+              tile::DescLoadOp, tile::DescStoreOp>(op)) {
+        op->emitError("unimplemented: '")
+            << op->getName() << "' is not lowered to PTX yet";
+        unimplemented = true;
+      }
+    });
+    if (unimplemented)
+      return failure();
     WalkResult r = module.walk([&](Operation *op) {
       if (auto c = dyn_cast<arith::ConstantOp>(op))
         if (isa<RankedTensorType>(c.getType()) &&

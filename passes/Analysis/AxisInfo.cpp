@@ -294,6 +294,21 @@ AxisInfoAnalysis::visitOperation(Operation *op,
           .Case([&](tile::ConvertLayoutOp) -> std::optional<AxisInfo> {
             return in(0);
           })
+          .Case([&](tile::HintOp h) -> std::optional<AxisInfo> {
+            // A user promise (tl.multiple_of...): each given fact raised.
+            DimVector c(in(0).getContiguity()), d(in(0).getDivisibility()),
+                k(in(0).getConstancy());
+            auto raise = [](DimVector &v,
+                            std::optional<ArrayRef<int64_t>> hint) {
+              if (hint && hint->size() == v.size())
+                for (auto [f, h] : llvm::zip(v, *hint))
+                  f = std::max(f, std::min(h, AxisInfo::kMaxDivisor));
+            };
+            raise(c, h.getContiguity());
+            raise(d, h.getDivisibility());
+            raise(k, h.getConstancy());
+            return AxisInfo(c, d, k, in(0).getConstantValue());
+          })
           .Case([&](tile::AddPtrOp a) -> std::optional<AxisInfo> {
             Type pointee = tile::getElementTypeOrSelf(
                 tile::getPointeeTypeOf(a.getPtr().getType()));

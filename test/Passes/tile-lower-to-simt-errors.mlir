@@ -10,3 +10,71 @@ tile.func @nonsplat_constant(%x: !tile.ptr<f32>) {
   tile.store %p, %c : tensor<4x!tile.ptr<f32>>
   tile.return
 }
+
+// -----
+
+// Valid tile ops without a SIMT lowering yet: one located error per op, with
+// the region of a reduction left alone.
+tile.func @reduce_scan(%x: !tile.ptr<f32>) {
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %f = arith.sitofp %r : tensor<128xi32> to tensor<128xf32>
+  // expected-error @+1 {{unimplemented: 'tile.reduce' is not lowered to PTX yet}}
+  %s = tile.reduce(%f) {axis = 0 : i32} : (tensor<128xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tile.reduce.return %c : f32
+  }
+  tile.store %x, %s : !tile.ptr<f32>
+  // expected-error @+1 {{unimplemented: 'tile.scan' is not lowered to PTX yet}}
+  %c = tile.scan(%r) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<128xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %d = arith.addi %a, %b : i32
+    tile.scan.return %d : i32
+  }
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %c : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  tile.store %xp, %f : tensor<128x!tile.ptr<f32>>
+  tile.return
+}
+
+// -----
+
+tile.func @dot_trans(%x: !tile.ptr<f32>) {
+  %a = arith.constant dense<1.0> : tensor<16x32xf32>
+  // expected-error @+1 {{unimplemented: 'tile.trans' is not lowered to PTX yet}}
+  %b = tile.trans %a {order = array<i32: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>
+  %c = arith.constant dense<0.0> : tensor<16x16xf32>
+  // expected-error @+1 {{unimplemented: 'tile.dot' is not lowered to PTX yet}}
+  %d = tile.dot %a, %b, %c : tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %p = tile.splat %x : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
+  tile.store %p, %d : tensor<16x16x!tile.ptr<f32>>
+  tile.return
+}
+
+// -----
+
+tile.func @atomics(%x: !tile.ptr<f32>, %l: !tile.ptr<i32>, %n: i32) {
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %f = arith.sitofp %r : tensor<128xi32> to tensor<128xf32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  // expected-error @+1 {{unimplemented: 'tile.atomic_rmw' is not lowered to PTX yet}}
+  %o = tile.atomic_rmw fadd, acq_rel, gpu, %xp, %f : tensor<128x!tile.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{unimplemented: 'tile.atomic_cas' is not lowered to PTX yet}}
+  %old = tile.atomic_cas acq_rel, gpu, %l, %c0, %n : !tile.ptr<i32>
+  tile.return
+}
+
+// -----
+
+tile.func @descriptors(%b: !tile.ptr<f16>, %m: i32, %s: i64) {
+  // expected-error @+1 {{unimplemented: 'tile.make_tensor_desc' is not lowered to PTX yet}}
+  %d = tile.make_tensor_desc %b, [%m, %m], [%s, %s] : !tile.ptr<f16>, [i32, i32], [i64, i64] -> !tile.tensordesc<tensor<64x64xf16>>
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{unimplemented: 'tile.desc_load' is not lowered to PTX yet}}
+  %t = tile.desc_load %d[%c0, %c0] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  // expected-error @+1 {{unimplemented: 'tile.desc_store' is not lowered to PTX yet}}
+  tile.desc_store %d[%m, %m], %t : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+  tile.return
+}

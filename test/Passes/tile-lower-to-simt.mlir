@@ -162,3 +162,31 @@ tile.func @scalar(%x: !tile.ptr<f32>) attributes {tile.num_warps = 8 : i32} {
   tile.store %q, %v : !tile.ptr<f32>
   tile.return
 }
+
+// -----
+
+// tile.hint lowers to its operand, tile.assume to llvm.intr.assume and
+// tile.barrier to gpu.barrier; the hinted pointers (16-byte aligned by the
+// hint, nothing known of %x) are accessed as 16-byte vectors.
+// CHECK-LABEL: gpu.func @hints(
+// CHECK-SAME:        %[[X:.*]]: i64, %[[N:.*]]: i32) kernel
+// CHECK-NOT:       tile.hint
+// CHECK:           %[[POS:.*]] = arith.cmpi sgt, %[[N]], %{{.*}} : i32
+// CHECK:           llvm.intr.assume %[[POS]] : i1
+// CHECK:           llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK:           gpu.barrier
+// CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:           gpu.return
+tile.func @hints(%x: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %pos = arith.cmpi sgt, %n, %c0 : i32
+  tile.assume %pos : i1
+  %r = tile.make_range {start = 0 : i32, end = 512 : i32} : tensor<512xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  %xh = tile.hint %xp {divisibility = array<i64: 16>} : tensor<512x!tile.ptr<f32>>
+  %v = tile.load %xh : tensor<512x!tile.ptr<f32>>
+  tile.barrier
+  tile.store %xh, %v : tensor<512x!tile.ptr<f32>>
+  tile.return
+}

@@ -101,3 +101,43 @@ TEST_F(AxisInfoTest, JoinIsGcd) {
   EXPECT_EQ(j.getConstancy(0), 1);
   EXPECT_EQ(AxisInfo::join(AxisInfo(), a), a);
 }
+
+TEST_F(AxisInfoTest, HintRaisesFacts) {
+  // A pointer tile with no divisibility fact on its base, and offsets of
+  // unknown provenance: hints raise exactly the facts they name.
+  auto m = parse(R"mlir(
+tile.func @k(%x: !tile.ptr<f32>, %n: i32) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r {ptrs} : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %hp = tile.hint %xp {divisibility = array<i64: 16>, hinted} : tensor<64x!tile.ptr<f32>>
+  %hn = tile.hint %n {divisibility = array<i64: 8>, contiguity = array<i64: 1>, scalar} : i32
+  %nv = tile.splat %n : i32 -> tensor<64xi32>
+  %hc = tile.hint %nv {constancy = array<i64: 2>, runs} : tensor<64xi32>
+  %lo = tile.hint %r {contiguity = array<i64: 2>, divisibility = array<i64: 1>, lower} : tensor<64xi32>
+  tile.return
+}
+)mlir");
+  ASSERT_TRUE(m);
+  ModuleAxisInfo axis(*m);
+  AxisInfo ptrs = axis.getAxisInfo(tagged(*m, "ptrs"));
+  EXPECT_EQ(ptrs.getContiguity(0), 64);
+  EXPECT_EQ(ptrs.getDivisibility(0), 1); // nothing known of %x
+  EXPECT_EQ(axis.getPtrVectorWidth(tagged(*m, "ptrs"), 0, 4), 1);
+  AxisInfo hinted = axis.getAxisInfo(tagged(*m, "hinted"));
+  EXPECT_EQ(hinted.getContiguity(0), 64);
+  EXPECT_EQ(hinted.getDivisibility(0), 16);
+  EXPECT_EQ(hinted.getConstancy(0), 1);
+  EXPECT_EQ(axis.getPtrVectorWidth(tagged(*m, "hinted"), 0, 4), 4);
+  AxisInfo scalar = axis.getAxisInfo(tagged(*m, "scalar"));
+  EXPECT_EQ(scalar.getDivisibility(0), 8);
+  EXPECT_EQ(scalar.getContiguity(0), 1);
+  // Constancy of the splat (64) stays: a hint only raises.
+  AxisInfo runs = axis.getAxisInfo(tagged(*m, "runs"));
+  EXPECT_EQ(runs.getContiguity(0), 1);
+  EXPECT_EQ(runs.getConstancy(0), 64);
+  // A hint weaker than what the analysis knows changes nothing.
+  AxisInfo lower = axis.getAxisInfo(tagged(*m, "lower"));
+  EXPECT_EQ(lower.getContiguity(0), 64);
+  EXPECT_EQ(lower.getDivisibility(0), AxisInfo::kMaxDivisor); // starts at 0
+}

@@ -1,0 +1,50 @@
+// tilec on valid tile ops that the PTX backend does not lower yet (here
+// tile.reduce, tile.dot and tile.atomic_rmw): --emit=tile keeps them (the
+// reduce's combiner survives canonicalization), --emit=layout gives their
+// tiles layouts, and --emit=ptx stops with one located `unimplemented:` error
+// per op, exit 1.
+// RUN: tilec %s --emit=tile | FileCheck %s --check-prefix=TILE
+// RUN: tilec %s --emit=layout | FileCheck %s --check-prefix=LAYOUT
+// RUN: not tilec %s --emit=ptx -o %t.ptx 2>&1 | FileCheck %s
+
+// TILE:        tile.reduce(%{{.*}}) {axis = 1 : i32} : (tensor<16x64xf32>) -> tensor<16xf32> {
+// TILE-NEXT:   ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// TILE-NEXT:     %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
+// TILE-NEXT:     tile.reduce.return %[[S]] : f32
+// TILE:        tile.dot
+// TILE:        tile.atomic_rmw fadd, acq_rel, gpu
+
+// LAYOUT:      tile.reduce(%{{.*}}) {axis = 1 : i32} : (tensor<16x64xf32, #{{.*}}>) -> tensor<16xf32, #{{.*}}> {
+// LAYOUT:        tile.reduce.return %{{.*}} : f32
+// LAYOUT:      tile.dot %{{.*}} : tensor<16x64xf32, #{{.*}}>, tensor<64x16xf32, #{{.*}}>, tensor<16x16xf32, #{{.*}}> -> tensor<16x16xf32, #{{.*}}>
+// LAYOUT:      tile.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %{{.*}} : tensor<16x!tile.ptr<f32>, #{{.*}}>
+
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 13]]:8: error: unimplemented: 'tile.reduce' is not lowered to PTX yet
+// CHECK-NEXT: {{^}}  %s = tile.reduce(%a) {axis = 1 : i32} : (tensor<16x64xf32>) -> tensor<16xf32> {
+// CHECK-NEXT: {{^       \^$}}
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 15]]:9: error: unimplemented: 'tile.trans' is not lowered to PTX yet
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 16]]:8: error: unimplemented: 'tile.dot' is not lowered to PTX yet
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 21]]:10: error: unimplemented: 'tile.atomic_rmw' is not lowered to PTX yet
+tile.func @k(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %b = tile.broadcast %e : tensor<1x64xi32> -> tensor<16x64xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<16x64x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %b : tensor<16x64x!tile.ptr<f32>>, tensor<16x64xi32>
+  %a = tile.load %xp : tensor<16x64x!tile.ptr<f32>>
+  %s = tile.reduce(%a) {axis = 1 : i32} : (tensor<16x64xf32>) -> tensor<16xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    tile.reduce.return %t : f32
+  }
+  %at = tile.trans %a {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tile.dot %a, %at, %z : tensor<16x64xf32>, tensor<64x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %wb = tile.splat %w : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
+  tile.store %wb, %d : tensor<16x16x!tile.ptr<f32>>
+  %r16 = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32>
+  %ws = tile.splat %w : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %wp = tile.addptr %ws, %r16 : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  %old = tile.atomic_rmw fadd, acq_rel, gpu, %wp, %s : tensor<16x!tile.ptr<f32>>
+  tile.return
+}
