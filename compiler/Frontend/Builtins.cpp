@@ -235,6 +235,18 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
         args.args.size() == 1 && args.args[0].kind == K::Tuple
             ? args.args[0].elts
             : args.args;
+    // On run-time values Triton maps the builtins to tl.minimum/maximum.
+    if (xs.size() >= 2 &&
+        llvm::any_of(xs, [](const PyValue &v) { return v.isRuntime(); })) {
+      PyValue acc = xs[0];
+      for (size_t i = 1; i < xs.size(); ++i) {
+        CallArgs a;
+        a.args = {acc, xs[i]};
+        TRY(r, callBuiltin(name == "py.min" ? "tl.minimum" : "tl.maximum", a, l));
+        acc = r;
+      }
+      return acc;
+    }
     if (xs.empty() || !llvm::all_of(xs, [](const PyValue &v) { return v.isNumber(); })) {
       error(l) << name.substr(3) << "() expects compile-time numbers (use "
                << "tl.minimum/tl.maximum for tiles)";

@@ -1,19 +1,802 @@
 //===- BuiltinsExt.cpp - Reductions, dot, atomics, descriptors --*- C++ -*-===//
 //
 // The triton.language functions that build structured tile ops: reductions
-// and scans (with their combiner regions), tl.dot, atomics, transposes,
-// value hints (tl.multiple_of & co.) and tensor descriptors.
+// and scans with their combiner regions (tl.sum, tl.max, tl.argmax,
+// tl.reduce with a user @triton.jit combiner, tl.cumsum,
+// tl.associative_scan), tl.dot, atomics, transposes, value hints
+// (tl.multiple_of & co.), tl.assume, tl.debug_barrier and tensor
+// descriptors. Semantics follow triton.language; where the backend does not
+// lower an op yet, the error comes from the SIMT lowering at this location.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::frontend;
 using tilec::py::SourceLoc;
 
+#define TRY(var, expr)                                                         \
+  auto var##OrFail = (expr);                                                   \
+  if (failed(var##OrFail))                                                     \
+    return failure();                                                          \
+  auto &var = *var##OrFail;
+
+namespace {
+using Slots = std::vector<std::optional<PyValue>>;
+using Combiner = std::function<FailureOr<SmallVector<Value>>(
+    ArrayRef<Value> lhs, ArrayRef<Value> rhs)>;
+
+FailureOr<Slots> bind(CodeGen &g, const CallArgs &args,
+                      ArrayRef<StringRef> names, unsigned required,
+                      StringRef fname, SourceLoc l) {
+  Slots slots(names.size());
+  if (args.args.size() > names.size()) {
+    g.error(l) << fname << "() takes at most " << names.size()
+               << " arguments, found " << args.args.size();
+    return failure();
+  }
+  for (size_t i = 0; i < args.args.size(); ++i)
+    slots[i] = args.args[i];
+  for (auto &[k, v] : args.kwargs) {
+    auto it = llvm::find(names, k);
+    if (it == names.end()) {
+      g.error(l) << fname << "() got an unexpected keyword argument '" << k
+                 << "'";
+      return failure();
+    }
+    slots[it - names.begin()] = v;
+  }
+  for (unsigned i = 0; i < required; ++i)
+    if (!slots[i]) {
+      g.error(l) << fname << "() missing required argument '" << names[i]
+                 << "'";
+      return failure();
+    }
+  return slots;
+}
+
+bool present(const std::optional<PyValue> &v) {
+  return v && v->kind != PyValue::Kind::None;
+}
+
+bool flag(const std::optional<PyValue> &v) {
+  return v && v->kind == PyValue::Kind::Bool && v->b;
+}
+
+/// A compile-time list of ints (an int alone is a list of one).
+FailureOr<SmallVector<int64_t>> intList(CodeGen &g, const PyValue &v,
+                                        StringRef what, SourceLoc l) {
+  SmallVector<int64_t> out;
+  if (v.kind == PyValue::Kind::Int) {
+    out.push_back(v.i);
+    return out;
+  }
+  if (v.kind == PyValue::Kind::Tuple) {
+    for (const PyValue &e : v.elts) {
+      if (e.kind != PyValue::Kind::Int) {
+        g.error(l) << "expected compile-time integers for " << what
+                   << ", found " << e.describe();
+        return failure();
+      }
+      out.push_back(e.i);
+    }
+    return out;
+  }
+  g.error(l) << "expected compile-time integers for " << what << ", found "
+             << v.describe();
+  return failure();
+}
+
+Type elemOf(Value v) { return tile::getElementTypeOrSelf(v.getType()); }
+} // namespace
+
+/// Reduces `srcs` along `axis` (None: over all elements) with `combine`.
+static FailureOr<PyValue> reduceTiles(CodeGen &g, SmallVector<Value> srcs,
+                                      std::optional<int64_t> axisOpt,
+                                      bool keepDims, const Combiner &combine,
+                                      SourceLoc l) {
+  Location lc = g.loc(l);
+  OpBuilder &b = g.b;
+  for (Value &s : srcs) {
+    auto t = dyn_cast<RankedTensorType>(s.getType());
+    if (!t) {
+      g.error(l) << "expected a tile to reduce, found " << s.getType();
+      return failure();
+    }
+  }
+  auto t0 = cast<RankedTensorType>(srcs[0].getType());
+  int64_t axis;
+  SmallVector<int64_t> origShape(t0.getShape());
+  if (!axisOpt) {
+    // Over every element: flatten first, as Triton does.
+    if (t0.getRank() != 1)
+      for (Value &s : srcs) {
+        auto t = cast<RankedTensorType>(s.getType());
+        s = tile::ReshapeOp::create(
+            b, lc, RankedTensorType::get({t.getNumElements()}, t.getElementType()),
+            s);
+      }
+    axis = 0;
+  } else {
+    axis = *axisOpt < 0 ? *axisOpt + t0.getRank() : *axisOpt;
+    if (axis < 0 || axis >= t0.getRank()) {
+      g.error(l) << "expected an axis in [" << -t0.getRank() << ", "
+                 << t0.getRank() << "), found " << *axisOpt;
+      return failure();
+    }
+  }
+  auto reduce = tile::ReduceOp::create(b, lc, srcs, int32_t(axis));
+  Block *block = reduce.addCombinerBlock();
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(block);
+    size_t n = srcs.size();
+    SmallVector<Value> lhs(block->getArguments().take_front(n));
+    SmallVector<Value> rhs(block->getArguments().drop_front(n));
+    auto results = combine(lhs, rhs);
+    if (failed(results))
+      return failure();
+    tile::ReduceReturnOp::create(b, lc, *results);
+  }
+  SmallVector<PyValue> outs;
+  for (Value r : reduce.getResults()) {
+    Value v = r;
+    if (keepDims) {
+      if (!axisOpt) {
+        // Every dimension kept as 1.
+        SmallVector<int64_t> ones(origShape.size(), 1);
+        Value splat = tile::SplatOp::create(
+            b, lc, RankedTensorType::get({1}, v.getType()), v);
+        v = tile::ReshapeOp::create(
+            b, lc, RankedTensorType::get(ones, v.getType()), splat);
+      } else if (isa<RankedTensorType>(v.getType())) {
+        auto e = g.expandDims(v, axis, l);
+        if (failed(e))
+          return failure();
+        v = *e;
+      } else {
+        v = tile::SplatOp::create(b, lc, RankedTensorType::get({1}, v.getType()), v);
+      }
+    }
+    outs.push_back(PyValue::ofValue(v));
+  }
+  if (outs.size() == 1)
+    return outs[0];
+  return PyValue::ofTuple(std::vector<PyValue>(outs.begin(), outs.end()));
+}
+
+/// Builds the combiner `fn(lhs..., rhs...)` by inlining a user function.
+static Combiner userCombiner(CodeGen &g, const PyValue &fn, SourceLoc l) {
+  return [&g, fn, l](ArrayRef<Value> lhs,
+                     ArrayRef<Value> rhs) -> FailureOr<SmallVector<Value>> {
+    CallArgs args;
+    for (Value v : lhs)
+      args.args.push_back(PyValue::ofValue(v));
+    for (Value v : rhs)
+      args.args.push_back(PyValue::ofValue(v));
+    auto r = g.call(fn, args, l);
+    if (failed(r))
+      return failure();
+    std::vector<PyValue> vals =
+        r->kind == PyValue::Kind::Tuple ? r->elts : std::vector<PyValue>{*r};
+    if (vals.size() != lhs.size()) {
+      g.error(l) << "expected the combine function to return " << lhs.size()
+                 << " values, found " << vals.size();
+      return failure();
+    }
+    SmallVector<Value> out;
+    for (auto [k, v] : llvm::enumerate(vals)) {
+      auto x = g.toValue(v, l, lhs[k].getType());
+      if (failed(x))
+        return failure();
+      auto c = g.castTo(*x, lhs[k].getType(), l);
+      if (failed(c))
+        return failure();
+      if (isa<RankedTensorType>(c->getType())) {
+        g.error(l) << "expected the combine function to return scalars";
+        return failure();
+      }
+      out.push_back(*c);
+    }
+    return out;
+  };
+}
+
 FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                                                 CallArgs &args, SourceLoc l) {
+  Location lc = loc(l);
+  using K = PyValue::Kind;
+
+  // --- reductions ---
+  if (name == "tl.sum" || name == "tl.max" || name == "tl.min" ||
+      name == "tl.xor_sum" || name == "tl.argmax" || name == "tl.argmin") {
+    bool isArg = name == "tl.argmax" || name == "tl.argmin";
+    TRY(s, isArg ? bind(*this, args,
+                        {"input", "axis", "tie_break_left", "keep_dims"}, 2,
+                        name.substr(3), l)
+                 : bind(*this, args,
+                        {"input", "axis", "return_indices",
+                         "return_indices_tie_break_left", "keep_dims", "dtype"},
+                        1, name.substr(3), l));
+    TRY(x0, toValue(*s[0], l));
+    Value x = x0;
+    std::optional<int64_t> axis;
+    if (present(s[1])) {
+      if (s[1]->kind != K::Int) {
+        error(l) << "expected a compile-time integer axis, found "
+                 << s[1]->describe();
+        return failure();
+      }
+      axis = s[1]->i;
+    }
+    bool keepDims = flag(isArg ? s[3] : s[4]);
+    Type et = elemOf(x);
+    bool isF = isa<FloatType>(et);
+    if (name == "tl.sum") {
+      // Narrow types accumulate in 32 bits (Triton's _pick_sum_dtype).
+      Type acc = et;
+      if (present(s[5]) && s[5]->kind == K::DType)
+        acc = s[5]->dtype;
+      else if (isF && et.getIntOrFloatBitWidth() < 32)
+        acc = b.getF32Type();
+      else if (!isF && et.getIntOrFloatBitWidth() < 32)
+        acc = b.getI32Type();
+      TRY(xc, castTo(x, acc, l));
+      x = xc;
+      bool f = isa<FloatType>(acc);
+      return reduceTiles(*this, {x}, axis, keepDims,
+                         [&, f](ArrayRef<Value> a, ArrayRef<Value> c)
+                             -> FailureOr<SmallVector<Value>> {
+                           Location rl = loc(l);
+                           return SmallVector<Value>{
+                               f ? Value(arith::AddFOp::create(b, rl, a[0], c[0]))
+                                 : Value(arith::AddIOp::create(b, rl, a[0], c[0]))};
+                         },
+                         l);
+    }
+    if (name == "tl.xor_sum") {
+      if (isF) {
+        error(l) << "expected an integer tile for tl.xor_sum, found "
+                 << x.getType();
+        return failure();
+      }
+      return reduceTiles(*this, {x}, axis, keepDims,
+                         [&](ArrayRef<Value> a, ArrayRef<Value> c)
+                             -> FailureOr<SmallVector<Value>> {
+                           return SmallVector<Value>{
+                               arith::XOrIOp::create(b, loc(l), a[0], c[0])};
+                         },
+                         l);
+    }
+    bool isMax = name == "tl.max" || name == "tl.argmax";
+    bool withIndex = isArg || flag(s[2]);
+    if (!withIndex)
+      return reduceTiles(
+          *this, {x}, axis, keepDims,
+          [&, isF, isMax](ArrayRef<Value> a,
+                          ArrayRef<Value> c) -> FailureOr<SmallVector<Value>> {
+            Location rl = loc(l);
+            // tl.maximum semantics: the non-NaN operand wins (maxnumf).
+            Value r = isF ? (isMax ? Value(arith::MaxNumFOp::create(b, rl, a[0], c[0]))
+                                   : Value(arith::MinNumFOp::create(b, rl, a[0], c[0])))
+                          : (isMax ? Value(arith::MaxSIOp::create(b, rl, a[0], c[0]))
+                                   : Value(arith::MinSIOp::create(b, rl, a[0], c[0])));
+            return SmallVector<Value>{r};
+          },
+          l);
+    // Values with their indices along the axis; ties keep the lower index.
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t) {
+      error(l) << "expected a tile, found " << x.getType();
+      return failure();
+    }
+    int64_t ax = axis ? (*axis < 0 ? *axis + t.getRank() : *axis) : 0;
+    Value xs = x;
+    if (!axis && t.getRank() != 1)
+      xs = tile::ReshapeOp::create(
+          b, lc, RankedTensorType::get({t.getNumElements()}, et), x);
+    auto ts = cast<RankedTensorType>(xs.getType());
+    if (ax < 0 || ax >= ts.getRank()) {
+      error(l) << "expected an axis in range, found " << *axis;
+      return failure();
+    }
+    int64_t len = ts.getDimSize(ax);
+    Value range = tile::MakeRangeOp::create(
+        b, lc, RankedTensorType::get({len}, b.getI32Type()),
+        b.getI32IntegerAttr(0), b.getI32IntegerAttr(int32_t(len)));
+    Value idx = range;
+    for (int64_t d = 0; d < ts.getRank(); ++d)
+      if (d != ax) {
+        TRY(e, expandDims(idx, d, l));
+        idx = e;
+      }
+    TRY(ib, broadcastTo(idx, ts.getShape(), l));
+    TRY(res, reduceTiles(
+                 *this, {xs, ib}, axis ? std::optional<int64_t>(ax) : std::nullopt,
+                 keepDims,
+                 [&, isF, isMax](ArrayRef<Value> a, ArrayRef<Value> c)
+                     -> FailureOr<SmallVector<Value>> {
+                   Location rl = loc(l);
+                   Value better, equal;
+                   if (isF) {
+                     better = arith::CmpFOp::create(
+                         b, rl, isMax ? arith::CmpFPredicate::OGT
+                                      : arith::CmpFPredicate::OLT,
+                         a[0], c[0]);
+                     equal = arith::CmpFOp::create(b, rl, arith::CmpFPredicate::OEQ,
+                                                   a[0], c[0]);
+                   } else {
+                     better = arith::CmpIOp::create(
+                         b, rl, isMax ? arith::CmpIPredicate::sgt
+                                      : arith::CmpIPredicate::slt,
+                         a[0], c[0]);
+                     equal = arith::CmpIOp::create(b, rl, arith::CmpIPredicate::eq,
+                                                   a[0], c[0]);
+                   }
+                   Value lower = arith::CmpIOp::create(
+                       b, rl, arith::CmpIPredicate::slt, a[1], c[1]);
+                   Value tieLow = arith::AndIOp::create(b, rl, equal, lower);
+                   Value keep = arith::OrIOp::create(b, rl, better, tieLow);
+                   return SmallVector<Value>{
+                       arith::SelectOp::create(b, rl, keep, a[0], c[0]),
+                       arith::SelectOp::create(b, rl, keep, a[1], c[1])};
+                 },
+                 l));
+    if (isArg)
+      return res.elts[1];
+    return res;
+  }
+  if (name == "tl.reduce") {
+    TRY(s, bind(*this, args, {"input", "axis", "combine_fn", "keep_dims"}, 3,
+                "reduce", l));
+    SmallVector<Value> srcs;
+    std::vector<PyValue> ins =
+        s[0]->kind == K::Tuple ? s[0]->elts : std::vector<PyValue>{*s[0]};
+    for (const PyValue &v : ins) {
+      TRY(x, toValue(v, l));
+      srcs.push_back(x);
+    }
+    if (srcs.size() > 1)
+      for (Value &v : srcs)
+        if (failed(broadcastPair(v, srcs[0], l)))
+          return failure();
+    std::optional<int64_t> axis;
+    if (present(s[1])) {
+      if (s[1]->kind != K::Int) {
+        error(l) << "expected a compile-time integer axis";
+        return failure();
+      }
+      axis = s[1]->i;
+    }
+    return reduceTiles(*this, srcs, axis, flag(s[3]),
+                       userCombiner(*this, *s[2], l), l);
+  }
+
+  // --- scans ---
+  if (name == "tl.cumsum" || name == "tl.cumprod" ||
+      name == "tl.associative_scan") {
+    bool user = name == "tl.associative_scan";
+    TRY(s, user ? bind(*this, args, {"input", "axis", "combine_fn", "reverse"},
+                       3, "associative_scan", l)
+                : bind(*this, args, {"input", "axis", "reverse", "dtype"}, 1,
+                       name.substr(3), l));
+    std::vector<PyValue> ins =
+        s[0]->kind == K::Tuple ? s[0]->elts : std::vector<PyValue>{*s[0]};
+    SmallVector<Value> srcs;
+    for (const PyValue &v : ins) {
+      TRY(x, toValue(v, l));
+      if (!isa<RankedTensorType>(x.getType())) {
+        error(l) << "expected a tile to scan, found " << x.getType();
+        return failure();
+      }
+      srcs.push_back(x);
+    }
+    int64_t axis = 0;
+    if (present(s[1])) {
+      if (s[1]->kind != K::Int) {
+        error(l) << "expected a compile-time integer axis";
+        return failure();
+      }
+      axis = s[1]->i;
+    }
+    auto t = cast<RankedTensorType>(srcs[0].getType());
+    if (axis < 0)
+      axis += t.getRank();
+    if (axis < 0 || axis >= t.getRank()) {
+      error(l) << "expected an axis in range, found " << axis;
+      return failure();
+    }
+    bool reverse = flag(user ? s[3] : s[2]);
+    Combiner combine;
+    if (user) {
+      combine = userCombiner(*this, *s[2], l);
+    } else {
+      Type et = elemOf(srcs[0]);
+      if (present(s[3]) && s[3]->kind == K::DType)
+        et = s[3]->dtype;
+      else if (et.getIntOrFloatBitWidth() < 32)
+        et = isa<FloatType>(et) ? Type(b.getF32Type()) : Type(b.getI32Type());
+      TRY(xc, castTo(srcs[0], et, l));
+      srcs[0] = xc;
+      bool f = isa<FloatType>(et), isSum = name == "tl.cumsum";
+      combine = [&, f, isSum](ArrayRef<Value> a,
+                              ArrayRef<Value> c) -> FailureOr<SmallVector<Value>> {
+        Location rl = loc(l);
+        Value r = isSum ? (f ? Value(arith::AddFOp::create(b, rl, a[0], c[0]))
+                             : Value(arith::AddIOp::create(b, rl, a[0], c[0])))
+                        : (f ? Value(arith::MulFOp::create(b, rl, a[0], c[0]))
+                             : Value(arith::MulIOp::create(b, rl, a[0], c[0])));
+        return SmallVector<Value>{r};
+      };
+    }
+    auto scan = tile::ScanOp::create(b, lc, srcs, int32_t(axis), reverse);
+    Block *block = scan.addCombinerBlock();
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(block);
+      size_t n = srcs.size();
+      SmallVector<Value> lhs(block->getArguments().take_front(n));
+      SmallVector<Value> rhs(block->getArguments().drop_front(n));
+      auto r = combine(lhs, rhs);
+      if (failed(r))
+        return failure();
+      tile::ScanReturnOp::create(b, lc, *r);
+    }
+    if (scan.getNumResults() == 1)
+      return PyValue::ofValue(scan->getResult(0));
+    std::vector<PyValue> outs;
+    for (Value r : scan.getResults())
+      outs.push_back(PyValue::ofValue(r));
+    return PyValue::ofTuple(outs);
+  }
+
+  // --- dot ---
+  if (name == "tl.dot") {
+    TRY(s, bind(*this, args,
+                {"input", "other", "acc", "input_precision", "allow_tf32",
+                 "max_num_imprecise_acc", "out_dtype"},
+                2, "dot", l));
+    TRY(a, toValue(*s[0], l));
+    TRY(bb, toValue(*s[1], l));
+    auto ta = dyn_cast<RankedTensorType>(a.getType());
+    auto tb = dyn_cast<RankedTensorType>(bb.getType());
+    if (!ta || !tb || ta.getRank() < 2 || ta.getRank() != tb.getRank() ||
+        ta.getRank() > 3) {
+      error(l) << "expected two 2-D (or 3-D batched) tiles for tl.dot, found "
+               << a.getType() << " and " << bb.getType();
+      return failure();
+    }
+    Type ea = ta.getElementType();
+    Type outType = ea.isInteger() ? Type(b.getI32Type()) : Type(b.getF32Type());
+    if (present(s[6]) && s[6]->kind == K::DType)
+      outType = s[6]->dtype;
+    SmallVector<int64_t> shape(ta.getShape());
+    shape.back() = tb.getShape().back();
+    Value acc;
+    if (present(s[2])) {
+      TRY(c, toValue(*s[2], l));
+      acc = c;
+      outType = elemOf(acc);
+    } else {
+      Attribute zero = isa<FloatType>(outType)
+                           ? Attribute(b.getFloatAttr(outType, 0.0))
+                           : Attribute(b.getIntegerAttr(outType, 0));
+      acc = arith::ConstantOp::create(
+          b, lc, DenseElementsAttr::get(RankedTensorType::get(shape, outType), zero));
+    }
+    std::string precision = "tf32";
+    if (present(s[3]) && s[3]->kind == K::Str)
+      precision = s[3]->s;
+    else if (s[4] && s[4]->kind == K::Bool && !s[4]->b)
+      precision = "ieee";
+    if (precision != "tf32" && precision != "tf32x3" && precision != "ieee") {
+      error(l) << "expected input_precision 'tf32', 'tf32x3' or 'ieee', found '"
+               << precision << "'";
+      return failure();
+    }
+    auto dot = tile::DotOp::create(b, lc, acc.getType(), a, bb, acc,
+                                   b.getStringAttr(precision), IntegerAttr());
+    if (present(s[5]) && s[5]->kind == K::Int)
+      dot.setMaxNumImpreciseAccAttr(b.getI32IntegerAttr(int32_t(s[5]->i)));
+    return PyValue::ofValue(dot.getResult());
+  }
+
+  // --- layout of a tile ---
+  if (name == "tl.trans" || name == "tl.permute") {
+    if (args.args.empty()) {
+      error(l) << name.substr(3) << "() missing required argument 'input'";
+      return failure();
+    }
+    TRY(x, toValue(args.args[0], l));
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t) {
+      error(l) << "expected a tile, found " << x.getType();
+      return failure();
+    }
+    SmallVector<int64_t> dims;
+    if (args.args.size() == 2) {
+      TRY(d, intList(*this, args.args[1], "dims", l));
+      dims = d;
+    } else {
+      for (size_t i = 1; i < args.args.size(); ++i) {
+        if (args.args[i].kind != K::Int) {
+          error(l) << "expected compile-time integer dims";
+          return failure();
+        }
+        dims.push_back(args.args[i].i);
+      }
+    }
+    for (auto &[k, v] : args.kwargs)
+      if (k == "dims") {
+        TRY(d, intList(*this, v, "dims", l));
+        dims = d;
+      }
+    if (dims.empty()) {
+      if (t.getRank() != 2) {
+        error(l) << "expected dims for tl.trans of a rank-" << t.getRank()
+                 << " tile";
+        return failure();
+      }
+      dims = {1, 0};
+    }
+    SmallVector<int32_t> order(dims.begin(), dims.end());
+    std::vector<bool> seen(t.getRank(), false);
+    bool ok = int64_t(order.size()) == t.getRank();
+    for (int32_t o : order)
+      ok = ok && o >= 0 && o < t.getRank() && !seen[o] && (seen[o] = true);
+    if (!ok) {
+      error(l) << "expected a permutation of [0, " << t.getRank()
+               << ") for tl.trans";
+      return failure();
+    }
+    return PyValue::ofValue(tile::TransOp::create(b, lc, x, order));
+  }
+
+  // --- hints, assumptions, barriers ---
+  if (name == "tl.multiple_of" || name == "tl.max_contiguous" ||
+      name == "tl.max_constancy") {
+    TRY(s, bind(*this, args, {"input", "values"}, 2, name.substr(3), l));
+    TRY(x, toValue(*s[0], l));
+    TRY(vals, intList(*this, *s[1], "values", l));
+    int64_t rank = isa<RankedTensorType>(x.getType())
+                       ? cast<RankedTensorType>(x.getType()).getRank()
+                       : 1;
+    if (int64_t(vals.size()) != rank) {
+      error(l) << "expected " << rank << " values for " << name << ", found "
+               << vals.size();
+      return failure();
+    }
+    for (int64_t v : vals)
+      if (v < 1 || (v & (v - 1))) {
+        error(l) << "expected powers of two for " << name << ", found " << v;
+        return failure();
+      }
+    Type et = elemOf(x);
+    if (!et.isInteger() && !isa<tile::PtrType>(et)) {
+      error(l) << "expected an integer or pointer value for " << name
+               << ", found " << x.getType();
+      return failure();
+    }
+    auto arr = b.getDenseI64ArrayAttr(vals);
+    auto hint = tile::HintOp::create(
+        b, lc, x.getType(), x, name == "tl.multiple_of" ? arr : DenseI64ArrayAttr(),
+        name == "tl.max_contiguous" ? arr : DenseI64ArrayAttr(),
+        name == "tl.max_constancy" ? arr : DenseI64ArrayAttr());
+    return PyValue::ofValue(hint.getResult());
+  }
+  if (name == "tl.assume") {
+    TRY(s, bind(*this, args, {"cond"}, 1, "assume", l));
+    if (s[0]->isConstexpr()) {
+      TRY(t, truthiness(*s[0], l));
+      if (!t) {
+        error(l) << "tl.assume of a false compile-time condition";
+        return failure();
+      }
+      return PyValue::none();
+    }
+    TRY(c, toValue(*s[0], l));
+    if (c.getType() != b.getI1Type()) {
+      error(l) << "expected a scalar boolean for tl.assume, found "
+               << c.getType();
+      return failure();
+    }
+    tile::AssumeOp::create(b, lc, c);
+    return PyValue::none();
+  }
+  if (name == "tl.debug_barrier") {
+    TRY(s, bind(*this, args, {}, 0, "debug_barrier", l));
+    (void)s;
+    tile::BarrierOp::create(b, lc);
+    return PyValue::none();
+  }
+
+  // --- atomics ---
+  if (name.rfind("tl.atomic_", 0) == 0) {
+    bool isCas = name == "tl.atomic_cas";
+    TRY(s, isCas ? bind(*this, args, {"pointer", "cmp", "val", "sem", "scope"},
+                        3, "atomic_cas", l)
+                 : bind(*this, args, {"pointer", "val", "mask", "sem", "scope"},
+                        2, name.substr(3), l));
+    auto semScope = [&](const std::optional<PyValue> &sem,
+                        const std::optional<PyValue> &scope,
+                        tile::MemSemantic &semOut,
+                        tile::MemScope &scopeOut) -> LogicalResult {
+      semOut = tile::MemSemantic::AcqRel;
+      scopeOut = tile::MemScope::GPU;
+      if (present(sem)) {
+        std::string v = sem->kind == K::Str ? sem->s : "";
+        if (v == "relaxed") semOut = tile::MemSemantic::Relaxed;
+        else if (v == "acquire") semOut = tile::MemSemantic::Acquire;
+        else if (v == "release") semOut = tile::MemSemantic::Release;
+        else if (v == "acq_rel") semOut = tile::MemSemantic::AcqRel;
+        else {
+          error(l) << "expected sem 'relaxed', 'acquire', 'release' or "
+                      "'acq_rel', found "
+                   << sem->describe();
+          return failure();
+        }
+      }
+      if (present(scope)) {
+        std::string v = scope->kind == K::Str ? scope->s : "";
+        if (v == "gpu") scopeOut = tile::MemScope::GPU;
+        else if (v == "cta") scopeOut = tile::MemScope::CTA;
+        else if (v == "sys") scopeOut = tile::MemScope::System;
+        else {
+          error(l) << "expected scope 'gpu', 'cta' or 'sys', found "
+                   << scope->describe();
+          return failure();
+        }
+      }
+      return success();
+    };
+    TRY(p, toValue(*s[0], l));
+    Value ptr = p;
+    if (!isa<tile::PtrType>(elemOf(ptr))) {
+      error(l) << "expected a pointer or a tile of pointers for " << name
+               << ", found " << ptr.getType();
+      return failure();
+    }
+    Type pointee = cast<tile::PtrType>(elemOf(ptr)).getPointeeType();
+    tile::MemSemantic sem;
+    tile::MemScope scope;
+    if (failed(semScope(s[3], s[4], sem, scope)))
+      return failure();
+    if (isCas) {
+      TRY(c0, toValue(*s[1], l, pointee));
+      TRY(v0, toValue(*s[2], l, pointee));
+      TRY(c1, castTo(c0, pointee, l));
+      TRY(v1, castTo(v0, pointee, l));
+      Value c = c1, v = v1;
+      if (failed(broadcastPair(ptr, c, l)) || failed(broadcastPair(ptr, v, l)))
+        return failure();
+      return PyValue::ofValue(
+          tile::AtomicCASOp::create(b, lc, ptr, c, v, sem, scope).getResult());
+    }
+    TRY(v0, toValue(*s[1], l, pointee));
+    TRY(v1, castTo(v0, pointee, l));
+    Value v = v1;
+    if (failed(broadcastPair(ptr, v, l)))
+      return failure();
+    Value mask;
+    if (present(s[2])) {
+      TRY(m0, toValue(*s[2], l, b.getI1Type()));
+      Value m = m0;
+      if (failed(broadcastPair(ptr, m, l)) || failed(broadcastPair(v, m, l)))
+        return failure();
+      mask = m;
+    }
+    bool f = isa<FloatType>(pointee);
+    std::string op = name.substr(10);
+    tile::RMWKind kind;
+    if (op == "add") kind = f ? tile::RMWKind::FAdd : tile::RMWKind::Add;
+    else if (op == "max") kind = tile::RMWKind::Max;
+    else if (op == "min") kind = tile::RMWKind::Min;
+    else if (op == "and") kind = tile::RMWKind::And;
+    else if (op == "or") kind = tile::RMWKind::Or;
+    else if (op == "xor") kind = tile::RMWKind::Xor;
+    else if (op == "xchg") kind = tile::RMWKind::Xchg;
+    else {
+      error(l) << "unimplemented: " << name;
+      return failure();
+    }
+    if (f && kind != tile::RMWKind::FAdd && kind != tile::RMWKind::Xchg &&
+        kind != tile::RMWKind::Max && kind != tile::RMWKind::Min) {
+      error(l) << "expected an integer pointee for " << name << ", found "
+               << pointee;
+      return failure();
+    }
+    return PyValue::ofValue(
+        tile::AtomicRMWOp::create(b, lc, kind, ptr, v, mask, sem, scope)
+            .getResult());
+  }
+
+  // --- tensor descriptors ---
+  if (name == "tl.make_tensor_descriptor") {
+    TRY(s, bind(*this, args, {"base", "shape", "strides", "block_shape",
+                              "padding_option"},
+                4, "make_tensor_descriptor", l));
+    TRY(base, toValue(*s[0], l));
+    if (!isa<tile::PtrType>(base.getType())) {
+      error(l) << "expected a scalar pointer as the descriptor base, found "
+               << base.getType();
+      return failure();
+    }
+    TRY(block, intList(*this, *s[3], "block_shape", l));
+    auto listOf = [&](const PyValue &v) -> FailureOr<SmallVector<Value>> {
+      std::vector<PyValue> elts =
+          v.kind == K::Tuple ? v.elts : std::vector<PyValue>{v};
+      SmallVector<Value> out;
+      for (const PyValue &e : elts) {
+        auto x = toValue(e, l, b.getI32Type());
+        if (failed(x))
+          return failure();
+        if (!x->getType().isInteger(32) && !x->getType().isInteger(64)) {
+          error(l) << "expected i32 or i64 scalars for a descriptor's shape "
+                      "and strides, found "
+                   << x->getType();
+          return failure();
+        }
+        out.push_back(*x);
+      }
+      return out;
+    };
+    TRY(shape, listOf(*s[1]));
+    TRY(strides, listOf(*s[2]));
+    if (shape.size() != block.size() || strides.size() != block.size()) {
+      error(l) << "expected shape, strides and block_shape of one rank, found "
+               << shape.size() << ", " << strides.size() << " and "
+               << block.size();
+      return failure();
+    }
+    Type elem = cast<tile::PtrType>(base.getType()).getPointeeType();
+    auto descType =
+        tile::TensorDescType::get(ctx, RankedTensorType::get(block, elem));
+    PyValue d;
+    d.kind = K::Descriptor;
+    d.v = tile::MakeTensorDescOp::create(b, lc, descType, base, shape, strides);
+    return d;
+  }
+  if (name == "tl.desc.load" || name == "tl.desc.store") {
+    bool isLoad = name == "tl.desc.load";
+    if (args.args.size() < (isLoad ? 2u : 3u)) {
+      error(l) << (isLoad ? "load" : "store") << "() expects offsets"
+               << (isLoad ? "" : " and a value");
+      return failure();
+    }
+    Value desc = args.args[0].v;
+    auto descType = cast<tile::TensorDescType>(desc.getType());
+    std::vector<PyValue> offs = args.args[1].kind == K::Tuple
+                                    ? args.args[1].elts
+                                    : std::vector<PyValue>{args.args[1]};
+    SmallVector<Value> idx;
+    for (const PyValue &o : offs) {
+      TRY(v, toValue(o, l, b.getI32Type()));
+      if (!v.getType().isInteger(32)) {
+        error(l) << "expected i32 offsets, found " << v.getType();
+        return failure();
+      }
+      idx.push_back(v);
+    }
+    if (int64_t(idx.size()) != descType.getBlockType().getRank()) {
+      error(l) << "expected " << descType.getBlockType().getRank()
+               << " offsets, found " << idx.size();
+      return failure();
+    }
+    if (isLoad)
+      return PyValue::ofValue(tile::DescLoadOp::create(
+          b, lc, descType.getBlockType(), desc, idx));
+    TRY(v0, toValue(args.args[2], l, descType.getBlockType().getElementType()));
+    TRY(v1, castTo(v0, descType.getBlockType().getElementType(), l));
+    TRY(v, broadcastTo(v1, descType.getBlockType().getShape(), l));
+    tile::DescStoreOp::create(b, lc, desc, idx, v);
+    return PyValue::none();
+  }
+
   error(l) << "unimplemented: " << name << " is not supported by tilec yet";
   return failure();
 }

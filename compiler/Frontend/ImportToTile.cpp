@@ -521,6 +521,12 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
   case PyValue::Kind::Descriptor:
     return PyValue::method("desc." + attr, v);
   case PyValue::Kind::DType:
+    if (attr == "element_ty") {
+      if (auto ptr = dyn_cast<tile::PtrType>(v.dtype))
+        return PyValue::ofDType(ptr.getPointeeType());
+      error(l) << "'element_ty' of a non-pointer dtype " << v.describe();
+      return failure();
+    }
     if (attr == "primitive_bitwidth")
       return PyValue::ofInt(v.dtype.getIntOrFloatBitWidth());
     if (attr == "is_floating") // called as a method in Triton
@@ -1285,31 +1291,35 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       LogicalResult r = execBlock(f->body);
       std::map<std::string, PyValue> after = scope;
       scope = before;
+      // Read the body's types before its scratch ops are erased.
+      if (succeeded(r)) {
+        for (const std::string &name : assigned) {
+          if (name == targetName->id || !before.count(name) ||
+              !after.count(name))
+            continue;
+          const PyValue &init = before[name], &next = after[name];
+          if (sameBinding(init, next))
+            continue;
+          if (!next.isRuntime() && init.isConstexpr() && next.isConstexpr() &&
+              !init.isNumber()) {
+            error(s.loc) << "variable '" << name << "' changes its "
+                            "compile-time value in a loop over run-time "
+                            "bounds";
+            r = failure();
+            break;
+          }
+          Type t = next.isRuntime() ? next.v.getType()
+                   : init.isRuntime() ? init.v.getType()
+                                      : Type();
+          carried.push_back(name);
+          carriedTypes.push_back(t);
+        }
+      }
       scratch.dropAllDefinedValueUses();
       while (!scratch.empty())
         scratch.back().erase();
       if (failed(r))
         return failure();
-      for (const std::string &name : assigned) {
-        if (name == targetName->id || !before.count(name) || !after.count(name))
-          continue;
-        const PyValue &init = before[name], &next = after[name];
-        if (sameBinding(init, next))
-          continue;
-        if (!next.isRuntime()) {
-          if (init.isConstexpr() && next.isConstexpr() && !init.isNumber()) {
-            error(s.loc) << "variable '" << name << "' changes its "
-                            "compile-time value in a loop over run-time "
-                            "bounds";
-            return failure();
-          }
-        }
-        Type t = next.isRuntime() ? next.v.getType()
-                 : init.isRuntime() ? init.v.getType()
-                                    : Type();
-        carried.push_back(name);
-        carriedTypes.push_back(t);
-      }
     }
     SmallVector<Value> inits;
     for (auto [k, name] : llvm::enumerate(carried)) {
