@@ -1,0 +1,9 @@
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(p):
+    if p:
+        x = 1
+      y = 2

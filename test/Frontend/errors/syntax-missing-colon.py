@@ -1,0 +1,8 @@
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(p):
+    if p
+        pass
