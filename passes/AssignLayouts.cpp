@@ -224,12 +224,33 @@ private:
     });
     if (bad)
       return failure();
-    auto defaultEncoding = [&](RankedTensorType t) -> Attribute {
-      SmallVector<int64_t> shape(t.getShape());
-      auto it = byShape.find(shape);
+    auto blockedFor = [&](ArrayRef<int64_t> s) -> Attribute {
+      auto it = byShape.find(SmallVector<int64_t>(s));
       if (it != byShape.end())
         return it->second.layout;
-      return getBlockedEncoding(ctx, t.getShape(), warps);
+      return getBlockedEncoding(ctx, s, warps);
+    };
+    // A shape no memory op anchors but a reduction produces takes the
+    // reduction's slice layout, so per-row statistics (softmax's max and
+    // sum) need no conversion to meet their own expand_dims.
+    std::map<SmallVector<int64_t>, Attribute> sliceDefaults;
+    func.walk([&](ReduceOp op) {
+      auto src = cast<RankedTensorType>(op.getSrcs()[0].getType());
+      if (src.getRank() < 2)
+        return;
+      SmallVector<int64_t> rshape(src.getShape());
+      rshape.erase(rshape.begin() + op.getAxis());
+      if (byShape.count(rshape))
+        return;
+      sliceDefaults.emplace(
+          rshape, SliceEncodingAttr::get(ctx, op.getAxis(),
+                                         blockedFor(src.getShape())));
+    });
+    auto defaultEncoding = [&](RankedTensorType t) -> Attribute {
+      auto it = sliceDefaults.find(SmallVector<int64_t>(t.getShape()));
+      if (it != sliceDefaults.end())
+        return it->second;
+      return blockedFor(t.getShape());
     };
     auto retype = [&](Value v) {
       auto t = dyn_cast<RankedTensorType>(v.getType());
@@ -249,6 +270,24 @@ private:
         if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue()))
           if (dense.getType() != c.getType())
             c.setValueAttr(dense.reshape(cast<ShapedType>(c.getType())));
+    });
+
+    // A reduction's results carry the slice of its operand's layout.
+    func.walk([&](ReduceOp op) {
+      Attribute srcEnc =
+          cast<RankedTensorType>(op.getSrcs()[0].getType()).getEncoding();
+      for (Value r : op.getResults()) {
+        auto t = dyn_cast<RankedTensorType>(r.getType());
+        if (!t)
+          continue;
+        Attribute want = SliceEncodingAttr::get(ctx, op.getAxis(), srcEnc);
+        if (t.getEncoding() == want)
+          continue;
+        r.setType(withEncoding(t, want));
+        b.setInsertionPointAfter(op);
+        auto back = ConvertLayoutOp::create(b, op.getLoc(), t, r);
+        r.replaceAllUsesExcept(back.getResult(), back);
+      }
     });
 
     // broadcast wants its result's layout on its source.

@@ -268,6 +268,8 @@ public:
     target.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType());
     });
+    // Combiner terminators go away with their reduce.
+    target.addLegalOp<tile::ReduceReturnOp, tile::ScanReturnOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return converter.isLegal(op); });
 
@@ -279,6 +281,7 @@ public:
                                                                  ctx);
     populateMemoryOpToSIMTPatterns(converter, axis, patterns);
     populateLayoutConversionToSIMTPatterns(converter, patterns);
+    populateReduceToSIMTPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
@@ -290,12 +293,12 @@ public:
 private:
   /// Every tile must carry an encoding this lowering understands, every
   /// call must have been inlined, and no op may be one this lowering does
-  /// not implement yet (reduce, scan, dot, trans, atomics, descriptors).
+  /// not implement yet (scan, dot, trans, atomics, descriptors).
   LogicalResult checkInput(ModuleOp module) {
     // Valid tile ops without a SIMT lowering yet: one error per op.
     bool unimplemented = false;
     module.walk([&](Operation *op) {
-      if (isa<tile::ReduceOp, tile::ScanOp, tile::DotOp, tile::AtomicRMWOp,
+      if (isa<tile::ScanOp, tile::DotOp, tile::AtomicRMWOp,
               tile::AtomicCASOp, tile::TransOp, tile::MakeTensorDescOp,
               tile::DescLoadOp, tile::DescStoreOp>(op)) {
         op->emitError("unimplemented: '")

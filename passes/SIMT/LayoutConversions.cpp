@@ -123,6 +123,8 @@ struct ReshapeLowering : public OpConversionPattern<tile::ReshapeOp> {
 } // namespace
 
 int64_t simt::getSharedMemoryBytes(Operation *op) {
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return getReduceSharedMemoryBytes(reduce);
   RankedTensorType src, dst;
   if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(op)) {
     src = cast<RankedTensorType>(cvt.getSrc().getType());

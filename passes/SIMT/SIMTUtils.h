@@ -72,6 +72,11 @@ void populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
 /// Patterns for layout conversions and reshapes through shared memory.
 void populateLayoutConversionToSIMTPatterns(TileTypeConverter &converter,
                                             mlir::RewritePatternSet &patterns);
+/// Patterns for tile.reduce.
+void populateReduceToSIMTPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// Shared-memory bytes a tile.reduce needs for its cross-warp step.
+int64_t getReduceSharedMemoryBytes(tile::ReduceOp op);
 /// Shared-memory bytes `op` needs if lowered through shared memory (0 if it
 /// is lowered in registers).
 int64_t getSharedMemoryBytes(mlir::Operation *op);

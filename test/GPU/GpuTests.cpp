@@ -462,6 +462,138 @@ void runAddI8(const Env &env, const std::string &caseName, size_t n) {
       failCase("guard byte " + std::to_string(i) + " was written");
 }
 
+/// Compares float outputs with a float64 reference: |found - want| <=
+/// atol + rtol * |want|, NaN where the reference is NaN.
+void expectClose(const std::vector<uint32_t> &found, size_t index, double want,
+                 double atol, double rtol, const std::string &what) {
+  float f = bitsFloat(found[index]);
+  bool ok = std::isnan(want) ? std::isnan(f)
+                             : std::fabs(double(f) - want) <=
+                                   atol + rtol * std::fabs(want);
+  if (!ok) {
+    char buf[256];
+    std::snprintf(buf, sizeof(buf),
+                  "%s: expected %.9g (float64 reference), found %s%s",
+                  what.c_str(), want, describe(found[index]).c_str(),
+                  found[index] == kPoison32 ? " (never written)" : "");
+    failCase(buf);
+  }
+}
+
+/// Row-wise softmax over an M x N fp32 matrix with row strides, against
+/// float64. Row 1 (when `infRow`) is all -inf, whose softmax is NaN (as in
+/// torch and Triton: exp(-inf - -inf)).
+void runSoftmax(const Env &env, const std::string &caseName,
+                const std::string &kernelName, int M, int N, int block,
+                bool persistent, bool infRow) {
+  const int strideIn = N + 5, strideOut = N + 3;
+  Kernel k = env.kernel(kernelName);
+  Rng rng = env.rng(caseName);
+  std::vector<float> in(size_t(M) * strideIn, bitsFloat(kPoison32));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      in[size_t(i) * strideIn + j] =
+          (infRow && i == 1) ? -INFINITY : rng.value();
+  size_t outCount = size_t(M) * strideOut;
+  DeviceBuffer din(in.size() * 4), dout((outCount + kGuard) * 4);
+  din.upload(in);
+  dout.poison();
+  unsigned grid = persistent ? std::min(M, 264) : unsigned(M);
+  check(k.launch(Grid{grid, 1, 1},
+                 {Arg::ptr(din.get()), Arg::ptr(dout.get()), Arg::i32(strideIn),
+                  Arg::i32(strideOut), Arg::i32(M), Arg::i32(N)}));
+  env.sync();
+  (void)block;
+  std::vector<uint32_t> out = dout.download<uint32_t>(outCount + kGuard);
+  for (int i = 0; i < M; ++i) {
+    const float *row = &in[size_t(i) * strideIn];
+    double m = -INFINITY;
+    for (int j = 0; j < N; ++j)
+      m = std::max(m, double(row[j]));
+    double sum = 0;
+    for (int j = 0; j < N; ++j)
+      sum += std::exp(double(row[j]) - m);
+    for (int j = 0; j < strideOut; ++j) {
+      size_t o = size_t(i) * strideOut + j;
+      std::string where =
+          "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+      if (j >= N) {
+        if (out[o] != kPoison32)
+          failCase("padding element " + where + " was written");
+        continue;
+      }
+      double want = (infRow && i == 1) ? NAN : std::exp(double(row[j]) - m) / sum;
+      expectClose(out, o, want, 1e-7, 2e-5, "softmax " + where);
+    }
+  }
+  expectUntouched(out, outCount, outCount + kGuard, "guard element");
+}
+
+/// Layer norm (or RMS norm) forward over M x N fp32 rows, against float64;
+/// also checks the saved mean and 1/std of layer norm.
+void runNorm(const Env &env, const std::string &caseName, bool rms, int M,
+             int N) {
+  const int stride = N + 7;
+  const float eps = 1e-5f;
+  Kernel k = env.kernel(rms ? "rms_norm_fwd_kernel" : "layer_norm_fwd_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x(size_t(M) * stride, bitsFloat(kPoison32));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      x[size_t(i) * stride + j] = rng.value() + 1.5f; // a non-zero mean
+  std::vector<float> w = randomFloats(rng, N), bias = randomFloats(rng, N);
+  size_t count = size_t(M) * stride;
+  DeviceBuffer dx(count * 4), dy((count + kGuard) * 4), dw(N * 4), db(N * 4),
+      dmean(M * 4), drstd(M * 4);
+  dx.upload(x);
+  dw.upload(w);
+  db.upload(bias);
+  dy.poison();
+  dmean.poison();
+  drstd.poison();
+  if (rms)
+    check(k.launch(Grid{unsigned(M), 1, 1},
+                   {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dw.get()),
+                    Arg::i32(stride), Arg::i32(N), Arg::f32(eps)}));
+  else
+    check(k.launch(Grid{unsigned(M), 1, 1},
+                   {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dw.get()),
+                    Arg::ptr(db.get()), Arg::ptr(dmean.get()),
+                    Arg::ptr(drstd.get()), Arg::i32(stride), Arg::i32(N),
+                    Arg::f32(eps)}));
+  env.sync();
+  std::vector<uint32_t> y = dy.download<uint32_t>(count + kGuard);
+  std::vector<uint32_t> mean = dmean.download<uint32_t>(M);
+  std::vector<uint32_t> rstd = drstd.download<uint32_t>(M);
+  for (int i = 0; i < M; ++i) {
+    const float *row = &x[size_t(i) * stride];
+    double mu = 0, sq = 0;
+    for (int j = 0; j < N; ++j)
+      mu += row[j];
+    mu /= N;
+    for (int j = 0; j < N; ++j)
+      sq += rms ? double(row[j]) * row[j] : (row[j] - mu) * (row[j] - mu);
+    double r = 1.0 / std::sqrt(sq / N + eps);
+    if (!rms) {
+      expectClose(mean, i, mu, 1e-5, 1e-5, "mean of row " + std::to_string(i));
+      expectClose(rstd, i, r, 1e-5, 1e-5, "rstd of row " + std::to_string(i));
+    }
+    for (int j = 0; j < stride; ++j) {
+      size_t o = size_t(i) * stride + j;
+      std::string where =
+          "(" + std::to_string(i) + ", " + std::to_string(j) + ")";
+      if (j >= N) {
+        if (y[o] != kPoison32)
+          failCase("padding element " + where + " was written");
+        continue;
+      }
+      double want = rms ? row[j] * r * w[j] : (row[j] - mu) * r * w[j] + bias[j];
+      expectClose(y, o, want, 2e-5, 2e-5, (rms ? "rms norm " : "layer norm ") + where);
+    }
+  }
+  expectUntouched(y, count, count + kGuard, "guard element");
+}
+
 /// Launches add_kernel with a bad argument list built by `mutate` and
 /// requires a refusal whose message contains `expected`, and an output
 /// left poisoned (the driver was never called).
@@ -591,6 +723,27 @@ std::vector<TestCase> allCases() {
   cases.push_back({i8Name, true, true, [i8Name, past2g](const Env &e) {
                      runAddI8(e, i8Name, past2g);
                    }});
+  // Reductions (issue 4): softmax, layer norm, RMS norm from .py kernels.
+  struct SoftmaxCase { const char *kernel; int M, N, block; bool persistent, inf; };
+  for (SoftmaxCase c : {SoftmaxCase{"softmax_kernel", 823, 1000, 1024, false, true},
+                        SoftmaxCase{"softmax_kernel", 257, 1023, 1024, false, false},
+                        SoftmaxCase{"softmax_persistent_kernel", 1001, 1000, 1024, true, true},
+                        SoftmaxCase{"softmax_looped_kernel", 301, 4097, 1024, false, true}}) {
+    std::string name = std::string(c.kernel) + "/M=" + std::to_string(c.M) +
+                       ",N=" + std::to_string(c.N);
+    cases.push_back({name, false, true, [name, c](const Env &e) {
+                       runSoftmax(e, name, c.kernel, c.M, c.N, c.block,
+                                  c.persistent, c.inf);
+                     }});
+  }
+  for (int N : {1000, 4097})
+    for (bool rms : {false, true}) {
+      std::string name = std::string(rms ? "rms_norm_fwd_kernel" : "layer_norm_fwd_kernel") +
+                         "/M=517,N=" + std::to_string(N);
+      cases.push_back({name, false, true, [name, rms, N](const Env &e) {
+                         runNorm(e, name, rms, 517, N);
+                       }});
+    }
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(
                          e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },
