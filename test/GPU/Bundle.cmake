@@ -32,7 +32,8 @@ function(_tilec_define_gpu_bundle)
   endif()
   get_filename_component(repo ${src}/../.. ABSOLUTE)
   file(GLOB bench_py CONFIGURE_DEPENDS ${repo}/bench/*.py)
-  file(GLOB examples_py CONFIGURE_DEPENDS ${repo}/examples/*.py)
+  file(GLOB examples_py CONFIGURE_DEPENDS ${repo}/examples/*.py
+       ${repo}/test/GPU/kernels/py/*.py)
 
   set(manifest ${CMAKE_BINARY_DIR}/gpu-bundle-manifest.cmake)
   file(GENERATE OUTPUT ${manifest} CONTENT

@@ -500,7 +500,7 @@ void runSoftmax(const Env &env, const std::string &caseName,
   dout.poison();
   unsigned grid = persistent ? std::min(M, 264) : unsigned(M);
   check(k.launch(Grid{grid, 1, 1},
-                 {Arg::ptr(din.get()), Arg::ptr(dout.get()), Arg::i32(strideIn),
+                 {Arg::ptr(dout.get()), Arg::ptr(din.get()), Arg::i32(strideIn),
                   Arg::i32(strideOut), Arg::i32(M), Arg::i32(N)}));
   env.sync();
   (void)block;

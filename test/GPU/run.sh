@@ -7,7 +7,7 @@
 #   --quick      skip the big cases (2^28+17 and 2^31+17 elements)
 #   --sanitize   also run compute-sanitizer --tool memcheck over the --quick
 #                tests and --tool racecheck over the shared-memory kernels
-#   --bench      also run bench/bench_vector_add.py (needs python3, torch,
+#   --bench      also run bench/bench_vector_add.py and bench_rowwise.py (needs python3, torch,
 #                triton); its JSON goes to $TILEC_BENCH_JSON or
 #                ./bench_vector_add.json
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
@@ -86,6 +86,16 @@ if [ "$bench" = 1 ]; then
   rc=$?
   if [ "$rc" -ne 0 ]; then
     echo "run.sh: benchmark exited with $rc"
+    status=1
+  fi
+  echo "== bench/bench_rowwise.py"
+  TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
+    python3 "$here/bench/bench_rowwise.py" --kernels "$kernels" \
+      --sources "$here/examples" \
+      --json "${TILEC_ROWWISE_JSON:-bench_rowwise.json}"
+  rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "run.sh: row-wise benchmark exited with $rc"
     status=1
   fi
 fi
