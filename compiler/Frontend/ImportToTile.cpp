@@ -103,8 +103,9 @@ CodeGen::CodeGen(const py::Module &module, const KernelOptions &options,
 
 Location CodeGen::loc(SourceLoc l) {
   Location result = FileLineColLoc::get(fileName, l.line, l.col);
-  for (auto it = callStack.rbegin(); it != callStack.rend(); ++it)
-    result = CallSiteLoc::get(result, *it);
+  // The innermost call site already carries its own callers.
+  if (!callStack.empty())
+    result = CallSiteLoc::get(result, callStack.back());
   return result;
 }
 
@@ -298,11 +299,13 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   });
   bool positionalAll = entries.size() == params.size();
   if (!positionalAll && entries.size() != numRuntime) {
-    emitError(kernelLoc) << "expected a signature of " << numRuntime
-                         << " entries (one per non-constexpr parameter) or "
-                         << params.size() << " (one per parameter), found "
-                         << entries.size() << " in '" << options.signature
-                         << "'";
+    auto d = emitError(kernelLoc);
+    d << "expected a signature of " << numRuntime
+      << (numRuntime == 1 ? " entry" : " entries");
+    if (numRuntime != params.size())
+      d << " (one per non-constexpr parameter) or " << params.size()
+        << " (one per parameter)";
+    d << ", found " << entries.size() << " in '" << options.signature << "'";
     return nullptr;
   }
 
@@ -315,8 +318,15 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     if (isConst) {
       if (positionalAll) {
         std::string text = entries[next++];
-        if (!constexprValues.count(p->name))
-          constexprValues[p->name] = parseConstexprText(text);
+        for (auto &[name, value] : options.constexprs)
+          if (name == p->name && value != text) {
+            emitError(loc(p->loc))
+                << "constexpr '" << p->name << "' given twice: '" << text
+                << "' in the signature and '" << value << "' with -D";
+            return nullptr;
+          }
+        // The signature's value wins over an autotune config's.
+        constexprValues[p->name] = parseConstexprText(text);
       }
       continue;
     }
@@ -392,9 +402,24 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   }
   b.setInsertionPointToStart(entry);
 
+  for (auto &[name, text] : options.constexprs)
+    if (!llvm::any_of(params, [&, n = name](const py::Param *p) {
+          return p->name == n && isConstexprAnnotation(p->annotation.get());
+        })) {
+      emitError(kernelLoc) << "-D " << name << ": kernel '" << kernel->name
+                           << "' has no constexpr parameter of that name";
+      return nullptr;
+    }
   size_t argIndex = 0;
   for (const py::Param *p : params) {
     if (!isConstexprAnnotation(p->annotation.get())) {
+      // An `i32:1` argument is the constant 1, as Triton specializes it (the
+      // parameter stays in the signature; the runtime checks it).
+      if (sig[argIndex].equalToOne) {
+        ++argIndex;
+        scope[p->name] = PyValue::ofInt(1);
+        continue;
+      }
       scope[p->name] = PyValue::ofValue(entry->getArgument(argIndex++));
       continue;
     }
@@ -413,19 +438,6 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       return nullptr;
     }
   }
-  for (auto &[name, v] : constexprValues)
-    if (!llvm::any_of(params, [&](const py::Param *p) { return p->name == name; }) &&
-        !llvm::any_of(options.constexprs,
-                      [&](auto &kv) { return kv.first != name; }))
-      (void)v;
-  for (auto &[name, text] : options.constexprs)
-    if (!llvm::any_of(params, [&, n = name](const py::Param *p) {
-          return p->name == n && isConstexprAnnotation(p->annotation.get());
-        })) {
-      emitError(kernelLoc) << "-D " << name << ": kernel '" << kernel->name
-                           << "' has no constexpr parameter of that name";
-      return nullptr;
-    }
 
   if (failed(execBlock(kernel->body)))
     return nullptr;
@@ -1401,16 +1413,22 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       carried.push_back(name);
   SmallVector<Value> inits;
   SmallVector<Type> types;
-  // Types from a scratch run of the body (for constexpr initial values).
+  // Types from a scratch run of the body (for constexpr initial values),
+  // and which variables it changes: a compile-time value the body changes
+  // becomes a run-time loop variable, since the trip count is not known.
   std::map<std::string, Type> bodyTypes;
+  std::set<std::string> changedInBody;
   {
     Block scratch;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&scratch);
     LogicalResult r = execBlock(w.body);
-    for (const std::string &name : carried)
+    for (const std::string &name : carried) {
       if (scope.count(name) && scope[name].isRuntime())
         bodyTypes[name] = scope[name].v.getType();
+      if (scope.count(name) && !sameBinding(scope[name], before[name]))
+        changedInBody.insert(name);
+    }
     scope = before;
     scratch.dropAllDefinedValueUses();
     while (!scratch.empty())
@@ -1422,8 +1440,13 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
   for (const std::string &name : carried) {
     const PyValue &init = before[name];
     Type t = bodyTypes.count(name) ? bodyTypes[name] : Type();
-    if (!init.isRuntime() && !t)
+    if (!init.isRuntime() && !t && !changedInBody.count(name))
       continue; // stays a compile-time value
+    if (!init.isRuntime() && !t && !init.isNumber()) {
+      error(s.loc) << "variable '" << name << "' changes its compile-time "
+                      "value in a loop on a run-time condition";
+      return failure();
+    }
     auto v = toValue(init, s.loc, t ? tile::getElementTypeOrSelf(t) : Type());
     if (failed(v))
       return failure();

@@ -105,8 +105,17 @@ FailureOr<Value> CodeGen::toValue(const PyValue &v, SourceLoc l, Type hint) {
       return failure();
     }
     int64_t x = v.kind == PyValue::Kind::Int ? v.i : int64_t(v.b);
-    if (it.getWidth() == 1)
+    unsigned w = it.getWidth();
+    if (w == 1) {
       x = x != 0;
+    } else if (w < 64 && v.kind == PyValue::Kind::Int) {
+      // Out of range for the type: an error, as Triton gives.
+      int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
+      if (x < lo || x > hi) {
+        error(l) << "integer " << x << " is out of range for " << t;
+        return failure();
+      }
+    }
     return arith::ConstantOp::create(b, lc, b.getIntegerAttr(it, x))
         .getResult();
   }
@@ -139,26 +148,17 @@ FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
              << b2.describe();
     return failure();
   }
-  bool aTile = a.isRuntime() && isa<RankedTensorType>(a.v.getType());
-  bool bTile = b2.isRuntime() && isa<RankedTensorType>(b2.v.getType());
-  // A scalar of a lower or equal kind takes the tile's type.
-  if (aTile != bTile) {
-    Type scalar = aTile ? tb : ta, tensor = aTile ? ta : tb;
-    if (kindRank(scalar) <= kindRank(tensor)) {
-      if (divOrMod && (tensor.isF16() || tensor.isBF16()))
+  // A Python number of a lower or equal kind takes the other operand's type
+  // (only Python numbers: a run-time scalar promotes like a tile).
+  if (a.isNumber() != b2.isNumber()) {
+    Type number = a.isNumber() ? ta : tb, other = a.isNumber() ? tb : ta;
+    if (kindRank(number) <= kindRank(other)) {
+      if (divOrMod && (other.isF16() || other.isBF16()))
         return Type(b.getF32Type());
-      return tensor;
+      return other;
     }
   }
-  // A Python number against a run-time scalar also adopts its type.
-  if (a.isRuntime() != b2.isRuntime()) {
-    Type rt = a.isRuntime() ? ta : tb, lit = a.isRuntime() ? tb : ta;
-    if (kindRank(lit) <= kindRank(rt)) {
-      if (divOrMod && (rt.isF16() || rt.isBF16()))
-        return Type(b.getF32Type());
-      return rt;
-    }
-  }
+  // Triton's computation_type_impl, in its order.
   if (isFloat(ta) || isFloat(tb)) {
     if (isa<Float8E4M3FNType, Float8E5M2Type>(ta) ||
         isa<Float8E4M3FNType, Float8E5M2Type>(tb)) {
@@ -170,17 +170,12 @@ FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
       return Type(b.getF64Type());
     if (ta.isF32() || tb.isF32())
       return Type(b.getF32Type());
-    if (isFloat(ta) && isFloat(tb)) {
-      if (ta != tb)
-        return Type(b.getF32Type()); // fp16 with bf16
-      if (divOrMod)
-        return Type(b.getF32Type());
-      return ta;
-    }
-    Type f = isFloat(ta) ? ta : tb;
-    if (divOrMod && (f.isF16() || f.isBF16()))
-      return Type(b.getF32Type());
-    return f;
+    if (ta.isF16() || tb.isF16())
+      return divOrMod ? Type(b.getF32Type()) : Type(b.getF16Type());
+    // bf16: only bf16 with bf16 stays bf16.
+    if (!divOrMod && ta.isBF16() && tb.isBF16())
+      return Type(b.getBF16Type());
+    return Type(b.getF32Type());
   }
   unsigned wa = ta.getIntOrFloatBitWidth(), wb = tb.getIntOrFloatBitWidth();
   return wa >= wb ? ta : tb;
@@ -472,17 +467,13 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
         tile::AddPtrOp::create(b, lc, pp.getType(), pp, oo).getResult());
   }
 
-  bool divOrMod = op == BinOpKind::FloorDiv || op == BinOpKind::Mod;
+  // Triton's truediv passes div_or_mod too: fp16 / fp16 computes in fp32.
+  bool divOrMod = op == BinOpKind::FloorDiv || op == BinOpKind::Mod ||
+                  op == BinOpKind::Div;
   TRY(type, promote(a, b2, divOrMod, l));
   Type et = type;
-  if (op == BinOpKind::Div) {
-    // True division computes in floating point.
-    if (!isFloat(et))
-      et = b.getF32Type();
-    else if (et.isF16() || et.isBF16()) {
-      // fp16 / fp16 stays fp16 in Triton.
-    }
-  }
+  if (op == BinOpKind::Div && !isFloat(et))
+    et = b.getF32Type(); // true division computes in floating point
   bool isBitwise = op == BinOpKind::BitAnd || op == BinOpKind::BitOr ||
                    op == BinOpKind::BitXor || op == BinOpKind::LShift ||
                    op == BinOpKind::RShift;

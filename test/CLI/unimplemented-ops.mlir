@@ -1,8 +1,9 @@
 // tilec on valid tile ops that the PTX backend does not lower yet (here
-// tile.reduce, tile.dot and tile.atomic_rmw): --emit=tile keeps them (the
-// reduce's combiner survives canonicalization), --emit=layout gives their
-// tiles layouts, and --emit=ptx stops with one located `unimplemented:` error
-// per op, exit 1.
+// tile.trans, tile.dot and tile.atomic_rmw), next to a tile.reduce that it
+// does lower: --emit=tile keeps them (the reduce's combiner survives
+// canonicalization), --emit=layout gives their tiles layouts (the reduce's
+// result the slice of its operand's), and --emit=ptx stops with one located
+// `unimplemented:` error per unlowered op, exit 1.
 // RUN: tilec %s --emit=tile | FileCheck %s --check-prefix=TILE
 // RUN: tilec %s --emit=layout | FileCheck %s --check-prefix=LAYOUT
 // RUN: not tilec %s --emit=ptx -o %t.ptx 2>&1 | FileCheck %s
@@ -14,15 +15,15 @@
 // TILE:        tile.dot
 // TILE:        tile.atomic_rmw fadd, acq_rel, gpu
 
-// LAYOUT:      tile.reduce(%{{.*}}) {axis = 1 : i32} : (tensor<16x64xf32, #{{.*}}>) -> tensor<16xf32, #{{.*}}> {
+// LAYOUT:      #[[S:slice[0-9]*]] = #tile.slice<{dim = 1, parent = #[[B:blocked[0-9]*]]}>
+// LAYOUT:      tile.reduce(%{{.*}}) {axis = 1 : i32} : (tensor<16x64xf32, #[[B]]>) -> tensor<16xf32, #[[S]]> {
 // LAYOUT:        tile.reduce.return %{{.*}} : f32
 // LAYOUT:      tile.dot %{{.*}} : tensor<16x64xf32, #{{.*}}>, tensor<64x16xf32, #{{.*}}>, tensor<16x16xf32, #{{.*}}> -> tensor<16x16xf32, #{{.*}}>
 // LAYOUT:      tile.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %{{.*}} : tensor<16x!tile.ptr<f32>, #{{.*}}>
 
-// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 13]]:8: error: unimplemented: 'tile.reduce' is not lowered to PTX yet
-// CHECK-NEXT: {{^}}  %s = tile.reduce(%a) {axis = 1 : i32} : (tensor<16x64xf32>) -> tensor<16xf32> {
-// CHECK-NEXT: {{^       \^$}}
-// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 15]]:9: error: unimplemented: 'tile.trans' is not lowered to PTX yet
+// CHECK-NOT:  'tile.reduce' is not lowered
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 16]]:9: error: unimplemented: 'tile.trans' is not lowered to PTX yet
+// CHECK-NEXT: {{^}}  %at = tile.trans %a {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
 // CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 16]]:8: error: unimplemented: 'tile.dot' is not lowered to PTX yet
 // CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 21]]:10: error: unimplemented: 'tile.atomic_rmw' is not lowered to PTX yet
 tile.func @k(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>) {
