@@ -282,6 +282,7 @@ public:
     populateMemoryOpToSIMTPatterns(converter, axis, patterns);
     populateLayoutConversionToSIMTPatterns(converter, patterns);
     populateReduceToSIMTPatterns(converter, patterns);
+    populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -72,6 +72,10 @@ void populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
 /// Patterns for layout conversions and reshapes through shared memory.
 void populateLayoutConversionToSIMTPatterns(TileTypeConverter &converter,
                                             mlir::RewritePatternSet &patterns);
+/// fp32 exp/exp2 to ex2.approx (as Triton); marks them illegal in `target`.
+void populateMathToSIMTPatterns(TileTypeConverter &converter,
+                                mlir::ConversionTarget &target,
+                                mlir::RewritePatternSet &patterns);
 /// Patterns for tile.reduce.
 void populateReduceToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
