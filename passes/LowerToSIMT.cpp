@@ -368,10 +368,23 @@ private:
         func.erase();
         continue;
       }
-      int64_t shared = 0;
+      // Layout conversions share one buffer at offset 0 (each begins with a
+      // barrier); every reduction gets its own small region after it, so a
+      // reduction needs a leading barrier only against its own previous
+      // loop iteration.
+      int64_t shared = 0, reduceBytes = 0;
       func.walk([&](Operation *op) {
-        shared = std::max(shared, getSharedMemoryBytes(op));
+        if (!isa<tile::ReduceOp>(op))
+          shared = std::max(shared, getSharedMemoryBytes(op));
       });
+      func.walk([&](tile::ReduceOp op) {
+        int64_t bytes = getSharedMemoryBytes(op);
+        if (!bytes)
+          return;
+        op->setAttr("tile.smem_offset", b.getI64IntegerAttr(shared + reduceBytes));
+        reduceBytes += (bytes + 15) / 16 * 16;
+      });
+      shared += reduceBytes;
       if (shared > int64_t(sharedBudget))
         return func.emitError("kernel needs ")
                << shared << " bytes of shared memory for layout conversions, "

@@ -22,6 +22,7 @@
 #include "passes/SIMT/SIMTUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -364,8 +365,18 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     Type elem = tile::getElementTypeOrSelf(op.getValue().getType());
     if (!isa<RankedTensorType>(op.getValue().getType())) {
-      storeChunk(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
-                 adaptor.getValue(), elem, 1);
+      // A scalar store is done once, by thread 0, not by every thread.
+      Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+      tid = arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                         tid);
+      Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                          tid, i32Const(rewriter, loc, 0));
+      Value pred = adaptor.getMask()
+                       ? Value(arith::AndIOp::create(rewriter, loc, first,
+                                                     adaptor.getMask()))
+                       : first;
+      storeChunk(rewriter, loc, adaptor.getPtr(), pred, adaptor.getValue(),
+                 elem, 1);
       rewriter.eraseOp(op);
       return success();
     }

@@ -11,6 +11,8 @@
 //     the axis (so every lane ends with the warp's partial);
 //  3. across warps: each warp writes its partial to shared memory, a CTA
 //     barrier, and every thread combines the warps' partials in warp order.
+//     Each reduction has its own region (`tile.smem_offset`, assigned by the
+//     pass), so a barrier before the writes is needed only inside loops.
 //
 // The combination order depends only on the layout, never on timing, so
 // results are bitwise deterministic run to run. The result carries the
@@ -25,6 +27,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -182,6 +185,8 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
       // Operand i's partials start at byte offsets[i].
       SmallVector<int64_t> offsets;
       int64_t offset = 0;
+      if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
+        offset = a.getInt();
       for (Type t : elemTypes) {
         offsets.push_back(offset);
         offset += p.distinctWarps * p.numResultElems * bytesOf(t);
@@ -209,7 +214,11 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
         }
         return idx;
       };
-      gpu::BarrierOp::create(rewriter, loc);
+      // The region is this reduction's own: only its previous loop
+      // iteration may still be reading it.
+      if (!op->hasAttr("tile.smem_offset") ||
+          op->getParentOfType<LoopLikeOpInterface>())
+        gpu::BarrierOp::create(rewriter, loc);
       std::map<int64_t, Value> indexOf;
       for (auto &[key, vals] : acc) {
         Value idx = resultIndex(key);
