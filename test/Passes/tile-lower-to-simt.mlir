@@ -146,7 +146,10 @@ tile.func @cvt(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {ti
 // CHECK:           %[[ADDR:.*]] = arith.addi %[[X]], %[[BYTES]] : i64
 // CHECK:           %[[P:.*]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr<1>
 // CHECK:           %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK:           llvm.store %[[V]], %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// A scalar store is done by thread 0 only: predicated inline PTX.
+// CHECK:           %[[T:.*]] = gpu.thread_id  x
+// CHECK:           arith.cmpi eq
+// CHECK:           llvm.inline_asm has_side_effects {{.*}}"@$0 st.global.b32 [ $1 + 0 ], $2;"
 // CHECK:           gpu.return
 // CHECK-NOT:     @unused
 tile.func private @unused(%a: f32) -> f32 {
