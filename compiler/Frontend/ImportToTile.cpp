@@ -579,7 +579,7 @@ FailureOr<PyValue> CodeGen::eval(const py::Expr &e) {
     return PyValue::ofFloat(lit.value);
   }
   case ExprKind::String: {
-    auto &lit = llvm::cast<StringLiteral>(e);
+    auto &lit = llvm::cast<py::StringLiteral>(e);
     if (lit.isFString || lit.isBytes) {
       error(e.loc) << "unsupported Python construct in a @triton.jit "
                       "function: "
@@ -961,7 +961,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
   switch (s.getKind()) {
   case StmtKind::Expr: {
     auto &es = llvm::cast<ExprStmt>(s);
-    if (llvm::isa<StringLiteral>(es.value.get()))
+    if (llvm::isa<py::StringLiteral>(es.value.get()))
       return success(); // docstring
     return success(succeeded(eval(*es.value)));
   }
