@@ -282,6 +282,7 @@ public:
     populateMemoryOpToSIMTPatterns(converter, axis, patterns);
     populateLayoutConversionToSIMTPatterns(converter, patterns);
     populateReduceToSIMTPatterns(converter, patterns);
+    populateAtomicToSIMTPatterns(converter, patterns);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);
@@ -299,11 +300,18 @@ private:
     // Valid tile ops without a SIMT lowering yet: one error per op.
     bool unimplemented = false;
     module.walk([&](Operation *op) {
-      if (isa<tile::ScanOp, tile::DotOp, tile::AtomicRMWOp,
-              tile::AtomicCASOp, tile::TransOp, tile::MakeTensorDescOp,
+      if (isa<tile::ScanOp, tile::DotOp, tile::TransOp, tile::MakeTensorDescOp,
               tile::DescLoadOp, tile::DescStoreOp>(op)) {
         op->emitError("unimplemented: '")
             << op->getName() << "' is not lowered to PTX yet";
+        unimplemented = true;
+      }
+    });
+    module.walk([&](tile::AtomicRMWOp op) {
+      Type elem = tile::getElementTypeOrSelf(op.getVal().getType());
+      if (isa<FloatType>(elem) && (op.getKind() == tile::RMWKind::Max ||
+                                   op.getKind() == tile::RMWKind::Min)) {
+        op.emitError("unimplemented: float atomic max/min on ") << elem;
         unimplemented = true;
       }
     });
@@ -377,8 +385,9 @@ private:
         if (!isa<tile::ReduceOp>(op))
           shared = std::max(shared, getSharedMemoryBytes(op));
       });
-      func.walk([&](tile::ReduceOp op) {
-        int64_t bytes = getSharedMemoryBytes(op);
+      func.walk([&](Operation *op) {
+        int64_t bytes = isa<tile::ReduceOp>(op) ? getSharedMemoryBytes(op)
+                                                : getAtomicSharedMemoryBytes(op);
         if (!bytes)
           return;
         op->setAttr("tile.smem_offset", b.getI64IntegerAttr(shared + reduceBytes));

@@ -76,6 +76,11 @@ void populateLayoutConversionToSIMTPatterns(TileTypeConverter &converter,
 void populateMathToSIMTPatterns(TileTypeConverter &converter,
                                 mlir::ConversionTarget &target,
                                 mlir::RewritePatternSet &patterns);
+/// Patterns for tile.atomic_rmw and tile.atomic_cas.
+void populateAtomicToSIMTPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// Shared-memory bytes a scalar atomic needs to broadcast its old value.
+int64_t getAtomicSharedMemoryBytes(mlir::Operation *op);
 /// Patterns for tile.reduce.
 void populateReduceToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -594,6 +594,90 @@ void runNorm(const Env &env, const std::string &caseName, bool rms, int M,
   expectUntouched(y, count, count + kGuard, "guard element");
 }
 
+/// Layer-norm backward (tutorial 05): dx per row, and dw/db summed under a
+/// spin lock into GROUP_SIZE_M = 32 partial rows (atomic_cas / atomic_xchg),
+/// then reduced by a second kernel; all against float64.
+void runLayerNormBwd(const Env &env, const std::string &caseName, int M,
+                     int N) {
+  const int stride = N + 3, group = 32;
+  Kernel dxk = env.kernel("layer_norm_bwd_dx_kernel");
+  Kernel dwk = env.kernel("layer_norm_bwd_dwdb_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x(size_t(M) * stride, 0.0f), dy(size_t(M) * stride, 0.0f);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      x[size_t(i) * stride + j] = rng.value();
+      dy[size_t(i) * stride + j] = rng.value();
+    }
+  std::vector<float> w = randomFloats(rng, N);
+  std::vector<float> mean(M), rstd(M);
+  for (int i = 0; i < M; ++i) {
+    double mu = 0, var = 0;
+    for (int j = 0; j < N; ++j)
+      mu += x[size_t(i) * stride + j];
+    mu /= N;
+    for (int j = 0; j < N; ++j) {
+      double d = x[size_t(i) * stride + j] - mu;
+      var += d * d;
+    }
+    mean[i] = float(mu);
+    rstd[i] = float(1.0 / std::sqrt(var / N + 1e-5));
+  }
+  size_t count = size_t(M) * stride;
+  DeviceBuffer dX(count * 4), dDY(count * 4), dDX(count * 4), dW(N * 4),
+      dMean(M * 4), dRstd(M * 4), dLock(2 * group * 4),
+      dPW(size_t(group) * N * 4), dPB(size_t(group) * N * 4),
+      dFW((N + kGuard) * 4), dFB((N + kGuard) * 4);
+  dX.upload(x);
+  dDY.upload(dy);
+  dW.upload(w);
+  dMean.upload(mean);
+  dRstd.upload(rstd);
+  CHECK_CU(cuMemsetD8(dLock.get(), 0, 2 * group * 4));
+  dDX.poison();
+  dPW.poison();
+  dPB.poison();
+  dFW.poison();
+  dFB.poison();
+  check(dxk.launch(Grid{unsigned(M), 1, 1},
+                   {Arg::ptr(dDX.get()), Arg::ptr(dDY.get()), Arg::ptr(dPW.get()),
+                    Arg::ptr(dPB.get()), Arg::ptr(dX.get()), Arg::ptr(dW.get()),
+                    Arg::ptr(dMean.get()), Arg::ptr(dRstd.get()),
+                    Arg::ptr(dLock.get()), Arg::i32(stride), Arg::i32(N)}));
+  check(dwk.launch(Grid{cdiv(N, 128), 1, 1},
+                   {Arg::ptr(dPW.get()), Arg::ptr(dPB.get()), Arg::ptr(dFW.get()),
+                    Arg::ptr(dFB.get()), Arg::i32(group), Arg::i32(N)}));
+  env.sync();
+  std::vector<uint32_t> dx = dDX.download<uint32_t>(count);
+  std::vector<uint32_t> fw = dFW.download<uint32_t>(N + kGuard);
+  std::vector<uint32_t> fb = dFB.download<uint32_t>(N + kGuard);
+  std::vector<double> sw(N, 0.0), sb(N, 0.0);
+  for (int i = 0; i < M; ++i) {
+    double c1 = 0, c2 = 0;
+    std::vector<double> xhat(N), wdy(N);
+    for (int j = 0; j < N; ++j) {
+      xhat[j] = (double(x[size_t(i) * stride + j]) - mean[i]) * rstd[i];
+      wdy[j] = double(w[j]) * dy[size_t(i) * stride + j];
+      c1 += xhat[j] * wdy[j];
+      c2 += wdy[j];
+      sw[j] += dy[size_t(i) * stride + j] * xhat[j];
+      sb[j] += dy[size_t(i) * stride + j];
+    }
+    c1 /= N;
+    c2 /= N;
+    for (int j = 0; j < N; ++j)
+      expectClose(dx, size_t(i) * stride + j,
+                  (wdy[j] - (xhat[j] * c1 + c2)) * rstd[i], 1e-4, 1e-4,
+                  "dx (" + std::to_string(i) + ", " + std::to_string(j) + ")");
+  }
+  for (int j = 0; j < N; ++j) {
+    expectClose(fw, j, sw[j], 1e-3, 1e-4, "dw " + std::to_string(j));
+    expectClose(fb, j, sb[j], 1e-3, 1e-4, "db " + std::to_string(j));
+  }
+  expectUntouched(fw, N, N + kGuard, "dw guard element");
+  expectUntouched(fb, N, N + kGuard, "db guard element");
+}
+
 /// Launches add_kernel with a bad argument list built by `mutate` and
 /// requires a refusal whose message contains `expected`, and an output
 /// left poisoned (the driver was never called).
@@ -744,6 +828,10 @@ std::vector<TestCase> allCases() {
                          runNorm(e, name, rms, 517, N);
                        }});
     }
+  cases.push_back({"layer_norm_bwd/M=1151,N=1000", false, true,
+                   [](const Env &e) {
+                     runLayerNormBwd(e, "layer_norm_bwd/M=1151,N=1000", 1151, 1000);
+                   }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(
                          e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },

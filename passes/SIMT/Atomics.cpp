@@ -1,0 +1,274 @@
+//===- Atomics.cpp - tile.atomic_rmw / tile.atomic_cas lowering -*- C++ -*-===//
+//
+// Atomics become predicated PTX `atom` instructions (PTX ISA 9.7.13.5) with
+// the op's memory semantics and scope (`atom.global.acq_rel.gpu.add.f32`).
+// An element is updated exactly once however many threads hold it: a tile
+// smaller than its layout's CTA tile is replicated, and only the first
+// replica (the thread whose unwrapped coordinate is inside the tile) issues
+// the atomic. A scalar atomic is issued by thread 0 alone and its old value
+// is broadcast to the whole CTA through shared memory, so that, e.g., a
+// spin lock (`while tl.atomic_cas(lock, 0, 1) == 1: pass`) is taken once per
+// program and every thread sees the same result, as in Triton.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/SIMT/SIMTUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+/// PTX `.sem.scope` qualifiers.
+std::string qualifiers(tile::MemSemantic sem, tile::MemScope scope) {
+  std::string q;
+  switch (sem) {
+  case tile::MemSemantic::Relaxed: q = ".relaxed"; break;
+  case tile::MemSemantic::Acquire: q = ".acquire"; break;
+  case tile::MemSemantic::Release: q = ".release"; break;
+  case tile::MemSemantic::AcqRel: q = ".acq_rel"; break;
+  }
+  switch (scope) {
+  case tile::MemScope::CTA: q += ".cta"; break;
+  case tile::MemScope::GPU: q += ".gpu"; break;
+  case tile::MemScope::System: q += ".sys"; break;
+  }
+  return q;
+}
+
+/// The `.op.type` of an atomic on `elem`, or failure with a reason.
+FailureOr<std::string> opAndType(tile::RMWKind kind, Type elem,
+                                 std::string &why) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  std::string b = ".b" + std::to_string(bits);
+  bool isF = isa<FloatType>(elem);
+  switch (kind) {
+  case tile::RMWKind::Add:
+    return ".add.u" + std::to_string(bits);
+  case tile::RMWKind::FAdd:
+    if (elem.isF16())
+      return std::string(".add.noftz.f16");
+    if (elem.isBF16())
+      return std::string(".add.noftz.bf16");
+    return ".add.f" + std::to_string(bits);
+  case tile::RMWKind::Max:
+  case tile::RMWKind::Min:
+    if (isF) {
+      why = "float atomic max/min";
+      return failure();
+    }
+    return std::string(kind == tile::RMWKind::Max ? ".max.s" : ".min.s") +
+           std::to_string(bits);
+  case tile::RMWKind::UMax:
+    return ".max.u" + std::to_string(bits);
+  case tile::RMWKind::UMin:
+    return ".min.u" + std::to_string(bits);
+  case tile::RMWKind::And:
+    return ".and" + b;
+  case tile::RMWKind::Or:
+    return ".or" + b;
+  case tile::RMWKind::Xor:
+    return ".xor" + b;
+  case tile::RMWKind::Xchg:
+    return ".exch" + b;
+  }
+  return failure();
+}
+
+char constraintFor(unsigned bits) {
+  return bits == 64 ? 'l' : bits == 16 ? 'h' : 'r';
+}
+
+/// One predicated atomic: returns the old value (0 where `pred` is false).
+Value emitAtom(OpBuilder &b, Location loc, StringRef opType, StringRef quals,
+               Value pred, Value addr, ArrayRef<Value> operands, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  Type bitsType = b.getIntegerType(bits);
+  char c = constraintFor(bits);
+  std::string asmStr = "mov.b" + std::to_string(bits) + " $0, 0;\n\t@$1 atom.global" +
+                       quals.str() + opType.str() + " $0, [ $2 + 0 ]";
+  std::string constraints = std::string("=") + c + ",b,l";
+  SmallVector<Value> ops = {pred, addr};
+  for (size_t i = 0; i < operands.size(); ++i) {
+    asmStr += ", $" + std::to_string(3 + i);
+    constraints += std::string(",") + c;
+    Value v = operands[i];
+    if (v.getType() != bitsType)
+      v = LLVM::BitcastOp::create(b, loc, bitsType, v);
+    ops.push_back(v);
+  }
+  asmStr += ";";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, bitsType, ops, asmStr, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  Value r = asmOp.getResult(0);
+  if (elem != bitsType)
+    r = LLVM::BitcastOp::create(b, loc, elem, r);
+  return r;
+}
+
+/// Before thread 0 releases on the CTA's behalf, every thread's earlier
+/// writes must be ordered before it: a CTA barrier (bar.sync orders memory
+/// among the CTA's threads; the release is cumulative, PTX ISA 8.10).
+void releaseBarrier(OpBuilder &b, Location loc, tile::MemSemantic sem) {
+  if (sem == tile::MemSemantic::Release || sem == tile::MemSemantic::AcqRel)
+    gpu::BarrierOp::create(b, loc);
+}
+
+/// Thread 0 of the CTA.
+Value isThreadZero(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                               i32Const(b, loc, 0));
+}
+
+/// Broadcasts thread 0's `v` to every thread through this op's shared slot.
+Value broadcastFromThreadZero(OpBuilder &b, Location loc, Operation *op,
+                              Value v, Value first) {
+  int64_t offset = 0;
+  if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
+    offset = a.getInt();
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryName);
+  Value slot = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+  // In a loop the previous iteration's readers may still be at the slot.
+  if (op->getParentOfType<LoopLikeOpInterface>())
+    gpu::BarrierOp::create(b, loc);
+  unsigned bits = v.getType().getIntOrFloatBitWidth();
+  std::string w = std::to_string(bits);
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), ValueRange{first, slot, v},
+      "@$0 st.shared.b" + w + " [ $1 + 0 ], $2;",
+      std::string("b,l,") + constraintFor(bits), /*has_side_effects=*/true,
+      false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  gpu::BarrierOp::create(b, loc);
+  return LLVM::LoadOp::create(b, loc, v.getType(), slot);
+}
+
+/// Per register: the element is issued by this thread (first replica).
+SmallVector<Value> ownerPredicates(OpBuilder &b, Location loc,
+                                   RankedTensorType type) {
+  tile::DistributedLayout l = *tile::getDistributedLayout(type);
+  SmallVector<Value> base = emitThreadBase(b, loc, l);
+  SmallVector<Value> preds;
+  for (int64_t e = 0; e < l.totalElemsPerThread; ++e) {
+    SmallVector<int64_t> off = l.getLocalOffsets(e);
+    Value p;
+    for (unsigned d = 0; d < l.rootShape.size(); ++d) {
+      if (!l.wraps(d))
+        continue;
+      Value c = arith::AddIOp::create(b, loc, base[d], i32Const(b, loc, off[d]));
+      Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
+                                       i32Const(b, loc, l.rootShape[d]));
+      p = p ? arith::AndIOp::create(b, loc, p, in).getResult() : in;
+    }
+    preds.push_back(p ? p : Value(arith::ConstantIntOp::create(b, loc, 1, 1)));
+  }
+  return preds;
+}
+
+struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = tile::getElementTypeOrSelf(op.getVal().getType());
+    std::string why;
+    FailureOr<std::string> opType = opAndType(op.getKind(), elem, why);
+    if (failed(opType)) // checkInput reported it
+      return rewriter.notifyMatchFailure(op, why);
+    std::string quals = qualifiers(op.getSem(), op.getScope());
+    auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
+    if (!tensor) {
+      releaseBarrier(rewriter, loc, op.getSem());
+      Value first = isThreadZero(rewriter, loc);
+      Value pred = adaptor.getMask()
+                       ? Value(arith::AndIOp::create(rewriter, loc, first,
+                                                     adaptor.getMask()))
+                       : first;
+      Value old = emitAtom(rewriter, loc, *opType, quals, pred,
+                           adaptor.getPtr(), {adaptor.getVal()}, elem);
+      rewriter.replaceOp(op,
+                         broadcastFromThreadZero(rewriter, loc, op, old, first));
+      return success();
+    }
+    SmallVector<Value> owners = ownerPredicates(rewriter, loc, tensor);
+    Type vecType = getTypeConverter()->convertType(tensor);
+    Value result = poisonValue(rewriter, loc, vecType);
+    for (int64_t e = 0; e < int64_t(owners.size()); ++e) {
+      Value pred = owners[e];
+      if (adaptor.getMask())
+        pred = arith::AndIOp::create(
+            rewriter, loc, pred, extractElement(rewriter, loc, adaptor.getMask(), e));
+      Value old = emitAtom(rewriter, loc, *opType, quals, pred,
+                           extractElement(rewriter, loc, adaptor.getPtr(), e),
+                           {extractElement(rewriter, loc, adaptor.getVal(), e)},
+                           elem);
+      result = insertElement(rewriter, loc, result, old, e);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AtomicCASLowering : public OpConversionPattern<tile::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = tile::getElementTypeOrSelf(op.getVal().getType());
+    std::string opType = ".cas.b" + std::to_string(elem.getIntOrFloatBitWidth());
+    std::string quals = qualifiers(op.getSem(), op.getScope());
+    auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
+    if (!tensor) {
+      releaseBarrier(rewriter, loc, op.getSem());
+      Value first = isThreadZero(rewriter, loc);
+      Value old = emitAtom(rewriter, loc, opType, quals, first, adaptor.getPtr(),
+                           {adaptor.getCmp(), adaptor.getVal()}, elem);
+      rewriter.replaceOp(op,
+                         broadcastFromThreadZero(rewriter, loc, op, old, first));
+      return success();
+    }
+    SmallVector<Value> owners = ownerPredicates(rewriter, loc, tensor);
+    Value result = poisonValue(rewriter, loc,
+                               getTypeConverter()->convertType(tensor));
+    for (int64_t e = 0; e < int64_t(owners.size()); ++e) {
+      Value old = emitAtom(
+          rewriter, loc, opType, quals, owners[e],
+          extractElement(rewriter, loc, adaptor.getPtr(), e),
+          {extractElement(rewriter, loc, adaptor.getCmp(), e),
+           extractElement(rewriter, loc, adaptor.getVal(), e)},
+          elem);
+      result = insertElement(rewriter, loc, result, old, e);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+int64_t simt::getAtomicSharedMemoryBytes(Operation *op) {
+  if (!isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
+    return 0;
+  return isa<RankedTensorType>(op->getResult(0).getType()) ? 0 : 8;
+}
+
+void simt::populateAtomicToSIMTPatterns(TileTypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<AtomicRMWLowering, AtomicCASLowering>(converter,
+                                                     patterns.getContext());
+}
