@@ -604,7 +604,9 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     else if (name == "tl.exp2") r = math::Exp2Op::create(b, lc, v);
     else if (name == "tl.log") r = math::LogOp::create(b, lc, v);
     else if (name == "tl.log2") r = math::Log2Op::create(b, lc, v);
-    else if (name == "tl.sqrt") r = math::SqrtOp::create(b, lc, v);
+    // tl.sqrt may be approximate (Triton: sqrt.approx); tl.sqrt_rn is IEEE.
+    else if (name == "tl.sqrt")
+      r = math::SqrtOp::create(b, lc, v, arith::FastMathFlags::afn);
     else if (name == "tl.rsqrt") r = math::RsqrtOp::create(b, lc, v);
     else if (name == "tl.sin") r = math::SinOp::create(b, lc, v);
     else if (name == "tl.cos") r = math::CosOp::create(b, lc, v);
@@ -621,6 +623,29 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return q;
     }
     return PyValue::ofValue(r);
+  }
+  if (name == "tl.sqrt_rn") {
+    TRY(s, bindArgs(*this, args, {"x"}, 1, "sqrt_rn", l));
+    TRY(v, toValue(*s[0], l));
+    if (!isa<FloatType>(tile::getElementTypeOrSelf(v.getType()))) {
+      error(l) << "expected a floating-point operand of tl.sqrt_rn, found "
+               << v.getType();
+      return failure();
+    }
+    return PyValue::ofValue(math::SqrtOp::create(b, lc, v));
+  }
+  if (name == "tl.div_rn") {
+    TRY(s, bindArgs(*this, args, {"x", "y"}, 2, "div_rn", l));
+    TRY(type, promote(*s[0], *s[1], true, l));
+    Type et = isa<FloatType>(type) ? type : Type(b.getF32Type());
+    TRY(x0, toValue(*s[0], l, et));
+    TRY(y0, toValue(*s[1], l, et));
+    TRY(x, castTo(x0, et, l));
+    TRY(y, castTo(y0, et, l));
+    Value xv = x, yv = y;
+    if (failed(broadcastPair(xv, yv, l)))
+      return failure();
+    return PyValue::ofValue(arith::DivFOp::create(b, lc, xv, yv));
   }
   if (name == "tl.fma") {
     TRY(s, bindArgs(*this, args, {"x", "y", "z"}, 3, "fma", l));

@@ -515,7 +515,9 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
           : Value(arith::MulIOp::create(b, lc, xv, yv));
     break;
   case BinOpKind::Div:
-    r = arith::DivFOp::create(b, lc, xv, yv);
+    // `/` may be approximate (Triton lowers it to div.full.f32); tl.div_rn
+    // is the IEEE-rounded division.
+    r = arith::DivFOp::create(b, lc, xv, yv, arith::FastMathFlags::afn);
     break;
   case BinOpKind::FloorDiv:
     r = arith::DivSIOp::create(b, lc, xv, yv);

@@ -1,12 +1,16 @@
 //===- Math.cpp - Fast math lowerings matching Triton ------------*- C++ -*-===//
 //
-// fp32 `math.exp` and `math.exp2` lower to the hardware `ex2.approx.f32`
-// (exp(x) = 2^(x * log2 e)), as Triton does for tl.exp / tl.exp2 on fp32:
-// two instructions instead of libdevice's accurate __nv_expf sequence
-// (PTX ISA 9.7.3.22, ex2: maximum relative error 2^-22.5 for |x| in the
-// normal range; subnormal results are kept since `.ftz` is not used).
-// Every other math op (and exp on other types) goes to libdevice through
-// the upstream math-to-NVVM lowering. docs/language.md lists which is which.
+// The fp32 operations Triton lowers to fast hardware instructions:
+//  - `math.exp` / `math.exp2` -> `ex2.approx.f32` (exp(x) = 2^(x log2 e)),
+//    as Triton's tl.exp / tl.exp2 (PTX ISA 9.7.3.22: relative error
+//    2^-22.5; no `.ftz`, so subnormal results are kept);
+//  - `arith.divf` marked `afn` (the front end's `/`) -> `div.full.f32`
+//    (PTX ISA 9.7.3.8, max 2 ulp), as Triton's `/`; unmarked divf (tl.div_rn)
+//    stays IEEE `div.rn.f32`;
+//  - `math.sqrt` marked `afn` (tl.sqrt) -> `sqrt.approx.f32`; unmarked
+//    (tl.sqrt_rn) -> `llvm.sqrt` -> IEEE `sqrt.rn.f32`.
+// Every other math op goes to libdevice through the upstream math-to-NVVM
+// lowering. docs/language.md lists which is which.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
@@ -68,6 +72,79 @@ struct FastExpLowering : public OpConversionPattern<MathOp> {
   }
 };
 
+/// Applies a scalar fp32 builder to every element of a scalar or vector.
+template <typename F>
+Value perElement(OpBuilder &b, Location loc, ValueRange xs, F &&fn) {
+  auto vt = dyn_cast<VectorType>(xs[0].getType());
+  if (!vt)
+    return fn(xs);
+  Value out = poisonValue(b, loc, vt);
+  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+    SmallVector<Value> elems;
+    for (Value x : xs)
+      elems.push_back(extractElement(b, loc, x, i));
+    out = insertElement(b, loc, out, fn(elems), i);
+  }
+  return out;
+}
+
+Value inlinePTX(OpBuilder &b, Location loc, StringRef text, ValueRange args) {
+  std::string constraints = "=f";
+  for (size_t i = 0; i < args.size(); ++i)
+    constraints += ",f";
+  return LLVM::InlineAsmOp::create(
+             b, loc, b.getF32Type(), args, text, constraints,
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+bool allowsApprox(arith::FastMathFlags flags) {
+  return arith::bitEnumContainsAll(flags, arith::FastMathFlags::afn);
+}
+
+struct FastDivLowering : public OpConversionPattern<arith::DivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!allowsApprox(op.getFastmath()) ||
+        !isF32OrVectorOfF32(adaptor.getLhs().getType()))
+      return rewriter.notifyMatchFailure(op, "not an approximate fp32 divide");
+    Location loc = op.getLoc();
+    rewriter.replaceOp(
+        op, perElement(rewriter, loc, {adaptor.getLhs(), adaptor.getRhs()},
+                       [&](ValueRange e) {
+                         return inlinePTX(rewriter, loc,
+                                          "div.full.f32 $0, $1, $2;", e);
+                       }));
+    return success();
+  }
+};
+
+struct SqrtLowering : public OpConversionPattern<math::SqrtOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(math::SqrtOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getOperand();
+    if (!isF32OrVectorOfF32(x.getType()))
+      return rewriter.notifyMatchFailure(op, "not fp32");
+    Location loc = op.getLoc();
+    if (allowsApprox(op.getFastmath())) {
+      rewriter.replaceOp(op, perElement(rewriter, loc, {x}, [&](ValueRange e) {
+                           return inlinePTX(rewriter, loc,
+                                            "sqrt.approx.f32 $0, $1;", e);
+                         }));
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, x);
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateMathToSIMTPatterns(TileTypeConverter &converter,
@@ -78,7 +155,14 @@ void simt::populateMathToSIMTPatterns(TileTypeConverter &converter,
     return converter.isLegal(op) &&
            !isF32OrVectorOfF32(op->getResult(0).getType());
   };
-  target.addDynamicallyLegalOp<math::ExpOp, math::Exp2Op>(legal);
+  target.addDynamicallyLegalOp<math::ExpOp, math::Exp2Op, math::SqrtOp>(legal);
+  target.addDynamicallyLegalOp<arith::DivFOp>([&converter](arith::DivFOp op) {
+    return converter.isLegal(op.getOperation()) &&
+           !(allowsApprox(op.getFastmath()) &&
+             isF32OrVectorOfF32(op.getType()));
+  });
+  patterns.add<FastDivLowering, SqrtLowering>(converter, patterns.getContext(),
+                                              /*benefit=*/2);
   patterns.add<FastExpLowering<math::ExpOp, true>,
                FastExpLowering<math::Exp2Op, false>>(converter,
                                                      patterns.getContext(),
