@@ -8,7 +8,7 @@
 //    (PTX ISA 9.7.3.8, max 2 ulp), as Triton's `/`; unmarked divf (tl.div_rn)
 //    stays IEEE `div.rn.f32`;
 //  - `math.sqrt` marked `afn` (tl.sqrt) -> `sqrt.approx.f32`; unmarked
-//    (tl.sqrt_rn) -> `llvm.sqrt` -> IEEE `sqrt.rn.f32`.
+//    (tl.sqrt_rn) -> IEEE `sqrt.rn.f32`.
 // Every other math op goes to libdevice through the upstream math-to-NVVM
 // lowering. docs/language.md lists which is which.
 //
@@ -133,14 +133,13 @@ struct SqrtLowering : public OpConversionPattern<math::SqrtOp> {
     if (!isF32OrVectorOfF32(x.getType()))
       return rewriter.notifyMatchFailure(op, "not fp32");
     Location loc = op.getLoc();
-    if (allowsApprox(op.getFastmath())) {
-      rewriter.replaceOp(op, perElement(rewriter, loc, {x}, [&](ValueRange e) {
-                           return inlinePTX(rewriter, loc,
-                                            "sqrt.approx.f32 $0, $1;", e);
-                         }));
-      return success();
-    }
-    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, x);
+    // (llvm.intr.sqrt would be rejected by convert-gpu-to-nvvm, which sends
+    // math to libdevice; the PTX is spelled out instead.)
+    StringRef text = allowsApprox(op.getFastmath()) ? "sqrt.approx.f32 $0, $1;"
+                                                    : "sqrt.rn.f32 $0, $1;";
+    rewriter.replaceOp(op, perElement(rewriter, loc, {x}, [&](ValueRange e) {
+                         return inlinePTX(rewriter, loc, text, e);
+                       }));
     return success();
   }
 };
