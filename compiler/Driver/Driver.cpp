@@ -80,5 +80,5 @@ bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
   if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
     return false;
   llvm::raw_string_ostream ptxStream(ptx);
-  return succeeded(emitPTX(*module, options.arch, ptxStream));
+  return succeeded(emitPTX(*module, options.arch, ptxStream, options.fpFusion));
 }

@@ -18,6 +18,8 @@ struct PipelineOptions {
   std::string arch = "sm_90a";
   /// Warps per CTA for kernels without tile.num_warps (0: keep/4).
   unsigned numWarps = 0;
+  /// Let a multiply and an add contract into fma (Triton's default).
+  bool fpFusion = true;
 };
 
 /// Whether `arch` is one tilec targets.

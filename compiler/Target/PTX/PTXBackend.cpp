@@ -155,7 +155,7 @@ LogicalResult checkNoExternals(llvm::Module &m, Location loc) {
 
 /// Optimizes `m` at O3 for `arch` and returns the target machine.
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
-optimize(llvm::Module &m, StringRef arch, Location loc) {
+optimize(llvm::Module &m, StringRef arch, Location loc, bool fpFusion) {
   static bool initialized = [] {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetInfo();
@@ -172,6 +172,8 @@ optimize(llvm::Module &m, StringRef arch, Location loc) {
     return failure();
   }
   llvm::TargetOptions options;
+  if (fpFusion)
+    options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, arch, "+ptx80", options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
@@ -207,28 +209,28 @@ optimize(llvm::Module &m, StringRef arch, Location loc) {
 } // namespace
 
 LogicalResult tilec::emitLLVMIR(ModuleOp module, StringRef arch,
-                                llvm::raw_ostream &os) {
+                                llvm::raw_ostream &os, bool fpFusion) {
   llvm::LLVMContext ctx;
   std::vector<KernelInfo> kernels;
   Location loc = module.getLoc();
   auto m = translate(module, ctx, kernels, loc);
   if (failed(m))
     return failure();
-  if (failed(optimize(**m, arch, loc)))
+  if (failed(optimize(**m, arch, loc, fpFusion)))
     return failure();
   (*m)->print(os, nullptr);
   return success();
 }
 
 LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
-                             llvm::raw_ostream &os) {
+                             llvm::raw_ostream &os, bool fpFusion) {
   llvm::LLVMContext ctx;
   std::vector<KernelInfo> kernels;
   Location loc = module.getLoc();
   auto m = translate(module, ctx, kernels, loc);
   if (failed(m))
     return failure();
-  auto tm = optimize(**m, arch, loc);
+  auto tm = optimize(**m, arch, loc, fpFusion);
   if (failed(tm))
     return failure();
   llvm::SmallString<0> ptx;

@@ -19,12 +19,14 @@ namespace tilec {
 /// Translates the `gpu.module` in `module` to an optimized LLVM IR module
 /// (printed to `os`) for `arch`. Errors are emitted as MLIR diagnostics.
 mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, llvm::StringRef arch,
-                               llvm::raw_ostream &os);
+                               llvm::raw_ostream &os, bool fpFusion = true);
 
 /// Translates and compiles the `gpu.module` in `module` to PTX for `arch`
-/// (sm_80, sm_89, sm_90, sm_90a; PTX ISA 8.0), metadata lines first.
+/// (sm_80, sm_89, sm_90, sm_90a; PTX ISA 8.0), metadata lines first. With
+/// `fpFusion` (the default, as Triton's enable_fp_fusion), a multiply and
+/// an add may contract into one fma; without, every fp32 op rounds (`.rn`).
 mlir::LogicalResult emitPTX(mlir::ModuleOp module, llvm::StringRef arch,
-                            llvm::raw_ostream &os);
+                            llvm::raw_ostream &os, bool fpFusion = true);
 
 } // namespace tilec
 

@@ -77,6 +77,11 @@ cl::opt<unsigned> numStages("num-stages",
                             cl::desc("Software-pipelining depth recorded on the kernel (.py input)"),
                             cl::init(0), cl::cat(tilecCategory));
 
+cl::opt<bool> noFPFusion("no-fp-fusion",
+                         cl::desc("Round every fp op (no mul+add contraction "
+                                  "into fma; Triton's enable_fp_fusion=False)"),
+                         cl::init(false), cl::cat(tilecCategory));
+
 int fail() { return 1; }
 } // namespace
 
@@ -207,10 +212,10 @@ int main(int argc, char **argv) {
     return fail();
   }
   if (emitStage == Stage::PTX) {
-    if (failed(tilec::emitPTX(*module, arch, output->os())))
+    if (failed(tilec::emitPTX(*module, arch, output->os(), !noFPFusion)))
       return fail();
   } else if (emitStage == Stage::LLVMIR) {
-    if (failed(tilec::emitLLVMIR(*module, arch, output->os())))
+    if (failed(tilec::emitLLVMIR(*module, arch, output->os(), !noFPFusion)))
       return fail();
   } else {
     module->print(output->os());

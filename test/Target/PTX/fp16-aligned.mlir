@@ -10,7 +10,7 @@
 // CHECK-NOT:   ld.global.b16
 // CHECK-COUNT-2: @%p{{[0-9]+}} ld.global.v4.b32 { %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ];
 // CHECK-NOT:   ld.global
-// CHECK:       add.rn.f16x2
+// CHECK:       add{{(.rn)?}}.f16x2
 // CHECK:       @%p{{[0-9]+}} st.global.v4.b32 [ %rd{{[0-9]+}} + 0 ], { %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}} };
 // CHECK-NOT:   st.global
 // CHECK:       ret;

@@ -10,7 +10,7 @@
 // CHECK: .visible .entry exp_kernel(
 // CHECK-NOT: .extern .func
 // CHECK-NOT: call{{.*}}__nv_
-// CHECK: mul.rn.f32 {{.*}}0f3FB8AA3B
+// CHECK: mul{{(.rn)?}}.f32 {{.*}}0f3FB8AA3B
 // CHECK: ex2.approx.f32
 tile.func @exp_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>

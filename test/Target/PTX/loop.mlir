@@ -10,7 +10,7 @@
 // CHECK-LABEL: .visible .entry colsum_kernel(
 // CHECK:       [[LOOP:\$L__BB0_[0-9]+]]:
 // CHECK:       @%p{{[0-9]+}} ld.global.b32 %r{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ];
-// CHECK:       add.rn.f32
+// CHECK:       add{{(.rn)?}}.f32
 // CHECK:       @%p{{[0-9]+}} bra [[LOOP]];
 // CHECK:       st.global
 // CHECK:       ret;
