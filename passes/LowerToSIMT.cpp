@@ -283,6 +283,7 @@ public:
     populateLayoutConversionToSIMTPatterns(converter, patterns);
     populateReduceToSIMTPatterns(converter, patterns);
     populateAtomicToSIMTPatterns(converter, patterns);
+    populateScanToSIMTPatterns(converter, patterns);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);
@@ -300,7 +301,7 @@ private:
     // Valid tile ops without a SIMT lowering yet: one error per op.
     bool unimplemented = false;
     module.walk([&](Operation *op) {
-      if (isa<tile::ScanOp, tile::DotOp, tile::TransOp, tile::MakeTensorDescOp,
+      if (isa<tile::DotOp, tile::TransOp, tile::MakeTensorDescOp,
               tile::DescLoadOp, tile::DescStoreOp>(op)) {
         op->emitError("unimplemented: '")
             << op->getName() << "' is not lowered to PTX yet";
@@ -382,12 +383,17 @@ private:
       // loop iteration.
       int64_t shared = 0, reduceBytes = 0;
       func.walk([&](Operation *op) {
-        if (!isa<tile::ReduceOp>(op))
+        if (!isa<tile::ReduceOp, tile::ScanOp>(op))
           shared = std::max(shared, getSharedMemoryBytes(op));
       });
       func.walk([&](Operation *op) {
-        int64_t bytes = isa<tile::ReduceOp>(op) ? getSharedMemoryBytes(op)
-                                                : getAtomicSharedMemoryBytes(op);
+        int64_t bytes = 0;
+        if (auto scan = dyn_cast<tile::ScanOp>(op))
+          bytes = getScanSharedMemoryBytes(scan);
+        else if (isa<tile::ReduceOp>(op))
+          bytes = getSharedMemoryBytes(op);
+        else
+          bytes = getAtomicSharedMemoryBytes(op);
         if (!bytes)
           return;
         op->setAttr("tile.smem_offset", b.getI64IntegerAttr(shared + reduceBytes));

@@ -81,6 +81,11 @@ void populateAtomicToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a scalar atomic needs to broadcast its old value.
 int64_t getAtomicSharedMemoryBytes(mlir::Operation *op);
+/// Patterns for tile.scan.
+void populateScanToSIMTPatterns(TileTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+/// Shared-memory bytes a tile.scan needs for its cross-warp step.
+int64_t getScanSharedMemoryBytes(tile::ScanOp op);
 /// Patterns for tile.reduce.
 void populateReduceToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -678,6 +678,68 @@ void runLayerNormBwd(const Env &env, const std::string &caseName, int M,
   expectUntouched(fb, N, N + kGuard, "db guard element");
 }
 
+/// Inclusive integer scans, compared exactly: a cumulative sum over a
+/// 1-D tile of 1024 (forward and reverse; several warps and repetitions),
+/// and a running maximum along the rows of a 2-D tile with a user combine
+/// function (tl.associative_scan).
+void runScan(const Env &env, const std::string &caseName) {
+  Rng rng = env.rng(caseName);
+  const int n = 1000;
+  std::vector<int32_t> x(n);
+  for (int &v : x)
+    v = int32_t(rng.next() % 2001) - 1000;
+  for (bool reverse : {false, true}) {
+    std::string name = reverse ? "cumsum_reverse_kernel" : "cumsum_kernel";
+    Kernel k = env.kernel(name, "cumsum_kernel");
+    DeviceBuffer dx(1024 * 4), dy((1024 + kGuard) * 4);
+    dx.upload(x);
+    dy.poison();
+    check(k.launch(Grid{1, 1, 1},
+                   {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::i32(n)}));
+    env.sync();
+    std::vector<uint32_t> y = dy.download<uint32_t>(1024 + kGuard);
+    int32_t acc = 0;
+    for (int ii = 0; ii < n; ++ii) {
+      int i = reverse ? n - 1 - ii : ii;
+      acc += x[i];
+      if (int32_t(y[i]) != acc)
+        failCase(name + " index " + std::to_string(i) + ": expected " +
+                 std::to_string(acc) + ", found " + std::to_string(int32_t(y[i])));
+    }
+    expectUntouched(y, n, 1024 + kGuard, "element past n");
+  }
+  const int M = 101, N = 250, stride = 257;
+  Kernel k = env.kernel("max_scan_2d_kernel");
+  std::vector<int32_t> m(size_t(M) * stride, 0);
+  for (auto &v : m)
+    v = int32_t(rng.next() % 100000);
+  DeviceBuffer dm(m.size() * 4), dr((m.size() + kGuard) * 4);
+  dm.upload(m);
+  dr.poison();
+  check(k.launch(Grid{cdiv(M, 4), 1, 1},
+                 {Arg::ptr(dm.get()), Arg::ptr(dr.get()), Arg::i32(M),
+                  Arg::i32(N), Arg::i32(stride)}));
+  env.sync();
+  std::vector<uint32_t> r = dr.download<uint32_t>(m.size() + kGuard);
+  for (int i = 0; i < M; ++i) {
+    int32_t best = INT32_MIN;
+    for (int j = 0; j < stride; ++j) {
+      size_t o = size_t(i) * stride + j;
+      if (j >= N) {
+        if (r[o] != kPoison32)
+          failCase("max scan padding (" + std::to_string(i) + ", " +
+                   std::to_string(j) + ") was written");
+        continue;
+      }
+      best = std::max(best, m[o]);
+      if (int32_t(r[o]) != best)
+        failCase("max scan (" + std::to_string(i) + ", " + std::to_string(j) +
+                 "): expected " + std::to_string(best) + ", found " +
+                 std::to_string(int32_t(r[o])));
+    }
+  }
+}
+
 /// Launches add_kernel with a bad argument list built by `mutate` and
 /// requires a refusal whose message contains `expected`, and an output
 /// left poisoned (the driver was never called).
@@ -832,6 +894,8 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) {
                      runLayerNormBwd(e, "layer_norm_bwd/M=1151,N=1000", 1151, 1000);
                    }});
+  cases.push_back({"scan/cumsum,reverse,max_scan_2d", false, true,
+                   [](const Env &e) { runScan(e, "scan/cumsum,reverse,max_scan_2d"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(
                          e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },

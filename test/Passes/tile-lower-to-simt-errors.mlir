@@ -13,29 +13,6 @@ tile.func @nonsplat_constant(%x: !tile.ptr<f32>) {
 
 // -----
 
-// Valid tile ops without a SIMT lowering yet: one located error per op, with
-// the region of a reduction left alone.
-tile.func @reduce_scan(%x: !tile.ptr<f32>) {
-  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
-  %f = arith.sitofp %r : tensor<128xi32> to tensor<128xf32>
-  %s = tile.reduce(%f) {axis = 0 : i32} : (tensor<128xf32>) -> f32 {
-  ^bb0(%a: f32, %b: f32):
-    %c = arith.addf %a, %b : f32
-    tile.reduce.return %c : f32
-  }
-  tile.store %x, %s : !tile.ptr<f32>
-  // expected-error @+1 {{unimplemented: 'tile.scan' is not lowered to PTX yet}}
-  %c = tile.scan(%r) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<128xi32> {
-  ^bb0(%a: i32, %b: i32):
-    %d = arith.addi %a, %b : i32
-    tile.scan.return %d : i32
-  }
-  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
-  %xp = tile.addptr %xb, %c : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
-  tile.store %xp, %f : tensor<128x!tile.ptr<f32>>
-  tile.return
-}
-
 // -----
 
 tile.func @dot_trans(%x: !tile.ptr<f32>) {
