@@ -171,6 +171,17 @@ private:
   /// Power-of-two shapes, and any encoding already present must be one the
   /// layout math understands for this tensor. Reports each shape once.
   LogicalResult checkShape(Operation *op, RankedTensorType t) {
+    if (t.getRank() == 0) {
+      op->emitError("unimplemented: a tile of rank 0 (")
+          << t << "); use a scalar";
+      return failure();
+    }
+    if (t.getNumElements() > (int64_t(1) << 20)) {
+      op->emitError("a tile of ")
+          << t.getNumElements() << " elements (" << t
+          << ") is larger than the limit of 1048576 (2^20, as Triton)";
+      return failure();
+    }
     if (t.getEncoding() && failed(getDistributedLayout(t)) &&
         llvm::all_of(t.getShape(),
                      [](int64_t s) { return s > 0 && llvm::isPowerOf2_64(s); })) {
@@ -212,6 +223,16 @@ private:
         if (auto t = dyn_cast<RankedTensorType>(v.getType()))
           if (failed(checkShape(op, t)))
             bad = true;
+      for (Region &r : op->getRegions())
+        for (Block &block : r)
+          for (BlockArgument arg : block.getArguments())
+            if (auto t = dyn_cast<RankedTensorType>(arg.getType()))
+              if (failed(checkShape(op, t)))
+                bad = true;
+    });
+    if (bad)
+      return failure();
+    func.walk([&](Operation *op) {
       Value ptr = getTilePtr(op);
       if (!ptr)
         return;

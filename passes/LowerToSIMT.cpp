@@ -308,6 +308,47 @@ private:
         unimplemented = true;
       }
     });
+    // Per kernel: encodings must use the kernel's warps; fragments must stay
+    // small enough to unroll (tilec emits one value per element per thread);
+    // fp8 memory accesses are not lowered yet.
+    module.walk([&](tile::FuncOp func) {
+      unsigned warps = func.getNumWarps();
+      // One error per kernel and kind: the first op that shows it.
+      bool warpsReported = false, sizeReported = false;
+      func.walk([&](Operation *op) {
+        for (Type t : op->getResultTypes()) {
+          auto tensor = dyn_cast<RankedTensorType>(t);
+          if (!tensor)
+            continue;
+          FailureOr<tile::DistributedLayout> l =
+              tile::getDistributedLayout(tensor);
+          if (failed(l))
+            continue; // reported below
+          if (l->root.getNumWarps() != warps && !warpsReported) {
+            op->emitError("expected encodings over the kernel's ")
+                << warps << " warps (tile.num_warps), found warpsPerCTA with "
+                << l->root.getNumWarps() << " in " << tensor;
+            unimplemented = warpsReported = true;
+          }
+          if (l->totalElemsPerThread > 1024 && !sizeReported) {
+            op->emitError("unimplemented: ")
+                << tensor << " needs " << l->totalElemsPerThread
+                << " elements per thread (more than 1024); use more warps or "
+                   "a smaller tile";
+            unimplemented = sizeReported = true;
+          }
+        }
+        if (isa<tile::LoadOp, tile::StoreOp>(op)) {
+          Type elem = tile::getElementTypeOrSelf(
+              tile::getPointeeTypeOf(op->getOperand(0).getType()));
+          if (isa<Float8E4M3FNType, Float8E5M2Type>(elem)) {
+            op->emitError("unimplemented: loads and stores of ")
+                << elem << " tiles";
+            unimplemented = true;
+          }
+        }
+      });
+    });
     module.walk([&](tile::AtomicRMWOp op) {
       Type elem = tile::getElementTypeOrSelf(op.getVal().getType());
       if (isa<FloatType>(elem) && (op.getKind() == tile::RMWKind::Max ||

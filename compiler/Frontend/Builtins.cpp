@@ -81,6 +81,10 @@ FailureOr<SmallVector<int64_t>> shapeArg(CodeGen &g, const PyValue &v,
     return shape;
   }
   if (v.kind == PyValue::Kind::Tuple) {
+    if (v.elts.empty()) {
+      g.error(l) << "unimplemented: a tile of rank 0 (shape ()); use a scalar";
+      return failure();
+    }
     for (const PyValue &e : v.elts) {
       if (e.kind != PyValue::Kind::Int || e.i <= 0) {
         g.error(l) << "expected a shape of positive compile-time integers, "
@@ -89,6 +93,14 @@ FailureOr<SmallVector<int64_t>> shapeArg(CodeGen &g, const PyValue &v,
         return failure();
       }
       shape.push_back(e.i);
+    }
+    int64_t numel = 1;
+    for (int64_t d : shape)
+      numel = std::min<int64_t>(numel * d, int64_t(1) << 40);
+    if (numel > (int64_t(1) << 20)) {
+      g.error(l) << "a tile of " << numel << " elements is larger than the "
+                 << "limit of 1048576 (2^20, as Triton's TRITON_MAX_TENSOR_NUMEL)";
+      return failure();
     }
     return shape;
   }
@@ -384,6 +396,11 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     }
     int64_t n = end - start;
+    if (n > (int64_t(1) << 20)) {
+      error(l) << "tl.arange of " << n << " elements is larger than the limit "
+               << "of 1048576 (2^20, as Triton's TRITON_MAX_TENSOR_NUMEL)";
+      return failure();
+    }
     if (n & (n - 1)) {
       error(l) << "unimplemented: tl.arange of " << n
                << " elements; the length must be a power of two (as in "
@@ -476,6 +493,13 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     }
     Value ptr = s[0]->v;
     Value mask;
+    if (!isa<RankedTensorType>(ptr.getType()) && present(s[1]) &&
+        s[1]->isRuntime() && isa<RankedTensorType>(s[1]->v.getType())) {
+      error(l) << "expected a scalar mask for a load through a scalar pointer, "
+                  "found a tile (as Triton: the mask cannot be a block if the "
+                  "pointer is not)";
+      return failure();
+    }
     if (present(s[1])) {
       TRY(m0, toValue(*s[1], l, b.getI1Type()));
       Value m = m0;
@@ -524,6 +548,15 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                        .getPointeeType();
     TRY(v0, toValue(*s[1], l, pointee));
     Value v = v0;
+    if (!isa<RankedTensorType>(ptr.getType()) &&
+        (isa<RankedTensorType>(v.getType()) ||
+         (present(s[2]) && s[2]->isRuntime() &&
+          isa<RankedTensorType>(s[2]->v.getType())))) {
+      error(l) << "expected a scalar value and mask for a store through a "
+                  "scalar pointer, found a tile (as Triton: the value cannot "
+                  "be a block if the pointer is not)";
+      return failure();
+    }
     Value mask;
     if (present(s[2])) {
       TRY(m0, toValue(*s[2], l, b.getI1Type()));

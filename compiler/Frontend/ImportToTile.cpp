@@ -130,6 +130,13 @@ PyValue parseConstexprText(llvm::StringRef text) {
   int64_t i;
   if (!text.getAsInteger(0, i))
     return PyValue::ofInt(i);
+  // Python's digit separators: 1_024.
+  std::string noSep;
+  for (char c : text)
+    if (c != '_')
+      noSep += c;
+  if (noSep != text && !llvm::StringRef(noSep).getAsInteger(0, i))
+    return PyValue::ofInt(i);
   double d;
   if (!text.getAsDouble(d))
     return PyValue::ofFloat(d);
@@ -198,8 +205,13 @@ OwningOpRef<ModuleOp> CodeGen::run() {
 
   // Constexpr values from -D, then autotune's first config.
   std::map<std::string, PyValue> constexprValues;
-  for (auto &[name, text] : options.constexprs)
+  for (auto &[name, text] : options.constexprs) {
+    if (constexprValues.count(name)) {
+      emitError(fileLoc) << "-D " << name << " given more than once";
+      return nullptr;
+    }
     constexprValues[name] = parseConstexprText(text);
+  }
   unsigned numWarps = options.numWarps, numStages = options.numStages;
   SmallVector<NamedAttribute> autotuneAttrs;
   for (const py::ExprPtr &dec : kernel->decorators) {
@@ -349,10 +361,11 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     }
     if (!fact.empty()) {
       int64_t n;
-      if (fact.trim().getAsInteger(10, n) || n < 1 ||
+      if (fact.trim().getAsInteger(10, n) || n < 1 || n > (int64_t(1) << 30) ||
           (n & (n - 1)) != 0) {
         emitError(loc(p->loc))
-            << "expected ':1' or ':' and a power of two in signature entry '"
+            << "expected ':1' or ':' and a power of two up to 2^30 in "
+               "signature entry '"
             << text << "', found ':" << fact << "'";
         return nullptr;
       }
@@ -365,14 +378,20 @@ OwningOpRef<ModuleOp> CodeGen::run() {
         }
         e.equalToOne = true;
       } else {
-        if (!e.isPointer && !elem.isInteger()) {
+        if (!e.isPointer && (!elem.isInteger() || elem.isInteger(1))) {
           emitError(loc(p->loc)) << "':" << n << "' (divisibility) applies to "
-                                 << "pointers and integers, found '" << text
-                                 << "'";
+                                 << "pointers and integers (not i1), found '"
+                                 << text << "'";
           return nullptr;
         }
         e.divisibility = n;
       }
+    }
+    if (!e.isPointer && isa<Float8E4M3FNType, Float8E5M2Type>(elem)) {
+      emitError(loc(p->loc)) << "unimplemented: a scalar fp8 kernel parameter "
+                                "('"
+                             << text << "'); pass fp8 data through a pointer";
+      return nullptr;
     }
     e.type = e.isPointer ? Type(tile::PtrType::get(ctx, elem)) : elem;
     argTypes.push_back(e.type);
@@ -475,6 +494,11 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
     return g->second;
   auto c = pendingConstants.find(name);
   if (c != pendingConstants.end()) {
+    if (evaluatingConstants.size() >= 256) {
+      error(l) << "module constants nested more than 256 deep (at '" << name
+               << "')";
+      return failure();
+    }
     if (llvm::is_contained(evaluatingConstants, name)) {
       error(l) << "module constant '" << name << "' refers to itself";
       return failure();

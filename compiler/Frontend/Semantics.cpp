@@ -355,13 +355,33 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
     g.error(l) << "division by zero in a compile-time expression";
     return failure();
   };
+  // Compile-time integers are 64-bit here (Python's are unbounded): an
+  // overflow is an error rather than a wrapped value.
+  auto overflow = [&]() -> FailureOr<PyValue> {
+    g.error(l) << "integer overflow in a compile-time expression (tilec's "
+                  "compile-time integers are 64-bit)";
+    return failure();
+  };
+  int64_t r64;
   switch (op) {
   case BinOpKind::Add:
-    return isF ? PyValue::ofFloat(fa + fb) : PyValue::ofInt(ia + ib);
+    if (isF)
+      return PyValue::ofFloat(fa + fb);
+    if (__builtin_add_overflow(ia, ib, &r64))
+      return overflow();
+    return PyValue::ofInt(r64);
   case BinOpKind::Sub:
-    return isF ? PyValue::ofFloat(fa - fb) : PyValue::ofInt(ia - ib);
+    if (isF)
+      return PyValue::ofFloat(fa - fb);
+    if (__builtin_sub_overflow(ia, ib, &r64))
+      return overflow();
+    return PyValue::ofInt(r64);
   case BinOpKind::Mul:
-    return isF ? PyValue::ofFloat(fa * fb) : PyValue::ofInt(ia * ib);
+    if (isF)
+      return PyValue::ofFloat(fa * fb);
+    if (__builtin_mul_overflow(ia, ib, &r64))
+      return overflow();
+    return PyValue::ofInt(r64);
   case BinOpKind::Div:
     if (fb == 0)
       return divByZero();
@@ -374,6 +394,8 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
     }
     if (ib == 0)
       return divByZero();
+    if (ia == INT64_MIN && ib == -1)
+      return overflow();
     return PyValue::ofInt(floorDiv(ia, ib));
   case BinOpKind::Mod:
     if (isF) {
@@ -386,12 +408,15 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
     }
     if (ib == 0)
       return divByZero();
+    if (ib == -1)
+      return PyValue::ofInt(0);
     return PyValue::ofInt(floorMod(ia, ib));
   case BinOpKind::Pow:
     if (!isF && ib >= 0) {
       int64_t r = 1;
-      for (int64_t k = 0; k < ib; ++k)
-        r *= ia;
+      for (int64_t k = 0; k < ib && r != 0; ++k)
+        if (__builtin_mul_overflow(r, ia, &r))
+          return overflow();
       return PyValue::ofInt(r);
     }
     return PyValue::ofFloat(std::pow(fa, fb));
@@ -405,6 +430,16 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
                  << ": float";
       return failure();
     }
+    if ((op == BinOpKind::LShift || op == BinOpKind::RShift) && ib < 0) {
+      g.error(l) << "negative shift count in a compile-time expression";
+      return failure();
+    }
+    if (op == BinOpKind::LShift &&
+        (ib >= 63 || (ia != 0 && (ia > (INT64_MAX >> ib) ||
+                                  ia < (INT64_MIN >> ib)))))
+      return overflow();
+    if (op == BinOpKind::RShift && ib >= 64)
+      ib = 63;
     int64_t r = op == BinOpKind::LShift   ? (ia << ib)
                 : op == BinOpKind::RShift ? (ia >> ib)
                 : op == BinOpKind::BitAnd ? (ia & ib)

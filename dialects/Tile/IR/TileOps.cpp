@@ -100,10 +100,10 @@ LogicalResult FuncOp::verify() {
         return emitOpError("expected ")
                << TileDialect::getDivisibilityAttrName() << " of argument "
                << i << " to be a power of two, found " << a;
-      if (!isa<PtrType, IntegerType>(t))
+      if (!isa<PtrType, IntegerType>(t) || t.isInteger(1))
         return emitOpError("expected ")
                << TileDialect::getDivisibilityAttrName() << " on argument "
-               << i << " of pointer or integer type, found " << t;
+               << i << " of pointer or integer type (not i1), found " << t;
     }
     if (auto a = getArgAttr(i, TileDialect::getEqualToAttrName())) {
       if (!isa<IntegerAttr>(a) || !isa<IntegerType>(t))
@@ -112,6 +112,9 @@ LogicalResult FuncOp::verify() {
                << " to be an integer on an integer argument, found " << a
                << " on argument " << i << " of type " << t;
     }
+    if (isKernel() && isa<Float8E4M3FNType, Float8E5M2Type>(t))
+      return emitOpError("unimplemented: scalar fp8 kernel argument ")
+             << i << " (" << t << "); pass fp8 data through a pointer";
     if (isKernel() && !isa<PtrType, IntegerType, FloatType>(t))
       return emitOpError("expected kernel argument ")
              << i << " to be a scalar or pointer, found " << t;

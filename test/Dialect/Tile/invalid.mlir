@@ -62,7 +62,7 @@ tile.func @divisibility_not_int(%x: !tile.ptr<f32>, %n: i32 {tile.divisibility =
 
 // -----
 
-// expected-error @+1 {{'tile.func' op expected tile.divisibility on argument 0 of pointer or integer type, found 'f32'}}
+// expected-error @+1 {{'tile.func' op expected tile.divisibility on argument 0 of pointer or integer type (not i1), found 'f32'}}
 tile.func @divisibility_on_float(%f: f32 {tile.divisibility = 16 : i32}) {
   tile.return
 }
