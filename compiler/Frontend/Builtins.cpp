@@ -657,6 +657,40 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     }
     return PyValue::ofValue(r);
   }
+  if (name == "tl.clamp") {
+    // clamp(x, min, max) = minimum(maximum(x, min), max), as Triton (NaN in
+    // x: propagate_nan decides, like tl.maximum).
+    TRY(s, bindArgs(*this, args, {"x", "min", "max", "propagate_nan"}, 3,
+                    "clamp", l));
+    CallArgs lo;
+    lo.args = {*s[0], *s[1]};
+    if (s[3])
+      lo.kwargs.emplace_back("propagate_nan", *s[3]);
+    TRY(m, callBuiltin("tl.maximum", lo, l));
+    CallArgs hi;
+    hi.args = {m, *s[2]};
+    if (s[3])
+      hi.kwargs.emplace_back("propagate_nan", *s[3]);
+    return callBuiltin("tl.minimum", hi, l);
+  }
+  if (name == "tl.umulhi") {
+    // The high 32 (64) bits of the unsigned product (PTX mul.hi.u32).
+    TRY(s, bindArgs(*this, args, {"x", "y"}, 2, "umulhi", l));
+    TRY(type, promote(*s[0], *s[1], false, l));
+    if (!type.isInteger() || type.isInteger(1)) {
+      error(l) << "expected integer operands of tl.umulhi, found " << type;
+      return failure();
+    }
+    TRY(x0, toValue(*s[0], l, type));
+    TRY(y0, toValue(*s[1], l, type));
+    TRY(x, castTo(x0, type, l));
+    TRY(y, castTo(y0, type, l));
+    Value xv = x, yv = y;
+    if (failed(broadcastPair(xv, yv, l)))
+      return failure();
+    return PyValue::ofValue(
+        arith::MulUIExtendedOp::create(b, lc, xv, yv).getHigh());
+  }
   if (name == "tl.sqrt_rn") {
     TRY(s, bindArgs(*this, args, {"x"}, 1, "sqrt_rn", l));
     TRY(v, toValue(*s[0], l));
