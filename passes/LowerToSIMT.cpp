@@ -284,6 +284,7 @@ public:
     populateReduceToSIMTPatterns(converter, patterns);
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
+    populateFp8ToSIMTPatterns(converter, target, patterns);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);
@@ -338,14 +339,28 @@ private:
             unimplemented = sizeReported = true;
           }
         }
-        if (isa<tile::LoadOp, tile::StoreOp>(op)) {
-          Type elem = tile::getElementTypeOrSelf(
-              tile::getPointeeTypeOf(op->getOperand(0).getType()));
-          if (isa<Float8E4M3FNType, Float8E5M2Type>(elem)) {
-            op->emitError("unimplemented: loads and stores of ")
-                << elem << " tiles";
-            unimplemented = true;
-          }
+        // fp8 values may be loaded, stored, converted and moved, but not
+        // computed with; conversions need sm_89's cvt forms.
+        bool fp8 = llvm::any_of(op->getOperandTypes(), [](Type t) {
+          return isa<Float8E4M3FNType, Float8E5M2Type>(
+              tile::getElementTypeOrSelf(t));
+        }) || llvm::any_of(op->getResultTypes(), [](Type t) {
+          return isa<Float8E4M3FNType, Float8E5M2Type>(
+              tile::getElementTypeOrSelf(t));
+        });
+        if (fp8 && isFp8Conversion(op) && (chip == "sm_80")) {
+          op->emitError("unimplemented: fp8 conversions need sm_89 or newer, "
+                        "found --arch ")
+              << chip;
+          unimplemented = true;
+        } else if (fp8 && (isa<arith::ArithDialect, math::MathDialect>(
+                               op->getDialect()) &&
+                           !isFp8Conversion(op) &&
+                           !isa<arith::ConstantOp, arith::SelectOp,
+                                arith::BitcastOp>(op))) {
+          op->emitError("unimplemented: arithmetic on fp8 values (")
+              << op->getName() << "); convert them to fp16 or fp32 first";
+          unimplemented = true;
         }
       });
     });

@@ -200,6 +200,12 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
     error(l) << "unimplemented: conversion between " << from << " and " << to;
     return failure();
   }
+  // fp8 converts to and from floats only: integers go through fp32.
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if ((isFp8(from) && !isFloat(to)) || (isFp8(to) && !isFloat(from))) {
+    TRY(mid, castTo(v, b.getF32Type(), l));
+    return castTo(mid, to, l);
+  }
   if (to.isInteger(1)) {
     // Truth value: != 0.
     Type zeroT = from;

@@ -325,7 +325,9 @@ struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type elem = tile::getElementTypeOrSelf(op.getType());
+    // fp8 moves as its bytes.
+    Type elem = getTypeConverter()->convertType(
+        tile::getElementTypeOrSelf(op.getType()));
     AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
     if (!isa<RankedTensorType>(op.getType())) {
       Value v = loadChunk(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
@@ -363,7 +365,8 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type elem = tile::getElementTypeOrSelf(op.getValue().getType());
+    Type elem = getTypeConverter()->convertType(
+        tile::getElementTypeOrSelf(op.getValue().getType()));
     if (!isa<RankedTensorType>(op.getValue().getType())) {
       // A scalar store is done once, by thread 0, not by every thread.
       Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);

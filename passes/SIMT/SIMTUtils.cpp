@@ -16,6 +16,13 @@ using namespace tilec::simt;
 
 TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([](Type t) { return t; });
+  // LLVM has no fp8 type: fp8 values live as their bytes (i8).
+  addConversion([ctx](Float8E4M3FNType) -> Type {
+    return IntegerType::get(ctx, 8);
+  });
+  addConversion([ctx](Float8E5M2Type) -> Type {
+    return IntegerType::get(ctx, 8);
+  });
   addConversion([ctx](tile::PtrType) -> Type {
     return IntegerType::get(ctx, 64);
   });

@@ -81,6 +81,12 @@ void populateAtomicToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a scalar atomic needs to broadcast its old value.
 int64_t getAtomicSharedMemoryBytes(mlir::Operation *op);
+/// fp8 conversions (sm_89+); makes truncf/extf touching fp8 illegal.
+void populateFp8ToSIMTPatterns(TileTypeConverter &converter,
+                               mlir::ConversionTarget &target,
+                               mlir::RewritePatternSet &patterns);
+/// Whether `op` is a conversion the fp8 patterns lower (truncf / extf).
+bool isFp8Conversion(mlir::Operation *op);
 /// Patterns for tile.scan.
 void populateScanToSIMTPatterns(TileTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

@@ -740,6 +740,78 @@ void runScan(const Env &env, const std::string &caseName) {
   }
 }
 
+/// IEEE binary32 -> fp8 (e4m3fn or e5m2) by round to nearest even,
+/// saturating to the largest finite value (PTX cvt.rn.satfinite).
+uint8_t floatToFp8(float f, bool e5) {
+  uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  double a = std::fabs(double(f));
+  const int mant = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+  const double maxFinite = e5 ? 57344.0 : 448.0;
+  const int minExp = 1 - bias;
+  if (a == 0)
+    return sign;
+  int e = std::max(std::ilogb(a), minExp);
+  double quantum = std::ldexp(1.0, e - mant);
+  double r = std::nearbyint(a / quantum) * quantum; // ties to even
+  r = std::min(r, maxFinite);
+  if (r == 0)
+    return sign;
+  int er = std::ilogb(r);
+  if (er < minExp)
+    return uint8_t(sign | int(std::lround(r / std::ldexp(1.0, minExp - mant))));
+  int m = int(std::lround((r / std::ldexp(1.0, er) - 1.0) * (1 << mant)));
+  return uint8_t(sign | ((er + bias) << mant) | m);
+}
+
+float fp8ToFloat(uint8_t v, bool e5) {
+  const int mant = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+  int exp = (v & 0x7F) >> mant, m = v & ((1 << mant) - 1);
+  double r = exp == 0 ? std::ldexp(double(m), 1 - bias - mant)
+                      : std::ldexp(1.0 + double(m) / (1 << mant), exp - bias);
+  return float((v & 0x80) ? -r : r);
+}
+
+/// fp32 -> fp8 -> memory -> fp32 for both formats, with values spanning
+/// subnormals, normals and saturation; the fp8 bytes and the results must
+/// match the CPU conversion exactly.
+void runFp8(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 7;
+  Rng rng = env.rng(caseName);
+  const float scales[] = {1.0f, 1e-3f, 30.0f, 1e4f, 1e6f};
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i)
+    x[i] = rng.value() * scales[i % 5];
+  for (bool e5 : {false, true}) {
+    std::string file = e5 ? "fp8e5_roundtrip_kernel" : "fp8e4_roundtrip_kernel";
+    Kernel k = env.kernel(file, "fp8_roundtrip_kernel");
+    DeviceBuffer dx(n * 4), dq(n + kGuard), dy((n + kGuard) * 4);
+    dx.upload(x);
+    dq.poison();
+    dy.poison();
+    check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                   {Arg::ptr(dx.get()), Arg::ptr(dq.get()), Arg::ptr(dy.get()),
+                    Arg::i32(int32_t(n))}));
+    env.sync();
+    std::vector<uint8_t> q = dq.download<uint8_t>(n + kGuard);
+    std::vector<uint32_t> y = dy.download<uint32_t>(n + kGuard);
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t want = floatToFp8(x[i], e5);
+      if (q[i] != want) {
+        char buf[160];
+        std::snprintf(buf, sizeof(buf),
+                      "%s: fp8 of %.9g at %zu: expected 0x%02x, found 0x%02x",
+                      file.c_str(), double(x[i]), i, want, q[i]);
+        failCase(buf);
+      }
+      uint32_t wantY = floatBits(fp8ToFloat(want, e5));
+      if (y[i] != wantY)
+        failCase(file + " index " + std::to_string(i) + ": expected " +
+                 describe(wantY) + ", found " + describe(y[i]));
+    }
+    expectUntouched(y, n, n + kGuard, "guard element");
+  }
+}
+
 /// Launches add_kernel with a bad argument list built by `mutate` and
 /// requires a refusal whose message contains `expected`, and an output
 /// left poisoned (the driver was never called).
@@ -896,6 +968,8 @@ std::vector<TestCase> allCases() {
                    }});
   cases.push_back({"scan/cumsum,reverse,max_scan_2d", false, true,
                    [](const Env &e) { runScan(e, "scan/cumsum,reverse,max_scan_2d"); }});
+  cases.push_back({"fp8/e4m3,e5m2", false, true,
+                   [](const Env &e) { runFp8(e, "fp8/e4m3,e5m2"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(
                          e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },

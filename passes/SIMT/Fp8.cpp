@@ -1,0 +1,142 @@
+//===- Fp8.cpp - fp8 conversions -------------------------------*- C++ -*-===//
+//
+// fp8 (e4m3 `f8E4M3FN`, Triton's float8e4nv; e5m2 `f8E5M2`, float8e5) values
+// live in registers as their bytes. Conversions use the sm_89+ PTX
+// conversions (PTX ISA 9.7.9.21, cvt with .e4m3x2/.e5m2x2): to fp8,
+// `cvt.rn.satfinite.e4m3x2.f32` — round to nearest even, saturating to the
+// largest finite value, NaN kept — from fp32 (fp16/bf16 convert through
+// fp32 exactly); from fp8, `cvt.rn.f16x2.e4m3x2`, exact, then fp16 to the
+// wider type exactly. Arithmetic on fp8 itself is not defined (Triton
+// refuses it too).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/SIMT/SIMTUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+std::string fp8Name(Type t) {
+  return isa<Float8E4M3FNType>(t) ? "e4m3" : "e5m2";
+}
+
+Value asm1(OpBuilder &b, Location loc, Type result, StringRef text,
+           StringRef constraints, ValueRange args) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, result, args, text, constraints,
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+template <typename F>
+Value perElement(OpBuilder &b, Location loc, Value x, Type resultElem, F &&fn) {
+  auto vt = dyn_cast<VectorType>(x.getType());
+  if (!vt)
+    return fn(x);
+  Value out = poisonValue(b, loc, VectorType::get(vt.getShape(), resultElem));
+  for (int64_t i = 0; i < vt.getNumElements(); ++i)
+    out = insertElement(b, loc, out, fn(extractElement(b, loc, x, i)), i);
+  return out;
+}
+
+/// fp32 -> fp8 byte (RNE, satfinite).
+Value f32ToFp8(OpBuilder &b, Location loc, Value f, Type fp8) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  std::string text = "cvt.rn.satfinite." + fp8Name(fp8) + "x2.f32 $0, $1, $2;";
+  Value pair = asm1(b, loc, b.getI16Type(), text, "=h,f,f", {zero, f});
+  return arith::TruncIOp::create(b, loc, b.getI8Type(), pair);
+}
+
+/// fp8 byte -> fp16 (exact).
+Value fp8ToF16(OpBuilder &b, Location loc, Value byte, Type fp8) {
+  Value pair = arith::ExtUIOp::create(b, loc, b.getI16Type(), byte);
+  std::string text = "cvt.rn.f16x2." + fp8Name(fp8) + "x2 $0, $1;";
+  Value halves = asm1(b, loc, b.getI32Type(), text, "=r,h", {pair});
+  Value low = arith::TruncIOp::create(b, loc, b.getI16Type(), halves);
+  return arith::BitcastOp::create(b, loc, b.getF16Type(), low);
+}
+
+struct TruncToFp8 : public OpConversionPattern<arith::TruncFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type to = tile::getElementTypeOrSelf(op.getType());
+    if (!isFp8(to))
+      return rewriter.notifyMatchFailure(op, "not to fp8");
+    Location loc = op.getLoc();
+    Value x = adaptor.getIn();
+    rewriter.replaceOp(op, perElement(rewriter, loc, x, rewriter.getI8Type(),
+                                      [&](Value e) {
+                                        if (!e.getType().isF32())
+                                          e = arith::ExtFOp::create(
+                                              rewriter, loc,
+                                              rewriter.getF32Type(), e);
+                                        return f32ToFp8(rewriter, loc, e, to);
+                                      }));
+    return success();
+  }
+};
+
+struct ExtFromFp8 : public OpConversionPattern<arith::ExtFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = tile::getElementTypeOrSelf(op.getIn().getType());
+    if (!isFp8(from))
+      return rewriter.notifyMatchFailure(op, "not from fp8");
+    Location loc = op.getLoc();
+    Type to = tile::getElementTypeOrSelf(op.getType());
+    rewriter.replaceOp(
+        op, perElement(rewriter, loc, adaptor.getIn(), to, [&](Value e) {
+          Value h = fp8ToF16(rewriter, loc, e, from);
+          if (to.isF16())
+            return h;
+          Value f = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), h);
+          if (to.isF32())
+            return f;
+          if (to.isF64())
+            return Value(arith::ExtFOp::create(rewriter, loc, to, f));
+          // bf16: every fp8 value is exact in bf16.
+          return Value(arith::TruncFOp::create(rewriter, loc, to, f));
+        }));
+    return success();
+  }
+};
+
+} // namespace
+
+void simt::populateFp8ToSIMTPatterns(TileTypeConverter &converter,
+                                     ConversionTarget &target,
+                                     RewritePatternSet &patterns) {
+  auto touchesFp8 = [](Operation *op) {
+    for (Type t : op->getOperandTypes())
+      if (isFp8(tile::getElementTypeOrSelf(t)))
+        return true;
+    for (Type t : op->getResultTypes())
+      if (isFp8(tile::getElementTypeOrSelf(t)))
+        return true;
+    return false;
+  };
+  target.addDynamicallyLegalOp<arith::TruncFOp, arith::ExtFOp>(
+      [touchesFp8, &converter](Operation *op) {
+        return converter.isLegal(op) && !touchesFp8(op);
+      });
+  patterns.add<TruncToFp8, ExtFromFp8>(converter, patterns.getContext(),
+                                       /*benefit=*/3);
+}
+
+bool simt::isFp8Conversion(Operation *op) {
+  return isa<arith::TruncFOp, arith::ExtFOp>(op);
+}
