@@ -58,10 +58,12 @@ FailureOr<std::string> opAndType(tile::RMWKind kind, Type elem,
     return ".add.f" + std::to_string(bits);
   case tile::RMWKind::Max:
   case tile::RMWKind::Min:
-    if (isF) {
-      why = "float atomic max/min";
+    if (isF && bits != 32 && bits != 64) {
+      why = "float atomic max/min on 16-bit floats";
       return failure();
     }
+    if (isF)
+      return std::string("float"); // see emitFloatMinMax
     return std::string(kind == tile::RMWKind::Max ? ".max.s" : ".min.s") +
            std::to_string(bits);
   case tile::RMWKind::UMax:
@@ -120,6 +122,32 @@ Value emitAtom(OpBuilder &b, Location loc, StringRef opType, StringRef quals,
 void releaseBarrier(OpBuilder &b, Location loc, tile::MemSemantic sem) {
   if (sem == tile::MemSemantic::Release || sem == tile::MemSemantic::AcqRel)
     gpu::BarrierOp::create(b, loc);
+}
+
+/// Float atomic max/min on integer atomics, as Triton does: a non-negative
+/// float orders like its bits as a signed integer, a negative one inversely
+/// like its bits as an unsigned integer. So max is `atom.max.s` for values
+/// >= 0 and `atom.min.u` for the others (min the reverse); -0.0 takes the
+/// non-negative path (its signed bits are the smallest integer), and a NaN
+/// operand gives an unspecified result, as in Triton.
+Value emitFloatMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
+                      Value pred, Value addr, Value val, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  std::string w = std::to_string(bits);
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(elem, 0.0));
+  Value nonNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, val,
+                                       zero);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value neg = arith::XOrIOp::create(b, loc, nonNeg, one);
+  Value pPos = arith::AndIOp::create(b, loc, pred, nonNeg);
+  Value pNeg = arith::AndIOp::create(b, loc, pred, neg);
+  Type it = b.getIntegerType(bits);
+  Value posOld = emitAtom(b, loc, (isMax ? ".max.s" : ".min.s") + w, quals,
+                          pPos, addr, {val}, it);
+  Value negOld = emitAtom(b, loc, (isMax ? ".min.u" : ".max.u") + w, quals,
+                          pNeg, addr, {val}, it);
+  Value old = arith::SelectOp::create(b, loc, nonNeg, posOld, negOld);
+  return LLVM::BitcastOp::create(b, loc, elem, old);
 }
 
 /// Thread 0 of the CTA.
@@ -198,8 +226,13 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
                        ? Value(arith::AndIOp::create(rewriter, loc, first,
                                                      adaptor.getMask()))
                        : first;
-      Value old = emitAtom(rewriter, loc, *opType, quals, pred,
-                           adaptor.getPtr(), {adaptor.getVal()}, elem);
+      Value old =
+          *opType == "float"
+              ? emitFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
+                                quals, pred, adaptor.getPtr(), adaptor.getVal(),
+                                elem)
+              : emitAtom(rewriter, loc, *opType, quals, pred, adaptor.getPtr(),
+                         {adaptor.getVal()}, elem);
       rewriter.replaceOp(op,
                          broadcastFromThreadZero(rewriter, loc, op, old, first));
       return success();
@@ -212,10 +245,13 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
       if (adaptor.getMask())
         pred = arith::AndIOp::create(
             rewriter, loc, pred, extractElement(rewriter, loc, adaptor.getMask(), e));
-      Value old = emitAtom(rewriter, loc, *opType, quals, pred,
-                           extractElement(rewriter, loc, adaptor.getPtr(), e),
-                           {extractElement(rewriter, loc, adaptor.getVal(), e)},
-                           elem);
+      Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
+      Value val = extractElement(rewriter, loc, adaptor.getVal(), e);
+      Value old =
+          *opType == "float"
+              ? emitFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
+                                quals, pred, addr, val, elem)
+              : emitAtom(rewriter, loc, *opType, quals, pred, addr, {val}, elem);
       result = insertElement(rewriter, loc, result, old, e);
     }
     rewriter.replaceOp(op, result);

@@ -812,6 +812,53 @@ void runFp8(const Env &env, const std::string &caseName) {
   }
 }
 
+/// Tile atomics from every program into 64 bins: integer add (exact) and
+/// float max / min over values of both signs (order-independent, exact).
+void runAtomics(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 3;
+  const int bins = 64;
+  Kernel k = env.kernel("atomics_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<int32_t> x(n);
+  for (auto &v : x)
+    v = int32_t(rng.next() % 2001) - 1000;
+  std::vector<float> f = randomFloats(rng, n);
+  std::vector<int32_t> sum0(bins, 0);
+  std::vector<float> max0(bins, -INFINITY), min0(bins, INFINITY);
+  DeviceBuffer dx(n * 4), df(n * 4), ds(bins * 4), dmax(bins * 4), dmin(bins * 4);
+  dx.upload(x);
+  df.upload(f);
+  ds.upload(sum0);
+  dmax.upload(max0);
+  dmin.upload(min0);
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(df.get()), Arg::ptr(ds.get()),
+                  Arg::ptr(dmax.get()), Arg::ptr(dmin.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint32_t> s = ds.download<uint32_t>(bins);
+  std::vector<uint32_t> mx = dmax.download<uint32_t>(bins);
+  std::vector<uint32_t> mn = dmin.download<uint32_t>(bins);
+  for (int b = 0; b < bins; ++b) {
+    int32_t ws = 0;
+    float wmax = -INFINITY, wmin = INFINITY;
+    for (size_t i = b; i < n; i += bins) {
+      ws += x[i];
+      wmax = std::max(wmax, f[i]);
+      wmin = std::min(wmin, f[i]);
+    }
+    if (int32_t(s[b]) != ws)
+      failCase("atomic_add bin " + std::to_string(b) + ": expected " +
+               std::to_string(ws) + ", found " + std::to_string(int32_t(s[b])));
+    if (mx[b] != floatBits(wmax))
+      failCase("atomic_max bin " + std::to_string(b) + ": expected " +
+               describe(floatBits(wmax)) + ", found " + describe(mx[b]));
+    if (mn[b] != floatBits(wmin))
+      failCase("atomic_min bin " + std::to_string(b) + ": expected " +
+               describe(floatBits(wmin)) + ", found " + describe(mn[b]));
+  }
+}
+
 /// Launches add_kernel with a bad argument list built by `mutate` and
 /// requires a refusal whose message contains `expected`, and an output
 /// left poisoned (the driver was never called).
@@ -970,6 +1017,8 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) { runScan(e, "scan/cumsum,reverse,max_scan_2d"); }});
   cases.push_back({"fp8/e4m3,e5m2", false, true,
                    [](const Env &e) { runFp8(e, "fp8/e4m3,e5m2"); }});
+  cases.push_back({"atomics/add,max,min", false, true,
+                   [](const Env &e) { runAtomics(e, "atomics/add,max,min"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(
                          e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },
