@@ -198,12 +198,39 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
       return failure();
     }
     bool bitcast = s[2] && s[2]->kind == PyValue::Kind::Bool && s[2]->b;
-    if (present(s[1]) &&
-        !(s[1]->kind == PyValue::Kind::Str && s[1]->s == "rtne")) {
-      error(l) << "unimplemented: fp_downcast_rounding other than 'rtne'";
-      return failure();
+    bool towardZero = false;
+    if (present(s[1])) {
+      if (s[1]->kind != PyValue::Kind::Str ||
+          (s[1]->s != "rtne" && s[1]->s != "rtz")) {
+        error(l) << "expected fp_downcast_rounding='rtne' or 'rtz', found "
+                 << s[1]->describe();
+        return failure();
+      }
+      towardZero = s[1]->s == "rtz";
     }
     TRY(v, toValue(self, l));
+    if (towardZero) {
+      // Triton: the rounding mode applies to floating-point downcasts only.
+      Type from = tile::getElementTypeOrSelf(v.getType()), to = s[0]->dtype;
+      bool fromOk = from.isF32() || from.isF64();
+      bool toOk = to.isF16() || to.isBF16() || (to.isF32() && from.isF64());
+      if (!fromOk || !toOk) {
+        error(l) << "fp_downcast_rounding='rtz' is implemented for fp32/fp64 "
+                    "to fp16/bf16 and fp64 to fp32 downcasts; found "
+                 << from << " to " << to;
+        return failure();
+      }
+      Type dst = to;
+      if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+        dst = RankedTensorType::get(t.getShape(), to, t.getEncoding());
+      return PyValue::ofValue(
+          arith::TruncFOp::create(
+              b, loc(l), dst, v,
+              arith::RoundingModeAttr::get(b.getContext(),
+                                           arith::RoundingMode::toward_zero),
+              arith::FastMathFlagsAttr())
+              .getResult());
+    }
     TRY(r, castTo(v, s[0]->dtype, l, bitcast));
     return PyValue::ofValue(r);
   }

@@ -7,7 +7,8 @@
 // largest finite value, NaN kept — from fp32 (fp16/bf16 convert through
 // fp32 exactly); from fp8, `cvt.rn.f16x2.e4m3x2`, exact, then fp16 to the
 // wider type exactly. Arithmetic on fp8 itself is not defined (Triton
-// refuses it too).
+// refuses it too). Toward-zero truncations (Triton's
+// fp_downcast_rounding="rtz") lower here too, to cvt.rz.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
@@ -115,6 +116,43 @@ struct ExtFromFp8 : public OpConversionPattern<arith::ExtFOp> {
   }
 };
 
+bool isTowardZero(arith::TruncFOp op) {
+  auto mode = op.getRoundingmodeAttr();
+  return mode && mode.getValue() == arith::RoundingMode::toward_zero;
+}
+
+/// `x.to(fp16|bf16|fp32, fp_downcast_rounding="rtz")`: PTX cvt.rz (PTX ISA
+/// 9.7.9.21). fp64 -> fp16/bf16 goes through fp32 toward zero: two
+/// truncations toward zero give the one truncation.
+struct TruncTowardZero : public OpConversionPattern<arith::TruncFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type to = tile::getElementTypeOrSelf(op.getType());
+    if (!isTowardZero(op) || isFp8(to))
+      return rewriter.notifyMatchFailure(op, "not a toward-zero truncation");
+    if (!to.isF16() && !to.isBF16() && !to.isF32())
+      return op.emitOpError("toward-zero truncation to ")
+             << to << " has no lowering";
+    Location loc = op.getLoc();
+    rewriter.replaceOp(
+        op, perElement(rewriter, loc, adaptor.getIn(), to, [&](Value e) {
+          if (e.getType().isF64())
+            e = asm1(rewriter, loc, rewriter.getF32Type(),
+                     "cvt.rz.f32.f64 $0, $1;", "=f,d", {e});
+          if (to.isF32())
+            return e;
+          std::string text = std::string("cvt.rz.") +
+                             (to.isF16() ? "f16" : "bf16") + ".f32 $0, $1;";
+          Value bits = asm1(rewriter, loc, rewriter.getI16Type(), text,
+                            "=h,f", {e});
+          return Value(arith::BitcastOp::create(rewriter, loc, to, bits));
+        }));
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateFp8ToSIMTPatterns(TileTypeConverter &converter,
@@ -131,9 +169,11 @@ void simt::populateFp8ToSIMTPatterns(TileTypeConverter &converter,
   };
   target.addDynamicallyLegalOp<arith::TruncFOp, arith::ExtFOp>(
       [touchesFp8, &converter](Operation *op) {
+        if (auto t = dyn_cast<arith::TruncFOp>(op); t && isTowardZero(t))
+          return false;
         return converter.isLegal(op) && !touchesFp8(op);
       });
-  patterns.add<TruncToFp8, ExtFromFp8>(converter, patterns.getContext(),
+  patterns.add<TruncToFp8, ExtFromFp8, TruncTowardZero>(converter, patterns.getContext(),
                                        /*benefit=*/3);
 }
 

@@ -33,6 +33,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -812,6 +813,69 @@ void runFp8(const Env &env, const std::string &caseName) {
   }
 }
 
+/// A finite binary32 value rounded toward zero to a binary format with
+/// `mant` fraction bits and exponent bias `bias` (fp16: 10/15, bf16: 7/127);
+/// results past the largest finite value stay at it (IEEE 754 roundTowardZero).
+uint16_t floatToNarrowRTZ(float f, int mant, int bias) {
+  uint16_t sign = std::signbit(f) ? uint16_t(1u << (mant + (bias == 15 ? 5 : 8))) : 0;
+  const int expBits = bias == 15 ? 5 : 8;
+  const int maxExp = (1 << expBits) - 2 - bias, minExp = 1 - bias;
+  double a = std::fabs(double(f));
+  double maxFinite = std::ldexp(2.0 - std::ldexp(1.0, -mant), maxExp);
+  if (a == 0)
+    return sign;
+  int e = std::max(std::ilogb(a), minExp);
+  double r = std::trunc(a / std::ldexp(1.0, e - mant)) * std::ldexp(1.0, e - mant);
+  r = std::min(r, maxFinite);
+  if (r == 0)
+    return sign;
+  int er = std::ilogb(r);
+  if (er < minExp)
+    return uint16_t(sign | int(std::lround(r / std::ldexp(1.0, minExp - mant))));
+  int m = int(std::lround((r / std::ldexp(1.0, er) - 1.0) * (1 << mant)));
+  return uint16_t(sign | ((er + bias) << mant) | m);
+}
+
+/// `x.to(fp16 | bf16, fp_downcast_rounding="rtz")` on values spanning fp16
+/// subnormals, normals and overflow; bits must match the CPU exactly.
+void runRoundTowardZero(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 5;
+  Rng rng = env.rng(caseName);
+  const float scales[] = {1.0f, 1e-6f, 3e4f, 1e6f, 1e-30f};
+  std::vector<float> x(n);
+  for (size_t i = 0; i < n; ++i)
+    x[i] = rng.value() * scales[i % 5];
+  Kernel k = env.kernel("rtz_kernel");
+  DeviceBuffer dx(n * 4), dh((n + kGuard) * 2), db((n + kGuard) * 2);
+  dx.upload(x);
+  dh.poison();
+  db.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dh.get()), Arg::ptr(db.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint16_t> h = dh.download<uint16_t>(n + kGuard);
+  std::vector<uint16_t> bf = db.download<uint16_t>(n + kGuard);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t wantH = floatToNarrowRTZ(x[i], 10, 15);
+    uint16_t wantB = floatToNarrowRTZ(x[i], 7, 127);
+    for (auto [what, want, got] :
+         {std::tuple<const char *, uint16_t, uint16_t>{"fp16", wantH, h[i]},
+          {"bf16", wantB, bf[i]}})
+      if (want != got) {
+        char buf[160];
+        std::snprintf(buf, sizeof(buf),
+                      "rtz %s of %.9g at %zu: expected 0x%04x, found 0x%04x",
+                      what, double(x[i]), i, want, got);
+        failCase(buf);
+      }
+  }
+  for (size_t i = n; i < n + kGuard; ++i)
+    if (h[i] != 0xFFFF || bf[i] != 0xFFFF)
+      failCase("guard element " + std::to_string(i) +
+               " was written: expected the poison 0xffff");
+}
+
 /// Tile atomics from every program into 64 bins: integer add (exact) and
 /// float max / min over values of both signs (order-independent, exact).
 void runAtomics(const Env &env, const std::string &caseName) {
@@ -1017,6 +1081,8 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) { runScan(e, "scan/cumsum,reverse,max_scan_2d"); }});
   cases.push_back({"fp8/e4m3,e5m2", false, true,
                    [](const Env &e) { runFp8(e, "fp8/e4m3,e5m2"); }});
+  cases.push_back({"rounding/rtz fp16,bf16", false, true,
+                   [](const Env &e) { runRoundTowardZero(e, "rounding/rtz fp16,bf16"); }});
   cases.push_back({"atomics/add,max,min", false, true,
                    [](const Env &e) { runAtomics(e, "atomics/add,max,min"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {

@@ -20,7 +20,12 @@ def k_runtime_assert(p, n):
 
 @triton.jit
 def k_rounding(p):
-    y = tl.load(p).to(tl.float16, fp_downcast_rounding="rtz")
+    y = tl.load(p).to(tl.float8e4nv, fp_downcast_rounding="rtz")
+
+
+@triton.jit
+def k_rounding_mode(p):
+    y = tl.load(p).to(tl.float16, fp_downcast_rounding="rd")
 
 
 @triton.jit
