@@ -168,6 +168,17 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
         attr == "autotune" || attr == "heuristics")
       return PyValue::builtin("triton." + attr);
   }
+  // libdevice: triton.language.extra.libdevice (Triton 3.x, backend
+  // dispatched) or triton.language.extra.cuda.libdevice.
+  if (path == "triton.language.extra.libdevice" ||
+      path == "triton.language.extra.cuda.libdevice") {
+    // Every name resolves: unknown ones fail at the call, with the name.
+    return PyValue::builtin("libdevice." + attr);
+  }
+  if ((path == "triton.language.extra" && (attr == "cuda" || attr == "libdevice")) ||
+      (path == "triton.language.extra.cuda" && attr == "libdevice") ||
+      (path == "triton.language" && attr == "extra"))
+    return PyValue::module(path + "." + attr);
   if (path == "triton.language" || path == "triton.language.core" ||
       path == "triton.language.math" || path == "triton.language.extra") {
     if (attr == "math")
@@ -267,6 +278,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                                         CallArgs &args, SourceLoc l) {
   Location lc = loc(l);
   using K = PyValue::Kind;
+  if (name.rfind("libdevice.", 0) == 0)
+    return callLibdevice(name.substr(10), args, l);
 
   // --- Python builtins on compile-time values ---
   if (name == "py.min" || name == "py.max") {

@@ -142,6 +142,10 @@ public:
   mlir::FailureOr<PyValue> callExtendedBuiltin(const std::string &name,
                                                CallArgs &args,
                                                py::SourceLoc l);
+  /// The fp32/fp64 functions of triton.language.extra.libdevice
+  /// (Libdevice.cpp), as math/arith ops lowered to `__nv_*` calls.
+  mlir::FailureOr<PyValue> callLibdevice(const std::string &name,
+                                         CallArgs &args, py::SourceLoc l);
   mlir::FailureOr<PyValue> callMethod(const std::string &name,
                                       const PyValue &self, CallArgs &args,
                                       py::SourceLoc l);

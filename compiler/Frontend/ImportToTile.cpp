@@ -175,7 +175,10 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       // `from triton import language as tl`: a submodule or an attribute.
       std::string path = imp.module + "." + a.name;
       if (path == "triton.language" || path == "triton.language.math" ||
-          path == "triton.language.extra" || path == "triton.language.core")
+          path == "triton.language.extra" || path == "triton.language.core" ||
+          path == "triton.language.extra.cuda" ||
+          path == "triton.language.extra.libdevice" ||
+          path == "triton.language.extra.cuda.libdevice")
         globals[bound] = PyValue::module(path);
       else
         globals[bound] = PyValue::module("from:" + imp.module + ":" + a.name);

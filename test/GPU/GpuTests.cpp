@@ -876,6 +876,44 @@ void runRoundTowardZero(const Env &env, const std::string &caseName) {
                " was written: expected the poison 0xffff");
 }
 
+/// triton.language.extra.libdevice functions (GELU-tanh, pow, atan2, log1p,
+/// fmod, erfc, cbrt, sinh), each into its own output row, against float64
+/// libm within libdevice's documented error (at most 4 ulp: rtol 1e-6,
+/// atol 1e-6 for results near zero, where GELU's 1 + tanh cancels).
+void runLibdevice(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 9;
+  const int funcs = 8;
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, n);
+  Kernel k = env.kernel("libdevice_kernel");
+  DeviceBuffer dx(n * 4), dout((funcs * n + kGuard) * 4);
+  dx.upload(x);
+  dout.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dout.get()), Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint32_t> out = dout.download<uint32_t>(funcs * n + kGuard);
+  const char *names[funcs] = {"gelu_tanh", "pow", "atan2", "log1p",
+                              "fmod",      "erfc", "cbrt", "sinh"};
+  for (size_t i = 0; i < n; ++i) {
+    double v = x[i];
+    double want[funcs] = {
+        0.5 * v * (1.0 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v))),
+        std::pow(std::fabs(v), 1.5),
+        std::atan2(v, 0.75),
+        std::log1p(std::fabs(v)),
+        std::fmod(v, 0.75),
+        std::erfc(v),
+        std::cbrt(v),
+        std::sinh(v)};
+    for (int f = 0; f < funcs; ++f)
+      expectClose(out, f * n + i, want[f], 1e-6, 1e-6,
+                  std::string(names[f]) + "(" + std::to_string(x[i]) +
+                      ") at " + std::to_string(i));
+  }
+  expectUntouched(out, funcs * n, funcs * n + kGuard, "guard element");
+}
+
 /// Tile atomics from every program into 64 bins: integer add (exact) and
 /// float max / min over values of both signs (order-independent, exact).
 void runAtomics(const Env &env, const std::string &caseName) {
@@ -1083,6 +1121,8 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) { runFp8(e, "fp8/e4m3,e5m2"); }});
   cases.push_back({"rounding/rtz fp16,bf16", false, true,
                    [](const Env &e) { runRoundTowardZero(e, "rounding/rtz fp16,bf16"); }});
+  cases.push_back({"libdevice/gelu_tanh,pow,atan2,log1p,fmod,erfc,cbrt,sinh", false, true,
+                   [](const Env &e) { runLibdevice(e, "libdevice"); }});
   cases.push_back({"atomics/add,max,min", false, true,
                    [](const Env &e) { runAtomics(e, "atomics/add,max,min"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
