@@ -364,15 +364,6 @@ private:
         }
       });
     });
-    module.walk([&](tile::AtomicRMWOp op) {
-      Type elem = tile::getElementTypeOrSelf(op.getVal().getType());
-      if (isa<FloatType>(elem) && elem.getIntOrFloatBitWidth() < 32 &&
-          (op.getKind() == tile::RMWKind::Max ||
-           op.getKind() == tile::RMWKind::Min)) {
-        op.emitError("unimplemented: float atomic max/min on ") << elem;
-        unimplemented = true;
-      }
-    });
     if (unimplemented)
       return failure();
     WalkResult r = module.walk([&](Operation *op) {

@@ -8,7 +8,9 @@
 // the atomic. A scalar atomic is issued by thread 0 alone and its old value
 // is broadcast to the whole CTA through shared memory, so that, e.g., a
 // spin lock (`while tl.atomic_cas(lock, 0, 1) == 1: pass`) is taken once per
-// program and every thread sees the same result, as in Triton.
+// program and every thread sees the same result, as in Triton. Float
+// max/min use integer atomics (fp32/fp64) or a 16-bit compare-and-swap loop
+// (fp16/bf16).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
@@ -58,10 +60,8 @@ FailureOr<std::string> opAndType(tile::RMWKind kind, Type elem,
     return ".add.f" + std::to_string(bits);
   case tile::RMWKind::Max:
   case tile::RMWKind::Min:
-    if (isF && bits != 32 && bits != 64) {
-      why = "float atomic max/min on 16-bit floats";
-      return failure();
-    }
+    if (isF && bits == 16)
+      return std::string("float16"); // see emitHalfMinMax
     if (isF)
       return std::string("float"); // see emitFloatMinMax
     return std::string(kind == tile::RMWKind::Max ? ".max.s" : ".min.s") +
@@ -150,6 +150,48 @@ Value emitFloatMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
   return LLVM::BitcastOp::create(b, loc, elem, old);
 }
 
+/// fp16/bf16 atomic max/min: PTX has no scalar `atom.max.f16` (only the
+/// sm_90 vector forms), so a compare-and-swap loop on the 16-bit element
+/// (`atom.cas.b16`, sm_70+) with `max.f16`/`max.bf16` (sm_80+; a NaN operand
+/// loses, as IEEE maxNum). Threads diverge in the loop (plain `bra`); the
+/// labels and registers are local to the `{ }` block, named so as not to
+/// shadow the operands (LLVM's own registers are %p, %rs, ...). Returns
+/// the old value (0 where `pred` is false).
+Value emitHalfMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
+                     Value pred, Value addr, Value val, Type elem) {
+  std::string t = elem.isBF16() ? "bf16" : "f16";
+  std::string asmStr =
+      "{\n\t.reg .pred %tilec_p;\n\t.reg .b16 %tilec_old, %tilec_new, %tilec_got;\n\t"
+      "mov.b16 $0, 0;\n\t"
+      "@!$1 bra TILEC_DONE;\n\t"
+      "ld.global.b16 %tilec_old, [ $2 + 0 ];\n"
+      "TILEC_LOOP:\n\t" +
+      std::string(isMax ? "max." : "min.") + t + " %tilec_new, %tilec_old, $3;\n\t"
+      "atom.global" + quals.str() + ".cas.b16 %tilec_got, [ $2 + 0 ], %tilec_old, %tilec_new;\n\t"
+      "setp.ne.b16 %tilec_p, %tilec_got, %tilec_old;\n\t"
+      "mov.b16 %tilec_old, %tilec_got;\n\t"
+      "@%tilec_p bra TILEC_LOOP;\n\t"
+      "mov.b16 $0, %tilec_old;\n"
+      "TILEC_DONE:\n\t}";
+  Value bits = LLVM::BitcastOp::create(b, loc, b.getI16Type(), val);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, b.getI16Type(), ValueRange{pred, addr, bits}, asmStr, "=h,b,l,h",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return LLVM::BitcastOp::create(b, loc, elem, asmOp.getResult(0));
+}
+
+/// Float atomic max/min of any width (see emitFloatMinMax, emitHalfMinMax).
+Value emitAnyFloatMinMax(OpBuilder &b, Location loc, bool isMax,
+                         StringRef quals, Value pred, Value addr, Value val,
+                         Type elem) {
+  return elem.getIntOrFloatBitWidth() == 16
+             ? emitHalfMinMax(b, loc, isMax, quals, pred, addr, val, elem)
+             : emitFloatMinMax(b, loc, isMax, quals, pred, addr, val, elem);
+}
+
 /// Thread 0 of the CTA.
 Value isThreadZero(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -227,8 +269,8 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
                                                      adaptor.getMask()))
                        : first;
       Value old =
-          *opType == "float"
-              ? emitFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
+          (*opType == "float" || *opType == "float16")
+              ? emitAnyFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
                                 quals, pred, adaptor.getPtr(), adaptor.getVal(),
                                 elem)
               : emitAtom(rewriter, loc, *opType, quals, pred, adaptor.getPtr(),
@@ -248,8 +290,8 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
       Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
       Value val = extractElement(rewriter, loc, adaptor.getVal(), e);
       Value old =
-          *opType == "float"
-              ? emitFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
+          (*opType == "float" || *opType == "float16")
+              ? emitAnyFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
                                 quals, pred, addr, val, elem)
               : emitAtom(rewriter, loc, *opType, quals, pred, addr, {val}, elem);
       result = insertElement(rewriter, loc, result, old, e);

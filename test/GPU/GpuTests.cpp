@@ -876,6 +876,64 @@ void runRoundTowardZero(const Env &env, const std::string &caseName) {
                " was written: expected the poison 0xffff");
 }
 
+/// fp16 and bf16 atomic max/min (compare-and-swap loops) from every program
+/// into 64 bins: each bin must hold the max / min of the RNE-converted
+/// inputs, bit-exact.
+void runHalfAtomics(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 3;
+  const int bins = 64;
+  Kernel k = env.kernel("half_atomics_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> f = randomFloats(rng, n);
+  auto toBf16 = [](float v) {
+    uint32_t x = floatBits(v);
+    return uint16_t((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
+  };
+  auto bf16ToFloat = [](uint16_t v) { return bitsFloat(uint32_t(v) << 16); };
+  const uint16_t negInfH = 0xFC00, posInfH = 0x7C00;
+  const uint16_t negInfB = 0xFF80, posInfB = 0x7F80;
+  std::vector<uint16_t> hmax0(bins, negInfH), hmin0(bins, posInfH),
+      bmax0(bins, negInfB), bmin0(bins, posInfB);
+  DeviceBuffer df(n * 4), dhmax(bins * 2), dhmin(bins * 2), dbmax(bins * 2),
+      dbmin(bins * 2);
+  df.upload(f);
+  dhmax.upload(hmax0);
+  dhmin.upload(hmin0);
+  dbmax.upload(bmax0);
+  dbmin.upload(bmin0);
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(df.get()), Arg::ptr(dhmax.get()), Arg::ptr(dhmin.get()),
+                  Arg::ptr(dbmax.get()), Arg::ptr(dbmin.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint16_t> hmax = dhmax.download<uint16_t>(bins),
+                        hmin = dhmin.download<uint16_t>(bins),
+                        bmax = dbmax.download<uint16_t>(bins),
+                        bmin = dbmin.download<uint16_t>(bins);
+  for (int b = 0; b < bins; ++b) {
+    uint16_t wantHmax = negInfH, wantHmin = posInfH, wantBmax = negInfB,
+             wantBmin = posInfB;
+    for (size_t i = b; i < n; i += bins) {
+      uint16_t h = floatToHalf(f[i]), bf = toBf16(f[i]);
+      if (halfToFloat(h) > halfToFloat(wantHmax)) wantHmax = h;
+      if (halfToFloat(h) < halfToFloat(wantHmin)) wantHmin = h;
+      if (bf16ToFloat(bf) > bf16ToFloat(wantBmax)) wantBmax = bf;
+      if (bf16ToFloat(bf) < bf16ToFloat(wantBmin)) wantBmin = bf;
+    }
+    for (auto [what, want, got] :
+         {std::tuple<const char *, uint16_t, uint16_t>{"fp16 atomic_max", wantHmax, hmax[b]},
+          {"fp16 atomic_min", wantHmin, hmin[b]},
+          {"bf16 atomic_max", wantBmax, bmax[b]},
+          {"bf16 atomic_min", wantBmin, bmin[b]}})
+      if (want != got) {
+        char buf[128];
+        std::snprintf(buf, sizeof(buf), "%s bin %d: expected 0x%04x, found 0x%04x",
+                      what, b, want, got);
+        failCase(buf);
+      }
+  }
+}
+
 /// triton.language.extra.libdevice functions (GELU-tanh, pow, atan2, log1p,
 /// fmod, erfc, cbrt, sinh), each into its own output row, against float64
 /// libm within libdevice's documented error (at most 4 ulp: rtol 1e-6,
@@ -1123,6 +1181,8 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) { runRoundTowardZero(e, "rounding/rtz fp16,bf16"); }});
   cases.push_back({"libdevice/gelu_tanh,pow,atan2,log1p,fmod,erfc,cbrt,sinh", false, true,
                    [](const Env &e) { runLibdevice(e, "libdevice"); }});
+  cases.push_back({"atomics/fp16,bf16 max,min", false, true,
+                   [](const Env &e) { runHalfAtomics(e, "atomics/fp16,bf16"); }});
   cases.push_back({"atomics/add,max,min", false, true,
                    [](const Env &e) { runAtomics(e, "atomics/add,max,min"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {

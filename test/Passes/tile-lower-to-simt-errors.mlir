@@ -29,19 +29,6 @@ tile.func @dot_trans(%x: !tile.ptr<f32>) {
 
 // -----
 
-tile.func @atomics(%x: !tile.ptr<f16>) {
-  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
-  %f = arith.sitofp %r : tensor<128xi32> to tensor<128xf16>
-  %xb = tile.splat %x : !tile.ptr<f16> -> tensor<128x!tile.ptr<f16>>
-  %xp = tile.addptr %xb, %r : tensor<128x!tile.ptr<f16>>, tensor<128xi32>
-  // fp16 max/min has no integer-atomic form here: a located refusal.
-  // expected-error @+1 {{unimplemented: float atomic max/min on 'f16'}}
-  %o = tile.atomic_rmw max, acq_rel, gpu, %xp, %f : tensor<128x!tile.ptr<f16>>
-  tile.return
-}
-
-// -----
-
 tile.func @descriptors(%b: !tile.ptr<f16>, %m: i32, %s: i64) {
   // expected-error @+1 {{unimplemented: 'tile.make_tensor_desc' is not lowered to PTX yet}}
   %d = tile.make_tensor_desc %b, [%m, %m], [%s, %s] : !tile.ptr<f16>, [i32, i32], [i64, i64] -> !tile.tensordesc<tensor<64x64xf16>>
