@@ -127,16 +127,21 @@ void releaseBarrier(OpBuilder &b, Location loc, tile::MemSemantic sem) {
 /// Float atomic max/min on integer atomics, as Triton does: a non-negative
 /// float orders like its bits as a signed integer, a negative one inversely
 /// like its bits as an unsigned integer. So max is `atom.max.s` for values
-/// >= 0 and `atom.min.u` for the others (min the reverse); -0.0 takes the
-/// non-negative path (its signed bits are the smallest integer), and a NaN
-/// operand gives an unspecified result, as in Triton.
+/// with the sign bit clear and `atom.min.u` for the others (min the
+/// reverse); -0.0 orders just below +0.0, and a NaN operand gives an
+/// unspecified result, as in Triton.
 Value emitFloatMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
                       Value pred, Value addr, Value val, Type elem) {
   unsigned bits = elem.getIntOrFloatBitWidth();
   std::string w = std::to_string(bits);
-  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(elem, 0.0));
-  Value nonNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, val,
-                                       zero);
+  // The sign bit decides, so -0.0 takes the negative path and orders
+  // between the negatives and +0.0 (Triton tests val >= 0, which sends -0.0
+  // the other way: max(-1.0, -0.0) would stay -1.0 there).
+  Type it0 = b.getIntegerType(bits);
+  Value valBits = LLVM::BitcastOp::create(b, loc, it0, val);
+  Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(it0, 0));
+  Value nonNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       valBits, zero);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
   Value neg = arith::XOrIOp::create(b, loc, nonNeg, one);
   Value pPos = arith::AndIOp::create(b, loc, pred, nonNeg);

@@ -973,7 +973,8 @@ void runLibdevice(const Env &env, const std::string &caseName) {
 }
 
 /// Tile atomics from every program into 64 bins: integer add (exact) and
-/// float max / min over values of both signs (order-independent, exact).
+/// float max / min over values of both signs and signed zeros
+/// (order-independent, exact; -0.0 below +0.0).
 void runAtomics(const Env &env, const std::string &caseName) {
   const size_t n = 98432 + 3;
   const int bins = 64;
@@ -983,6 +984,20 @@ void runAtomics(const Env &env, const std::string &caseName) {
   for (auto &v : x)
     v = int32_t(rng.next() % 2001) - 1000;
   std::vector<float> f = randomFloats(rng, n);
+  // Signed zeros: bin 0 is all negative but one -0.0 (its max is -0.0); bin
+  // 1 all positive with a -0.0 and a +0.0 (its min is -0.0).
+  for (size_t i = 0; i < n; i += bins) {
+    f[i] = -std::fabs(f[i]);
+    if (i + 1 < n)
+      f[i + 1] = std::fabs(f[i + 1]);
+  }
+  f[0] = -0.0f;
+  f[1] = -0.0f;
+  f[1 + bins] = 0.0f;
+  // IEEE order with -0.0 below +0.0.
+  auto less = [](float a, float b) {
+    return a < b || (a == b && std::signbit(a) && !std::signbit(b));
+  };
   std::vector<int32_t> sum0(bins, 0);
   std::vector<float> max0(bins, -INFINITY), min0(bins, INFINITY);
   DeviceBuffer dx(n * 4), df(n * 4), ds(bins * 4), dmax(bins * 4), dmin(bins * 4);
@@ -1004,8 +1019,10 @@ void runAtomics(const Env &env, const std::string &caseName) {
     float wmax = -INFINITY, wmin = INFINITY;
     for (size_t i = b; i < n; i += bins) {
       ws += x[i];
-      wmax = std::max(wmax, f[i]);
-      wmin = std::min(wmin, f[i]);
+      if (less(wmax, f[i]))
+        wmax = f[i];
+      if (less(f[i], wmin))
+        wmin = f[i];
     }
     if (int32_t(s[b]) != ws)
       failCase("atomic_add bin " + std::to_string(b) + ": expected " +
