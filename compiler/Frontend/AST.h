@@ -433,6 +433,9 @@ struct FunctionDef {
   StmtList body;
   SourceLoc loc;    ///< the `def` keyword
   SourceLoc endLoc; ///< end of the last line of the body
+  /// `@core.extern` (Triton's libdevice wrappers, Python run at compile
+  /// time): inlined like a jit helper, may build dicts; never a kernel.
+  bool isExtern = false;
 
   /// The docstring, if the body opens with a string expression statement.
   const StringLiteral *getDocstring() const;

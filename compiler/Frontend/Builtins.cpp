@@ -136,7 +136,7 @@ const std::set<std::string> &knownTlFunctions() {
       "device_assert", "sqrt_rn", "div_rn", "umulhi", "clamp", "softmax",
       "inline_asm_elementwise", "extern_elementwise", "join", "split", "cat",
       "ravel", "flip", "histogram", "make_block_ptr", "advance", "rand",
-      "randn", "randint", "pointer_type", "tensor"};
+      "randn", "randint", "pointer_type", "tensor", "dtype"};
   return names;
 }
 } // namespace
@@ -280,6 +280,20 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   using K = PyValue::Kind;
   if (name.rfind("libdevice.", 0) == 0)
     return callLibdevice(name.substr(10), args, l);
+  if (name == "tl.extern_elementwise")
+    return callExternElementwise(args, l);
+  if (name == "tl.dtype") {
+    // tl.dtype("fp32"), as Triton's libdevice tables write their keys.
+    Type t;
+    if (args.args.size() == 1 && args.kwargs.empty() &&
+        args.args[0].kind == K::Str)
+      t = dtypeByName(args.args[0].s);
+    if (!t) {
+      error(l) << "expected tl.dtype(NAME) with a dtype name such as 'fp32'";
+      return failure();
+    }
+    return PyValue::ofDType(t);
+  }
 
   // --- Python builtins on compile-time values ---
   if (name == "py.min" || name == "py.max") {

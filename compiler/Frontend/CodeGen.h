@@ -32,7 +32,7 @@ namespace tilec::frontend {
 struct PyValue {
   enum class Kind {
     None, Int, Float, Bool, Str, DType, Tuple, Runtime,
-    JitFunction, Builtin, Module, Method, Slice, Descriptor,
+    JitFunction, Builtin, Module, Method, Slice, Descriptor, Dict,
   };
   Kind kind = Kind::None;
   int64_t i = 0;
@@ -41,7 +41,7 @@ struct PyValue {
   std::string s;           ///< Str; Builtin/Method name; Module path
   mlir::Type dtype;        ///< DType
   mlir::Value v;           ///< Runtime, Descriptor
-  std::vector<PyValue> elts; ///< Tuple; Method: [receiver]
+  std::vector<PyValue> elts; ///< Tuple; Method: [receiver]; Dict: k0, v0, k1, ...
   const py::FunctionDef *fn = nullptr;
 
   static PyValue none() { return PyValue(); }
@@ -146,6 +146,9 @@ public:
   /// (Libdevice.cpp), as math/arith ops lowered to `__nv_*` calls.
   mlir::FailureOr<PyValue> callLibdevice(const std::string &name,
                                          CallArgs &args, py::SourceLoc l);
+  /// tl.extern_elementwise on libdevice symbols (Libdevice.cpp).
+  mlir::FailureOr<PyValue> callExternElementwise(CallArgs &args,
+                                                 py::SourceLoc l);
   mlir::FailureOr<PyValue> callMethod(const std::string &name,
                                       const PyValue &self, CallArgs &args,
                                       py::SourceLoc l);
@@ -167,6 +170,8 @@ public:
   std::map<std::string, PyValue> scope;
   /// Call sites of the helpers being inlined (innermost last).
   std::vector<mlir::Location> callStack;
+  /// > 0 inside an inlined `@core.extern` function (dict literals allowed).
+  int externDepth = 0;
   /// Module-level names: imports and constants (evaluated on first use).
   std::map<std::string, PyValue> globals;
   std::map<std::string, const py::ModuleConstant *> pendingConstants;

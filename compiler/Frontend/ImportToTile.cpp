@@ -44,6 +44,7 @@ bool PyValue::isConstexpr() const {
   case Kind::Descriptor:
     return false;
   case Kind::Tuple:
+  case Kind::Dict:
     return llvm::all_of(elts, [](const PyValue &e) { return e.isConstexpr(); });
   default:
     return true;
@@ -64,6 +65,7 @@ std::string PyValue::describe() const {
     return out;
   }
   case Kind::Tuple: return "tuple of " + std::to_string(elts.size());
+  case Kind::Dict: return "dict of " + std::to_string(elts.size() / 2);
   case Kind::Runtime:
   case Kind::Descriptor: {
     std::string out;
@@ -205,6 +207,12 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     return nullptr;
   }
   Location kernelLoc = loc(kernel->loc);
+  if (kernel->isExtern) {
+    emitError(kernelLoc) << "'" << options.kernelName
+                         << "' is a @core.extern function, not a kernel: "
+                            "expected a @triton.jit function";
+    return nullptr;
+  }
 
   // Constexpr values from -D, then autotune's first config.
   std::map<std::string, PyValue> constexprValues;
@@ -734,9 +742,29 @@ FailureOr<PyValue> CodeGen::eval(const py::Expr &e) {
     }
     return PyValue::ofTuple(values);
   }
+  case ExprKind::Dict: {
+    // A compile-time dict, in a @core.extern function only (Triton's jit
+    // functions cannot build dicts): tl.extern_elementwise's
+    // arg_type_symbol_dict.
+    const auto &d = llvm::cast<py::Dict>(e);
+    if (externDepth == 0 || d.keys.size() != d.values.size())
+      break; // `**x` unpacking
+    PyValue out;
+    out.kind = PyValue::Kind::Dict;
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+      if (!d.keys[i])
+        break;
+      TRY(k, eval(*d.keys[i]));
+      TRY(v, eval(*d.values[i]));
+      out.elts.push_back(k);
+      out.elts.push_back(v);
+    }
+    if (out.elts.size() == 2 * d.keys.size())
+      return out;
+    break;
+  }
   case ExprKind::Slice:
   case ExprKind::Ellipsis:
-  case ExprKind::Dict:
   case ExprKind::Set:
   case ExprKind::Lambda:
   case ExprKind::Starred:
@@ -840,12 +868,14 @@ FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
   std::swap(scope, frame);
   callStack.push_back(loc(l));
   ++inlineDepth;
+  externDepth += fn.isExtern;
   auto savedReturn = std::move(returnValue);
   returnValue.reset();
   LogicalResult r = execBlock(fn.body);
   PyValue result = returnValue ? *returnValue : PyValue::none();
   returnValue = std::move(savedReturn);
   --inlineDepth;
+  externDepth -= fn.isExtern;
   callStack.pop_back();
   std::swap(scope, frame);
   if (failed(r))
@@ -924,6 +954,7 @@ bool sameBinding(const PyValue &a, const PyValue &b) {
   case PyValue::Kind::DType: return a.dtype == b.dtype;
   case PyValue::Kind::None: return true;
   case PyValue::Kind::Tuple:
+  case PyValue::Kind::Dict:
     if (a.elts.size() != b.elts.size())
       return false;
     for (size_t i = 0; i < a.elts.size(); ++i)

@@ -83,6 +83,29 @@ const llvm::StringMap<Function> &functions() {
   };
   return table;
 }
+/// The operands' common element type: Triton's promotion of each pair, the
+/// widest (fp64 over fp32; a narrower type wins over fp32 so that a refusal
+/// names it).
+FailureOr<Type> commonOperandType(CodeGen &g, ArrayRef<PyValue> ops,
+                                  StringRef what, SourceLoc l) {
+  Type type = g.elementTypeOf(ops[0]);
+  for (unsigned i = 0; i < ops.size(); ++i)
+    for (unsigned j = i + 1; j < ops.size(); ++j) {
+      FailureOr<Type> t = g.promote(ops[i], ops[j], false, l);
+      if (failed(t))
+        return failure();
+      if (i == 0 && j == 1)
+        type = *t;
+      else if (t->isF64() || (type.isF32() && !t->isF32()))
+        type = *t;
+    }
+  if (!type) {
+    g.error(l) << "expected a number or a tile as the argument of " << what
+               << ", found " << ops[0].describe();
+    return failure();
+  }
+  return type;
+}
 } // namespace
 
 FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
@@ -101,23 +124,11 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
              << (args.kwargs.empty() ? "" : " and keyword arguments");
     return failure();
   }
-  // The operands' common type: Triton's promotion of each pair, the widest.
-  Type type = elementTypeOf(args.args[0]);
-  for (unsigned i = 0; i < fn.arity; ++i)
-    for (unsigned j = i + 1; j < fn.arity; ++j) {
-      FailureOr<Type> t = promote(args.args[i], args.args[j], false, l);
-      if (failed(t))
-        return failure();
-      if (i == 0 && j == 1)
-        type = *t;
-      else if (t->isF64() || (type.isF32() && !t->isF32()))
-        type = *t;
-    }
-  if (!type) {
-    error(l) << "expected a number or a tile as the argument of libdevice."
-             << name << ", found " << args.args[0].describe();
+  FailureOr<Type> common =
+      commonOperandType(*this, args.args, "libdevice." + name, l);
+  if (failed(common))
     return failure();
-  }
+  Type type = *common;
   if (!type.isF32() && !type.isF64()) {
     error(l) << "libdevice." << name
              << " expects fp32 or fp64 operands (as Triton's libdevice: "
@@ -141,4 +152,129 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
       if (failed(broadcastPair(vs[i], vs[j], l)))
         return failure();
   return PyValue::ofValue(fn.build(b, loc(l), vs));
+}
+
+/// `tl.extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict,
+/// is_pure)`: Triton picks the entry of `arg_type_symbol_dict` whose key
+/// (a tuple of dtypes) equals the operands' dtypes after broadcasting, and
+/// calls its symbol. tilec implements the libdevice symbols of the table
+/// above (`__nv_<name>f` on fp32, `__nv_<name>` on fp64) with the result
+/// type the operands' own; any other symbol is a located `unimplemented:`.
+FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
+                                                  SourceLoc l) {
+  static const char *names[] = {"lib_name", "lib_path", "args",
+                                "arg_type_symbol_dict", "is_pure"};
+  std::optional<PyValue> slot[5];
+  if (args.args.size() > 5) {
+    error(l) << "extern_elementwise() takes at most 5 arguments, found "
+             << args.args.size();
+    return failure();
+  }
+  for (size_t i = 0; i < args.args.size(); ++i)
+    slot[i] = args.args[i];
+  for (auto &[k, v] : args.kwargs) {
+    if (k == "_semantic" || k == "_builder")
+      continue; // Triton's internal plumbing in @core.extern wrappers
+    auto it = llvm::find_if(names, [&](const char *n) { return k == n; });
+    if (it == std::end(names)) {
+      error(l) << "extern_elementwise() got an unexpected keyword argument '"
+               << k << "'";
+      return failure();
+    }
+    slot[it - std::begin(names)] = v;
+  }
+  for (int i = 0; i < 4; ++i)
+    if (!slot[i]) {
+      error(l) << "extern_elementwise() missing argument '" << names[i] << "'";
+      return failure();
+    }
+  if (slot[2]->kind != PyValue::Kind::Tuple || slot[2]->elts.empty()) {
+    error(l) << "expected a list of operands as extern_elementwise's args, "
+                "found "
+             << slot[2]->describe();
+    return failure();
+  }
+  if (slot[3]->kind != PyValue::Kind::Dict) {
+    error(l) << "expected a dict {(dtype, ...): (symbol, dtype)} as "
+                "arg_type_symbol_dict, found "
+             << slot[3]->describe();
+    return failure();
+  }
+  // The operands' dtypes as Triton's dispatch sees them: several operands
+  // are promoted to a common type first, as a binary op would.
+  std::vector<PyValue> &ops = slot[2]->elts;
+  FailureOr<Type> common =
+      commonOperandType(*this, ops, "extern_elementwise", l);
+  if (failed(common))
+    return failure();
+  SmallVector<Type> types(ops.size(), *common);
+  const std::vector<PyValue> &entries = slot[3]->elts;
+  std::string symbol;
+  Type result;
+  std::string keysSeen;
+  for (size_t e = 0; e + 1 < entries.size(); e += 2) {
+    const PyValue &key = entries[e], &value = entries[e + 1];
+    std::vector<PyValue> keyTypes =
+        key.kind == PyValue::Kind::Tuple ? key.elts : std::vector<PyValue>{key};
+    std::string desc;
+    bool match = keyTypes.size() == types.size();
+    for (size_t i = 0; i < keyTypes.size(); ++i) {
+      if (keyTypes[i].kind != PyValue::Kind::DType) {
+        error(l) << "expected dtypes in the keys of arg_type_symbol_dict, "
+                    "found "
+                 << keyTypes[i].describe();
+        return failure();
+      }
+      std::string t;
+      llvm::raw_string_ostream os(t);
+      os << keyTypes[i].dtype;
+      desc += (i ? ", " : "") + t;
+      match = match && keyTypes[i].dtype == types[i];
+    }
+    keysSeen += (keysSeen.empty() ? "(" : ", (") + desc + ")";
+    if (!match || !symbol.empty())
+      continue;
+    if (value.kind != PyValue::Kind::Tuple || value.elts.size() != 2 ||
+        value.elts[0].kind != PyValue::Kind::Str ||
+        value.elts[1].kind != PyValue::Kind::DType) {
+      error(l) << "expected (symbol, dtype) values in arg_type_symbol_dict, "
+                  "found "
+               << value.describe();
+      return failure();
+    }
+    symbol = value.elts[0].s;
+    result = value.elts[1].dtype;
+  }
+  if (symbol.empty()) {
+    std::string got;
+    llvm::raw_string_ostream os(got);
+    for (size_t i = 0; i < types.size(); ++i)
+      os << (i ? ", " : "") << types[i];
+    error(l) << "extern_elementwise: no entry of arg_type_symbol_dict for "
+                "operand types ("
+             << got << "); expected one of " << keysSeen;
+    return failure();
+  }
+  // __nv_<name>f on fp32, __nv_<name> on fp64, returning the operand type.
+  llvm::StringRef sym(symbol);
+  bool allF32 = llvm::all_of(types, [](Type t) { return t.isF32(); });
+  bool allF64 = llvm::all_of(types, [](Type t) { return t.isF64(); });
+  std::string name;
+  if (sym.consume_front("__nv_") && result == types.front()) {
+    if (allF32 && sym.ends_with("f") &&
+        functions().count(sym.drop_back()))
+      name = sym.drop_back().str();
+    else if (allF64 && functions().count(sym))
+      name = sym.str();
+  }
+  if (name.empty() || functions().lookup(name).arity != ops.size()) {
+    error(l) << "unimplemented: extern_elementwise call of '" << symbol
+             << "': tilec implements the libdevice math functions (__nv_<name>f "
+                "on fp32, __nv_<name> on fp64, with the operands' type as the "
+                "result; see libdevice in docs/language.md)";
+    return failure();
+  }
+  CallArgs call;
+  call.args = ops;
+  return callLibdevice(name, call, l);
 }

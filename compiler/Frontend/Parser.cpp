@@ -1850,10 +1850,15 @@ void Parser::parseDecorated() {
                            [&](const ExprPtr &d) {
                              return isJitDecorator(*d, jitNames);
                            });
-  if (isKeyword("def") && (isJit || mentionsJit)) {
+  bool isExtern = !isJit && std::any_of(decorators.begin(), decorators.end(),
+                                        [&](const ExprPtr &d) {
+                                          return d && isExternDecorator(*d);
+                                        });
+  if (isKeyword("def") && (isJit || mentionsJit || isExtern)) {
     size_t defPos = pos;
     std::unique_ptr<FunctionDef> fn = parseFunctionDef(std::move(decorators));
     if (fn) {
+      fn->isExtern = isExtern;
       // Errors inside the body were reported and skipped; keep the rest.
       module->functions.push_back(std::move(fn));
       return;
@@ -2023,6 +2028,23 @@ std::vector<Diagnostic> mergeDiagnostics(std::vector<Diagnostic> lexDiags,
 }
 
 } // namespace
+
+bool tilec::py::isExternDecorator(const Expr &decorator) {
+  if (auto *name = dyn_cast<Name>(&decorator))
+    return name->id == "extern";
+  auto *attr = dyn_cast<Attribute>(&decorator);
+  if (!attr || attr->attr != "extern")
+    return false;
+  for (const Expr *base = attr->value.get(); base;) {
+    if (isa<Name>(base))
+      return true;
+    auto *inner = dyn_cast<Attribute>(base);
+    if (!inner)
+      return false;
+    base = inner->value.get();
+  }
+  return false;
+}
 
 bool tilec::py::isJitDecorator(const Expr &decorator,
                                const std::vector<std::string> &extraJitNames) {

@@ -63,6 +63,10 @@ StmtList parseStatements(std::string_view source,
 bool isJitDecorator(const Expr &decorator,
                     const std::vector<std::string> &extraJitNames = {});
 
+/// True if `decorator` is Triton's `core.extern` (`extern`, `X.extern`,
+/// `X.Y.extern`): a libdevice-style wrapper around tl.extern_elementwise.
+bool isExternDecorator(const Expr &decorator);
+
 } // namespace py
 } // namespace tilec
 

@@ -130,7 +130,8 @@ FailureOr<bool> CodeGen::truthiness(const PyValue &v, SourceLoc l) {
   case PyValue::Kind::Float: return v.f != 0;
   case PyValue::Kind::None: return false;
   case PyValue::Kind::Str: return !v.s.empty();
-  case PyValue::Kind::Tuple: return !v.elts.empty();
+  case PyValue::Kind::Tuple:
+  case PyValue::Kind::Dict: return !v.elts.empty();
   case PyValue::Kind::Runtime:
     error(l) << "expected a compile-time condition, found a run-time "
              << v.v.getType();

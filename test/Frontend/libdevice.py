@@ -1,5 +1,6 @@
 import triton
 import triton.language as tl
+from triton.language import core
 from triton.language.extra import libdevice
 from triton.language.extra.cuda import libdevice as ld2
 
@@ -32,3 +33,47 @@ def bad_name(x_ptr):
 def bad_arity(x_ptr):
     x = tl.load(x_ptr + tl.arange(0, 16))
     tl.store(x_ptr + tl.arange(0, 16), libdevice.pow(x))
+
+
+@core.extern
+def my_tanh(arg0, _semantic=None):
+    return core.extern_elementwise("libdevice", "", [arg0], {
+        (core.dtype("fp32"),): ("__nv_tanhf", core.dtype("fp32")),
+        (core.dtype("fp64"),): ("__nv_tanh", core.dtype("fp64")),
+    }, is_pure=True, _semantic=_semantic)
+
+
+@core.extern
+def my_pow(arg0, arg1, _semantic=None):
+    return core.extern_elementwise("", "", [arg0, arg1], {(tl.float32, tl.float32): ("__nv_powf", tl.float32)},
+                                   True, _semantic=_semantic)
+
+
+@core.extern
+def only_fp32_tanh(arg0, _semantic=None):
+    return core.extern_elementwise("libdevice", "", [arg0], {(tl.float32,): ("__nv_tanhf", tl.float32)}, is_pure=True)
+
+
+@core.extern
+def my_func(arg0, _semantic=None):
+    return core.extern_elementwise("mylib", "/opt/mylib.bc", [arg0], {(tl.float32,): ("my_func", tl.float32)}, is_pure=True)
+
+
+@triton.jit
+def extern(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    tl.store(y_ptr + offs, my_tanh(x) + my_pow(x, 2.0), mask=m)
+
+
+@triton.jit
+def extern_nomatch(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    t = only_fp32_tanh(x)
+
+
+@triton.jit
+def extern_symbol(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    t = my_func(x)
