@@ -364,6 +364,17 @@ private:
         }
       });
     });
+    // atom.add.noftz.bf16 is sm_90+ (PTX ISA 9.7.13.5).
+    module.walk([&](tile::AtomicRMWOp op) {
+      if (op.getKind() == tile::RMWKind::FAdd &&
+          tile::getElementTypeOrSelf(op.getVal().getType()).isBF16() &&
+          (chip == "sm_80" || chip == "sm_89")) {
+        op.emitError("unimplemented: bf16 atomic_add needs sm_90 or newer "
+                     "(atom.add.bf16), found --arch ")
+            << chip;
+        unimplemented = true;
+      }
+    });
     if (unimplemented)
       return failure();
     WalkResult r = module.walk([&](Operation *op) {

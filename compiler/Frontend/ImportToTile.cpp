@@ -501,8 +501,15 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
   if (it != scope.end())
     return it->second;
   auto g = globals.find(name);
-  if (g != globals.end())
-    return g->second;
+  if (g != globals.end()) {
+    // `from M import X`: X resolves as `M.X` where it is used.
+    const PyValue &v = g->second;
+    if (v.kind == PyValue::Kind::Module && v.s.rfind("from:", 0) == 0) {
+      size_t colon = v.s.rfind(':');
+      return moduleAttr(v.s.substr(5, colon - 5), v.s.substr(colon + 1), l);
+    }
+    return v;
+  }
   auto c = pendingConstants.find(name);
   if (c != pendingConstants.end()) {
     if (evaluatingConstants.size() >= 256) {

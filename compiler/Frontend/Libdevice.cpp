@@ -83,26 +83,40 @@ const llvm::StringMap<Function> &functions() {
   };
   return table;
 }
-/// The operands' common element type: Triton's promotion of each pair, the
-/// widest (fp64 over fp32; a narrower type wins over fp32 so that a refusal
-/// names it).
+/// The operands' common element type, as Triton's dispatch promotes them:
+/// a running binary-op promotion (Python numbers are weak: `fma(x, 2, 3)`
+/// with fp32 `x` is fp32). fp16 with bf16 gives fp32, which no operand has;
+/// after that only an fp64 tile or scalar widens it.
 FailureOr<Type> commonOperandType(CodeGen &g, ArrayRef<PyValue> ops,
                                   StringRef what, SourceLoc l) {
+  const PyValue *acc = &ops[0];
   Type type = g.elementTypeOf(ops[0]);
-  for (unsigned i = 0; i < ops.size(); ++i)
-    for (unsigned j = i + 1; j < ops.size(); ++j) {
-      FailureOr<Type> t = g.promote(ops[i], ops[j], false, l);
-      if (failed(t))
-        return failure();
-      if (i == 0 && j == 1)
-        type = *t;
-      else if (t->isF64() || (type.isF32() && !t->isF32()))
-        type = *t;
-    }
   if (!type) {
     g.error(l) << "expected a number or a tile as the argument of " << what
                << ", found " << ops[0].describe();
     return failure();
+  }
+  for (size_t i = 1; i < ops.size(); ++i) {
+    Type next = g.elementTypeOf(ops[i]);
+    if (!next) {
+      g.error(l) << "expected a number or a tile as the argument of " << what
+                 << ", found " << ops[i].describe();
+      return failure();
+    }
+    if (!acc) { // the synthetic fp32 of fp16 with bf16
+      if (!ops[i].isNumber() && next.isF64()) {
+        acc = &ops[i];
+        type = next;
+      }
+      continue;
+    }
+    FailureOr<Type> t = g.promote(*acc, ops[i], false, l);
+    if (failed(t))
+      return failure();
+    if (*t == type)
+      continue;
+    type = *t;
+    acc = *t == next ? &ops[i] : nullptr;
   }
   return type;
 }
@@ -117,13 +131,45 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
     return failure();
   }
   const Function &fn = it->second;
-  if (!args.kwargs.empty() || args.args.size() != fn.arity) {
+  // Triton's libdevice functions take arg0, arg1, ... (and _semantic).
+  std::vector<std::optional<PyValue>> slots(fn.arity);
+  if (args.args.size() > fn.arity) {
     error(l) << "libdevice." << name << " takes " << fn.arity
-             << " positional argument" << (fn.arity == 1 ? "" : "s")
-             << ", found " << args.args.size()
-             << (args.kwargs.empty() ? "" : " and keyword arguments");
+             << " argument" << (fn.arity == 1 ? "" : "s") << ", found "
+             << args.args.size();
     return failure();
   }
+  for (size_t i = 0; i < args.args.size(); ++i)
+    slots[i] = args.args[i];
+  for (auto &[k, v] : args.kwargs) {
+    if (k == "_semantic" || k == "_builder")
+      continue;
+    unsigned idx = fn.arity;
+    if (k.size() == 4 && k.rfind("arg", 0) == 0 && k[3] >= '0' && k[3] <= '9')
+      idx = unsigned(k[3] - '0');
+    if (idx >= fn.arity) {
+      error(l) << "libdevice." << name << " got an unexpected keyword argument '"
+               << k << "' (it takes arg0" << (fn.arity > 1 ? "..arg" : "")
+               << (fn.arity > 1 ? std::to_string(fn.arity - 1) : "") << ")";
+      return failure();
+    }
+    if (slots[idx]) {
+      error(l) << "libdevice." << name << " got argument '" << k << "' twice";
+      return failure();
+    }
+    slots[idx] = v;
+  }
+  CallArgs bound;
+  for (unsigned i = 0; i < fn.arity; ++i) {
+    if (!slots[i]) {
+      error(l) << "libdevice." << name << " takes " << fn.arity
+               << " argument" << (fn.arity == 1 ? "" : "s")
+               << ", missing arg" << i;
+      return failure();
+    }
+    bound.args.push_back(*slots[i]);
+  }
+  args = std::move(bound);
   FailureOr<Type> common =
       commonOperandType(*this, args.args, "libdevice." + name, l);
   if (failed(common))

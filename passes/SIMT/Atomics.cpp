@@ -77,6 +77,8 @@ FailureOr<std::string> opAndType(tile::RMWKind kind, Type elem,
   case tile::RMWKind::Xor:
     return ".xor" + b;
   case tile::RMWKind::Xchg:
+    if (bits == 16)
+      return std::string("xchg16"); // no atom.exch.b16: see emitCas16Loop
     return ".exch" + b;
   }
   return failure();
@@ -155,37 +157,51 @@ Value emitFloatMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
   return LLVM::BitcastOp::create(b, loc, elem, old);
 }
 
-/// fp16/bf16 atomic max/min: PTX has no scalar `atom.max.f16` (only the
-/// sm_90 vector forms), so a compare-and-swap loop on the 16-bit element
-/// (`atom.cas.b16`, sm_70+) with `max.f16`/`max.bf16` (sm_80+; a NaN operand
-/// loses, as IEEE maxNum). Threads diverge in the loop (plain `bra`); the
-/// labels and registers are local to the `{ }` block, named so as not to
-/// shadow the operands (LLVM's own registers are %p, %rs, ...). Returns
+/// A 16-bit atomic PTX lacks — fp16/bf16 max/min (only sm_90 vector forms
+/// exist) and 16-bit exchange — as a compare-and-swap loop on the element
+/// (`atom.cas.b16`, sm_70+): `update` computes `%tilec_new` from
+/// `%tilec_old` and the operand `$3`. Threads diverge in the loop (plain
+/// `bra`); labels and registers are local to the `{ }` block, named so as not
+/// to shadow the operands (LLVM's own registers are %p, %rs, ...). Returns
 /// the old value (0 where `pred` is false).
-Value emitHalfMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
-                     Value pred, Value addr, Value val, Type elem) {
-  std::string t = elem.isBF16() ? "bf16" : "f16";
+Value emitCas16Loop(OpBuilder &b, Location loc, StringRef update,
+                    StringRef quals, Value pred, Value addr, Value val,
+                    Type elem) {
   std::string asmStr =
       "{\n\t.reg .pred %tilec_p;\n\t.reg .b16 %tilec_old, %tilec_new, %tilec_got;\n\t"
       "mov.b16 $0, 0;\n\t"
       "@!$1 bra TILEC_DONE;\n\t"
       "ld.global.b16 %tilec_old, [ $2 + 0 ];\n"
       "TILEC_LOOP:\n\t" +
-      std::string(isMax ? "max." : "min.") + t + " %tilec_new, %tilec_old, $3;\n\t"
+      update.str() + "\n\t"
       "atom.global" + quals.str() + ".cas.b16 %tilec_got, [ $2 + 0 ], %tilec_old, %tilec_new;\n\t"
       "setp.ne.b16 %tilec_p, %tilec_got, %tilec_old;\n\t"
       "mov.b16 %tilec_old, %tilec_got;\n\t"
       "@%tilec_p bra TILEC_LOOP;\n\t"
       "mov.b16 $0, %tilec_old;\n"
       "TILEC_DONE:\n\t}";
-  Value bits = LLVM::BitcastOp::create(b, loc, b.getI16Type(), val);
+  Value bits = val.getType() == b.getI16Type()
+                   ? val
+                   : Value(LLVM::BitcastOp::create(b, loc, b.getI16Type(), val));
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc, b.getI16Type(), ValueRange{pred, addr, bits}, asmStr, "=h,b,l,h",
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
-  return LLVM::BitcastOp::create(b, loc, elem, asmOp.getResult(0));
+  Value r = asmOp.getResult(0);
+  return elem == b.getI16Type() ? r
+                                : Value(LLVM::BitcastOp::create(b, loc, elem, r));
+}
+
+/// fp16/bf16 atomic max/min: `max.f16`/`min.bf16` (sm_80+; a NaN operand
+/// loses, as IEEE maxNum) in a compare-and-swap loop.
+Value emitHalfMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
+                     Value pred, Value addr, Value val, Type elem) {
+  std::string update = std::string(isMax ? "max." : "min.") +
+                       (elem.isBF16() ? "bf16" : "f16") +
+                       " %tilec_new, %tilec_old, $3;";
+  return emitCas16Loop(b, loc, update, quals, pred, addr, val, elem);
 }
 
 /// Float atomic max/min of any width (see emitFloatMinMax, emitHalfMinMax).
@@ -274,7 +290,10 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
                                                      adaptor.getMask()))
                        : first;
       Value old =
-          (*opType == "float" || *opType == "float16")
+          *opType == "xchg16"
+              ? emitCas16Loop(rewriter, loc, "mov.b16 %tilec_new, $3;", quals,
+                              pred, adaptor.getPtr(), adaptor.getVal(), elem)
+          : (*opType == "float" || *opType == "float16")
               ? emitAnyFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
                                 quals, pred, adaptor.getPtr(), adaptor.getVal(),
                                 elem)
@@ -295,7 +314,10 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
       Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
       Value val = extractElement(rewriter, loc, adaptor.getVal(), e);
       Value old =
-          (*opType == "float" || *opType == "float16")
+          *opType == "xchg16"
+              ? emitCas16Loop(rewriter, loc, "mov.b16 %tilec_new, $3;", quals,
+                              pred, addr, val, elem)
+          : (*opType == "float" || *opType == "float16")
               ? emitAnyFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
                                 quals, pred, addr, val, elem)
               : emitAtom(rewriter, loc, *opType, quals, pred, addr, {val}, elem);

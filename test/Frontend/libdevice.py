@@ -3,6 +3,9 @@ import triton.language as tl
 from triton.language import core
 from triton.language.extra import libdevice
 from triton.language.extra.cuda import libdevice as ld2
+from triton.language.extra.cuda.libdevice import tanh as cuda_tanh
+from triton.language.extra.libdevice import pow as ld_pow
+from triton.language import program_id
 
 
 @triton.jit
@@ -77,3 +80,19 @@ def extern_nomatch(x_ptr):
 def extern_symbol(x_ptr):
     x = tl.load(x_ptr + tl.arange(0, 16))
     t = my_func(x)
+
+
+@triton.jit
+def promote(x_ptr, h_ptr, o_ptr):
+    offs = tl.arange(0, 64)
+    x = tl.load(x_ptr + offs)
+    h = tl.load(h_ptr + offs)
+    y = libdevice.fma(x, 2, 3) + libdevice.fma(2, 3, x) + libdevice.fma(x, offs, offs) + libdevice.fma(x, h, 1.0)
+    tl.store(o_ptr + offs, y + libdevice.pow(x, arg1=2.0))
+
+
+@triton.jit
+def from_import(x_ptr, o_ptr):
+    offs = tl.arange(0, 64) + program_id(0) * 64
+    x = tl.load(x_ptr + offs)
+    tl.store(o_ptr + offs, cuda_tanh(x) + ld_pow(x, 2.0))

@@ -1,4 +1,4 @@
-// fp16/bf16 atomic max/min: a compare-and-swap loop on the 16-bit element
+// fp16/bf16 atomic max/min and exchange: a compare-and-swap loop on the 16-bit element
 // (atom.cas.b16 around max.f16 / min.bf16), since PTX has no scalar
 // atom.max.f16. ptxas accepts it, labels local to each block.
 // REQUIRES: ptxas
@@ -21,5 +21,16 @@ tile.func @half_minmax(%x: !tile.ptr<f16>, %y: !tile.ptr<bf16>) {
   %yb = tile.splat %y : !tile.ptr<bf16> -> tensor<128x!tile.ptr<bf16>>
   %yp = tile.addptr %yb, %r : tensor<128x!tile.ptr<bf16>>, tensor<128xi32>
   %p = tile.atomic_rmw min, relaxed, gpu, %yp, %g : tensor<128x!tile.ptr<bf16>>
+  tile.return
+}
+
+// fp16/bf16 exchange: PTX has no atom.exch.b16 either; the same loop with
+// a plain move as the update.
+// CHECK: .visible .entry half_xchg(
+// CHECK-NOT: exch.b16
+// CHECK: mov.b16 %tilec_new
+// CHECK: atom.global.acq_rel.gpu.cas.b16
+tile.func @half_xchg(%x: !tile.ptr<f16>, %v: f16) {
+  %o = tile.atomic_rmw xchg, acq_rel, gpu, %x, %v : !tile.ptr<f16>
   tile.return
 }
