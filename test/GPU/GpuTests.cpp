@@ -934,6 +934,40 @@ void runHalfAtomics(const Env &env, const std::string &caseName) {
   }
 }
 
+/// fp16 atomic_xchg on a ragged tile: memory ends with the new values, the
+/// op returns the old ones, and elements past n stay untouched; bit-exact.
+void runHalfXchg(const Env &env, const std::string &caseName) {
+  const size_t n = 98432 + 11;
+  Kernel k = env.kernel("half_xchg_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<uint16_t> x(n + kGuard), v(n);
+  for (auto &e : x)
+    e = floatToHalf(rng.value());
+  for (auto &e : v)
+    e = floatToHalf(rng.value());
+  DeviceBuffer dx((n + kGuard) * 2), dv(n * 2), dold((n + kGuard) * 2);
+  dx.upload(x);
+  dv.upload(v);
+  dold.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dv.get()), Arg::ptr(dold.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  std::vector<uint16_t> nx = dx.download<uint16_t>(n + kGuard);
+  std::vector<uint16_t> old = dold.download<uint16_t>(n + kGuard);
+  for (size_t i = 0; i < n + kGuard; ++i) {
+    uint16_t wantX = i < n ? v[i] : x[i], wantOld = i < n ? x[i] : 0xFFFF;
+    if (nx[i] != wantX || old[i] != wantOld) {
+      char buf[160];
+      std::snprintf(buf, sizeof(buf),
+                    "atomic_xchg fp16 at %zu: expected memory 0x%04x and old "
+                    "0x%04x, found 0x%04x and 0x%04x",
+                    i, wantX, wantOld, nx[i], old[i]);
+      failCase(buf);
+    }
+  }
+}
+
 /// triton.language.extra.libdevice functions (GELU-tanh, pow, atan2, log1p,
 /// fmod, erfc, cbrt, sinh), each into its own output row, against float64
 /// libm within libdevice's documented error (at most 4 ulp: rtol 1e-6,
@@ -1200,6 +1234,8 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) { runLibdevice(e, "libdevice"); }});
   cases.push_back({"atomics/fp16,bf16 max,min", false, true,
                    [](const Env &e) { runHalfAtomics(e, "atomics/fp16,bf16"); }});
+  cases.push_back({"atomics/fp16 xchg", false, true,
+                   [](const Env &e) { runHalfXchg(e, "atomics/fp16 xchg"); }});
   cases.push_back({"atomics/add,max,min", false, true,
                    [](const Env &e) { runAtomics(e, "atomics/add,max,min"); }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {

@@ -29,3 +29,12 @@ def half_atomics_kernel(F, HMAX, HMIN, BMAX, BMIN, n, BLOCK: tl.constexpr, BINS:
     tl.atomic_min(HMIN + b, h, mask=mask)
     tl.atomic_max(BMAX + b, bf, mask=mask)
     tl.atomic_min(BMIN + b, bf, mask=mask)
+
+
+@triton.jit
+def half_xchg_kernel(X, V, OLD, n, BLOCK: tl.constexpr):
+    # fp16 exchange (a compare-and-swap loop: PTX has no atom.exch.b16).
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    old = tl.atomic_xchg(X + offs, tl.load(V + offs, mask=mask), mask=mask)
+    tl.store(OLD + offs, old, mask=mask)
