@@ -220,8 +220,11 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
       towardZero = s[1]->s == "rtz";
     }
     TRY(v, toValue(self, l));
-    if (towardZero) {
-      // Triton: the rounding mode applies to floating-point downcasts only.
+    // bitcast=True reinterprets the bits: no rounding applies (Triton).
+    if (towardZero && !bitcast &&
+        tile::getElementTypeOrSelf(v.getType()) != s[0]->dtype) {
+      // Triton: the rounding mode applies to floating-point downcasts only
+      // (a cast to the same type returns the value first).
       Type from = tile::getElementTypeOrSelf(v.getType()), to = s[0]->dtype;
       bool fromOk = from.isF32() || from.isF64();
       bool toOk = to.isF16() || to.isBF16() || (to.isF32() && from.isF64());

@@ -11,3 +11,5 @@ def k_rtz(x_ptr, h_ptr, b_ptr, d_ptr, f_ptr):
     tl.store(h_ptr + 64 + offs, x.to(tl.float16, fp_downcast_rounding="rtne"))
     d = tl.load(d_ptr + offs)
     tl.store(f_ptr + offs, d.to(tl.float32, fp_downcast_rounding="rtz"))
+    # The same type: the value itself, as in Triton (no rounding, no error).
+    tl.store(f_ptr + 64 + offs, x.to(tl.float32, fp_downcast_rounding="rtz"))
