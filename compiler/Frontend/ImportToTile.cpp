@@ -527,7 +527,12 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
     std::swap(saved, scope);
     auto saveStack = callStack;
     callStack.clear();
+    // A module constant is the same wherever it is first used: no dicts
+    // (Triton refuses non-constexpr globals), even from a @core.extern.
+    int saveExtern = externDepth;
+    externDepth = 0;
     auto v = eval(*c->second->value);
+    externDepth = saveExtern;
     callStack = saveStack;
     std::swap(saved, scope);
     evaluatingConstants.pop_back();
@@ -812,6 +817,15 @@ FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
              << fn.name << "'";
     return failure();
   }
+  for (const py::Param &p : fn.params)
+    if (p.kind == py::Param::Kind::VarArgs ||
+        p.kind == py::Param::Kind::KwArgs) {
+      error(l) << "unimplemented: the "
+               << (p.kind == py::Param::Kind::VarArgs ? "*" : "**") << p.name
+               << " parameter of '" << fn.name
+               << "' (helpers take named parameters only)";
+      return failure();
+    }
   // Bind parameters as Python does: positional, keywords, defaults.
   std::map<std::string, PyValue> frame;
   std::vector<bool> bound(fn.params.size(), false);

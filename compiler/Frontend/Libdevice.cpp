@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::frontend;
@@ -197,6 +199,18 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
     for (unsigned j = i + 1; j < vs.size(); ++j)
       if (failed(broadcastPair(vs[i], vs[j], l)))
         return failure();
+  // Upstream's math.atan2 folder gives NaN for two zeros (IEEE / libdevice:
+  // atan2(+0, -0) = pi, atan2(+0, +0) = +0): fold compile-time operands here.
+  if (name == "atan2" && args.args[0].isNumber() && args.args[1].isNumber()) {
+    auto num = [](const PyValue &v) {
+      return v.kind == PyValue::Kind::Float ? v.f : double(v.kind == PyValue::Kind::Int ? v.i : v.b);
+    };
+    double y = num(args.args[0]), x = num(args.args[1]);
+    double r = type.isF32() ? double(std::atan2(float(y), float(x)))
+                            : std::atan2(y, x);
+    return PyValue::ofValue(
+        arith::ConstantOp::create(b, loc(l), b.getFloatAttr(type, r)));
+  }
   return PyValue::ofValue(fn.build(b, loc(l), vs));
 }
 
@@ -260,8 +274,13 @@ FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
   std::string keysSeen;
   for (size_t e = 0; e + 1 < entries.size(); e += 2) {
     const PyValue &key = entries[e], &value = entries[e + 1];
-    std::vector<PyValue> keyTypes =
-        key.kind == PyValue::Kind::Tuple ? key.elts : std::vector<PyValue>{key};
+    if (key.kind != PyValue::Kind::Tuple) {
+      error(l) << "expected tuples of dtypes as the keys of "
+                  "arg_type_symbol_dict (e.g. (tl.float32,)), found "
+               << key.describe();
+      return failure();
+    }
+    const std::vector<PyValue> &keyTypes = key.elts;
     std::string desc;
     bool match = keyTypes.size() == types.size();
     for (size_t i = 0; i < keyTypes.size(); ++i) {
@@ -278,18 +297,26 @@ FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
       match = match && keyTypes[i].dtype == types[i];
     }
     keysSeen += (keysSeen.empty() ? "(" : ", (") + desc + ")";
-    if (!match || !symbol.empty())
-      continue;
+    if (!match)
+      continue; // a later equal key replaces an earlier one, as in Python
     if (value.kind != PyValue::Kind::Tuple || value.elts.size() != 2 ||
         value.elts[0].kind != PyValue::Kind::Str ||
         value.elts[1].kind != PyValue::Kind::DType) {
-      error(l) << "expected (symbol, dtype) values in arg_type_symbol_dict, "
-                  "found "
-               << value.describe();
+      std::string found = value.describe();
+      if (value.kind == PyValue::Kind::Tuple && value.elts.size() == 2)
+        found = "(" + value.elts[0].describe() + ", " +
+                value.elts[1].describe() + ")";
+      error(l) << "expected (symbol string, dtype) values in "
+                  "arg_type_symbol_dict, found "
+               << found;
       return failure();
     }
     symbol = value.elts[0].s;
     result = value.elts[1].dtype;
+  }
+  if (entries.empty()) {
+    error(l) << "extern_elementwise: arg_type_symbol_dict is empty";
+    return failure();
   }
   if (symbol.empty()) {
     std::string got;
@@ -312,6 +339,15 @@ FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
       name = sym.drop_back().str();
     else if (allF64 && functions().count(sym))
       name = sym.str();
+  }
+  if (llvm::StringRef(symbol).starts_with("__nv_") && result != types.front()) {
+    std::string want, got;
+    llvm::raw_string_ostream(want) << types.front();
+    llvm::raw_string_ostream(got) << result;
+    error(l) << "extern_elementwise: '" << symbol << "' returns its operands' "
+             << "type " << want << " in tilec's libdevice mapping, but the "
+             << "dict declares " << got;
+    return failure();
   }
   if (name.empty() || functions().lookup(name).arity != ops.size()) {
     error(l) << "unimplemented: extern_elementwise call of '" << symbol

@@ -96,3 +96,34 @@ def from_import(x_ptr, o_ptr):
     offs = tl.arange(0, 64) + program_id(0) * 64
     x = tl.load(x_ptr + offs)
     tl.store(o_ptr + offs, cuda_tanh(x) + ld_pow(x, 2.0))
+
+
+@triton.jit
+def atan2_zeros(y):
+    # Folded by tilec with IEEE semantics (upstream's folder says NaN).
+    tl.store(y, libdevice.atan2(0.0, -0.0))
+    tl.store(y + 1, libdevice.atan2(0.0, 0.0))
+
+
+@core.extern
+def dup_key(arg0, _semantic=None):
+    # As in Python, the later of two equal keys wins.
+    return core.extern_elementwise("", "", [arg0], {(tl.float32,): ("__nv_tanhf", tl.float32),
+                                                    (tl.float32,): ("__nv_sinhf", tl.float32)}, is_pure=True)
+
+
+@core.extern
+def bare_key(arg0, _semantic=None):
+    return core.extern_elementwise("", "", [arg0], {tl.float32: ("__nv_tanhf", tl.float32)}, is_pure=True)
+
+
+@triton.jit
+def extern_keys(x):
+    v = tl.load(x + tl.arange(0, 16))
+    tl.store(x + tl.arange(0, 16), dup_key(v))
+
+
+@triton.jit
+def extern_bare_key(x):
+    v = tl.load(x + tl.arange(0, 16))
+    tl.store(x + tl.arange(0, 16), bare_key(v))

@@ -48,3 +48,21 @@ def k_comprehension(p):
 @triton.jit
 def k_complex(p):
     tl.store(p, 2j)
+
+
+@triton.jit
+def star_helper(a, **kwargs):
+    return a
+
+
+@triton.jit
+def k_kwargs_helper(p):
+    tl.store(p, star_helper(1.0))
+
+
+TABLE = {1: 2}
+
+
+@triton.jit
+def k_module_dict(p):
+    tl.store(p, TABLE[1])
