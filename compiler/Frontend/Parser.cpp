@@ -327,6 +327,8 @@ private:
   void parseDecorated();
   std::unique_ptr<FunctionDef> parseFunctionDef(ExprList decorators);
   bool parseImport(Import &imp);
+  /// A top-level `try:` whose body holds imports (see the definition).
+  bool parseTryImports();
   void skipTopLevel(const std::string &what);
 };
 
@@ -1808,6 +1810,53 @@ bool Parser::parseImport(Import &imp) {
   return true;
 }
 
+bool Parser::parseTryImports() {
+  // `try: from triton.language.extra.libdevice import tanh` / `except
+  // ImportError: from triton.language.extra.cuda.libdevice import tanh`,
+  // the usual fallback between Triton versions: the try body's imports are
+  // read (Python binds them when they succeed); everything else in the
+  // statement, the except/else/finally clauses included, is skipped.
+  size_t start = pos;
+  SourceLoc begin = tok().getLoc();
+  advance(); // try
+  advance(); // :
+  if (!tok().is(TokenKind::Newline) || !peekTok().is(TokenKind::Indent)) {
+    pos = start;
+    return false;
+  }
+  advance(); // NEWLINE
+  advance(); // INDENT
+  while (!atEnd() && !tok().is(TokenKind::Dedent)) {
+    if (tok().is(TokenKind::Newline)) {
+      advance();
+      continue;
+    }
+    if (isKeyword("import") || isKeyword("from")) {
+      size_t at = pos;
+      Import imp;
+      if (parseImport(imp)) {
+        for (const Import::Alias &a : imp.names)
+          if (imp.isFrom && a.name == "jit" && !a.asName.empty())
+            jitNames.push_back(a.asName);
+        module->imports.push_back(std::move(imp));
+        continue;
+      }
+      pos = at;
+    }
+    size_t before = pos;
+    skipStatement();
+    panic = false;
+    if (pos == before)
+      advance();
+  }
+  if (tok().is(TokenKind::Dedent))
+    advance();
+  while (isKeyword("except") || isKeyword("else") || isKeyword("finally"))
+    skipStatement();
+  module->skipped.push_back({"try", begin, lastRealEnd()});
+  return true;
+}
+
 void Parser::skipTopLevel(const std::string &what) {
   SourceLoc begin = tok().getLoc();
   skipStatement();
@@ -1920,6 +1969,8 @@ void Parser::parseTopLevelStatement() {
     skipTopLevel(std::string(t.text));
     return;
   }
+  if (t.isKeyword("try") && peekTok().isOp(":") && parseTryImports())
+    return;
   if (t.is(TokenKind::Name) && (peekTok().isOp("=") || peekTok().isOp(":"))) {
     // A constant, if it parses and assigns only names.
     size_t start = pos;
