@@ -107,12 +107,8 @@ Value emitAtom(OpBuilder &b, Location loc, StringRef opType, StringRef quals,
     ops.push_back(v);
   }
   asmStr += ";";
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, bitsType, ops, asmStr, constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  Value r = asmOp.getResult(0);
+  auto asmOp = createInlineAsm(b, loc, bitsType, ops, asmStr, constraints, /*hasSideEffects=*/true);
+  Value r = asmOp->getResult(0);
   if (elem != bitsType)
     r = LLVM::BitcastOp::create(b, loc, elem, r);
   return r;
@@ -183,13 +179,8 @@ Value emitCas16Loop(OpBuilder &b, Location loc, StringRef update,
   Value bits = val.getType() == b.getI16Type()
                    ? val
                    : Value(LLVM::BitcastOp::create(b, loc, b.getI16Type(), val));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, b.getI16Type(), ValueRange{pred, addr, bits}, asmStr, "=h,b,l,h",
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-  Value r = asmOp.getResult(0);
+  auto asmOp = createInlineAsm(b, loc, b.getI16Type(), ValueRange{pred, addr, bits}, asmStr, "=h,b,l,h", /*hasSideEffects=*/true);
+  Value r = asmOp->getResult(0);
   return elem == b.getI16Type() ? r
                                 : Value(LLVM::BitcastOp::create(b, loc, elem, r));
 }
@@ -236,13 +227,9 @@ Value broadcastFromThreadZero(OpBuilder &b, Location loc, Operation *op,
     gpu::BarrierOp::create(b, loc);
   unsigned bits = v.getType().getIntOrFloatBitWidth();
   std::string w = std::to_string(bits);
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), ValueRange{first, slot, v},
+  createInlineAsm(b, loc, TypeRange(), ValueRange{first, slot, v},
       "@$0 st.shared.b" + w + " [ $1 + 0 ], $2;",
-      std::string("b,l,") + constraintFor(bits), /*has_side_effects=*/true,
-      false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+      std::string("b,l,") + constraintFor(bits), /*hasSideEffects=*/true);
   gpu::BarrierOp::create(b, loc);
   return LLVM::LoadOp::create(b, loc, v.getType(), slot);
 }

@@ -30,24 +30,15 @@ std::string fp8Name(Type t) {
 
 Value asm1(OpBuilder &b, Location loc, Type result, StringRef text,
            StringRef constraints, ValueRange args) {
-  return LLVM::InlineAsmOp::create(
-             b, loc, result, args, text, constraints,
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
+  return createInlineAsm(b, loc, result, args, text, constraints, /*hasSideEffects=*/false)
+      ->getResult(0);
 }
 
-template <typename F>
-Value perElement(OpBuilder &b, Location loc, Value x, Type resultElem, F &&fn) {
-  auto vt = dyn_cast<VectorType>(x.getType());
-  if (!vt)
-    return fn(x);
-  Value out = poisonValue(b, loc, VectorType::get(vt.getShape(), resultElem));
-  for (int64_t i = 0; i < vt.getNumElements(); ++i)
-    out = insertElement(b, loc, out, fn(extractElement(b, loc, x, i)), i);
-  return out;
+/// mapElements over one operand.
+Value perElement(OpBuilder &b, Location loc, Value x, Type resultElem,
+                 function_ref<Value(Value)> fn) {
+  return mapElements(b, loc, x, resultElem,
+                     [&](ValueRange e) { return fn(e[0]); });
 }
 
 /// fp32 -> fp8 byte (RNE, satfinite).

@@ -56,49 +56,20 @@ struct FastExpLowering : public OpConversionPattern<MathOp> {
       Value c = arith::ConstantOp::create(rewriter, loc, log2e);
       x = arith::MulFOp::create(rewriter, loc, x, c);
     }
-    auto vt = dyn_cast<VectorType>(x.getType());
-    if (!vt) {
-      rewriter.replaceOp(op, ex2Approx(rewriter, loc, x));
-      return success();
-    }
-    Value out = poisonValue(rewriter, loc, vt);
-    for (int64_t i = 0; i < vt.getNumElements(); ++i)
-      out = insertElement(rewriter, loc, out,
-                          ex2Approx(rewriter, loc,
-                                    extractElement(rewriter, loc, x, i)),
-                          i);
-    rewriter.replaceOp(op, out);
+    rewriter.replaceOp(op, mapElements(rewriter, loc, x, rewriter.getF32Type(),
+                                       [&](ValueRange e) {
+                                         return ex2Approx(rewriter, loc, e[0]);
+                                       }));
     return success();
   }
 };
-
-/// Applies a scalar fp32 builder to every element of a scalar or vector.
-template <typename F>
-Value perElement(OpBuilder &b, Location loc, ValueRange xs, F &&fn) {
-  auto vt = dyn_cast<VectorType>(xs[0].getType());
-  if (!vt)
-    return fn(xs);
-  Value out = poisonValue(b, loc, vt);
-  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
-    SmallVector<Value> elems;
-    for (Value x : xs)
-      elems.push_back(extractElement(b, loc, x, i));
-    out = insertElement(b, loc, out, fn(elems), i);
-  }
-  return out;
-}
 
 Value inlinePTX(OpBuilder &b, Location loc, StringRef text, ValueRange args) {
   std::string constraints = "=f";
   for (size_t i = 0; i < args.size(); ++i)
     constraints += ",f";
-  return LLVM::InlineAsmOp::create(
-             b, loc, b.getF32Type(), args, text, constraints,
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-             ArrayAttr())
-      .getResult(0);
+  return createInlineAsm(b, loc, b.getF32Type(), args, text, constraints, /*hasSideEffects=*/false)
+      ->getResult(0);
 }
 
 bool allowsApprox(arith::FastMathFlags flags) {
@@ -115,7 +86,7 @@ struct FastDivLowering : public OpConversionPattern<arith::DivFOp> {
       return rewriter.notifyMatchFailure(op, "not an approximate fp32 divide");
     Location loc = op.getLoc();
     rewriter.replaceOp(
-        op, perElement(rewriter, loc, {adaptor.getLhs(), adaptor.getRhs()},
+        op, mapElements(rewriter, loc, {adaptor.getLhs(), adaptor.getRhs()}, rewriter.getF32Type(),
                        [&](ValueRange e) {
                          return inlinePTX(rewriter, loc,
                                           "div.full.f32 $0, $1, $2;", e);
@@ -137,7 +108,7 @@ struct SqrtLowering : public OpConversionPattern<math::SqrtOp> {
     // math to libdevice; the PTX is spelled out instead.)
     StringRef text = allowsApprox(op.getFastmath()) ? "sqrt.approx.f32 $0, $1;"
                                                     : "sqrt.rn.f32 $0, $1;";
-    rewriter.replaceOp(op, perElement(rewriter, loc, {x}, [&](ValueRange e) {
+    rewriter.replaceOp(op, mapElements(rewriter, loc, {x}, rewriter.getF32Type(), [&](ValueRange e) {
                          return inlinePTX(rewriter, loc, text, e);
                        }));
     return success();

@@ -200,19 +200,14 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred,
       n == 1 ? wt
              : Type(LLVM::LLVMStructType::getLiteral(
                    ctx, SmallVector<Type>(n, wt)));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, resultType, operands, asmStr, constraints,
-      /*has_side_effects=*/false, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  auto asmOp = createInlineAsm(b, loc, resultType, operands, asmStr, constraints, /*hasSideEffects=*/false);
   SmallVector<Value> words;
   if (n == 1)
-    words.push_back(asmOp.getResult(0));
+    words.push_back(asmOp->getResult(0));
   else
     for (unsigned i = 0; i < n; ++i)
       words.push_back(
-          LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+          LLVM::ExtractValueOp::create(b, loc, asmOp->getResult(0), i));
   return fromMemory(b, loc, fromWords(b, loc, words, w, memType, vec), elem);
 }
 
@@ -242,12 +237,7 @@ void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred,
     operands.push_back(word);
     constraints += std::string(",") + w.constraint;
   }
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), operands, asmStr, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
+  createInlineAsm(b, loc, TypeRange(), operands, asmStr, constraints, /*hasSideEffects=*/true);
 }
 
 /// The AND of the predicates of sub-chunks [e, e + vec) in steps of maskVec.

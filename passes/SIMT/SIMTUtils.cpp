@@ -102,6 +102,33 @@ Value simt::poisonValue(OpBuilder &b, Location loc, Type type) {
   return LLVM::PoisonOp::create(b, loc, type);
 }
 
+Value simt::mapElements(OpBuilder &b, Location loc, ValueRange xs,
+                        Type resultElem, function_ref<Value(ValueRange)> fn) {
+  auto vt = dyn_cast<VectorType>(xs[0].getType());
+  if (!vt)
+    return fn(xs);
+  Value out = poisonValue(b, loc, VectorType::get(vt.getShape(), resultElem));
+  SmallVector<Value> elems(xs.size());
+  for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+    for (size_t k = 0; k < xs.size(); ++k)
+      elems[k] = extractElement(b, loc, xs[k], i);
+    out = insertElement(b, loc, out, fn(elems), i);
+  }
+  return out;
+}
+
+Operation *simt::createInlineAsm(OpBuilder &b, Location loc,
+                                 TypeRange results, ValueRange operands,
+                                 StringRef text, StringRef constraints,
+                                 bool hasSideEffects) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, results, operands, text,
+      constraints, hasSideEffects, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+}
+
 Value simt::splatVector(OpBuilder &b, Location loc, Value v, int64_t n) {
   auto type = VectorType::get({n}, v.getType());
   Value vec = insertElement(b, loc, poisonValue(b, loc, type), v, 0);

@@ -64,6 +64,20 @@ mlir::Value sliceVector(mlir::OpBuilder &b, mlir::Location loc,
 /// An undefined vector of type `type` (poison) to insert elements into.
 mlir::Value poisonValue(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Type type);
+/// Applies the scalar builder `fn` to corresponding elements of `xs` (all
+/// scalars, or all vectors of one length) and gathers the results into a
+/// vector of `resultElem` (the scalar result when `xs` are scalars).
+mlir::Value mapElements(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::ValueRange xs, mlir::Type resultElem,
+                        llvm::function_ref<mlir::Value(mlir::ValueRange)> fn);
+/// An inline-PTX `llvm.inline_asm` (AT&T dialect, no operand attributes):
+/// `$N` operands, LLVM constraint string (`=r,b,l`, ...).
+mlir::Operation *createInlineAsm(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::TypeRange results,
+                                 mlir::ValueRange operands,
+                                 llvm::StringRef text,
+                                 llvm::StringRef constraints,
+                                 bool hasSideEffects);
 
 /// Patterns for the memory ops (tile.load, tile.store).
 void populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,

@@ -292,16 +292,10 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
                                 : asInt;
             }
             std::string w = std::to_string(std::max(16u, bits));
-            LLVM::InlineAsmOp::create(
-                rewriter, loc, TypeRange(), ValueRange{last, at, bitsV},
+            createInlineAsm(rewriter, loc, TypeRange(), ValueRange{last, at, bitsV},
                 bits < 16 ? "@$0 st.shared.b8 [ $1 + 0 ], $2;"
                           : "@$0 st.shared.b" + w + " [ $1 + 0 ], $2;",
-                std::string("b,l,") + (bits == 64 ? "l" : bits <= 16 ? "h" : "r"),
-                /*has_side_effects=*/true, false,
-                LLVM::tailcallkind::TailCallKind::None,
-                LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                          LLVM::AsmDialect::AD_ATT),
-                ArrayAttr());
+                std::string("b,l,") + (bits == 64 ? "l" : bits <= 16 ? "h" : "r"), /*hasSideEffects=*/true);
           }
           gpu::BarrierOp::create(rewriter, loc);
           SmallVector<Value> prefix, all;
