@@ -29,15 +29,12 @@ using tilec::py::SourceLoc;
     return failure();                                                          \
   auto &var = *var##OrFail;
 
-namespace {
-using Slots = std::vector<std::optional<PyValue>>;
-
 /// Binds call arguments to parameter `names` (Python rules); `required` of
 /// them must be present. Unknown keywords and surplus arguments are errors.
-FailureOr<Slots> bindArgs(CodeGen &g, const CallArgs &args,
+FailureOr<ArgSlots> frontend::bindArgs(CodeGen &g, const CallArgs &args,
                           ArrayRef<StringRef> names, unsigned required,
                           StringRef fname, SourceLoc l) {
-  Slots slots(names.size());
+  ArgSlots slots(names.size());
   if (args.args.size() > names.size()) {
     g.error(l) << fname << "() takes at most " << names.size()
                << " arguments, found " << args.args.size();
@@ -68,10 +65,11 @@ FailureOr<Slots> bindArgs(CodeGen &g, const CallArgs &args,
   return slots;
 }
 
-bool present(const std::optional<PyValue> &v) {
+bool frontend::present(const std::optional<PyValue> &v) {
   return v && v->kind != PyValue::Kind::None;
 }
 
+namespace {
 /// A shape argument: an int or a tuple/list of ints (compile-time).
 FailureOr<SmallVector<int64_t>> shapeArg(CodeGen &g, const PyValue &v,
                                          SourceLoc l) {

@@ -27,42 +27,8 @@ using tilec::py::SourceLoc;
   auto &var = *var##OrFail;
 
 namespace {
-using Slots = std::vector<std::optional<PyValue>>;
 using Combiner = std::function<FailureOr<SmallVector<Value>>(
     ArrayRef<Value> lhs, ArrayRef<Value> rhs)>;
-
-FailureOr<Slots> bind(CodeGen &g, const CallArgs &args,
-                      ArrayRef<StringRef> names, unsigned required,
-                      StringRef fname, SourceLoc l) {
-  Slots slots(names.size());
-  if (args.args.size() > names.size()) {
-    g.error(l) << fname << "() takes at most " << names.size()
-               << " arguments, found " << args.args.size();
-    return failure();
-  }
-  for (size_t i = 0; i < args.args.size(); ++i)
-    slots[i] = args.args[i];
-  for (auto &[k, v] : args.kwargs) {
-    auto it = llvm::find(names, k);
-    if (it == names.end()) {
-      g.error(l) << fname << "() got an unexpected keyword argument '" << k
-                 << "'";
-      return failure();
-    }
-    slots[it - names.begin()] = v;
-  }
-  for (unsigned i = 0; i < required; ++i)
-    if (!slots[i]) {
-      g.error(l) << fname << "() missing required argument '" << names[i]
-                 << "'";
-      return failure();
-    }
-  return slots;
-}
-
-bool present(const std::optional<PyValue> &v) {
-  return v && v->kind != PyValue::Kind::None;
-}
 
 bool flag(const std::optional<PyValue> &v) {
   return v && v->kind == PyValue::Kind::Bool && v->b;
@@ -216,10 +182,10 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   if (name == "tl.sum" || name == "tl.max" || name == "tl.min" ||
       name == "tl.xor_sum" || name == "tl.argmax" || name == "tl.argmin") {
     bool isArg = name == "tl.argmax" || name == "tl.argmin";
-    TRY(s, isArg ? bind(*this, args,
+    TRY(s, isArg ? bindArgs(*this, args,
                         {"input", "axis", "tie_break_left", "keep_dims"}, 2,
                         name.substr(3), l)
-                 : bind(*this, args,
+                 : bindArgs(*this, args,
                         {"input", "axis", "return_indices",
                          "return_indices_tie_break_left", "keep_dims", "dtype"},
                         1, name.substr(3), l));
@@ -352,7 +318,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return res;
   }
   if (name == "tl.reduce") {
-    TRY(s, bind(*this, args, {"input", "axis", "combine_fn", "keep_dims"}, 3,
+    TRY(s, bindArgs(*this, args, {"input", "axis", "combine_fn", "keep_dims"}, 3,
                 "reduce", l));
     SmallVector<Value> srcs;
     std::vector<PyValue> ins =
@@ -381,9 +347,9 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   if (name == "tl.cumsum" || name == "tl.cumprod" ||
       name == "tl.associative_scan") {
     bool user = name == "tl.associative_scan";
-    TRY(s, user ? bind(*this, args, {"input", "axis", "combine_fn", "reverse"},
+    TRY(s, user ? bindArgs(*this, args, {"input", "axis", "combine_fn", "reverse"},
                        3, "associative_scan", l)
-                : bind(*this, args, {"input", "axis", "reverse", "dtype"}, 1,
+                : bindArgs(*this, args, {"input", "axis", "reverse", "dtype"}, 1,
                        name.substr(3), l));
     std::vector<PyValue> ins =
         s[0]->kind == K::Tuple ? s[0]->elts : std::vector<PyValue>{*s[0]};
@@ -457,7 +423,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
 
   // --- dot ---
   if (name == "tl.dot") {
-    TRY(s, bind(*this, args,
+    TRY(s, bindArgs(*this, args,
                 {"input", "other", "acc", "input_precision", "allow_tf32",
                  "max_num_imprecise_acc", "out_dtype"},
                 2, "dot", l));
@@ -560,7 +526,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   // --- hints, assumptions, barriers ---
   if (name == "tl.multiple_of" || name == "tl.max_contiguous" ||
       name == "tl.max_constancy") {
-    TRY(s, bind(*this, args, {"input", "values"}, 2, name.substr(3), l));
+    TRY(s, bindArgs(*this, args, {"input", "values"}, 2, name.substr(3), l));
     TRY(x, toValue(*s[0], l));
     TRY(vals, intList(*this, *s[1], "values", l));
     int64_t rank = isa<RankedTensorType>(x.getType())
@@ -590,7 +556,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return PyValue::ofValue(hint.getResult());
   }
   if (name == "tl.assume") {
-    TRY(s, bind(*this, args, {"cond"}, 1, "assume", l));
+    TRY(s, bindArgs(*this, args, {"cond"}, 1, "assume", l));
     if (s[0]->isConstexpr()) {
       TRY(t, truthiness(*s[0], l));
       if (!t) {
@@ -609,7 +575,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return PyValue::none();
   }
   if (name == "tl.debug_barrier") {
-    TRY(s, bind(*this, args, {}, 0, "debug_barrier", l));
+    TRY(s, bindArgs(*this, args, {}, 0, "debug_barrier", l));
     (void)s;
     tile::BarrierOp::create(b, lc);
     return PyValue::none();
@@ -618,9 +584,9 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   // --- atomics ---
   if (name.rfind("tl.atomic_", 0) == 0) {
     bool isCas = name == "tl.atomic_cas";
-    TRY(s, isCas ? bind(*this, args, {"pointer", "cmp", "val", "sem", "scope"},
+    TRY(s, isCas ? bindArgs(*this, args, {"pointer", "cmp", "val", "sem", "scope"},
                         3, "atomic_cas", l)
-                 : bind(*this, args, {"pointer", "val", "mask", "sem", "scope"},
+                 : bindArgs(*this, args, {"pointer", "val", "mask", "sem", "scope"},
                         2, name.substr(3), l));
     auto semScope = [&](const std::optional<PyValue> &sem,
                         const std::optional<PyValue> &scope,
@@ -717,7 +683,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
 
   // --- tensor descriptors ---
   if (name == "tl.make_tensor_descriptor") {
-    TRY(s, bind(*this, args, {"base", "shape", "strides", "block_shape",
+    TRY(s, bindArgs(*this, args, {"base", "shape", "strides", "block_shape",
                               "padding_option"},
                 4, "make_tensor_descriptor", l));
     TRY(base, toValue(*s[0], l));

@@ -73,6 +73,20 @@ struct CallArgs {
   std::vector<mlir::Location> argLocs;
 };
 
+class CodeGen;
+
+/// Call arguments bound to parameter names: one slot per name.
+using ArgSlots = std::vector<std::optional<PyValue>>;
+/// Binds `args` to parameter `names` by Python's rules (positional, then
+/// keywords); the first `required` must be present. Surplus arguments,
+/// unknown or repeated keywords are errors naming `fname`.
+mlir::FailureOr<ArgSlots> bindArgs(CodeGen &g, const CallArgs &args,
+                                   llvm::ArrayRef<llvm::StringRef> names,
+                                   unsigned required, llvm::StringRef fname,
+                                   py::SourceLoc l);
+/// A bound argument that is given and not None.
+bool present(const std::optional<PyValue> &v);
+
 /// The code generator for one kernel.
 class CodeGen {
 public:

@@ -222,32 +222,17 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
 /// type the operands' own; any other symbol is a located `unimplemented:`.
 FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
                                                   SourceLoc l) {
-  static const char *names[] = {"lib_name", "lib_path", "args",
-                                "arg_type_symbol_dict", "is_pure"};
-  std::optional<PyValue> slot[5];
-  if (args.args.size() > 5) {
-    error(l) << "extern_elementwise() takes at most 5 arguments, found "
-             << args.args.size();
+  CallArgs plain = args; // Triton's internal plumbing in @core.extern wrappers
+  llvm::erase_if(plain.kwargs, [](const auto &kv) {
+    return kv.first == "_semantic" || kv.first == "_builder";
+  });
+  FailureOr<ArgSlots> bound = bindArgs(
+      *this, plain,
+      {"lib_name", "lib_path", "args", "arg_type_symbol_dict", "is_pure"}, 4,
+      "extern_elementwise", l);
+  if (failed(bound))
     return failure();
-  }
-  for (size_t i = 0; i < args.args.size(); ++i)
-    slot[i] = args.args[i];
-  for (auto &[k, v] : args.kwargs) {
-    if (k == "_semantic" || k == "_builder")
-      continue; // Triton's internal plumbing in @core.extern wrappers
-    auto it = llvm::find_if(names, [&](const char *n) { return k == n; });
-    if (it == std::end(names)) {
-      error(l) << "extern_elementwise() got an unexpected keyword argument '"
-               << k << "'";
-      return failure();
-    }
-    slot[it - std::begin(names)] = v;
-  }
-  for (int i = 0; i < 4; ++i)
-    if (!slot[i]) {
-      error(l) << "extern_elementwise() missing argument '" << names[i] << "'";
-      return failure();
-    }
+  ArgSlots &slot = *bound;
   if (slot[2]->kind != PyValue::Kind::Tuple || slot[2]->elts.empty()) {
     error(l) << "expected a list of operands as extern_elementwise's args, "
                 "found "
