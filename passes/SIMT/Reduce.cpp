@@ -26,7 +26,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -72,56 +71,6 @@ ReducePlan makePlan(tile::ReduceOp op) {
   return p;
 }
 
-/// Clones the combiner region on `lhs` and `rhs`.
-SmallVector<Value> combine(OpBuilder &b, Region &region, ArrayRef<Value> lhs,
-                           ArrayRef<Value> rhs) {
-  Block &block = region.front();
-  IRMapping map;
-  for (size_t i = 0; i < lhs.size(); ++i) {
-    map.map(block.getArgument(i), lhs[i]);
-    map.map(block.getArgument(lhs.size() + i), rhs[i]);
-  }
-  for (Operation &op : block.without_terminator())
-    b.clone(op, map);
-  SmallVector<Value> out;
-  for (Value v : block.getTerminator()->getOperands())
-    out.push_back(map.lookupOrDefault(v));
-  return out;
-}
-
-/// `shfl.sync.bfly` of any scalar of up to 64 bits, through i32 pieces.
-Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
-  Type t = v.getType();
-  unsigned bits = t.getIntOrFloatBitWidth();
-  Value off = i32Const(b, loc, offset);
-  Value width = i32Const(b, loc, 32);
-  auto shfl = [&](Value x) {
-    return gpu::ShuffleOp::create(b, loc, x, off, width, gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (t.isF32() || t.isInteger(32))
-    return shfl(v);
-  Type i32 = b.getI32Type();
-  if (bits < 32) {
-    Value asInt = v;
-    if (!t.isInteger())
-      asInt = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
-    Value wide = arith::ExtUIOp::create(b, loc, i32, asInt);
-    Value r = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), shfl(wide));
-    return t.isInteger() ? r : arith::BitcastOp::create(b, loc, t, r).getResult();
-  }
-  // 64 bits: two halves.
-  Type i64 = b.getI64Type();
-  Value asInt = t.isInteger() ? v : Value(arith::BitcastOp::create(b, loc, i64, v));
-  Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
-  Value hi = arith::TruncIOp::create(
-      b, loc, i32, arith::ShRUIOp::create(b, loc, asInt, i64Const(b, loc, 32)));
-  Value rlo = arith::ExtUIOp::create(b, loc, i64, shfl(lo));
-  Value rhi = arith::ExtUIOp::create(b, loc, i64, shfl(hi));
-  Value r = arith::OrIOp::create(
-      b, loc, rlo, arith::ShLIOp::create(b, loc, rhi, i64Const(b, loc, 32)));
-  return t.isInteger() ? r : arith::BitcastOp::create(b, loc, t, r).getResult();
-}
 
 int64_t bytesOf(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
 
@@ -158,7 +107,7 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
       if (it == acc.end())
         acc[key] = vals;
       else
-        it->second = combine(rewriter, region, it->second, vals);
+        it->second = cloneCombiner(rewriter, region, it->second, vals);
     }
 
     // 2. Within a warp: butterfly over the axis's lane bits.
@@ -166,8 +115,8 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
       for (auto &[key, vals] : acc) {
         SmallVector<Value> other;
         for (Value v : vals)
-          other.push_back(shuffleXor(rewriter, loc, v, s * p.laneStride));
-        vals = combine(rewriter, region, vals, other);
+          other.push_back(warpShuffle(rewriter, loc, v, s * p.laneStride, ShuffleKind::Xor));
+        vals = cloneCombiner(rewriter, region, vals, other);
       }
 
     // 3. Across warps, through shared memory, combined in warp order.
@@ -242,7 +191,7 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
           for (size_t i = 0; i < n; ++i)
             part.push_back(LLVM::LoadOp::create(rewriter, loc, elemTypes[i],
                                                 slot(i, at)));
-          total = w == 0 ? part : combine(rewriter, region, total, part);
+          total = w == 0 ? part : cloneCombiner(rewriter, region, total, part);
         }
         vals = total;
       }

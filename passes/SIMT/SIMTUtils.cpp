@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -115,6 +116,63 @@ Value simt::mapElements(OpBuilder &b, Location loc, ValueRange xs,
     out = insertElement(b, loc, out, fn(elems), i);
   }
   return out;
+}
+
+SmallVector<Value> simt::cloneCombiner(OpBuilder &b, Region &region,
+                                       ArrayRef<Value> lhs,
+                                       ArrayRef<Value> rhs) {
+  Block &block = region.front();
+  IRMapping map;
+  for (size_t i = 0; i < lhs.size(); ++i) {
+    map.map(block.getArgument(i), lhs[i]);
+    map.map(block.getArgument(lhs.size() + i), rhs[i]);
+  }
+  for (Operation &op : block.without_terminator())
+    b.clone(op, map);
+  SmallVector<Value> out;
+  for (Value v : block.getTerminator()->getOperands())
+    out.push_back(map.lookupOrDefault(v));
+  return out;
+}
+
+Value simt::warpShuffle(OpBuilder &b, Location loc, Value v, int64_t offset,
+                        ShuffleKind kind) {
+  Type t = v.getType();
+  unsigned bits = t.getIntOrFloatBitWidth();
+  Value off = i32Const(b, loc, offset);
+  Value width = i32Const(b, loc, 32);
+  gpu::ShuffleMode mode = kind == ShuffleKind::Xor  ? gpu::ShuffleMode::XOR
+                          : kind == ShuffleKind::Up ? gpu::ShuffleMode::UP
+                                                    : gpu::ShuffleMode::DOWN;
+  auto shfl = [&](Value x) {
+    return gpu::ShuffleOp::create(b, loc, x, off, width, mode)
+        .getShuffleResult();
+  };
+  if (t.isF32() || t.isInteger(32))
+    return shfl(v);
+  Type i32 = b.getI32Type();
+  if (bits < 32) {
+    Value asInt = v;
+    if (!t.isInteger())
+      asInt = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+    Value wide = arith::ExtUIOp::create(b, loc, i32, asInt);
+    Value r =
+        arith::TruncIOp::create(b, loc, b.getIntegerType(bits), shfl(wide));
+    return t.isInteger() ? r
+                         : arith::BitcastOp::create(b, loc, t, r).getResult();
+  }
+  // 64 bits: two halves.
+  Type i64 = b.getI64Type();
+  Value asInt =
+      t.isInteger() ? v : Value(arith::BitcastOp::create(b, loc, i64, v));
+  Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
+  Value hi = arith::TruncIOp::create(
+      b, loc, i32, arith::ShRUIOp::create(b, loc, asInt, i64Const(b, loc, 32)));
+  Value rlo = arith::ExtUIOp::create(b, loc, i64, shfl(lo));
+  Value rhi = arith::ExtUIOp::create(b, loc, i64, shfl(hi));
+  Value r = arith::OrIOp::create(
+      b, loc, rlo, arith::ShLIOp::create(b, loc, rhi, i64Const(b, loc, 32)));
+  return t.isInteger() ? r : arith::BitcastOp::create(b, loc, t, r).getResult();
 }
 
 Operation *simt::createInlineAsm(OpBuilder &b, Location loc,

@@ -70,6 +70,19 @@ mlir::Value poisonValue(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value mapElements(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::ValueRange xs, mlir::Type resultElem,
                         llvm::function_ref<mlir::Value(mlir::ValueRange)> fn);
+/// Clones the combiner `region` of a tile.reduce / tile.scan (block
+/// arguments: the lhs values, then the rhs values) at `b` on `lhs` and
+/// `rhs`; returns the values its terminator yields.
+llvm::SmallVector<mlir::Value> cloneCombiner(mlir::OpBuilder &b,
+                                             mlir::Region &region,
+                                             llvm::ArrayRef<mlir::Value> lhs,
+                                             llvm::ArrayRef<mlir::Value> rhs);
+/// The `shfl.sync` variants the lowering uses (PTX ISA 9.7.8.6).
+enum class ShuffleKind { Xor, Up, Down };
+/// A full-warp `shfl.sync` of a scalar of up to 64 bits (narrower values
+/// travel zero-extended in an i32, 64-bit ones as two i32 halves).
+mlir::Value warpShuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        int64_t offset, ShuffleKind kind);
 /// An inline-PTX `llvm.inline_asm` (AT&T dialect, no operand attributes):
 /// `$N` operands, LLVM constraint string (`=r,b,l`, ...).
 mlir::Operation *createInlineAsm(mlir::OpBuilder &b, mlir::Location loc,

@@ -26,7 +26,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -68,22 +67,6 @@ ScanPlan makePlan(tile::ScanOp op) {
   return p;
 }
 
-SmallVector<Value> combine(OpBuilder &b, Region &region, ArrayRef<Value> lhs,
-                           ArrayRef<Value> rhs) {
-  Block &block = region.front();
-  IRMapping map;
-  for (size_t i = 0; i < lhs.size(); ++i) {
-    map.map(block.getArgument(i), lhs[i]);
-    map.map(block.getArgument(lhs.size() + i), rhs[i]);
-  }
-  for (Operation &op : block.without_terminator())
-    b.clone(op, map);
-  SmallVector<Value> out;
-  for (Value v : block.getTerminator()->getOperands())
-    out.push_back(map.lookupOrDefault(v));
-  return out;
-}
-
 SmallVector<Value> select(OpBuilder &b, Location loc, Value cond,
                           ArrayRef<Value> t, ArrayRef<Value> f) {
   SmallVector<Value> out;
@@ -92,38 +75,6 @@ SmallVector<Value> select(OpBuilder &b, Location loc, Value cond,
   return out;
 }
 
-/// shfl.sync.up / down of a 32-bit-or-narrower scalar (wider: two halves).
-Value shuffle(OpBuilder &b, Location loc, Value v, int64_t offset, bool up) {
-  Type t = v.getType();
-  unsigned bits = t.getIntOrFloatBitWidth();
-  auto mode = up ? gpu::ShuffleMode::UP : gpu::ShuffleMode::DOWN;
-  Value off = i32Const(b, loc, offset), width = i32Const(b, loc, 32);
-  auto shfl = [&](Value x) {
-    return gpu::ShuffleOp::create(b, loc, x, off, width, mode).getShuffleResult();
-  };
-  if (t.isF32() || t.isInteger(32))
-    return shfl(v);
-  Type i32 = b.getI32Type();
-  if (bits < 32) {
-    Value asInt = t.isInteger() ? v
-                                : Value(arith::BitcastOp::create(
-                                      b, loc, b.getIntegerType(bits), v));
-    Value r = arith::TruncIOp::create(
-        b, loc, b.getIntegerType(bits),
-        shfl(arith::ExtUIOp::create(b, loc, i32, asInt)));
-    return t.isInteger() ? r : arith::BitcastOp::create(b, loc, t, r).getResult();
-  }
-  Type i64 = b.getI64Type();
-  Value asInt = t.isInteger() ? v : Value(arith::BitcastOp::create(b, loc, i64, v));
-  Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
-  Value hi = arith::TruncIOp::create(
-      b, loc, i32, arith::ShRUIOp::create(b, loc, asInt, i64Const(b, loc, 32)));
-  Value r = arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i64, shfl(lo)),
-      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, i64, shfl(hi)),
-                            i64Const(b, loc, 32)));
-  return t.isInteger() ? r : arith::BitcastOp::create(b, loc, t, r).getResult();
-}
 
 int64_t bytesOf(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
 
@@ -229,29 +180,31 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
           for (size_t q = 0; q < n; ++q)
             v[ii].push_back(extractElement(rewriter, loc, adaptor.getSrcs()[q], e));
           if (ii > 0)
-            v[ii] = combine(rewriter, region, v[ii - 1], v[ii]);
+            v[ii] = cloneCombiner(rewriter, region, v[ii - 1], v[ii]);
         }
         // 2. Across lanes: inclusive scan of the thread totals.
         SmallVector<Value> total = v[p.spt - 1];
         for (int64_t s = 1; s < p.distinctLanes; s <<= 1) {
           SmallVector<Value> from;
           for (Value x : total)
-            from.push_back(shuffle(rewriter, loc, x, s * p.laneStride, !reverse));
+            from.push_back(warpShuffle(rewriter, loc, x, s * p.laneStride,
+                                    reverse ? ShuffleKind::Down : ShuffleKind::Up));
           Value take = arith::CmpIOp::create(rewriter, loc,
                                              arith::CmpIPredicate::sge, lane,
                                              i32Const(rewriter, loc, s));
           total = select(rewriter, loc, take,
-                         combine(rewriter, region, from, total), total);
+                         cloneCombiner(rewriter, region, from, total), total);
         }
         if (p.distinctLanes > 1) {
           SmallVector<Value> prefix;
           for (Value x : total)
-            prefix.push_back(shuffle(rewriter, loc, x, p.laneStride, !reverse));
+            prefix.push_back(warpShuffle(rewriter, loc, x, p.laneStride,
+                                    reverse ? ShuffleKind::Down : ShuffleKind::Up));
           Value has = arith::CmpIOp::create(rewriter, loc,
                                             arith::CmpIPredicate::sge, lane,
                                             i32Const(rewriter, loc, 1));
           for (auto &vi : v)
-            vi = select(rewriter, loc, has, combine(rewriter, region, prefix, vi),
+            vi = select(rewriter, loc, has, cloneCombiner(rewriter, region, prefix, vi),
                         vi);
         }
         // 3. Across warps.
@@ -312,18 +265,18 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
               Value before = arith::CmpIOp::create(
                   rewriter, loc, arith::CmpIPredicate::sgt, warp,
                   i32Const(rewriter, loc, w));
-              SmallVector<Value> next = combine(rewriter, region, prefix, part);
+              SmallVector<Value> next = cloneCombiner(rewriter, region, prefix, part);
               prefix = select(rewriter, loc, before, next, prefix);
             } else {
               prefix = part;
             }
-            all = w == 0 ? part : combine(rewriter, region, all, part);
+            all = w == 0 ? part : cloneCombiner(rewriter, region, all, part);
           }
           Value has = arith::CmpIOp::create(rewriter, loc,
                                             arith::CmpIPredicate::sge, warp,
                                             i32Const(rewriter, loc, 1));
           for (auto &vi : v)
-            vi = select(rewriter, loc, has, combine(rewriter, region, prefix, vi),
+            vi = select(rewriter, loc, has, cloneCombiner(rewriter, region, prefix, vi),
                         vi);
           repTotal = all;
         } else if (p.distinctLanes > 1 && p.reps > 1) {
@@ -352,10 +305,10 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
         // 4. Carry from earlier repetitions.
         if (!carry.empty())
           for (auto &vi : v)
-            vi = combine(rewriter, region, carry, vi);
+            vi = cloneCombiner(rewriter, region, carry, vi);
         if (p.reps > 1)
           carry = carry.empty() ? repTotal
-                                : combine(rewriter, region, carry, repTotal);
+                                : cloneCombiner(rewriter, region, carry, repTotal);
         for (int64_t ii = 0; ii < p.spt; ++ii) {
           int64_t i = reverse ? p.spt - 1 - ii : ii;
           int64_t e = regs[r * p.spt + i];
