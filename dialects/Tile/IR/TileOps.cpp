@@ -457,7 +457,7 @@ LogicalResult DescStoreOp::verify() {
 // Reductions and scans
 //===----------------------------------------------------------------------===//
 
-/// Operands of one shape, and an axis inside it.
+/// Operands of one shape, an axis inside it, and one result per operand.
 static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,
                                            int32_t axis) {
   if (srcs.empty())
@@ -473,6 +473,10 @@ static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,
   if (axis < 0 || axis >= first.getRank())
     return op->emitOpError("expected axis in [0, ")
            << first.getRank() << "), found " << axis;
+  if (op->getNumResults() != srcs.size())
+    return op->emitOpError("expected ")
+           << srcs.size() << " results (one per operand), found "
+           << op->getNumResults();
   return success();
 }
 
@@ -561,10 +565,6 @@ Block *ReduceOp::addCombinerBlock() {
 LogicalResult ReduceOp::verify() {
   if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
     return failure();
-  if (getNumResults() != getSrcs().size())
-    return emitOpError("expected ")
-           << getSrcs().size() << " results (one per operand), found "
-           << getNumResults();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(getSrcs(), getResult()))) {
     Type want = reducedType(std::get<0>(pair).getType(), getAxis());
     Type got = std::get<1>(pair).getType();
@@ -597,10 +597,6 @@ Block *ScanOp::addCombinerBlock() {
 LogicalResult ScanOp::verify() {
   if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
     return failure();
-  if (getNumResults() != getSrcs().size())
-    return emitOpError("expected ")
-           << getSrcs().size() << " results (one per operand), found "
-           << getNumResults();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(getSrcs(), getResult()))) {
     auto src = cast<RankedTensorType>(std::get<0>(pair).getType());
     auto dst = cast<RankedTensorType>(std::get<1>(pair).getType());
