@@ -70,6 +70,19 @@ bool frontend::present(const std::optional<PyValue> &v) {
 }
 
 namespace {
+/// The `mask` of tl.load / tl.store: converted to i1 and broadcast together
+/// with `ptr`.
+FailureOr<Value> memoryMask(CodeGen &g, const PyValue &maskArg, Value &ptr,
+                            SourceLoc l) {
+  Type i1 = g.b.getI1Type();
+  FailureOr<Value> m = g.toValue(maskArg, l, i1);
+  if (succeeded(m) && !tile::getElementTypeOrSelf(m->getType()).isInteger(1))
+    m = g.castTo(*m, i1, l);
+  if (failed(m) || failed(g.broadcastPair(ptr, *m, l)))
+    return failure();
+  return *m;
+}
+
 /// A shape argument: an int or a tuple/list of ints (compile-time).
 FailureOr<SmallVector<int64_t>> shapeArg(CodeGen &g, const PyValue &v,
                                          SourceLoc l) {
@@ -556,14 +569,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     }
     if (present(s[1])) {
-      TRY(m0, toValue(*s[1], l, b.getI1Type()));
-      Value m = m0;
-      if (!tile::getElementTypeOrSelf(m.getType()).isInteger(1)) {
-        TRY(mb, castTo(m, b.getI1Type(), l));
-        m = mb;
-      }
-      if (failed(broadcastPair(ptr, m, l)))
-        return failure();
+      TRY(m, memoryMask(*this, *s[1], ptr, l));
       mask = m;
     }
     Type pointee = cast<tile::PtrType>(tile::getElementTypeOrSelf(ptr.getType()))
@@ -614,14 +620,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     }
     Value mask;
     if (present(s[2])) {
-      TRY(m0, toValue(*s[2], l, b.getI1Type()));
-      Value m = m0;
-      if (!tile::getElementTypeOrSelf(m.getType()).isInteger(1)) {
-        TRY(mb, castTo(m, b.getI1Type(), l));
-        m = mb;
-      }
-      if (failed(broadcastPair(ptr, m, l)))
-        return failure();
+      TRY(m, memoryMask(*this, *s[2], ptr, l));
       mask = m;
     }
     if (failed(broadcastPair(ptr, v, l)))
