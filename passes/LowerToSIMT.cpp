@@ -311,7 +311,7 @@ private:
     });
     // Per kernel: encodings must use the kernel's warps; fragments must stay
     // small enough to unroll (tilec emits one value per element per thread);
-    // fp8 memory accesses are not lowered yet.
+    // fp8 only moves and converts (sm_89+); bf16 atomic add needs sm_90.
     module.walk([&](tile::FuncOp func) {
       unsigned warps = func.getNumWarps();
       // One error per kernel and kind: the first op that shows it.
@@ -362,18 +362,17 @@ private:
               << op->getName() << "); convert them to fp16 or fp32 first";
           unimplemented = true;
         }
+        // atom.add.noftz.bf16 is sm_90+ (PTX ISA 9.7.13.5).
+        if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
+            rmw && rmw.getKind() == tile::RMWKind::FAdd &&
+            tile::getElementTypeOrSelf(rmw.getVal().getType()).isBF16() &&
+            (chip == "sm_80" || chip == "sm_89")) {
+          op->emitError("unimplemented: bf16 atomic_add needs sm_90 or newer "
+                        "(atom.add.bf16), found --arch ")
+              << chip;
+          unimplemented = true;
+        }
       });
-    });
-    // atom.add.noftz.bf16 is sm_90+ (PTX ISA 9.7.13.5).
-    module.walk([&](tile::AtomicRMWOp op) {
-      if (op.getKind() == tile::RMWKind::FAdd &&
-          tile::getElementTypeOrSelf(op.getVal().getType()).isBF16() &&
-          (chip == "sm_80" || chip == "sm_89")) {
-        op.emitError("unimplemented: bf16 atomic_add needs sm_90 or newer "
-                     "(atom.add.bf16), found --arch ")
-            << chip;
-        unimplemented = true;
-      }
     });
     if (unimplemented)
       return failure();
