@@ -43,29 +43,24 @@ std::string qualifiers(tile::MemSemantic sem, tile::MemScope scope) {
   return q;
 }
 
-/// The `.op.type` of an atomic on `elem`, or failure with a reason.
-FailureOr<std::string> opAndType(tile::RMWKind kind, Type elem,
-                                 std::string &why) {
+/// The `.op.type` of the native `atom` for `kind` on `elem`; float max/min
+/// and 16-bit exchange have none (see emitRMW).
+std::string atomOpType(tile::RMWKind kind, Type elem) {
   unsigned bits = elem.getIntOrFloatBitWidth();
   std::string b = ".b" + std::to_string(bits);
-  bool isF = isa<FloatType>(elem);
   switch (kind) {
   case tile::RMWKind::Add:
     return ".add.u" + std::to_string(bits);
   case tile::RMWKind::FAdd:
     if (elem.isF16())
-      return std::string(".add.noftz.f16");
+      return ".add.noftz.f16";
     if (elem.isBF16())
-      return std::string(".add.noftz.bf16");
+      return ".add.noftz.bf16";
     return ".add.f" + std::to_string(bits);
   case tile::RMWKind::Max:
+    return ".max.s" + std::to_string(bits);
   case tile::RMWKind::Min:
-    if (isF && bits == 16)
-      return std::string("float16"); // see emitHalfMinMax
-    if (isF)
-      return std::string("float"); // see emitFloatMinMax
-    return std::string(kind == tile::RMWKind::Max ? ".max.s" : ".min.s") +
-           std::to_string(bits);
+    return ".min.s" + std::to_string(bits);
   case tile::RMWKind::UMax:
     return ".max.u" + std::to_string(bits);
   case tile::RMWKind::UMin:
@@ -77,11 +72,9 @@ FailureOr<std::string> opAndType(tile::RMWKind kind, Type elem,
   case tile::RMWKind::Xor:
     return ".xor" + b;
   case tile::RMWKind::Xchg:
-    if (bits == 16)
-      return std::string("xchg16"); // no atom.exch.b16: see emitCas16Loop
     return ".exch" + b;
   }
-  return failure();
+  llvm_unreachable("unknown RMWKind");
 }
 
 char constraintFor(unsigned bits) {
@@ -195,13 +188,24 @@ Value emitHalfMinMax(OpBuilder &b, Location loc, bool isMax, StringRef quals,
   return emitCas16Loop(b, loc, update, quals, pred, addr, val, elem);
 }
 
-/// Float atomic max/min of any width (see emitFloatMinMax, emitHalfMinMax).
-Value emitAnyFloatMinMax(OpBuilder &b, Location loc, bool isMax,
-                         StringRef quals, Value pred, Value addr, Value val,
-                         Type elem) {
-  return elem.getIntOrFloatBitWidth() == 16
-             ? emitHalfMinMax(b, loc, isMax, quals, pred, addr, val, elem)
-             : emitFloatMinMax(b, loc, isMax, quals, pred, addr, val, elem);
+/// One element's read-modify-write, returning the old value (0 where
+/// `pred` is false): the native `atom` where PTX has one; float max/min
+/// through integer atomics (fp32/fp64) or a compare-and-swap loop
+/// (fp16/bf16); 16-bit exchange through the same loop.
+Value emitRMW(OpBuilder &b, Location loc, tile::RMWKind kind, StringRef quals,
+              Value pred, Value addr, Value val, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  bool isMinMax = kind == tile::RMWKind::Max || kind == tile::RMWKind::Min;
+  bool isMax = kind == tile::RMWKind::Max;
+  if (isa<FloatType>(elem) && isMinMax)
+    return bits == 16
+               ? emitHalfMinMax(b, loc, isMax, quals, pred, addr, val, elem)
+               : emitFloatMinMax(b, loc, isMax, quals, pred, addr, val, elem);
+  if (kind == tile::RMWKind::Xchg && bits == 16)
+    return emitCas16Loop(b, loc, "mov.b16 %tilec_new, $3;", quals, pred, addr,
+                         val, elem);
+  return emitAtom(b, loc, atomOpType(kind, elem), quals, pred, addr, {val},
+                  elem);
 }
 
 /// Thread 0 of the CTA.
@@ -263,10 +267,6 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type elem = tile::getElementTypeOrSelf(op.getVal().getType());
-    std::string why;
-    FailureOr<std::string> opType = opAndType(op.getKind(), elem, why);
-    if (failed(opType)) // checkInput reported it
-      return rewriter.notifyMatchFailure(op, why);
     std::string quals = qualifiers(op.getSem(), op.getScope());
     auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
     if (!tensor) {
@@ -276,16 +276,8 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
                        ? Value(arith::AndIOp::create(rewriter, loc, first,
                                                      adaptor.getMask()))
                        : first;
-      Value old =
-          *opType == "xchg16"
-              ? emitCas16Loop(rewriter, loc, "mov.b16 %tilec_new, $3;", quals,
-                              pred, adaptor.getPtr(), adaptor.getVal(), elem)
-          : (*opType == "float" || *opType == "float16")
-              ? emitAnyFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
-                                quals, pred, adaptor.getPtr(), adaptor.getVal(),
-                                elem)
-              : emitAtom(rewriter, loc, *opType, quals, pred, adaptor.getPtr(),
-                         {adaptor.getVal()}, elem);
+      Value old = emitRMW(rewriter, loc, op.getKind(), quals, pred,
+                          adaptor.getPtr(), adaptor.getVal(), elem);
       rewriter.replaceOp(op,
                          broadcastFromThreadZero(rewriter, loc, op, old, first));
       return success();
@@ -301,13 +293,7 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
       Value addr = extractElement(rewriter, loc, adaptor.getPtr(), e);
       Value val = extractElement(rewriter, loc, adaptor.getVal(), e);
       Value old =
-          *opType == "xchg16"
-              ? emitCas16Loop(rewriter, loc, "mov.b16 %tilec_new, $3;", quals,
-                              pred, addr, val, elem)
-          : (*opType == "float" || *opType == "float16")
-              ? emitAnyFloatMinMax(rewriter, loc, op.getKind() == tile::RMWKind::Max,
-                                quals, pred, addr, val, elem)
-              : emitAtom(rewriter, loc, *opType, quals, pred, addr, {val}, elem);
+          emitRMW(rewriter, loc, op.getKind(), quals, pred, addr, val, elem);
       result = insertElement(rewriter, loc, result, old, e);
     }
     rewriter.replaceOp(op, result);
