@@ -245,9 +245,7 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
                  << from << " to " << to;
         return failure();
       }
-      Type dst = to;
-      if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-        dst = RankedTensorType::get(t.getShape(), to, t.getEncoding());
+      Type dst = withElement(v.getType(), to);
       return PyValue::ofValue(
           arith::TruncFOp::create(
               b, loc(l), dst, v,

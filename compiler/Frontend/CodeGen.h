@@ -84,6 +84,9 @@ mlir::FailureOr<ArgSlots> bindArgs(CodeGen &g, const CallArgs &args,
                                    llvm::ArrayRef<llvm::StringRef> names,
                                    unsigned required, llvm::StringRef fname,
                                    py::SourceLoc l);
+/// `shapeOf`'s shape and encoding with element type `elem` (just `elem` for
+/// a scalar).
+mlir::Type withElement(mlir::Type shapeOf, mlir::Type elem);
 /// A bound argument that is given and not None.
 bool present(const std::optional<PyValue> &v);
 

@@ -46,11 +46,6 @@ int kindRank(Type t) {
 
 bool isFloat(Type t) { return isa<FloatType>(t); }
 
-Type withElement(Type shapeOf, Type elem) {
-  if (auto t = dyn_cast<RankedTensorType>(shapeOf))
-    return RankedTensorType::get(t.getShape(), elem, t.getEncoding());
-  return elem;
-}
 
 ArrayRef<int64_t> shapeOf(Value v) {
   if (auto t = dyn_cast<RankedTensorType>(v.getType()))
@@ -67,6 +62,12 @@ int64_t floorDiv(int64_t a, int64_t b) {
 }
 int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
 } // namespace
+
+Type frontend::withElement(Type shapeOf, Type elem) {
+  if (auto t = dyn_cast<RankedTensorType>(shapeOf))
+    return RankedTensorType::get(t.getShape(), elem, t.getEncoding());
+  return elem;
+}
 
 Type CodeGen::elementTypeOf(const PyValue &v) {
   switch (v.kind) {
