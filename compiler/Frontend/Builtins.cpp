@@ -23,11 +23,6 @@ using namespace tilec::frontend;
 using tilec::py::BinOpKind;
 using tilec::py::SourceLoc;
 
-#define TRY(var, expr)                                                         \
-  auto var##OrFail = (expr);                                                   \
-  if (failed(var##OrFail))                                                     \
-    return failure();                                                          \
-  auto &var = *var##OrFail;
 
 /// Binds call arguments to parameter `names` (Python rules); `required` of
 /// them must be present. Unknown keywords and surplus arguments are errors.

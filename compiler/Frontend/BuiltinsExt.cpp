@@ -20,11 +20,6 @@ using namespace tilec;
 using namespace tilec::frontend;
 using tilec::py::SourceLoc;
 
-#define TRY(var, expr)                                                         \
-  auto var##OrFail = (expr);                                                   \
-  if (failed(var##OrFail))                                                     \
-    return failure();                                                          \
-  auto &var = *var##OrFail;
 
 namespace {
 using Combiner = std::function<FailureOr<SmallVector<Value>>(

@@ -24,6 +24,15 @@
 #include <string>
 #include <vector>
 
+/// `TRY(v, expr)`: evaluates a FailureOr `expr`, returns failure() from the
+/// enclosing function if it failed, else binds `v` to its value (used by the
+/// code generator's .cpp files).
+#define TRY(var, expr)                                                         \
+  auto var##OrFail = (expr);                                                   \
+  if (failed(var##OrFail))                                                     \
+    return failure();                                                          \
+  auto &var = *var##OrFail;
+
 namespace tilec::frontend {
 
 /// A value during code generation: a compile-time Python value (int, float,

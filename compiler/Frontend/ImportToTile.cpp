@@ -28,11 +28,6 @@ using namespace tilec;
 using namespace tilec::frontend;
 using tilec::py::SourceLoc;
 
-#define TRY(var, expr)                                                         \
-  auto var##OrFail = (expr);                                                   \
-  if (failed(var##OrFail))                                                     \
-    return failure();                                                          \
-  auto &var = *var##OrFail;
 
 //===----------------------------------------------------------------------===//
 // PyValue

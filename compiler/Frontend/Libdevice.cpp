@@ -172,11 +172,7 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
     bound.args.push_back(*slots[i]);
   }
   args = std::move(bound);
-  FailureOr<Type> common =
-      commonOperandType(*this, args.args, "libdevice." + name, l);
-  if (failed(common))
-    return failure();
-  Type type = *common;
+  TRY(type, commonOperandType(*this, args.args, "libdevice." + name, l));
   if (!type.isF32() && !type.isF64()) {
     error(l) << "libdevice." << name
              << " expects fp32 or fp64 operands (as Triton's libdevice: "
@@ -187,13 +183,9 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
   }
   SmallVector<Value> vs;
   for (const PyValue &a : args.args) {
-    FailureOr<Value> v0 = toValue(a, l, type);
-    if (failed(v0))
-      return failure();
-    FailureOr<Value> v = castTo(*v0, type, l);
-    if (failed(v))
-      return failure();
-    vs.push_back(*v);
+    TRY(v0, toValue(a, l, type));
+    TRY(v, castTo(v0, type, l));
+    vs.push_back(v);
   }
   for (unsigned i = 0; i < vs.size(); ++i)
     for (unsigned j = i + 1; j < vs.size(); ++j)
@@ -226,13 +218,11 @@ FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
   llvm::erase_if(plain.kwargs, [](const auto &kv) {
     return kv.first == "_semantic" || kv.first == "_builder";
   });
-  FailureOr<ArgSlots> bound = bindArgs(
-      *this, plain,
-      {"lib_name", "lib_path", "args", "arg_type_symbol_dict", "is_pure"}, 4,
-      "extern_elementwise", l);
-  if (failed(bound))
-    return failure();
-  ArgSlots &slot = *bound;
+  TRY(slot,
+      bindArgs(*this, plain,
+               {"lib_name", "lib_path", "args", "arg_type_symbol_dict",
+                "is_pure"},
+               4, "extern_elementwise", l));
   if (slot[2]->kind != PyValue::Kind::Tuple || slot[2]->elts.empty()) {
     error(l) << "expected a list of operands as extern_elementwise's args, "
                 "found "
@@ -248,11 +238,8 @@ FailureOr<PyValue> CodeGen::callExternElementwise(CallArgs &args,
   // The operands' dtypes as Triton's dispatch sees them: several operands
   // are promoted to a common type first, as a binary op would.
   std::vector<PyValue> &ops = slot[2]->elts;
-  FailureOr<Type> common =
-      commonOperandType(*this, ops, "extern_elementwise", l);
-  if (failed(common))
-    return failure();
-  SmallVector<Type> types(ops.size(), *common);
+  TRY(common, commonOperandType(*this, ops, "extern_elementwise", l));
+  SmallVector<Type> types(ops.size(), common);
   const std::vector<PyValue> &entries = slot[3]->elts;
   std::string symbol;
   Type result;

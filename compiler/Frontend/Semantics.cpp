@@ -28,11 +28,6 @@ using tilec::py::CmpOpKind;
 using tilec::py::SourceLoc;
 using tilec::py::UnaryOpKind;
 
-#define TRY(var, expr)                                                         \
-  auto var##OrFail = (expr);                                                   \
-  if (failed(var##OrFail))                                                     \
-    return failure();                                                          \
-  auto &var = *var##OrFail;
 
 namespace {
 /// bool < int < float, as Triton orders kinds.
