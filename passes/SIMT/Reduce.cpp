@@ -38,13 +38,10 @@ using namespace tilec::simt;
 namespace {
 
 /// What the reduction combines at each level, for operand layout `l`.
-struct ReducePlan {
+struct ReducePlan : AxisSpread {
   tile::DistributedLayout l;
   unsigned rootAxis = 0;
-  int64_t distinctRegs = 1;  ///< registers along the axis, without replicas
-  int64_t distinctLanes = 1; ///< lanes along the axis, without replicas
-  int64_t laneStride = 1;    ///< lane-id distance between axis neighbours
-  int64_t distinctWarps = 1; ///< warps along the axis, without replicas
+  int64_t distinctRegs = 1; ///< registers along the axis, without replicas
   int64_t numResultElems = 1;
 };
 
@@ -54,19 +51,8 @@ ReducePlan makePlan(tile::ReduceOp op) {
   p.l = *tile::getDistributedLayout(srcType);
   p.rootAxis = p.l.tileDimToRoot[op.getAxis()];
   unsigned a = p.rootAxis;
-  int64_t shape = p.l.rootShape[a];
-  int64_t spt = p.l.root.getSizePerThread()[a];
-  int64_t tpw = p.l.root.getThreadsPerWarp()[a];
-  int64_t wpc = p.l.root.getWarpsPerCTA()[a];
-  p.distinctRegs = std::min<int64_t>(p.l.elemsPerThread[a], shape);
-  p.distinctLanes = std::min<int64_t>(tpw, std::max<int64_t>(1, shape / spt));
-  p.distinctWarps =
-      std::min<int64_t>(wpc, std::max<int64_t>(1, shape / (spt * tpw)));
-  for (unsigned d : p.l.root.getOrder()) {
-    if (d == a)
-      break;
-    p.laneStride *= p.l.root.getThreadsPerWarp()[d];
-  }
+  static_cast<AxisSpread &>(p) = getAxisSpread(p.l, a);
+  p.distinctRegs = std::min<int64_t>(p.l.elemsPerThread[a], p.l.rootShape[a]);
   p.numResultElems = srcType.getNumElements() / srcType.getDimSize(op.getAxis());
   return p;
 }

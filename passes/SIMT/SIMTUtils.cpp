@@ -118,6 +118,23 @@ Value simt::mapElements(OpBuilder &b, Location loc, ValueRange xs,
   return out;
 }
 
+AxisSpread simt::getAxisSpread(const tile::DistributedLayout &l, unsigned a) {
+  AxisSpread s;
+  int64_t shape = l.rootShape[a];
+  int64_t spt = l.root.getSizePerThread()[a];
+  int64_t tpw = l.root.getThreadsPerWarp()[a];
+  int64_t wpc = l.root.getWarpsPerCTA()[a];
+  s.distinctLanes = std::min<int64_t>(tpw, std::max<int64_t>(1, shape / spt));
+  s.distinctWarps =
+      std::min<int64_t>(wpc, std::max<int64_t>(1, shape / (spt * tpw)));
+  for (unsigned d : l.root.getOrder()) {
+    if (d == a)
+      break;
+    s.laneStride *= l.root.getThreadsPerWarp()[d];
+  }
+  return s;
+}
+
 SmallVector<Value> simt::cloneCombiner(OpBuilder &b, Region &region,
                                        ArrayRef<Value> lhs,
                                        ArrayRef<Value> rhs) {

@@ -70,6 +70,15 @@ mlir::Value poisonValue(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value mapElements(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::ValueRange xs, mlir::Type resultElem,
                         llvm::function_ref<mlir::Value(mlir::ValueRange)> fn);
+/// How a distributed layout spreads its root axis `a` over the lanes and
+/// warps of a CTA, replicas not counted (used by reductions and scans).
+struct AxisSpread {
+  int64_t distinctLanes = 1; ///< lanes along the axis
+  int64_t laneStride = 1;    ///< lane-id distance between axis neighbours
+  int64_t distinctWarps = 1; ///< warps along the axis
+};
+AxisSpread getAxisSpread(const tile::DistributedLayout &l, unsigned a);
+
 /// Clones the combiner `region` of a tile.reduce / tile.scan (block
 /// arguments: the lhs values, then the rhs values) at `b` on `lhs` and
 /// `rhs`; returns the values its terminator yields.

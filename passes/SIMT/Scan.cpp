@@ -37,11 +37,10 @@ using namespace tilec::simt;
 
 namespace {
 
-struct ScanPlan {
+struct ScanPlan : AxisSpread {
   tile::DistributedLayout l;
   unsigned a = 0; ///< root axis
   int64_t spt = 1, reps = 1;
-  int64_t distinctLanes = 1, laneStride = 1, distinctWarps = 1;
   int64_t numLines = 1; ///< elements / axis length
 };
 
@@ -50,19 +49,9 @@ ScanPlan makePlan(tile::ScanOp op) {
   auto t = cast<RankedTensorType>(op.getSrcs()[0].getType());
   p.l = *tile::getDistributedLayout(t);
   p.a = p.l.tileDimToRoot[op.getAxis()];
-  int64_t shape = p.l.rootShape[p.a];
+  static_cast<AxisSpread &>(p) = getAxisSpread(p.l, p.a);
   p.spt = p.l.root.getSizePerThread()[p.a];
-  int64_t tpw = p.l.root.getThreadsPerWarp()[p.a];
-  int64_t wpc = p.l.root.getWarpsPerCTA()[p.a];
-  p.reps = std::max<int64_t>(1, shape / p.l.ctaTile[p.a]);
-  p.distinctLanes = std::min<int64_t>(tpw, std::max<int64_t>(1, shape / p.spt));
-  p.distinctWarps =
-      std::min<int64_t>(wpc, std::max<int64_t>(1, shape / (p.spt * tpw)));
-  for (unsigned d : p.l.root.getOrder()) {
-    if (d == p.a)
-      break;
-    p.laneStride *= p.l.root.getThreadsPerWarp()[d];
-  }
+  p.reps = std::max<int64_t>(1, p.l.rootShape[p.a] / p.l.ctaTile[p.a]);
   p.numLines = t.getNumElements() / t.getDimSize(op.getAxis());
   return p;
 }
