@@ -58,7 +58,6 @@ ReducePlan makePlan(tile::ReduceOp op) {
 }
 
 
-int64_t bytesOf(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
 
 struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -124,7 +123,7 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
         offset = a.getInt();
       for (Type t : elemTypes) {
         offsets.push_back(offset);
-        offset += p.distinctWarps * p.numResultElems * bytesOf(t);
+        offset += p.distinctWarps * p.numResultElems * getElementBytes(t);
       }
       auto slot = [&](size_t i, Value index) {
         Value bytePtr = LLVM::GEPOp::create(
@@ -225,7 +224,7 @@ int64_t simt::getReduceSharedMemoryBytes(tile::ReduceOp op) {
   for (Value s : op.getSrcs()) {
     Type t = cast<RankedTensorType>(s.getType()).getElementType();
     bytes += p.distinctWarps * p.numResultElems *
-             (isa<tile::PtrType>(t) ? 8 : bytesOf(t));
+             (isa<tile::PtrType>(t) ? 8 : getElementBytes(t));
   }
   return bytes;
 }

@@ -65,7 +65,6 @@ SmallVector<Value> select(OpBuilder &b, Location loc, Value cond,
 }
 
 
-int64_t bytesOf(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
 
 struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -213,7 +212,7 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
             slots.push_back(LLVM::GEPOp::create(rewriter, loc, ptrType, t,
                                                 region,
                                                 ArrayRef<LLVM::GEPArg>{lineBase}));
-            off += p.numLines * p.distinctWarps * bytesOf(t);
+            off += p.numLines * p.distinctWarps * getElementBytes(t);
           }
           if (inLoop || rr > 0)
             gpu::BarrierOp::create(rewriter, loc);
@@ -320,7 +319,7 @@ int64_t simt::getScanSharedMemoryBytes(tile::ScanOp op) {
   int64_t bytes = 0;
   for (Value s : op.getSrcs())
     bytes += p.numLines * p.distinctWarps *
-             bytesOf(cast<RankedTensorType>(s.getType()).getElementType());
+             getElementBytes(cast<RankedTensorType>(s.getType()).getElementType());
   return bytes;
 }
 
