@@ -634,13 +634,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(s, bindArgs(*this, args, {"x", "y", "propagate_nan"}, 2,
                     name.substr(3), l));
     TRY(type, promote(*s[0], *s[1], false, l));
-    TRY(x0, toValue(*s[0], l, type));
-    TRY(y0, toValue(*s[1], l, type));
-    TRY(x, castTo(x0, type, l));
-    TRY(y, castTo(y0, type, l));
-    Value xv = x, yv = y;
-    if (failed(broadcastPair(xv, yv, l)))
-      return failure();
+    TRY(xy, operandsAs({*s[0], *s[1]}, type, l));
+    Value xv = xy[0], yv = xy[1];
     bool isMax = name == "tl.maximum";
     bool propagateNan = false;
     if (present(s[2])) {
@@ -728,13 +723,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       error(l) << "expected integer operands of tl.umulhi, found " << type;
       return failure();
     }
-    TRY(x0, toValue(*s[0], l, type));
-    TRY(y0, toValue(*s[1], l, type));
-    TRY(x, castTo(x0, type, l));
-    TRY(y, castTo(y0, type, l));
-    Value xv = x, yv = y;
-    if (failed(broadcastPair(xv, yv, l)))
-      return failure();
+    TRY(xy, operandsAs({*s[0], *s[1]}, type, l));
+    Value xv = xy[0], yv = xy[1];
     return PyValue::ofValue(
         arith::MulUIExtendedOp::create(b, lc, xv, yv).getHigh());
   }
@@ -752,13 +742,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(s, bindArgs(*this, args, {"x", "y"}, 2, "div_rn", l));
     TRY(type, promote(*s[0], *s[1], true, l));
     Type et = isa<FloatType>(type) ? type : Type(b.getF32Type());
-    TRY(x0, toValue(*s[0], l, et));
-    TRY(y0, toValue(*s[1], l, et));
-    TRY(x, castTo(x0, et, l));
-    TRY(y, castTo(y0, et, l));
-    Value xv = x, yv = y;
-    if (failed(broadcastPair(xv, yv, l)))
-      return failure();
+    TRY(xy, operandsAs({*s[0], *s[1]}, et, l));
+    Value xv = xy[0], yv = xy[1];
     return PyValue::ofValue(arith::DivFOp::create(b, lc, xv, yv));
   }
   if (name == "tl.fma") {
@@ -766,16 +751,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(t1, promote(*s[0], *s[1], false, l));
     TRY(t2, promote(*s[0], *s[2], false, l));
     Type et = isa<FloatType>(t1) ? t1 : t2;
-    SmallVector<Value> vs;
-    for (int i = 0; i < 3; ++i) {
-      TRY(v0, toValue(*s[i], l, et));
-      TRY(v, castTo(v0, et, l));
-      vs.push_back(v);
-    }
-    if (failed(broadcastPair(vs[0], vs[1], l)) ||
-        failed(broadcastPair(vs[0], vs[2], l)) ||
-        failed(broadcastPair(vs[1], vs[2], l)))
-      return failure();
+    TRY(vs, operandsAs({*s[0], *s[1], *s[2]}, et, l));
     if (!isa<FloatType>(et)) {
       error(l) << "expected floating-point operands of tl.fma";
       return failure();

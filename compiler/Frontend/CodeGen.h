@@ -145,6 +145,10 @@ public:
   mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v,
                                            llvm::ArrayRef<int64_t> shape,
                                            py::SourceLoc l);
+  /// `xs` as run-time values of element type `type` (constants typed by
+  /// it, others converted as `.to()`), broadcast to one shape.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  operandsAs(llvm::ArrayRef<PyValue> xs, mlir::Type type, py::SourceLoc l);
   /// Broadcasts two run-time values to a common shape.
   mlir::LogicalResult broadcastPair(mlir::Value &a, mlir::Value &b,
                                     py::SourceLoc l);

@@ -181,16 +181,6 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
              << "; convert with .to(tl.float32)";
     return failure();
   }
-  SmallVector<Value> vs;
-  for (const PyValue &a : args.args) {
-    TRY(v0, toValue(a, l, type));
-    TRY(v, castTo(v0, type, l));
-    vs.push_back(v);
-  }
-  for (unsigned i = 0; i < vs.size(); ++i)
-    for (unsigned j = i + 1; j < vs.size(); ++j)
-      if (failed(broadcastPair(vs[i], vs[j], l)))
-        return failure();
   // Upstream's math.atan2 folder gives NaN for two zeros (IEEE / libdevice:
   // atan2(+0, -0) = pi, atan2(+0, +0) = +0): fold compile-time operands here.
   if (name == "atan2" && args.args[0].isNumber() && args.args[1].isNumber()) {
@@ -203,6 +193,7 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
     return PyValue::ofValue(
         arith::ConstantOp::create(b, loc(l), b.getFloatAttr(type, r)));
   }
+  TRY(vs, operandsAs(args.args, type, l));
   return PyValue::ofValue(fn.build(b, loc(l), vs));
 }
 

@@ -178,6 +178,24 @@ FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
   return wa >= wb ? ta : tb;
 }
 
+FailureOr<SmallVector<Value>> CodeGen::operandsAs(ArrayRef<PyValue> xs,
+                                                  Type type, SourceLoc l) {
+  SmallVector<Value> vs;
+  for (const PyValue &x : xs) {
+    TRY(v, toValue(x, l, type));
+    vs.push_back(v);
+  }
+  for (Value &v : vs) {
+    TRY(c, castTo(v, type, l));
+    v = c;
+  }
+  for (size_t i = 0; i < vs.size(); ++i)
+    for (size_t j = i + 1; j < vs.size(); ++j)
+      if (failed(broadcastPair(vs[i], vs[j], l)))
+        return failure();
+  return vs;
+}
+
 FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
   Location lc = loc(l);
   Type from = tile::getElementTypeOrSelf(v.getType());
@@ -530,13 +548,8 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
              << (op == BinOpKind::MatMul ? " (use tl.dot)" : "");
     return failure();
   }
-  TRY(x0, toValue(a, l, et));
-  TRY(y0, toValue(b2, l, et));
-  TRY(x, castTo(x0, et, l));
-  TRY(y, castTo(y0, et, l));
-  Value xv = x, yv = y;
-  if (failed(broadcastPair(xv, yv, l)))
-    return failure();
+  TRY(xy, operandsAs({a, b2}, et, l));
+  Value xv = xy[0], yv = xy[1];
   Value r;
   bool f = isFloat(et);
   switch (op) {
@@ -658,13 +671,8 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
     return failure();
   }
   TRY(type, promote(a, b2, false, l));
-  TRY(x0, toValue(a, l, type));
-  TRY(y0, toValue(b2, l, type));
-  TRY(x, castTo(x0, type, l));
-  TRY(y, castTo(y0, type, l));
-  Value xv = x, yv = y;
-  if (failed(broadcastPair(xv, yv, l)))
-    return failure();
+  TRY(xy, operandsAs({a, b2}, type, l));
+  Value xv = xy[0], yv = xy[1];
   if (isFloat(type)) {
     arith::CmpFPredicate p;
     switch (op) {
