@@ -329,6 +329,9 @@ private:
   bool parseImport(Import &imp);
   /// A top-level `try:` whose body holds imports (see the definition).
   bool parseTryImports();
+  /// Adds a parsed top-level import to the module (`from triton import jit
+  /// as j` also makes `j` a jit decorator name).
+  void recordImport(Import imp);
   void skipTopLevel(const std::string &what);
 };
 
@@ -1810,6 +1813,13 @@ bool Parser::parseImport(Import &imp) {
   return true;
 }
 
+void Parser::recordImport(Import imp) {
+  for (const Import::Alias &a : imp.names)
+    if (imp.isFrom && a.name == "jit" && !a.asName.empty())
+      jitNames.push_back(a.asName);
+  module->imports.push_back(std::move(imp));
+}
+
 bool Parser::parseTryImports() {
   // `try: from triton.language.extra.libdevice import tanh` / `except
   // ImportError: from triton.language.extra.cuda.libdevice import tanh`,
@@ -1835,10 +1845,7 @@ bool Parser::parseTryImports() {
       size_t at = pos;
       Import imp;
       if (parseImport(imp)) {
-        for (const Import::Alias &a : imp.names)
-          if (imp.isFrom && a.name == "jit" && !a.asName.empty())
-            jitNames.push_back(a.asName);
-        module->imports.push_back(std::move(imp));
+        recordImport(std::move(imp));
         continue;
       }
       pos = at;
@@ -1959,10 +1966,7 @@ void Parser::parseTopLevelStatement() {
     size_t start = pos;
     Import imp;
     if (parseImport(imp)) {
-      for (const Import::Alias &a : imp.names)
-        if (imp.isFrom && a.name == "jit" && !a.asName.empty())
-          jitNames.push_back(a.asName);
-      module->imports.push_back(std::move(imp));
+      recordImport(std::move(imp));
       return;
     }
     pos = start;
