@@ -284,7 +284,7 @@ public:
     populateReduceToSIMTPatterns(converter, patterns);
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
-    populateFp8ToSIMTPatterns(converter, target, patterns);
+    populateFloatConversionToSIMTPatterns(converter, target, patterns);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);

@@ -117,8 +117,9 @@ void populateAtomicToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a scalar atomic needs to broadcast its old value.
 int64_t getAtomicSharedMemoryBytes(mlir::Operation *op);
-/// fp8 conversions (sm_89+); makes truncf/extf touching fp8 illegal.
-void populateFp8ToSIMTPatterns(TileTypeConverter &converter,
+/// Float conversions PTX needs spelled out: fp8 (sm_89+; truncf/extf touching
+/// fp8 become illegal) and toward-zero truncf (cvt.rz).
+void populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
                                mlir::ConversionTarget &target,
                                mlir::RewritePatternSet &patterns);
 /// Whether `op` is a conversion the fp8 patterns lower (truncf / extf).

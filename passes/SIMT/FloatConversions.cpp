@@ -1,4 +1,4 @@
-//===- Fp8.cpp - fp8 conversions -------------------------------*- C++ -*-===//
+//===- FloatConversions.cpp - fp8, rounding-mode conversions ---*- C++ -*-===//
 //
 // fp8 (e4m3 `f8E4M3FN`, Triton's float8e4nv; e5m2 `f8E5M2`, float8e5) values
 // live in registers as their bytes. Conversions use the sm_89+ PTX
@@ -146,7 +146,7 @@ struct TruncTowardZero : public OpConversionPattern<arith::TruncFOp> {
 
 } // namespace
 
-void simt::populateFp8ToSIMTPatterns(TileTypeConverter &converter,
+void simt::populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
                                      ConversionTarget &target,
                                      RewritePatternSet &patterns) {
   auto touchesFp8 = [](Operation *op) {
