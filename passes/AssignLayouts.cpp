@@ -182,11 +182,10 @@ private:
           << ") is larger than the limit of 1048576 (2^20, as Triton)";
       return failure();
     }
-    if (t.getEncoding() && failed(getDistributedLayout(t)) &&
+    if (t.getEncoding() && failed(getLinearLayout(t)) &&
         llvm::all_of(t.getShape(),
                      [](int64_t s) { return s > 0 && llvm::isPowerOf2_64(s); })) {
-      op->emitError("expected a #tile.blocked or #tile.slice encoding of "
-                    "rank ")
+      op->emitError("expected a distributed encoding of rank ")
           << t.getRank() << " on " << t << ", found " << t.getEncoding();
       return failure();
     }

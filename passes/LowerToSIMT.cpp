@@ -70,12 +70,12 @@ struct MakeRangeLowering : public OpConversionPattern<tile::MakeRangeOp> {
   matchAndRewrite(tile::MakeRangeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    tile::DistributedLayout l = *tile::getDistributedLayout(op.getType());
-    SmallVector<Value> base = emitThreadBase(rewriter, loc, l);
+    tile::LinearLayout l = getLayout(op.getType());
+    ThreadCoords thread = emitThreadCoords(rewriter, loc, l);
     Type type = getTypeConverter()->convertType(op.getType());
     Value result = poisonValue(rewriter, loc, type);
-    for (int64_t e = 0; e < l.totalElemsPerThread; ++e) {
-      Value c = emitElementCoords(rewriter, loc, l, base, e)[0];
+    for (int64_t e = 0; e < l.getNumRegisters(); ++e) {
+      Value c = emitElementCoords(rewriter, loc, l, thread, e)[0];
       if (op.getStart() != 0)
         c = arith::AddIOp::create(rewriter, loc, c,
                                   i32Const(rewriter, loc, op.getStart()));
@@ -98,25 +98,36 @@ struct SplatLowering : public OpConversionPattern<tile::SplatOp> {
   }
 };
 
-/// Same layout on both sides: a stretched dimension reads register
-/// k mod (registers of the source along it).
+/// Same layout on both sides: the result's register r holds the element
+/// of the source register whose coordinate is r's with the stretched
+/// dimensions zeroed (the source's lanes and warps must place the
+/// unstretched coordinates as the result's do).
 struct BroadcastLowering : public OpConversionPattern<tile::BroadcastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    using LL = tile::LinearLayout;
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    if (srcType.getEncoding() != dstType.getEncoding())
-      return rewriter.notifyMatchFailure(op, "encodings differ");
-    tile::DistributedLayout sl = *tile::getDistributedLayout(srcType);
-    tile::DistributedLayout dl = *tile::getDistributedLayout(dstType);
+    LL sl = getLayout(srcType), dl = getLayout(dstType);
+    // The result's layout seen at the source's shape.
+    LL projected = dl.reshapeModulo(srcType.getShape());
+    for (auto in : {LL::kLane, LL::kWarp})
+      if (llvm::ArrayRef(sl.getBases(in)) != projected.getBases(in))
+        return rewriter.notifyMatchFailure(
+            op, "source and result place lanes or warps differently");
+    DenseMap<uint64_t, int64_t> srcRegOf;
+    for (int64_t r = sl.getNumRegisters(); r-- > 0;)
+      srcRegOf[sl.flatten(sl.applyIn(LL::kRegister, r))] = r;
     SmallVector<int32_t> mask;
-    for (int64_t e = 0; e < dl.totalElemsPerThread; ++e) {
-      SmallVector<int64_t> k = dl.getRegisterIndices(e);
-      for (unsigned d = 0; d < k.size(); ++d)
-        k[d] %= sl.elemsPerThread[d];
-      mask.push_back(int32_t(sl.getLocalIndex(k)));
+    for (int64_t e = 0; e < dl.getNumRegisters(); ++e) {
+      auto it = srcRegOf.find(
+          projected.flatten(projected.applyIn(LL::kRegister, e)));
+      if (it == srcRegOf.end())
+        return rewriter.notifyMatchFailure(op, "a result register has no "
+                                               "source register");
+      mask.push_back(int32_t(it->second));
     }
     Value src = adaptor.getSrc();
     rewriter.replaceOp(op, LLVM::ShuffleVectorOp::create(
@@ -131,10 +142,9 @@ struct ExpandDimsLowering : public OpConversionPattern<tile::ExpandDimsOp> {
   LogicalResult
   matchAndRewrite(tile::ExpandDimsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto src = cast<RankedTensorType>(op.getSrc().getType());
-    auto slice = dyn_cast<tile::SliceEncodingAttr>(src.getEncoding());
-    if (!slice || slice.getParent() !=
-                      cast<RankedTensorType>(op.getType()).getEncoding())
+    tile::LinearLayout src = getLayout(op.getSrc().getType());
+    tile::LinearLayout dst = getLayout(op.getType());
+    if (src.insertOutDim(op.getAxis()) != dst)
       return rewriter.notifyMatchFailure(op, "source is not a slice of the "
                                              "result layout");
     rewriter.replaceOp(op, adaptor.getSrc());
@@ -321,19 +331,19 @@ private:
           auto tensor = dyn_cast<RankedTensorType>(t);
           if (!tensor)
             continue;
-          FailureOr<tile::DistributedLayout> l =
-              tile::getDistributedLayout(tensor);
+          FailureOr<tile::LinearLayout> l = tile::getLinearLayout(tensor);
           if (failed(l))
             continue; // reported below
-          if (l->root.getNumWarps() != warps && !warpsReported) {
+          unsigned encWarps = tile::getEncodingNumWarps(tensor.getEncoding());
+          if (encWarps != warps && !warpsReported) {
             op->emitError("expected encodings over the kernel's ")
                 << warps << " warps (tile.num_warps), found warpsPerCTA with "
-                << l->root.getNumWarps() << " in " << tensor;
+                << encWarps << " in " << tensor;
             unimplemented = warpsReported = true;
           }
-          if (l->totalElemsPerThread > 1024 && !sizeReported) {
+          if (l->getNumRegisters() > 1024 && !sizeReported) {
             op->emitError("unimplemented: ")
-                << tensor << " needs " << l->totalElemsPerThread
+                << tensor << " needs " << l->getNumRegisters()
                 << " elements per thread (more than 1024); use more warps or "
                    "a smaller tile";
             unimplemented = sizeReported = true;
@@ -395,12 +405,13 @@ private:
         auto tensor = dyn_cast<RankedTensorType>(t);
         if (!tensor)
           return true;
-        return succeeded(tile::getDistributedLayout(tensor));
+        return succeeded(tile::getLinearLayout(tensor));
       };
       for (Type t : op->getResultTypes())
         if (!check(t)) {
-          op->emitError("expected every tile to have a #tile.blocked or "
-                        "#tile.slice encoding with power-of-two shape, found ")
+          op->emitError("expected every tile to have a distributed encoding "
+                        "(#tile.blocked, #tile.slice, #tile.mma, "
+                        "#tile.dot_operand) with power-of-two shape, found ")
               << t << " (run tile-assign-layouts first)";
           return WalkResult::interrupt();
         }

@@ -238,25 +238,18 @@ Value broadcastFromThreadZero(OpBuilder &b, Location loc, Operation *op,
   return LLVM::LoadOp::create(b, loc, v.getType(), slot);
 }
 
-/// Per register: the element is issued by this thread (first replica).
+/// Per register: the element is issued by this thread (first replica:
+/// the register, lane and warp bits whose basis is zero are all clear).
 SmallVector<Value> ownerPredicates(OpBuilder &b, Location loc,
                                    RankedTensorType type) {
-  tile::DistributedLayout l = *tile::getDistributedLayout(type);
-  SmallVector<Value> base = emitThreadBase(b, loc, l);
+  tile::LinearLayout l = getLayout(type);
+  uint64_t freeRegs = l.getFreeMask(tile::LinearLayout::kRegister);
+  Value thread = emitReplicaPredicate(b, loc, l);
+  Value yes = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
   SmallVector<Value> preds;
-  for (int64_t e = 0; e < l.totalElemsPerThread; ++e) {
-    SmallVector<int64_t> off = l.getLocalOffsets(e);
-    Value p;
-    for (unsigned d = 0; d < l.rootShape.size(); ++d) {
-      if (!l.wraps(d))
-        continue;
-      Value c = arith::AddIOp::create(b, loc, base[d], i32Const(b, loc, off[d]));
-      Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, c,
-                                       i32Const(b, loc, l.rootShape[d]));
-      p = p ? arith::AndIOp::create(b, loc, p, in).getResult() : in;
-    }
-    preds.push_back(p ? p : Value(arith::ConstantIntOp::create(b, loc, 1, 1)));
-  }
+  for (int64_t e = 0; e < l.getNumRegisters(); ++e)
+    preds.push_back((uint64_t(e) & freeRegs) ? no : thread ? thread : yes);
   return preds;
 }
 

@@ -1,13 +1,21 @@
 //===- LayoutConversions.cpp - convert_layout and reshape -------*- C++ -*-===//
 //
-// Moves tile elements between threads through shared memory: every thread
-// writes the elements it holds at their row-major position, a CTA barrier,
-// every thread reads the elements the target layout gives it, and a second
-// barrier so the next conversion may reuse the buffer. Replicated elements
-// are written by several threads with the same value, which is benign. A
-// reshape is the same exchange with the destination read under another
-// shape. Conversions between encodings that place every element in the same
-// register of the same thread are free.
+// Moves tile elements between layouts. The plan comes from the linear
+// layouts alone (LinearLayout::invertAndCompose gives, for every hardware
+// bit of the target layout, where the source holds that element), so any
+// pair of distributed encodings converts:
+//
+//  - every element is already in the thread that needs it: a register
+//    permutation (LLVM shufflevector), no instructions at run time;
+//  - every element is in the same warp, in a register the source lane
+//    choice does not change: one `shfl.sync.idx` per target register, the
+//    source lane a linear function of the lane id;
+//  - otherwise through shared memory: barrier, every thread stores its
+//    elements (first replicas only, vectorized where consecutive), a
+//    barrier, every thread loads the target layout's elements.
+//
+// A reshape is the shared-memory exchange with the destination read under
+// another shape (row-major order is preserved).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
@@ -21,25 +29,7 @@ using namespace tilec;
 using namespace tilec::simt;
 
 namespace {
-
-/// Row-major linear index (i32) of `coords` in `shape`.
-Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> coords,
-                  ArrayRef<int64_t> shape) {
-  Value idx;
-  int64_t stride = 1;
-  for (int64_t d = shape.size() - 1; d >= 0; --d) {
-    Value term = stride == 1 ? coords[d]
-                             : arith::MulIOp::create(b, loc, coords[d],
-                                                     i32Const(b, loc, stride));
-    idx = idx ? arith::AddIOp::create(b, loc, idx, term).getResult() : term;
-    stride *= shape[d];
-  }
-  return idx;
-}
-
-bool isFreeConversion(RankedTensorType src, RankedTensorType dst) {
-  return tile::haveSameElementPlacement(src, dst);
-}
+using LL = tile::LinearLayout;
 
 /// Shared-memory element type: i1 as a byte, pointers as i64.
 Type sharedType(Type converted) {
@@ -48,43 +38,117 @@ Type sharedType(Type converted) {
   return converted;
 }
 
+} // namespace
+
+ConversionPlan simt::planConversion(const LL &src, const LL &dst) {
+  ConversionPlan plan;
+  if (src == dst) {
+    plan.kind = ConversionPlan::Kind::Registers;
+    for (int64_t r = 0; r < dst.getNumRegisters(); ++r)
+      plan.srcRegister.push_back(r);
+    return plan;
+  }
+  std::optional<SmallVector<uint64_t>> cols = src.invertAndCompose(dst);
+  if (!cols)
+    return plan; // Shared
+  unsigned regBits = src.getNumBits(LL::kRegister);
+  unsigned laneBits = src.getNumBits(LL::kLane);
+  uint64_t regMask = (uint64_t(1) << regBits) - 1;
+  uint64_t laneMask = ((uint64_t(1) << laneBits) - 1) << regBits;
+  uint64_t warpMask = ~(regMask | laneMask);
+  unsigned dReg = dst.getNumBits(LL::kRegister);
+  unsigned dLane = dst.getNumBits(LL::kLane);
+  uint64_t srcFreeLanes = src.getFreeMask(LL::kLane);
+  uint64_t srcFreeWarps = src.getFreeMask(LL::kWarp);
+  // Does target bit `i` of hardware index `kind` stay in the same `kind`
+  // bit of the source (or replicate where the source does too)?
+  auto sameBit = [&](uint64_t col, unsigned i, uint64_t kindMask,
+                     unsigned kindOffset, uint64_t srcFree) {
+    uint64_t own = uint64_t(1) << (kindOffset + i);
+    if ((col & ~kindMask) != 0)
+      return false;
+    return col == own || (col == 0 && (srcFree >> i & 1));
+  };
+  bool warpsStay = true, lanesStay = true, lanesInWarp = true,
+       regsInThread = true, regsInWarp = true;
+  for (unsigned i = 0; i < dst.getNumBits(LL::kWarp); ++i)
+    warpsStay &= sameBit((*cols)[dReg + dLane + i], i, warpMask,
+                         regBits + laneBits, srcFreeWarps);
+  for (unsigned i = 0; i < dLane; ++i) {
+    uint64_t col = (*cols)[dReg + i];
+    lanesStay &= sameBit(col, i, laneMask, regBits, srcFreeLanes);
+    lanesInWarp &= (col & (regMask | warpMask)) == 0;
+  }
+  for (unsigned i = 0; i < dReg; ++i) {
+    uint64_t col = (*cols)[i];
+    regsInThread &= (col & (laneMask | warpMask)) == 0;
+    regsInWarp &= (col & warpMask) == 0;
+  }
+  if (!warpsStay)
+    return plan;
+  auto regOf = [&](int64_t r) {
+    uint64_t loc = 0;
+    for (unsigned i = 0; i < dReg; ++i)
+      if (r >> i & 1)
+        loc ^= (*cols)[i];
+    return loc;
+  };
+  if (lanesStay && regsInThread) {
+    plan.kind = ConversionPlan::Kind::Registers;
+    for (int64_t r = 0; r < dst.getNumRegisters(); ++r)
+      plan.srcRegister.push_back(int64_t(regOf(r) & regMask));
+    return plan;
+  }
+  if (lanesInWarp && regsInWarp) {
+    plan.kind = ConversionPlan::Kind::WarpShuffle;
+    for (unsigned i = 0; i < dLane; ++i)
+      plan.laneBases.push_back(int64_t(((*cols)[dReg + i] & laneMask) >>
+                                       regBits));
+    for (int64_t r = 0; r < dst.getNumRegisters(); ++r) {
+      uint64_t loc = regOf(r);
+      plan.srcRegister.push_back(int64_t(loc & regMask));
+      plan.srcLaneXor.push_back(int64_t((loc & laneMask) >> regBits));
+    }
+    // Lanes read themselves when the lane map is the identity and no
+    // register moves across lanes.
+    plan.identityLanes = lanesStay;
+    return plan;
+  }
+  return plan;
+}
+
+namespace {
+
 Value exchangeThroughShared(OpBuilder &b, Location loc, Value src,
                             RankedTensorType srcType, RankedTensorType dstType,
-                            const TypeConverter &tc) {
-  tile::DistributedLayout sl = *tile::getDistributedLayout(srcType);
-  tile::DistributedLayout dl = *tile::getDistributedLayout(dstType);
+                            const TypeConverter &tc, int64_t byteOffset) {
+  LL sl = getLayout(srcType);
+  LL dl = getLayout(dstType);
   Type elem = tc.convertType(srcType.getElementType());
   Type smemElem = sharedType(elem);
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryName);
-  auto elemPtr = [&](Value index) {
-    return LLVM::GEPOp::create(b, loc, ptrType, smemElem, base,
-                               ArrayRef<LLVM::GEPArg>{index});
-  };
+  int64_t srcRegs = sl.getNumRegisters(), dstRegs = dl.getNumRegisters();
+  if (smemElem != elem)
+    src = arith::ExtUIOp::create(
+        b, loc, VectorType::get({srcRegs}, smemElem), src);
+  Value base = getSharedBase(b, loc, byteOffset);
   // The previous user of the buffer may still be reading it.
   gpu::BarrierOp::create(b, loc);
-  SmallVector<Value> srcBase = emitThreadBase(b, loc, sl);
-  for (int64_t e = 0; e < sl.totalElemsPerThread; ++e) {
-    SmallVector<Value> c = emitElementCoords(b, loc, sl, srcBase, e);
-    Value v = extractElement(b, loc, src, e);
-    if (smemElem != elem)
-      v = arith::ExtUIOp::create(b, loc, smemElem, v);
-    LLVM::StoreOp::create(b, loc, v,
-                          elemPtr(linearIndex(b, loc, c, srcType.getShape())));
-  }
+  storeToShared(b, loc, base, src,
+                tile::OffsetMap::rowMajor(srcType.getShape()).compose(sl));
   gpu::BarrierOp::create(b, loc);
-  SmallVector<Value> dstBase = emitThreadBase(b, loc, dl);
-  Value result = poisonValue(
-      b, loc, VectorType::get({dl.totalElemsPerThread}, elem));
-  for (int64_t e = 0; e < dl.totalElemsPerThread; ++e) {
-    SmallVector<Value> c = emitElementCoords(b, loc, dl, dstBase, e);
-    Value v = LLVM::LoadOp::create(
-        b, loc, smemElem, elemPtr(linearIndex(b, loc, c, dstType.getShape())));
-    if (smemElem != elem)
-      v = arith::TruncIOp::create(b, loc, elem, v);
-    result = insertElement(b, loc, result, v, e);
-  }
+  Value result = loadFromShared(
+      b, loc, base, VectorType::get({dstRegs}, smemElem),
+      tile::OffsetMap::rowMajor(dstType.getShape()).compose(dl));
+  if (smemElem != elem)
+    result = arith::TruncIOp::create(b, loc, VectorType::get({dstRegs}, elem),
+                                     result);
   return result;
+}
+
+int64_t scratchOffset(Operation *op) {
+  if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
+    return a.getInt();
+  return 0;
 }
 
 struct ConvertLayoutLowering
@@ -93,16 +157,48 @@ struct ConvertLayoutLowering
   LogicalResult
   matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    if (isFreeConversion(srcType, dstType)) {
-      rewriter.replaceOp(op, adaptor.getSrc());
+    ConversionPlan plan =
+        planConversion(getLayout(srcType), getLayout(dstType));
+    Value src = adaptor.getSrc();
+    switch (plan.kind) {
+    case ConversionPlan::Kind::Registers: {
+      SmallVector<int32_t> mask(plan.srcRegister.begin(),
+                                plan.srcRegister.end());
+      rewriter.replaceOp(
+          op, LLVM::ShuffleVectorOp::create(rewriter, loc, src, src, mask));
       return success();
     }
-    rewriter.replaceOp(op, exchangeThroughShared(rewriter, op.getLoc(),
-                                                 adaptor.getSrc(), srcType,
-                                                 dstType, *getTypeConverter()));
-    return success();
+    case ConversionPlan::Kind::WarpShuffle: {
+      Value lane = emitLaneId(rewriter, loc);
+      Value srcLane =
+          emitLinearFunction(rewriter, loc, lane, plan.laneBases);
+      Type vecType = getTypeConverter()->convertType(dstType);
+      Value result = poisonValue(rewriter, loc, vecType);
+      for (size_t r = 0; r < plan.srcRegister.size(); ++r) {
+        Value v = extractElement(rewriter, loc, src, plan.srcRegister[r]);
+        if (!plan.identityLanes || plan.srcLaneXor[r] != 0) {
+          Value from = plan.srcLaneXor[r]
+                           ? Value(arith::XOrIOp::create(
+                                 rewriter, loc, srcLane,
+                                 i32Const(rewriter, loc, plan.srcLaneXor[r])))
+                           : srcLane;
+          v = warpShuffleIdx(rewriter, loc, v, from);
+        }
+        result = insertElement(rewriter, loc, result, v, r);
+      }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    case ConversionPlan::Kind::Shared:
+      rewriter.replaceOp(op, exchangeThroughShared(rewriter, loc, src, srcType,
+                                                   dstType, *getTypeConverter(),
+                                                   scratchOffset(op)));
+      return success();
+    }
+    return failure();
   }
 };
 
@@ -113,9 +209,10 @@ struct ReshapeLowering : public OpConversionPattern<tile::ReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    rewriter.replaceOp(op, exchangeThroughShared(rewriter, op.getLoc(),
-                                                 adaptor.getSrc(), srcType,
-                                                 dstType, *getTypeConverter()));
+    rewriter.replaceOp(op, exchangeThroughShared(
+                               rewriter, op.getLoc(), adaptor.getSrc(),
+                               srcType, dstType, *getTypeConverter(),
+                               scratchOffset(op)));
     return success();
   }
 };
@@ -125,11 +222,12 @@ struct ReshapeLowering : public OpConversionPattern<tile::ReshapeOp> {
 int64_t simt::getSharedMemoryBytes(Operation *op) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     return getReduceSharedMemoryBytes(reduce);
-  RankedTensorType src, dst;
+  RankedTensorType src;
   if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(op)) {
     src = cast<RankedTensorType>(cvt.getSrc().getType());
-    dst = cast<RankedTensorType>(cvt.getType());
-    if (isFreeConversion(src, dst))
+    auto dst = cast<RankedTensorType>(cvt.getType());
+    if (planConversion(getLayout(src), getLayout(dst)).kind !=
+        ConversionPlan::Kind::Shared)
       return 0;
   } else if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
     src = cast<RankedTensorType>(reshape.getSrc().getType());

@@ -46,16 +46,22 @@ AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axis) {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   if (!type)
     return plan;
-  tile::DistributedLayout l = *tile::getDistributedLayout(type);
-  plan.numElems = l.totalElemsPerThread;
-  int dim = l.getFastestTileDim();
+  tile::LinearLayout l = getLayout(type);
+  plan.numElems = l.getNumRegisters();
+  // The fastest tile dimension in registers: the one register bit 0 steps.
+  if (l.getNumBits(tile::LinearLayout::kRegister) == 0)
+    return plan;
+  const tile::LinearLayout::Coord &first =
+      l.getBases(tile::LinearLayout::kRegister)[0];
+  int dim = -1;
+  for (unsigned d = 0; d < first.size(); ++d)
+    if (first[d] == 1)
+      dim = d;
   if (dim < 0)
     return plan;
-  int64_t perThread = l.getContiguityPerThread(dim);
-  // Duplicated registers (a tile smaller than the layout's per-thread block)
-  // are not consecutive in memory.
-  if (l.elemsPerThread[l.tileDimToRoot[dim]] > l.rootShape[l.tileDimToRoot[dim]])
-    perThread = 1;
+  // Replicated registers (a zero basis) end the run: they are not
+  // consecutive in memory.
+  int64_t perThread = l.getContiguousRegisters(dim);
   plan.vec = std::max<int64_t>(1, axis.getPtrVectorWidth(ptr, dim, perThread));
   plan.maskVec = std::max<int64_t>(
       1, std::min(plan.vec, axis.getMaskConstancy(mask, dim)));

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -36,28 +37,64 @@ using namespace tilec;
 using namespace tilec::simt;
 
 namespace {
+using LL = tile::LinearLayout;
 
-/// What the reduction combines at each level, for operand layout `l`.
-struct ReducePlan : AxisSpread {
-  tile::DistributedLayout l;
-  unsigned rootAxis = 0;
-  int64_t distinctRegs = 1; ///< registers along the axis, without replicas
+/// What the reduction combines at each level, from the operand's linear
+/// layout: the hardware bits whose basis moves along the axis.
+struct ReducePlan {
+  LL l;
+  unsigned axis = 0;
+  uint64_t axisRegs = 0;  ///< register bits along the axis
+  uint64_t axisLanes = 0; ///< lane bits along the axis
+  uint64_t axisWarps = 0; ///< warp bits along the axis
+  int64_t distinctWarps = 1;
   int64_t numResultElems = 1;
+  /// Whether every basis along the axis moves along the axis only (the
+  /// lowering needs it: partners of a shuffle must share the other
+  /// coordinates).
+  bool supported = true;
 };
 
 ReducePlan makePlan(tile::ReduceOp op) {
   ReducePlan p;
   auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
-  p.l = *tile::getDistributedLayout(srcType);
-  p.rootAxis = p.l.tileDimToRoot[op.getAxis()];
-  unsigned a = p.rootAxis;
-  static_cast<AxisSpread &>(p) = getAxisSpread(p.l, a);
-  p.distinctRegs = std::min<int64_t>(p.l.elemsPerThread[a], p.l.rootShape[a]);
-  p.numResultElems = srcType.getNumElements() / srcType.getDimSize(op.getAxis());
+  p.l = getLayout(srcType);
+  p.axis = op.getAxis();
+  for (unsigned in = 0; in < LL::kNumInDims; ++in) {
+    uint64_t mask = 0;
+    auto bases = p.l.getBases(LL::InDim(in));
+    for (unsigned bit = 0; bit < bases.size(); ++bit) {
+      if (bases[bit][p.axis] == 0)
+        continue;
+      mask |= uint64_t(1) << bit;
+      for (unsigned d = 0; d < bases[bit].size(); ++d)
+        if (d != p.axis && bases[bit][d] != 0)
+          p.supported = false;
+    }
+    (in == LL::kRegister ? p.axisRegs
+                         : in == LL::kLane ? p.axisLanes : p.axisWarps) = mask;
+  }
+  p.distinctWarps = int64_t(1) << llvm::popcount(p.axisWarps);
+  p.numResultElems =
+      srcType.getNumElements() / srcType.getDimSize(op.getAxis());
   return p;
 }
 
-
+/// Packs the bits of `id` selected by `mask` into the low bits (i32): the
+/// index of this warp among the warps along the axis.
+Value extractBits(OpBuilder &b, Location loc, Value id, uint64_t mask) {
+  SmallVector<int64_t> bases;
+  int64_t next = 1;
+  for (unsigned bit = 0; bit < 64 && (mask >> bit); ++bit) {
+    if (mask >> bit & 1) {
+      bases.push_back(next);
+      next <<= 1;
+    } else {
+      bases.push_back(0);
+    }
+  }
+  return emitLinearFunction(b, loc, id, bases);
+}
 
 struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -67,8 +104,11 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ReducePlan p = makePlan(op);
-    const tile::DistributedLayout &l = p.l;
-    unsigned a = p.rootAxis;
+    if (!p.supported)
+      return op.emitError("unimplemented: a reduction over a layout whose "
+                          "bases mix the axis with other dimensions; convert "
+                          "the operand to a blocked layout first");
+    const LL &l = p.l;
     size_t n = op.getSrcs().size();
     Region &region = op.getCombineOp();
     SmallVector<Type> elemTypes;
@@ -76,15 +116,15 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
       elemTypes.push_back(
           getTypeConverter()->convertType(
               cast<RankedTensorType>(s.getType()).getElementType()));
+    uint64_t freeRegs = l.getFreeMask(LL::kRegister);
 
-    // 1. Within a thread, per output position (the register with k_a = 0).
+    // 1. Within a thread, per output position (the register with the axis
+    //    bits clear); replicas (zero bases) are skipped.
     std::map<int64_t, SmallVector<Value>> acc;
-    for (int64_t e = 0; e < l.totalElemsPerThread; ++e) {
-      SmallVector<int64_t> k = l.getRegisterIndices(e);
-      if (k[a] >= p.distinctRegs)
+    for (int64_t e = 0; e < l.getNumRegisters(); ++e) {
+      if (uint64_t(e) & freeRegs)
         continue;
-      k[a] = 0;
-      int64_t key = l.getLocalIndex(k);
+      int64_t key = e & ~int64_t(p.axisRegs);
       SmallVector<Value> vals;
       for (size_t i = 0; i < n; ++i)
         vals.push_back(extractElement(rewriter, loc, adaptor.getSrcs()[i], e));
@@ -96,57 +136,46 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
     }
 
     // 2. Within a warp: butterfly over the axis's lane bits.
-    for (int64_t s = 1; s < p.distinctLanes; s <<= 1)
+    for (unsigned bit = 0; bit < 5; ++bit) {
+      if (!(p.axisLanes >> bit & 1))
+        continue;
       for (auto &[key, vals] : acc) {
         SmallVector<Value> other;
         for (Value v : vals)
-          other.push_back(warpShuffle(rewriter, loc, v, s * p.laneStride, ShuffleKind::Xor));
+          other.push_back(
+              warpShuffle(rewriter, loc, v, int64_t(1) << bit, ShuffleKind::Xor));
         vals = cloneCombiner(rewriter, region, vals, other);
       }
+    }
 
     // 3. Across warps, through shared memory, combined in warp order.
     if (p.distinctWarps > 1) {
-      SmallVector<Value> base = emitThreadBase(rewriter, loc, l);
-      int64_t warpTile = int64_t(l.root.getSizePerThread()[a]) *
-                         l.root.getThreadsPerWarp()[a];
-      Value warp = arith::ShRUIOp::create(
-          rewriter, loc, base[a], i32Const(rewriter, loc, llvm::Log2_64(warpTile)));
-      warp = arith::AndIOp::create(rewriter, loc, warp,
-                                   i32Const(rewriter, loc, p.distinctWarps - 1));
-      auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
-      Value smem =
-          LLVM::AddressOfOp::create(rewriter, loc, ptrType, kSharedMemoryName);
-      // Operand i's partials start at byte offsets[i].
-      SmallVector<int64_t> offsets;
+      ThreadCoords thread = emitThreadCoords(rewriter, loc, l);
+      Value warp = extractBits(rewriter, loc, emitWarpId(rewriter, loc),
+                               p.axisWarps);
       int64_t offset = 0;
       if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
         offset = a.getInt();
+      auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+      // Operand i's partials start at byte offsets[i].
+      SmallVector<Value> bases;
       for (Type t : elemTypes) {
-        offsets.push_back(offset);
+        bases.push_back(getSharedBase(rewriter, loc, offset));
         offset += p.distinctWarps * p.numResultElems * getElementBytes(t);
       }
       auto slot = [&](size_t i, Value index) {
-        Value bytePtr = LLVM::GEPOp::create(
-            rewriter, loc, ptrType, rewriter.getI8Type(), smem,
-            ArrayRef<LLVM::GEPArg>{int32_t(offsets[i])});
         return LLVM::GEPOp::create(rewriter, loc, ptrType, elemTypes[i],
-                                   bytePtr, ArrayRef<LLVM::GEPArg>{index});
+                                   bases[i], ArrayRef<LLVM::GEPArg>{index});
       };
       // Row-major index of each output position in the result shape.
+      auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+      SmallVector<int64_t> resultShape(srcType.getShape());
+      resultShape.erase(resultShape.begin() + p.axis);
       auto resultIndex = [&](int64_t key) -> Value {
-        SmallVector<Value> coords = emitElementCoords(rewriter, loc, l, base, key);
-        auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
-        Value idx = i32Const(rewriter, loc, 0);
-        int64_t stride = 1;
-        for (int64_t d = srcType.getRank() - 1; d >= 0; --d) {
-          if (d == int64_t(op.getAxis()))
-            continue;
-          Value term = arith::MulIOp::create(rewriter, loc, coords[d],
-                                             i32Const(rewriter, loc, stride));
-          idx = arith::AddIOp::create(rewriter, loc, idx, term);
-          stride *= srcType.getDimSize(d);
-        }
-        return idx;
+        SmallVector<Value> coords =
+            emitElementCoords(rewriter, loc, l, thread, key);
+        coords.erase(coords.begin() + p.axis);
+        return emitRowMajorIndex(rewriter, loc, coords, resultShape);
       };
       // The region is this reduction's own: only its previous loop
       // iteration may still be reading it.
@@ -182,7 +211,15 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
       }
     }
 
-    // The results: scalars, or the slice layout's registers.
+    // The results: scalars, or the slice layout's registers. The slice
+    // places lanes and warps as the operand does (the axis dropped); its
+    // register e takes the partial whose registers hold the same
+    // coordinates.
+    LL dropped = l.dropOutDim(p.axis);
+    DenseMap<uint64_t, int64_t> keyOf;
+    for (auto &[key, vals] : acc)
+      keyOf.try_emplace(dropped.flatten(dropped.applyIn(LL::kRegister, key)),
+                        key);
     SmallVector<Value> results;
     for (size_t i = 0; i < n; ++i) {
       Type resultType = op.getResult()[i].getType();
@@ -191,21 +228,19 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
         continue;
       }
       auto rt = cast<RankedTensorType>(resultType);
-      FailureOr<tile::DistributedLayout> rl = tile::getDistributedLayout(rt);
-      if (failed(rl) || rl->root != l.root)
+      LL rl = getLayout(rt);
+      if (ArrayRef(rl.getBases(LL::kLane)) != dropped.getBases(LL::kLane) ||
+          ArrayRef(rl.getBases(LL::kWarp)) != dropped.getBases(LL::kWarp))
         return rewriter.notifyMatchFailure(
             op, "result is not a slice of the operand's layout");
       Type vecType = getTypeConverter()->convertType(rt);
       Value out = poisonValue(rewriter, loc, vecType);
-      for (int64_t e = 0; e < rl->totalElemsPerThread; ++e) {
-        SmallVector<int64_t> k = rl->getRegisterIndices(e);
-        k[a] = 0;
-        int64_t key = l.getLocalIndex(k);
-        auto it = acc.find(key);
-        if (it == acc.end())
+      for (int64_t e = 0; e < rl.getNumRegisters(); ++e) {
+        auto it = keyOf.find(rl.flatten(rl.applyIn(LL::kRegister, e)));
+        if (it == keyOf.end())
           return rewriter.notifyMatchFailure(op, "no partial for a result "
                                                  "register");
-        out = insertElement(rewriter, loc, out, it->second[i], e);
+        out = insertElement(rewriter, loc, out, acc[it->second][i], e);
       }
       results.push_back(out);
     }
@@ -218,7 +253,7 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
 
 int64_t simt::getReduceSharedMemoryBytes(tile::ReduceOp op) {
   ReducePlan p = makePlan(op);
-  if (p.distinctWarps <= 1)
+  if (p.distinctWarps <= 1 || !p.supported)
     return 0;
   int64_t bytes = 0;
   for (Value s : op.getSrcs()) {

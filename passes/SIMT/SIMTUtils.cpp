@@ -28,13 +28,13 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
     return IntegerType::get(ctx, 64);
   });
   addConversion([this](RankedTensorType t) -> std::optional<Type> {
-    FailureOr<tile::DistributedLayout> l = tile::getDistributedLayout(t);
+    FailureOr<tile::LinearLayout> l = tile::getLinearLayout(t);
     if (failed(l))
       return std::nullopt;
     Type elem = convertType(t.getElementType());
     if (!elem)
       return std::nullopt;
-    return VectorType::get({l->totalElemsPerThread}, elem);
+    return VectorType::get({l->getNumRegisters()}, elem);
   });
 }
 
@@ -46,48 +46,151 @@ Value simt::i64Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
 }
 
-SmallVector<Value> simt::emitThreadBase(OpBuilder &b, Location loc,
-                                        const tile::DistributedLayout &l) {
+Value simt::emitLaneId(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
-  Value lane = arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
-  Value warp = arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
-  unsigned rank = l.rootShape.size();
-  SmallVector<Value> laneC(rank), warpC(rank), base(rank);
-  auto split = [&](Value &id, unsigned count) -> Value {
-    if (count == 1)
-      return i32Const(b, loc, 0);
-    Value c = arith::AndIOp::create(b, loc, id, i32Const(b, loc, count - 1));
-    id = arith::ShRUIOp::create(b, loc, id,
-                                i32Const(b, loc, llvm::Log2_32(count)));
-    return c;
+  return arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
+}
+
+Value simt::emitWarpId(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
+  return arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+}
+
+Value simt::emitLinearFunction(OpBuilder &b, Location loc, Value id,
+                               ArrayRef<int64_t> bases, int64_t *mayBeSet) {
+  Value result;
+  int64_t bits = 0;
+  bool disjoint = true;
+  auto combine = [&](Value term, int64_t termBits) {
+    if (!result) {
+      result = term;
+    } else if (disjoint && !(bits & termBits)) {
+      result = arith::OrIOp::create(b, loc, result, term);
+    } else {
+      disjoint = false;
+      result = arith::XOrIOp::create(b, loc, result, term);
+    }
+    bits |= termBits;
   };
-  for (unsigned d : l.root.getOrder()) {
-    laneC[d] = split(lane, l.root.getThreadsPerWarp()[d]);
-    warpC[d] = split(warp, l.root.getWarpsPerCTA()[d]);
+  for (unsigned i = 0; i < bases.size();) {
+    int64_t v = bases[i];
+    if (v == 0) {
+      ++i;
+      continue;
+    }
+    if (llvm::isPowerOf2_64(v)) {
+      // A run of bits i..i+n-1 mapping to v, 2v, 4v, ...
+      unsigned n = 1;
+      while (i + n < bases.size() && bases[i + n] == v << n)
+        ++n;
+      unsigned to = llvm::Log2_64(v);
+      int64_t mask = ((int64_t(1) << n) - 1) << i;
+      Value t = arith::AndIOp::create(b, loc, id, i32Const(b, loc, mask));
+      if (to > i)
+        t = arith::ShLIOp::create(b, loc, t, i32Const(b, loc, to - i));
+      else if (to < i)
+        t = arith::ShRUIOp::create(b, loc, t, i32Const(b, loc, i - to));
+      combine(t, ((int64_t(1) << n) - 1) << to);
+      i += n;
+      continue;
+    }
+    // A general basis: (0 - bit) & v.
+    Value bit = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, id, i32Const(b, loc, i)),
+        i32Const(b, loc, 1));
+    Value all = arith::SubIOp::create(b, loc, i32Const(b, loc, 0), bit);
+    combine(arith::AndIOp::create(b, loc, all, i32Const(b, loc, v)), v);
+    ++i;
   }
+  if (mayBeSet)
+    *mayBeSet = bits;
+  return result ? result : i32Const(b, loc, 0);
+}
+
+ThreadCoords simt::emitThreadCoords(OpBuilder &b, Location loc,
+                                    const tile::LinearLayout &l) {
+  using LL = tile::LinearLayout;
+  ThreadCoords t;
+  unsigned rank = l.getRank();
+  Value lane, warp;
+  auto basesAlong = [&](LL::InDim in, unsigned d) {
+    SmallVector<int64_t> v;
+    for (const LL::Coord &c : l.getBases(in))
+      v.push_back(c[d]);
+    return v;
+  };
   for (unsigned d = 0; d < rank; ++d) {
-    unsigned tpw = l.root.getThreadsPerWarp()[d];
-    unsigned spt = l.root.getSizePerThread()[d];
-    Value v = arith::MulIOp::create(b, loc, warpC[d], i32Const(b, loc, tpw));
-    v = arith::AddIOp::create(b, loc, v, laneC[d]);
-    base[d] = arith::MulIOp::create(b, loc, v, i32Const(b, loc, spt));
+    SmallVector<int64_t> lb = basesAlong(LL::kLane, d);
+    SmallVector<int64_t> wb = basesAlong(LL::kWarp, d);
+    int64_t laneBits = 0, warpBits = 0;
+    Value lv, wv;
+    if (llvm::any_of(lb, [](int64_t v) { return v != 0; })) {
+      if (!lane)
+        lane = emitLaneId(b, loc);
+      lv = emitLinearFunction(b, loc, lane, lb, &laneBits);
+    }
+    if (llvm::any_of(wb, [](int64_t v) { return v != 0; })) {
+      if (!warp)
+        warp = emitWarpId(b, loc);
+      wv = emitLinearFunction(b, loc, warp, wb, &warpBits);
+    }
+    Value v;
+    if (lv && wv)
+      v = (laneBits & warpBits)
+              ? Value(arith::XOrIOp::create(b, loc, lv, wv))
+              : Value(arith::OrIOp::create(b, loc, lv, wv));
+    else
+      v = lv ? lv : wv ? wv : i32Const(b, loc, 0);
+    t.part.push_back(v);
+    t.mayBeSet.push_back(laneBits | warpBits);
   }
-  return base;
+  return t;
 }
 
 SmallVector<Value> simt::emitElementCoords(OpBuilder &b, Location loc,
-                                           const tile::DistributedLayout &l,
-                                           ArrayRef<Value> base, int64_t e) {
-  SmallVector<int64_t> off = l.getLocalOffsets(e);
+                                           const tile::LinearLayout &l,
+                                           const ThreadCoords &t,
+                                           int64_t reg) {
+  tile::LinearLayout::Coord r = l.applyIn(tile::LinearLayout::kRegister, reg);
   SmallVector<Value> coords;
-  for (unsigned d : l.tileDimToRoot) {
-    Value c = arith::AddIOp::create(b, loc, base[d], i32Const(b, loc, off[d]));
-    if (l.wraps(d))
-      c = arith::AndIOp::create(b, loc, c, i32Const(b, loc, l.rootShape[d] - 1));
-    coords.push_back(c);
+  for (unsigned d = 0; d < l.getRank(); ++d) {
+    if (r[d] == 0) {
+      coords.push_back(t.part[d]);
+      continue;
+    }
+    Value c = i32Const(b, loc, r[d]);
+    if (t.mayBeSet[d] == 0)
+      coords.push_back(c);
+    else if (t.mayBeSet[d] & r[d])
+      coords.push_back(arith::XOrIOp::create(b, loc, t.part[d], c));
+    else
+      coords.push_back(arith::AddIOp::create(b, loc, t.part[d], c));
   }
   return coords;
+}
+
+Value simt::emitRowMajorIndex(OpBuilder &b, Location loc,
+                              ArrayRef<Value> coords,
+                              ArrayRef<int64_t> shape) {
+  Value idx;
+  int64_t stride = 1;
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value term = stride == 1 ? coords[d]
+                             : arith::MulIOp::create(b, loc, coords[d],
+                                                     i32Const(b, loc, stride));
+    idx = idx ? arith::AddIOp::create(b, loc, idx, term).getResult() : term;
+    stride *= shape[d];
+  }
+  return idx ? idx : i32Const(b, loc, 0);
+}
+
+tile::LinearLayout simt::getLayout(Type type) {
+  FailureOr<tile::LinearLayout> l =
+      tile::getLinearLayout(cast<RankedTensorType>(type));
+  assert(succeeded(l) && "tile without a valid distributed encoding");
+  return *l;
 }
 
 Value simt::extractElement(OpBuilder &b, Location loc, Value vec, int64_t i) {
@@ -118,23 +221,6 @@ Value simt::mapElements(OpBuilder &b, Location loc, ValueRange xs,
   return out;
 }
 
-AxisSpread simt::getAxisSpread(const tile::DistributedLayout &l, unsigned a) {
-  AxisSpread s;
-  int64_t shape = l.rootShape[a];
-  int64_t spt = l.root.getSizePerThread()[a];
-  int64_t tpw = l.root.getThreadsPerWarp()[a];
-  int64_t wpc = l.root.getWarpsPerCTA()[a];
-  s.distinctLanes = std::min<int64_t>(tpw, std::max<int64_t>(1, shape / spt));
-  s.distinctWarps =
-      std::min<int64_t>(wpc, std::max<int64_t>(1, shape / (spt * tpw)));
-  for (unsigned d : l.root.getOrder()) {
-    if (d == a)
-      break;
-    s.laneStride *= l.root.getThreadsPerWarp()[d];
-  }
-  return s;
-}
-
 SmallVector<Value> simt::cloneCombiner(OpBuilder &b, Region &region,
                                        ArrayRef<Value> lhs,
                                        ArrayRef<Value> rhs) {
@@ -152,15 +238,15 @@ SmallVector<Value> simt::cloneCombiner(OpBuilder &b, Region &region,
   return out;
 }
 
-Value simt::warpShuffle(OpBuilder &b, Location loc, Value v, int64_t offset,
-                        ShuffleKind kind) {
+namespace {
+/// A full-warp shfl.sync of a scalar of up to 64 bits in mode `mode` with
+/// lane operand `off` (narrow values travel zero-extended in an i32, 64-bit
+/// ones as two i32 halves).
+Value shuffleScalar(OpBuilder &b, Location loc, Value v, Value off,
+                    gpu::ShuffleMode mode) {
   Type t = v.getType();
   unsigned bits = t.getIntOrFloatBitWidth();
-  Value off = i32Const(b, loc, offset);
   Value width = i32Const(b, loc, 32);
-  gpu::ShuffleMode mode = kind == ShuffleKind::Xor  ? gpu::ShuffleMode::XOR
-                          : kind == ShuffleKind::Up ? gpu::ShuffleMode::UP
-                                                    : gpu::ShuffleMode::DOWN;
   auto shfl = [&](Value x) {
     return gpu::ShuffleOp::create(b, loc, x, off, width, mode)
         .getShuffleResult();
@@ -190,6 +276,20 @@ Value simt::warpShuffle(OpBuilder &b, Location loc, Value v, int64_t offset,
   Value r = arith::OrIOp::create(
       b, loc, rlo, arith::ShLIOp::create(b, loc, rhi, i64Const(b, loc, 32)));
   return t.isInteger() ? r : arith::BitcastOp::create(b, loc, t, r).getResult();
+}
+} // namespace
+
+Value simt::warpShuffle(OpBuilder &b, Location loc, Value v, int64_t offset,
+                        ShuffleKind kind) {
+  gpu::ShuffleMode mode = kind == ShuffleKind::Xor  ? gpu::ShuffleMode::XOR
+                          : kind == ShuffleKind::Up ? gpu::ShuffleMode::UP
+                                                    : gpu::ShuffleMode::DOWN;
+  return shuffleScalar(b, loc, v, i32Const(b, loc, offset), mode);
+}
+
+Value simt::warpShuffleIdx(OpBuilder &b, Location loc, Value v,
+                           Value srcLane) {
+  return shuffleScalar(b, loc, v, srcLane, gpu::ShuffleMode::IDX);
 }
 
 Operation *simt::createInlineAsm(OpBuilder &b, Location loc,

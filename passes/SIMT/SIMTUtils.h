@@ -34,19 +34,44 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// An i64 constant.
 mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
-/// The thread's base coordinate along each root dimension of `layout`
-/// (i32): (warp coordinate * threadsPerWarp + lane coordinate) *
-/// sizePerThread, from threadIdx.x.
-llvm::SmallVector<mlir::Value>
-emitThreadBase(mlir::OpBuilder &b, mlir::Location loc,
-               const tile::DistributedLayout &layout);
+/// `threadIdx.x % 32` and `threadIdx.x / 32` (i32).
+mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);
+mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc);
 
-/// Coordinates (i32, one per tile dimension) of local element `e` given the
-/// thread base from emitThreadBase.
+/// The XOR of `bases[i]` over the set bits i of `id` (i32), emitted as
+/// shifts and masks (runs of consecutive bits mapping to consecutive
+/// powers of two become one shift-and-mask). `mayBeSet` receives the bits
+/// the result can have. Returns a constant 0 when every basis is zero.
+mlir::Value emitLinearFunction(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value id, llvm::ArrayRef<int64_t> bases,
+                               int64_t *mayBeSet = nullptr);
+
+/// The thread-dependent part of a linear layout's coordinates: per tile
+/// dimension, the XOR of the bases of this thread's lane and warp bits, and
+/// the bits it may have set.
+struct ThreadCoords {
+  llvm::SmallVector<mlir::Value> part;
+  llvm::SmallVector<int64_t> mayBeSet;
+};
+ThreadCoords emitThreadCoords(mlir::OpBuilder &b, mlir::Location loc,
+                              const tile::LinearLayout &layout);
+
+/// Coordinates (i32, one per tile dimension) of register `reg` of this
+/// thread: the thread part XOR the register's bases (an add when their bits
+/// are disjoint, which lets LLVM fold it into addressing).
 llvm::SmallVector<mlir::Value>
 emitElementCoords(mlir::OpBuilder &b, mlir::Location loc,
-                  const tile::DistributedLayout &layout,
-                  llvm::ArrayRef<mlir::Value> base, int64_t e);
+                  const tile::LinearLayout &layout, const ThreadCoords &thread,
+                  int64_t reg);
+
+/// Row-major linear index (i32) of `coords` in `shape`.
+mlir::Value emitRowMajorIndex(mlir::OpBuilder &b, mlir::Location loc,
+                              llvm::ArrayRef<mlir::Value> coords,
+                              llvm::ArrayRef<int64_t> shape);
+
+/// The linear layout of a laid-out tile type (asserts it is valid: the
+/// lowering checks every tile before it starts).
+tile::LinearLayout getLayout(mlir::Type tensorType);
 
 /// Element `i` of a vector value.
 mlir::Value extractElement(mlir::OpBuilder &b, mlir::Location loc,
@@ -70,15 +95,6 @@ mlir::Value poisonValue(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value mapElements(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::ValueRange xs, mlir::Type resultElem,
                         llvm::function_ref<mlir::Value(mlir::ValueRange)> fn);
-/// How a distributed layout spreads its root axis `a` over the lanes and
-/// warps of a CTA, replicas not counted (used by reductions and scans).
-struct AxisSpread {
-  int64_t distinctLanes = 1; ///< lanes along the axis
-  int64_t laneStride = 1;    ///< lane-id distance between axis neighbours
-  int64_t distinctWarps = 1; ///< warps along the axis
-};
-AxisSpread getAxisSpread(const tile::DistributedLayout &l, unsigned a);
-
 /// Clones the combiner `region` of a tile.reduce / tile.scan (block
 /// arguments: the lhs values, then the rhs values) at `b` on `lhs` and
 /// `rhs`; returns the values its terminator yields.
@@ -101,10 +117,55 @@ mlir::Operation *createInlineAsm(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::StringRef constraints,
                                  bool hasSideEffects);
 
+/// A pointer (address space 3) `byteOffset` bytes into the kernel's
+/// dynamic shared memory.
+mlir::Value getSharedBase(mlir::OpBuilder &b, mlir::Location loc,
+                          int64_t byteOffset);
+/// "This thread is the first replica of its elements": the lane and warp
+/// bits whose basis is zero in `layout` are all clear (null if none are).
+mlir::Value emitReplicaPredicate(mlir::OpBuilder &b, mlir::Location loc,
+                                 const tile::LinearLayout &layout);
+/// Stores a thread's fragment `vals` (vector<N x T>) to shared memory at
+/// `base` (element type T, address space 3), register r at element offset
+/// `offsets`(r, lane, warp) (a 1-D layout: OffsetMap::compose). Vector
+/// stores of up to 16 bytes and `maxVec` registers; replicas stored once.
+void storeToShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                   mlir::Value vals, const tile::LinearLayout &offsets,
+                   int64_t maxVec = 16);
+/// Loads a thread's fragment of type `type` from shared memory at `base`,
+/// register r from element offset `offsets`(r, lane, warp).
+mlir::Value loadFromShared(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value base, mlir::VectorType type,
+                           const tile::LinearLayout &offsets,
+                           int64_t maxVec = 16);
+
 /// Patterns for the memory ops (tile.load, tile.store).
 void populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
                                     const ModuleAxisInfo &axis,
                                     mlir::RewritePatternSet &patterns);
+/// How a conversion between two distributed layouts moves data
+/// (LayoutConversions.cpp).
+struct ConversionPlan {
+  enum class Kind { Registers, WarpShuffle, Shared };
+  Kind kind = Kind::Shared;
+  /// Registers / WarpShuffle: per target register, the source register.
+  llvm::SmallVector<int64_t> srcRegister;
+  /// WarpShuffle: the source lane is the XOR of `laneBases[i]` over the set
+  /// bits i of the lane id, XOR `srcLaneXor[r]` for target register r.
+  llvm::SmallVector<int64_t> laneBases;
+  llvm::SmallVector<int64_t> srcLaneXor;
+  /// WarpShuffle: lanes map to themselves (registers with srcLaneXor 0 need
+  /// no shuffle).
+  bool identityLanes = false;
+};
+/// Plans the conversion of a tile from layout `src` to layout `dst` (same
+/// shape): in registers, by warp shuffles, or through shared memory.
+ConversionPlan planConversion(const tile::LinearLayout &src,
+                              const tile::LinearLayout &dst);
+/// `shfl.sync.idx` of a scalar of up to 64 bits from lane `srcLane` (i32).
+mlir::Value warpShuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value v, mlir::Value srcLane);
+
 /// Patterns for layout conversions and reshapes through shared memory.
 void populateLayoutConversionToSIMTPatterns(TileTypeConverter &converter,
                                             mlir::RewritePatternSet &patterns);

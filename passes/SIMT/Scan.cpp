@@ -37,23 +37,102 @@ using namespace tilec::simt;
 
 namespace {
 
-struct ScanPlan : AxisSpread {
-  tile::DistributedLayout l;
-  unsigned a = 0; ///< root axis
+using LL = tile::LinearLayout;
+
+/// The scan's view of the operand layout along the axis. The lowering
+/// needs the axis coordinate's bits to come, from least to most
+/// significant, from `spt` register bits, then lane bits (consecutive bits
+/// of the lane id), then warp bits, then `reps` register bits, every such
+/// basis moving along the axis only -- what blocked layouts give.
+struct ScanPlan {
+  LL l;
+  unsigned a = 0;
   int64_t spt = 1, reps = 1;
+  int64_t distinctLanes = 1, laneStride = 1;
+  int64_t distinctWarps = 1;
+  uint64_t axisRegs = 0, axisWarps = 0;
+  /// Register bits along the axis, least significant basis first.
+  SmallVector<unsigned> regBitsInAxisOrder;
   int64_t numLines = 1; ///< elements / axis length
+  bool supported = true;
 };
 
 ScanPlan makePlan(tile::ScanOp op) {
   ScanPlan p;
   auto t = cast<RankedTensorType>(op.getSrcs()[0].getType());
-  p.l = *tile::getDistributedLayout(t);
-  p.a = p.l.tileDimToRoot[op.getAxis()];
-  static_cast<AxisSpread &>(p) = getAxisSpread(p.l, p.a);
-  p.spt = p.l.root.getSizePerThread()[p.a];
-  p.reps = std::max<int64_t>(1, p.l.rootShape[p.a] / p.l.ctaTile[p.a]);
+  p.l = getLayout(t);
+  p.a = op.getAxis();
   p.numLines = t.getNumElements() / t.getDimSize(op.getAxis());
+  // (basis value along the axis, kind, bit) of every hardware bit that
+  // moves along the axis.
+  struct AxisBit {
+    int64_t value;
+    LL::InDim in;
+    unsigned bit;
+  };
+  SmallVector<AxisBit> bits;
+  for (unsigned in = 0; in < LL::kNumInDims; ++in) {
+    auto bases = p.l.getBases(LL::InDim(in));
+    for (unsigned bit = 0; bit < bases.size(); ++bit) {
+      int64_t v = bases[bit][p.a];
+      if (v == 0)
+        continue;
+      for (unsigned d = 0; d < bases[bit].size(); ++d)
+        if (d != p.a && bases[bit][d] != 0)
+          p.supported = false;
+      if (!llvm::isPowerOf2_64(v))
+        p.supported = false;
+      bits.push_back({v, LL::InDim(in), bit});
+    }
+  }
+  llvm::sort(bits, [](const AxisBit &x, const AxisBit &y) {
+    return x.value < y.value;
+  });
+  // Expect R* L* W* R*, each value doubling the previous.
+  unsigned i = 0, phase = 0;
+  int lastLaneBit = -1;
+  for (; i < bits.size(); ++i) {
+    const AxisBit &x = bits[i];
+    if (x.value != int64_t(1) << i)
+      p.supported = false;
+    unsigned want = x.in == LL::kRegister ? (phase == 0 ? 0 : 3)
+                    : x.in == LL::kLane   ? 1
+                                          : 2;
+    if (want < phase)
+      p.supported = false;
+    phase = want;
+    if (x.in == LL::kRegister) {
+      p.regBitsInAxisOrder.push_back(x.bit);
+      p.axisRegs |= uint64_t(1) << x.bit;
+      (phase == 0 ? p.spt : p.reps) *= 2;
+    } else if (x.in == LL::kLane) {
+      if (lastLaneBit >= 0 && int(x.bit) != lastLaneBit + 1)
+        p.supported = false;
+      if (lastLaneBit < 0)
+        p.laneStride = int64_t(1) << x.bit;
+      lastLaneBit = x.bit;
+      p.distinctLanes *= 2;
+    } else {
+      p.axisWarps |= uint64_t(1) << x.bit;
+      p.distinctWarps *= 2;
+    }
+  }
   return p;
+}
+
+/// Packs the bits of `id` selected by `mask` into the low bits (i32).
+Value extractBits(OpBuilder &b, Location loc, Value id, uint64_t mask) {
+  SmallVector<int64_t> bases;
+  int64_t next = 1;
+  for (unsigned bit = 0; bit < 64 && (mask >> bit); ++bit) {
+    if (mask >> bit & 1) {
+      bases.push_back(next);
+      next <<= 1;
+    } else {
+      bases.push_back(0);
+    }
+  }
+  return emitLinearFunction(b, loc, id, bases);
 }
 
 SmallVector<Value> select(OpBuilder &b, Location loc, Value cond,
@@ -74,10 +153,12 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ScanPlan p = makePlan(op);
-    const tile::DistributedLayout &l = p.l;
-    unsigned a = p.a;
-    if (l.rootShape[a] < p.spt)
-      return rewriter.notifyMatchFailure(op, "axis shorter than sizePerThread");
+    const LL &l = p.l;
+    if (!p.supported)
+      return op.emitError("unimplemented: a scan over a layout whose axis "
+                          "is not spread as registers, lanes, warps, "
+                          "registers; convert the operand to a blocked "
+                          "layout first");
     bool reverse = op.getReverse();
     size_t n = op.getSrcs().size();
     Region &region = op.getCombineOp();
@@ -85,19 +166,16 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
     for (Value s : adaptor.getSrcs())
       elemTypes.push_back(cast<VectorType>(s.getType()).getElementType());
 
-    // Thread coordinates along the axis.
-    SmallVector<Value> base = emitThreadBase(rewriter, loc, l);
-    int64_t tpw = l.root.getThreadsPerWarp()[a];
-    Value lane = arith::ShRUIOp::create(rewriter, loc, base[a],
-                                        i32Const(rewriter, loc, llvm::Log2_64(p.spt)));
-    lane = arith::AndIOp::create(rewriter, loc, lane,
-                                 i32Const(rewriter, loc, tpw - 1));
+    // The thread's index along the axis among the lanes and the warps.
+    ThreadCoords thread = emitThreadCoords(rewriter, loc, l);
+    Value laneId = emitLaneId(rewriter, loc);
+    Value lane = arith::ShRUIOp::create(
+        rewriter, loc, laneId,
+        i32Const(rewriter, loc, llvm::Log2_64(p.laneStride)));
     lane = arith::AndIOp::create(rewriter, loc, lane,
                                  i32Const(rewriter, loc, p.distinctLanes - 1));
-    Value warp = arith::ShRUIOp::create(
-        rewriter, loc, base[a], i32Const(rewriter, loc, llvm::Log2_64(p.spt * tpw)));
-    warp = arith::AndIOp::create(rewriter, loc, warp,
-                                 i32Const(rewriter, loc, p.distinctWarps - 1));
+    Value warp = extractBits(rewriter, loc, emitWarpId(rewriter, loc),
+                             p.axisWarps);
     if (reverse) {
       // Mirror: the first lane/warp in scan order is the last in the tile.
       lane = arith::SubIOp::create(
@@ -107,17 +185,26 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
     }
 
     // The registers of each line (all coordinates but the axis), in scan
-    // order: repetition, then position within the thread.
+    // order: repetition, then position within the thread. Position k along
+    // the axis registers sets the axis register bits in axis order.
     std::map<int64_t, SmallVector<int64_t>> lines;
-    for (int64_t e = 0; e < l.totalElemsPerThread; ++e) {
-      SmallVector<int64_t> k = l.getRegisterIndices(e);
-      int64_t ka = k[a];
-      k[a] = 0;
-      auto &regs = lines[l.getLocalIndex(k)];
-      if (regs.empty())
-        regs.assign(l.elemsPerThread[a], -1);
-      regs[ka] = e;
+    uint64_t freeRegs = l.getFreeMask(LL::kRegister);
+    for (int64_t e = 0; e < l.getNumRegisters(); ++e) {
+      if ((uint64_t(e) & p.axisRegs) || (uint64_t(e) & freeRegs))
+        continue;
+      SmallVector<int64_t> &regs = lines[e];
+      for (int64_t k = 0; k < p.spt * p.reps; ++k) {
+        int64_t r = e;
+        for (unsigned j = 0; j < p.regBitsInAxisOrder.size(); ++j)
+          if (k >> j & 1)
+            r |= int64_t(1) << p.regBitsInAxisOrder[j];
+        regs.push_back(r);
+      }
     }
+    // Replicated registers take their first replica's result.
+    SmallVector<int64_t> replicaOf;
+    for (int64_t e = 0; e < l.getNumRegisters(); ++e)
+      replicaOf.push_back(e & ~int64_t(freeRegs));
 
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     int64_t smemOffset = 0;
@@ -128,29 +215,14 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
     // Row-major index of a line among all lines of the tile (the axis
     // dropped), from the coordinates of one of its registers.
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+    SmallVector<int64_t> lineShape(srcType.getShape());
+    lineShape.erase(lineShape.begin() + p.a);
     auto lineIndexOf = [&](int64_t e) -> Value {
-      SmallVector<Value> coords = emitElementCoords(rewriter, loc, l, base, e);
-      Value idx = i32Const(rewriter, loc, 0);
-      int64_t stride = 1;
-      for (int64_t d = srcType.getRank() - 1; d >= 0; --d) {
-        if (d == int64_t(op.getAxis()))
-          continue;
-        idx = arith::AddIOp::create(
-            rewriter, loc, idx,
-            arith::MulIOp::create(rewriter, loc, coords[d],
-                                  i32Const(rewriter, loc, stride)));
-        stride *= srcType.getDimSize(d);
-      }
-      return idx;
+      SmallVector<Value> coords =
+          emitElementCoords(rewriter, loc, l, thread, e);
+      coords.erase(coords.begin() + p.a);
+      return emitRowMajorIndex(rewriter, loc, coords, lineShape);
     };
-    // Lane id of the last lane in scan order on this thread's axis row (for
-    // broadcasting a warp total when a single warp holds the axis).
-    Value laneId = arith::AndIOp::create(
-        rewriter, loc,
-        arith::IndexCastUIOp::create(
-            rewriter, loc, rewriter.getI32Type(),
-            gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x)),
-        i32Const(rewriter, loc, 31));
 
     SmallVector<Value> results;
     for (Value s : adaptor.getSrcs())
@@ -305,6 +377,12 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
         }
       }
     }
+    for (int64_t e = 0; e < l.getNumRegisters(); ++e)
+      if (replicaOf[e] != e)
+        for (size_t q = 0; q < n; ++q)
+          results[q] = insertElement(
+              rewriter, loc, results[q],
+              extractElement(rewriter, loc, results[q], replicaOf[e]), e);
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -314,7 +392,7 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
 
 int64_t simt::getScanSharedMemoryBytes(tile::ScanOp op) {
   ScanPlan p = makePlan(op);
-  if (p.distinctWarps <= 1)
+  if (p.distinctWarps <= 1 || !p.supported)
     return 0;
   int64_t bytes = 0;
   for (Value s : op.getSrcs())

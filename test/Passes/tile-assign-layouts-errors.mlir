@@ -19,7 +19,7 @@ tile.func @ragged_2d(%t: i32) {
 
 // An encoding that is not a layout tilec understands is refused, not replaced.
 tile.func @foreign_encoding(%x: !tile.ptr<f32>) {
-  // expected-error @+1 {{expected a #tile.blocked or #tile.slice encoding of rank 1 on 'tensor<128xi32, "foo">', found "foo"}}
+  // expected-error @+1 {{expected a distributed encoding of rank 1 on 'tensor<128xi32, "foo">', found "foo"}}
   %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, "foo">
   tile.return
 }
@@ -29,7 +29,7 @@ tile.func @foreign_encoding(%x: !tile.ptr<f32>) {
 #b1 = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // A blocked encoding of the wrong rank.
 tile.func @rank_mismatch(%x: !tile.ptr<f32>) {
-  // expected-error @+1 {{expected a #tile.blocked or #tile.slice encoding of rank 2}}
+  // expected-error @+1 {{expected a distributed encoding of rank 2}}
   %xb = tile.splat %x : !tile.ptr<f32> -> tensor<1x128x!tile.ptr<f32>, #b1>
   tile.return
 }

@@ -99,16 +99,18 @@ tile.func @masked_other(%x: !tile.ptr<f32>, %n: i32) {
 
 // -----
 
-// A conversion between two encodings: every thread writes its elements to
-// shared memory, a barrier, every thread reads the elements of the other
-// layout. 512 x f32 = 2048 bytes of shared memory, recorded on the kernel.
+// A conversion between two encodings across warps: every thread writes its
+// elements to shared memory (its four consecutive ones as one 16-byte
+// store), a barrier, every thread reads the elements of the other layout.
+// 512 x f32 = 2048 bytes of shared memory, recorded on the kernel.
 // CHECK-LABEL: gpu.func @cvt(
 // CHECK-SAME:        tile.shared = 2048 : i32
 // CHECK:           llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:           %[[SMEM:.*]] = llvm.mlir.addressof @tilec_shared : !llvm.ptr<3>
 // CHECK:           gpu.barrier
-// CHECK-COUNT-4:   llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
-// CHECK-NEXT:      gpu.barrier
+// CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT:       llvm.store
+// CHECK:           gpu.barrier
 // CHECK-COUNT-4:   llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NOT:       gpu.barrier
 // CHECK-COUNT-4:   llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>

@@ -1,7 +1,7 @@
 //===- Layouts.cpp - Layout math for tile encodings -------------*- C++ -*-===//
 //
-// Implements the element-to-thread mapping of blocked and slice encodings
-// (see Layouts.h for the model) and the construction of blocked encodings.
+// The linear layouts of the distributed encodings (see Layouts.h and
+// TileAttrs.td for each model) and the construction of blocked encodings.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Tile/IR/Layouts.h"
@@ -13,126 +13,253 @@ using namespace mlir;
 using namespace tilec::tile;
 
 namespace {
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using Coord = LinearLayout::Coord;
+
+/// The coordinate with `v` along `dim` and zero elsewhere.
+Coord unit(unsigned rank, unsigned dim, int64_t v) {
+  Coord c(rank, 0);
+  c[dim] = v;
+  return c;
+}
+
+/// Appends log2(count) bases stepping `start`, 2 * start, ... along `dim`.
+void addRun(LinearLayout &l, LinearLayout::InDim in, unsigned dim,
+            int64_t start, int64_t count) {
+  for (int64_t s = 1; s < count; s <<= 1)
+    l.addBasis(in, unit(l.getRank(), dim, start * s));
+}
+
+/// Register bases repeating a pattern of `pattern` elements along `dim`
+/// until the tile's extent `size` is covered.
+void addRepeats(LinearLayout &l, unsigned dim, int64_t pattern, int64_t size) {
+  for (int64_t s = pattern; s < size; s <<= 1)
+    l.addBasis(LinearLayout::kRegister, unit(l.getRank(), dim, s));
+}
 } // namespace
 
-FailureOr<DistributedLayout>
-tilec::tile::getDistributedLayout(RankedTensorType type) {
-  DistributedLayout l;
-  SmallVector<int64_t> shape(type.getShape());
-  for (int64_t s : shape)
-    if (s <= 0 || !llvm::isPowerOf2_64(s))
-      return failure();
-  // Peel slices: each inserts a size-1 dimension into the shape.
-  Attribute enc = type.getEncoding();
-  SmallVector<unsigned> dimMap = llvm::to_vector(llvm::seq<unsigned>(0, shape.size()));
-  while (auto slice = dyn_cast_or_null<SliceEncodingAttr>(enc)) {
-    unsigned dim = slice.getDim();
-    if (dim > shape.size())
-      return failure();
-    shape.insert(shape.begin() + dim, 1);
-    for (unsigned &m : dimMap)
-      if (m >= dim)
-        ++m;
-    enc = slice.getParent();
+//===----------------------------------------------------------------------===//
+// Blocked
+//===----------------------------------------------------------------------===//
+
+unsigned BlockedEncodingAttr::getRank() const { return getOrder().size(); }
+
+unsigned BlockedEncodingAttr::getNumWarps() const {
+  unsigned n = 1;
+  for (unsigned w : getWarpsPerCTA())
+    n *= w;
+  return n;
+}
+
+LinearLayout BlockedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  LinearLayout l(shape);
+  ArrayRef<unsigned> spt = getSizePerThread(), tpw = getThreadsPerWarp(),
+                     wpc = getWarpsPerCTA();
+  // Registers: per dimension in order, the block of sizePerThread, then the
+  // repetitions of the CTA tile (Triton's register order).
+  for (unsigned d : getOrder()) {
+    addRun(l, LinearLayout::kRegister, d, 1, spt[d]);
+    addRepeats(l, d, int64_t(spt[d]) * tpw[d] * wpc[d], shape[d]);
   }
-  auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(enc);
-  if (!blocked || blocked.getRank() != shape.size())
-    return failure();
-  l.root = blocked;
-  l.rootShape = shape;
-  l.tileDimToRoot = dimMap;
-  l.totalElemsPerThread = 1;
-  for (unsigned d = 0; d < shape.size(); ++d) {
-    int64_t cta = int64_t(blocked.getSizePerThread()[d]) *
-                  blocked.getThreadsPerWarp()[d] * blocked.getWarpsPerCTA()[d];
-    l.ctaTile.push_back(cta);
-    int64_t ept = blocked.getSizePerThread()[d] * ceilDiv(shape[d], cta);
-    l.elemsPerThread.push_back(ept);
-    l.totalElemsPerThread *= ept;
-  }
+  for (unsigned d : getOrder())
+    addRun(l, LinearLayout::kLane, d, spt[d], tpw[d]);
+  for (unsigned d : getOrder())
+    addRun(l, LinearLayout::kWarp, d, int64_t(spt[d]) * tpw[d], wpc[d]);
   return l;
 }
 
-SmallVector<int64_t> DistributedLayout::getRegisterIndices(int64_t e) const {
-  SmallVector<int64_t> k(rootShape.size(), 0);
-  for (unsigned d : root.getOrder()) {
-    k[d] = e % elemsPerThread[d];
-    e /= elemsPerThread[d];
+//===----------------------------------------------------------------------===//
+// Slice
+//===----------------------------------------------------------------------===//
+
+unsigned SliceEncodingAttr::getRank() const {
+  return cast<DistributedEncodingAttrInterface>(getParent()).getRank() - 1;
+}
+
+unsigned SliceEncodingAttr::getNumWarps() const {
+  return cast<DistributedEncodingAttrInterface>(getParent()).getNumWarps();
+}
+
+LinearLayout SliceEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parentShape(shape);
+  parentShape.insert(parentShape.begin() + getDim(), 1);
+  return cast<DistributedEncodingAttrInterface>(getParent())
+      .toLinearLayout(parentShape)
+      .dropOutDim(getDim());
+}
+
+//===----------------------------------------------------------------------===//
+// mma (version 2: mma.sync)
+//===----------------------------------------------------------------------===//
+
+unsigned MmaEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+unsigned MmaEncodingAttr::getNumWarps() const {
+  unsigned n = 1;
+  for (unsigned w : getWarpsPerCTA())
+    n *= w;
+  return n;
+}
+
+namespace {
+/// Warp bases shared by the mma layout and its operands: warps are
+/// numbered N fastest, then M, then batch. `keepM` / `keepN` say whether
+/// the warps along M / N move the coordinate (an operand is replicated over
+/// the warps along the dimension it does not have).
+void addMmaWarps(LinearLayout &l, ArrayRef<unsigned> wpc, unsigned rowDim,
+                 unsigned colDim, int64_t rowStep, int64_t colStep, bool keepM,
+                 bool keepN) {
+  unsigned rank = l.getRank();
+  unsigned b = rank == 3 ? 1 : 0;
+  for (int64_t s = 1; s < wpc[b + 1]; s <<= 1)
+    l.addBasis(LinearLayout::kWarp,
+               keepN ? unit(rank, colDim, colStep * s) : Coord(rank, 0));
+  for (int64_t s = 1; s < wpc[b]; s <<= 1)
+    l.addBasis(LinearLayout::kWarp,
+               keepM ? unit(rank, rowDim, rowStep * s) : Coord(rank, 0));
+  if (rank == 3)
+    for (int64_t s = 1; s < wpc[0]; s <<= 1)
+      l.addBasis(LinearLayout::kWarp, unit(rank, 0, s));
+}
+} // namespace
+
+LinearLayout MmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = shape.size();
+  unsigned b = rank == 3 ? 1 : 0, row = b, col = b + 1;
+  ArrayRef<unsigned> wpc = getWarpsPerCTA();
+  LinearLayout l(shape);
+  if (getVersion() == 3) {
+    // wgmma m64nNk16 accumulators: warp w of a warpgroup holds rows
+    // 16w..16w+15 of the 64-row instruction tile; within a warp, each 8
+    // columns are laid out as for mma.sync (PTX ISA 9.7.15.5.1).
+    int64_t n = getInstrShape()[1];
+    l.addBasis(LinearLayout::kRegister, unit(rank, col, 1));
+    l.addBasis(LinearLayout::kRegister, unit(rank, row, 8));
+    addRun(l, LinearLayout::kRegister, col, 8, n / 8);
+    addRun(l, LinearLayout::kLane, col, 2, 4);
+    addRun(l, LinearLayout::kLane, row, 1, 8);
+    // Warps: four per warpgroup along M, then warpgroups per warpsPerCTA
+    // (which counts warps; M includes the four).
+    for (int64_t s = 1; s < wpc[b]; s <<= 1)
+      l.addBasis(LinearLayout::kWarp, unit(rank, row, 16 * s));
+    for (int64_t s = 1; s < wpc[b + 1]; s <<= 1)
+      l.addBasis(LinearLayout::kWarp, unit(rank, col, n * s));
+    if (rank == 3)
+      for (int64_t s = 1; s < wpc[0]; s <<= 1)
+        l.addBasis(LinearLayout::kWarp, unit(rank, 0, s));
+    addRepeats(l, col, n * wpc[b + 1], shape[col]);
+    addRepeats(l, row, 16 * int64_t(wpc[b]), shape[row]);
+    if (rank == 3)
+      addRepeats(l, 0, wpc[0], shape[0]);
+    return l;
   }
-  return k;
+  // mma.sync m16n8: c0, c1 at (l/4, 2(l%4) + {0,1}); c2, c3 eight rows down.
+  l.addBasis(LinearLayout::kRegister, unit(rank, col, 1));
+  l.addBasis(LinearLayout::kRegister, unit(rank, row, 8));
+  addRun(l, LinearLayout::kLane, col, 2, 4);
+  addRun(l, LinearLayout::kLane, row, 1, 8);
+  addMmaWarps(l, wpc, row, col, 16, 8, true, true);
+  addRepeats(l, col, 8 * int64_t(wpc[b + 1]), shape[col]);
+  addRepeats(l, row, 16 * int64_t(wpc[b]), shape[row]);
+  if (rank == 3)
+    addRepeats(l, 0, wpc[0], shape[0]);
+  return l;
 }
 
-int64_t DistributedLayout::getLocalIndex(ArrayRef<int64_t> regIdx) const {
-  int64_t e = 0, stride = 1;
-  for (unsigned d : root.getOrder()) {
-    e += regIdx[d] * stride;
-    stride *= elemsPerThread[d];
+//===----------------------------------------------------------------------===//
+// dot_operand
+//===----------------------------------------------------------------------===//
+
+unsigned DotOperandEncodingAttr::getRank() const {
+  return cast<DistributedEncodingAttrInterface>(getParent()).getRank();
+}
+
+unsigned DotOperandEncodingAttr::getNumWarps() const {
+  return cast<DistributedEncodingAttrInterface>(getParent()).getNumWarps();
+}
+
+LinearLayout
+DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = shape.size();
+  unsigned b = rank == 3 ? 1 : 0;
+  bool isA = getOpIdx() == 0;
+  // Tile dimensions of the operand: A is [M, K], B is [K, N].
+  unsigned kDim = isA ? b + 1 : b, otherDim = isA ? b : b + 1;
+  LinearLayout l(shape);
+
+  if (auto mma = dyn_cast<MmaEncodingAttr>(getParent())) {
+    ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+    int64_t w = getKWidth();
+    // One 32-bit register holds kWidth consecutive K elements; lane l holds
+    // K group l % 4 and row (A) / column (B) l / 4. A has two more register
+    // bits (eight rows down, then K + 4 * kWidth), B one (K + 4 * kWidth).
+    addRun(l, LinearLayout::kRegister, kDim, 1, w);
+    if (isA)
+      l.addBasis(LinearLayout::kRegister, unit(rank, otherDim, 8));
+    l.addBasis(LinearLayout::kRegister, unit(rank, kDim, 4 * w));
+    addRun(l, LinearLayout::kLane, kDim, w, 4);
+    addRun(l, LinearLayout::kLane, otherDim, 1, 8);
+    addMmaWarps(l, wpc, /*rowDim=*/isA ? otherDim : 0,
+                /*colDim=*/isA ? 0 : otherDim, 16, 8, /*keepM=*/isA,
+                /*keepN=*/!isA);
+    // Repetitions: K first, then M (A) or N (B), then batch.
+    addRepeats(l, kDim, 8 * w, shape[kDim]);
+    addRepeats(l, otherDim, isA ? 16 * int64_t(wpc[b]) : 8 * int64_t(wpc[b + 1]),
+               shape[otherDim]);
+    if (rank == 3)
+      addRepeats(l, 0, wpc[0], shape[0]);
+    return l;
   }
-  return e;
+
+  // FMA path: the whole K extent in registers, then the parent's placement
+  // of the rows (A) / columns (B), replicated over the parent's other
+  // dimension.
+  auto parent = cast<BlockedEncodingAttr>(getParent());
+  SmallVector<int64_t> parentShape(shape);
+  parentShape[kDim] = 1;
+  // The parent's result dimension that the operand lacks is kDim's slot:
+  // A [M, K] sits over result [M, N] with N -> K; B [K, N] over [M, N] with
+  // M -> K. Either way the result dimension at kDim is the one dropped.
+  LinearLayout p = parent.toLinearLayout(parentShape);
+  addRun(l, LinearLayout::kRegister, kDim, 1, shape[kDim]);
+  for (unsigned in = 0; in < LinearLayout::kNumInDims; ++in)
+    for (Coord c : p.getBases(LinearLayout::InDim(in))) {
+      c[kDim] = 0;
+      bool zero = llvm::all_of(c, [](int64_t v) { return v == 0; });
+      if (in == LinearLayout::kRegister && zero)
+        continue; // a register copy would only replicate
+      l.addBasis(LinearLayout::InDim(in), c);
+    }
+  return l;
 }
 
-SmallVector<int64_t> DistributedLayout::getLocalOffsets(int64_t e) const {
-  SmallVector<int64_t> k = getRegisterIndices(e);
-  SmallVector<int64_t> off(k.size());
-  for (unsigned d = 0; d < k.size(); ++d) {
-    int64_t spt = root.getSizePerThread()[d];
-    off[d] = (k[d] / spt) * ctaTile[d] + k[d] % spt;
-  }
-  return off;
-}
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> DistributedLayout::getThreadBase(int64_t threadId) const {
-  unsigned rank = rootShape.size();
-  int64_t lane = threadId % 32, warp = threadId / 32;
-  SmallVector<int64_t> laneC(rank), warpC(rank), base(rank);
-  for (unsigned d : root.getOrder()) {
-    laneC[d] = lane % root.getThreadsPerWarp()[d];
-    lane /= root.getThreadsPerWarp()[d];
-    warpC[d] = warp % root.getWarpsPerCTA()[d];
-    warp /= root.getWarpsPerCTA()[d];
-  }
-  for (unsigned d = 0; d < rank; ++d)
-    base[d] = (warpC[d] * root.getThreadsPerWarp()[d] + laneC[d]) *
-              root.getSizePerThread()[d];
-  return base;
-}
-
-SmallVector<int64_t> DistributedLayout::getElementCoords(int64_t threadId,
-                                                         int64_t e) const {
-  SmallVector<int64_t> base = getThreadBase(threadId);
-  SmallVector<int64_t> off = getLocalOffsets(e);
-  SmallVector<int64_t> coords;
-  for (unsigned td = 0; td < tileDimToRoot.size(); ++td) {
-    unsigned d = tileDimToRoot[td];
-    int64_t c = base[d] + off[d];
-    coords.push_back(wraps(d) ? c % rootShape[d] : c);
-  }
-  return coords;
-}
-
-int DistributedLayout::getFastestTileDim() const {
-  unsigned fastest = root.getOrder()[0];
-  for (unsigned td = 0; td < tileDimToRoot.size(); ++td)
-    if (tileDimToRoot[td] == fastest)
-      return td;
-  return -1;
-}
-
-int64_t DistributedLayout::getContiguityPerThread(unsigned tileDim) const {
-  if (getFastestTileDim() != int(tileDim))
-    return 1;
-  unsigned d = tileDimToRoot[tileDim];
-  return std::min<int64_t>(root.getSizePerThread()[d], rootShape[d]);
+FailureOr<LinearLayout> tilec::tile::getLinearLayout(RankedTensorType type) {
+  auto enc = dyn_cast_or_null<DistributedEncodingAttrInterface>(
+      type.getEncoding());
+  if (!enc || enc.getRank() != unsigned(type.getRank()))
+    return failure();
+  for (int64_t s : type.getShape())
+    if (s <= 0 || !llvm::isPowerOf2_64(s))
+      return failure();
+  return enc.toLinearLayout(type.getShape());
 }
 
 int64_t tilec::tile::getTotalElemsPerThread(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return 1;
-  FailureOr<DistributedLayout> l = getDistributedLayout(tensor);
+  FailureOr<LinearLayout> l = getLinearLayout(tensor);
   assert(succeeded(l) && "tile type without a valid distributed encoding");
-  return l->totalElemsPerThread;
+  return l->getNumRegisters();
+}
+
+unsigned tilec::tile::getEncodingNumWarps(Attribute encoding) {
+  if (auto d = dyn_cast_or_null<DistributedEncodingAttrInterface>(encoding))
+    return d.getNumWarps();
+  return 0;
 }
 
 BlockedEncodingAttr tilec::tile::getBlockedEncoding(MLIRContext *ctx,
@@ -171,23 +298,10 @@ bool tilec::tile::haveSameElementPlacement(RankedTensorType a,
     return false;
   if (a.getEncoding() == b.getEncoding())
     return true;
-  FailureOr<DistributedLayout> la = getDistributedLayout(a);
-  FailureOr<DistributedLayout> lb = getDistributedLayout(b);
-  if (failed(la) || failed(lb) ||
-      la->totalElemsPerThread != lb->totalElemsPerThread)
-    return false;
-  unsigned numThreads = la->root.getNumWarps() * 32;
-  if (numThreads != lb->root.getNumWarps() * 32)
-    return false;
-  // Compile-time comparison of the whole mapping: tiles are small.
-  int64_t work = numThreads * la->totalElemsPerThread;
-  if (work > (1 << 20))
-    return false;
-  for (unsigned t = 0; t < numThreads; ++t)
-    for (int64_t e = 0; e < la->totalElemsPerThread; ++e)
-      if (la->getElementCoords(t, e) != lb->getElementCoords(t, e))
-        return false;
-  return true;
+  FailureOr<LinearLayout> la = getLinearLayout(a);
+  FailureOr<LinearLayout> lb = getLinearLayout(b);
+  // Linear maps agree everywhere iff they agree on every basis bit.
+  return succeeded(la) && succeeded(lb) && *la == *lb;
 }
 
 Type tilec::tile::withEncoding(Type type, Attribute encoding) {
@@ -196,4 +310,19 @@ Type tilec::tile::withEncoding(Type type, Attribute encoding) {
     return type;
   return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
                                encoding);
+}
+
+int64_t tilec::tile::getMmaInstrK(Type t) {
+  if (t.isF16() || t.isBF16())
+    return 16;
+  if (t.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(t))
+    return 32;
+  if (t.isF32())
+    return 8;
+  return 0;
+}
+
+unsigned tilec::tile::getMmaKWidth(Type t) {
+  int64_t k = getMmaInstrK(t);
+  return k ? unsigned(k / 8) : 0;
 }

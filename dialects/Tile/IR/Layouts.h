@@ -1,15 +1,18 @@
 //===- Layouts.h - Layout math for tile encodings ---------------*- C++ -*-===//
 //
-// Which thread holds which element of a tile, for the distributed encodings
-// (#tile.blocked and #tile.slice of a blocked parent). Used by layout
-// assignment to build encodings and by the SIMT lowering to emit per-thread
-// code; the same functions, evaluated at compile time, are unit-tested.
+// Which thread holds which element of a tile, for every distributed
+// encoding (#tile.blocked, #tile.slice, #tile.mma, #tile.dot_operand), as a
+// LinearLayout (LinearLayout.h). Used by layout assignment to build
+// encodings and by the SIMT lowering to emit per-thread code; the same
+// functions, evaluated at compile time, are unit-tested.
 //
-// Model (as Triton's distributed layouts): a blocked layout over a tile of
-// shape S tiles S with the CTA tile `sizePerThread * threadsPerWarp *
+// Blocked model (as Triton's distributed layouts): a blocked layout over a
+// tile of shape S tiles S with the CTA tile `sizePerThread * threadsPerWarp *
 // warpsPerCTA`, repeating it where S is larger and wrapping around (several
 // threads holding one element) where S is smaller. A slice layout is its
-// parent over S with a size-1 dimension inserted at `dim`.
+// parent over S with a size-1 dimension inserted at `dim`, that dimension's
+// coordinate then dropped. The mma and dot-operand layouts follow the PTX
+// fragments of mma.sync (see their descriptions in TileAttrs.td).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_DIALECTS_TILE_IR_LAYOUTS_H
@@ -20,57 +23,17 @@
 
 namespace tilec::tile {
 
-/// A distributed encoding seen through its blocked root: slices are peeled
-/// off, leaving a blocked layout over the "root shape" (the tile's shape with
-/// a size-1 dimension inserted for every slice). All sizes are in elements.
-struct DistributedLayout {
-  BlockedEncodingAttr root;
-  /// The tile's shape with 1s inserted at the sliced dimensions.
-  llvm::SmallVector<int64_t> rootShape;
-  /// For each dimension of the tile, the root dimension it is.
-  llvm::SmallVector<unsigned> tileDimToRoot;
-  /// Per root dimension: sizePerThread * threadsPerWarp * warpsPerCTA.
-  llvm::SmallVector<int64_t> ctaTile;
-  /// Per root dimension: elements one thread holds along it.
-  llvm::SmallVector<int64_t> elemsPerThread;
-  /// Product of elemsPerThread: the length of a thread's register fragment.
-  int64_t totalElemsPerThread = 0;
-
-  /// Per root dimension, the register index "k" of local element `e`
-  /// (0 <= e < totalElemsPerThread). Registers are ordered with root
-  /// dimension order[0] fastest.
-  llvm::SmallVector<int64_t> getRegisterIndices(int64_t e) const;
-  /// Local element index for per-root-dimension register indices.
-  int64_t getLocalIndex(llvm::ArrayRef<int64_t> regIdx) const;
-  /// The thread-independent part of the coordinate of local element `e`
-  /// along each root dimension: rep * ctaTile + (k % sizePerThread).
-  llvm::SmallVector<int64_t> getLocalOffsets(int64_t e) const;
-  /// Whether root dimension `d` wraps around (rootShape < ctaTile): then the
-  /// coordinate is taken modulo rootShape[d].
-  bool wraps(unsigned d) const { return rootShape[d] < ctaTile[d]; }
-  /// The thread's base coordinate along each root dimension, for thread
-  /// `threadId` of the CTA (compile-time form of what the lowering emits).
-  llvm::SmallVector<int64_t> getThreadBase(int64_t threadId) const;
-  /// Coordinates in the tile (not the root) of local element `e` held by
-  /// thread `threadId`.
-  llvm::SmallVector<int64_t> getElementCoords(int64_t threadId,
-                                              int64_t e) const;
-  /// Number of consecutive registers that hold consecutive elements along
-  /// tile dimension `dim` (1 if the root's fastest dimension is another).
-  int64_t getContiguityPerThread(unsigned tileDim) const;
-  /// Tile dimension that is the fastest-varying in registers, or -1 when the
-  /// fastest root dimension is a sliced one.
-  int getFastestTileDim() const;
-};
-
-/// Decomposes the encoding of `type`. Fails for a missing or unsupported
-/// encoding, a rank mismatch or a shape that is not a power of two per
-/// dimension.
-llvm::FailureOr<DistributedLayout> getDistributedLayout(mlir::RankedTensorType type);
+/// The linear layout of `type`'s encoding over its shape. Fails for a
+/// missing or non-distributed encoding, a rank mismatch, or a shape that is
+/// not a power of two in every dimension.
+llvm::FailureOr<LinearLayout> getLinearLayout(mlir::RankedTensorType type);
 
 /// Number of elements of `type` one thread holds in registers (1 for a
 /// scalar). Asserts the layout is valid: call after verification.
 int64_t getTotalElemsPerThread(mlir::Type type);
+
+/// Warps per CTA of a distributed encoding (0 for anything else).
+unsigned getEncodingNumWarps(mlir::Attribute encoding);
 
 /// A blocked encoding for `shape` over `numWarps` warps: each thread holds
 /// `vec` consecutive elements along `order[0]` (clamped to the shape);
@@ -89,6 +52,16 @@ bool haveSameElementPlacement(mlir::RankedTensorType a,
 
 /// `type` with encoding `encoding` (a scalar type is returned unchanged).
 mlir::Type withEncoding(mlir::Type type, mlir::Attribute encoding);
+
+/// K elements one mma.sync instruction consumes for operands of
+/// `elementType` with input precision tf32 for f32 (PTX ISA 9.7.14.5.14):
+/// 16 for f16/bf16, 32 for 8-bit types, 8 for f32 (tf32). 0 if no mma.sync
+/// shape exists for the type.
+int64_t getMmaInstrK(mlir::Type elementType);
+
+/// kWidth of an mma.sync operand of `elementType`: elements per 32-bit
+/// register (2 for 16-bit, 4 for 8-bit, 1 for tf32).
+unsigned getMmaKWidth(mlir::Type elementType);
 
 } // namespace tilec::tile
 

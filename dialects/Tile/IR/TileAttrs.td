@@ -10,8 +10,41 @@
 
 include "dialects/Tile/IR/TileBase.td"
 
-def Tile_BlockedEncodingAttr : AttrDef<Tile_Dialect, "BlockedEncoding"> {
-  let mnemonic = "blocked";
+//===----------------------------------------------------------------------===//
+// The distributed-encoding interface
+//===----------------------------------------------------------------------===//
+
+def Tile_DistributedEncodingInterface
+    : AttrInterface<"DistributedEncodingAttrInterface"> {
+  let cppNamespace = "::tilec::tile";
+  let description = [{
+    An encoding that distributes a tile over the registers, lanes and warps
+    of a CTA. Every consumer of layouts (layout assignment, the SIMT
+    lowering of every op, conversions) sees an encoding only through its
+    linear layout (dialects/Tile/IR/LinearLayout.h): the map from
+    (register, lane, warp) to tile coordinates. `shape` must have
+    `getRank()` power-of-two dimensions (use getLinearLayout(), which
+    checks).
+  }];
+  let methods = [
+    InterfaceMethod<"The number of tile dimensions the encoding describes.",
+      "unsigned", "getRank">,
+    InterfaceMethod<"Warps per CTA the encoding spreads a tile over.",
+      "unsigned", "getNumWarps">,
+    InterfaceMethod<[{The linear layout of a tile of `shape` (rank getRank(),
+      powers of two).}], "::tilec::tile::LinearLayout", "toLinearLayout",
+      (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+  ];
+}
+
+class Tile_DistributedEncoding<string name, string mnemonic_>
+    : AttrDef<Tile_Dialect, name, [
+        DeclareAttrInterfaceMethods<Tile_DistributedEncodingInterface>]> {
+  let mnemonic = mnemonic_;
+}
+
+def Tile_BlockedEncodingAttr
+    : Tile_DistributedEncoding<"BlockedEncoding", "blocked"> {
   let summary = "blocked distribution of a tile over the threads of a CTA";
   let description = [{
     Each thread holds `sizePerThread[d]` consecutive elements along each
@@ -36,28 +69,79 @@ def Tile_BlockedEncodingAttr : AttrDef<Tile_Dialect, "BlockedEncoding"> {
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    unsigned getRank() const { return getOrder().size(); }
-    /// Product of warpsPerCTA.
-    unsigned getNumWarps() const;
-  }];
 }
 
-def Tile_SliceEncodingAttr : AttrDef<Tile_Dialect, "SliceEncoding"> {
-  let mnemonic = "slice";
+def Tile_SliceEncodingAttr
+    : Tile_DistributedEncoding<"SliceEncoding", "slice"> {
   let summary = "a parent layout with one dimension removed";
   let description = [{
     The layout of a tile of rank r-1 obtained from a tile of rank r with
-    layout `parent` by removing dimension `dim` (as a reduction does, or as
-    the operand of `tile.expand_dims` needs). A thread holds the elements the
-    parent layout gives it for the shape with a size-1 dimension inserted at
-    `dim`.
+    layout `parent` (any distributed encoding) by removing dimension `dim`
+    (as a reduction does, or as the operand of `tile.expand_dims` needs). A
+    thread holds the elements the parent layout gives it for the shape with
+    a size-1 dimension inserted at `dim`.
 
     ```mlir
     tensor<16xi32, #tile.slice<{dim = 1, parent = #blocked2d}>>
     ```
   }];
   let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_MmaEncodingAttr : Tile_DistributedEncoding<"MmaEncoding", "mma"> {
+  let summary = "the accumulator layout of tensor-core instructions";
+  let description = [{
+    The layout of the result (and accumulator) of a `tile.dot` lowered to
+    tensor-core instructions. `version = 2` is `mma.sync` (sm_80+): each
+    warp computes `instrShape` = [16, 8] tiles (PTX ISA 9.7.14.5.14,
+    m16n8k16 and friends: lane `l` holds rows `l / 4` and `l / 4 + 8`,
+    columns `2 * (l % 4)` and `2 * (l % 4) + 1`); `warpsPerCTA` spreads the
+    warps over [M, N] (or [batch, M, N]), warps numbered with N fastest; a
+    tile larger than the warps' pattern is covered by repeating it, N
+    first, each repetition held in further registers. `version = 3` is the
+    Hopper warpgroup form (wgmma), `instrShape` = [64, N, 16] per
+    warpgroup; it is parsed and verified but not lowered yet.
+
+    ```mlir
+    tensor<128x128xf32, #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `{` `version` `=` $version `,` `warpsPerCTA` `=` `[` $warpsPerCTA `]`
+    `,` `instrShape` `=` `[` $instrShape `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_DotOperandEncodingAttr
+    : Tile_DistributedEncoding<"DotOperandEncoding", "dot_operand"> {
+  let summary = "the layout of an operand of a tile.dot";
+  let description = [{
+    Operand `opIdx` (0 = A, M x K; 1 = B, K x N; with a leading batch
+    dimension when the parent has rank 3) of a `tile.dot` whose result has
+    encoding `parent`.
+
+    With an `#tile.mma` version-2 parent it is the `mma.sync` fragment: each
+    32-bit register holds `kWidth` consecutive elements along K (2 for
+    16-bit types, 4 for 8-bit, 1 for tf32), so one instruction consumes
+    K = 8 * kWidth; the operand is replicated over the warps along the other
+    dimension (PTX ISA 9.7.14.5.14, fragments of A and B for .m16n8k8,
+    .m16n8k16 and .m16n8k32). With a `#tile.blocked` parent (the FMA path,
+    no tensor cores) every thread holds the whole K extent of the rows (A)
+    or columns (B) of the results it computes; `kWidth` is then 0.
+
+    ```mlir
+    #mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+    tensor<128x64xf16, #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
+                        "unsigned":$kWidth);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
   let genVerifyDecl = 1;
 }

@@ -25,6 +25,8 @@ using namespace tilec::tile;
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Tile/IR/TileTypes.cpp.inc"
 
+#include "dialects/Tile/IR/TileAttrInterfaces.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Tile/IR/TileAttrs.cpp.inc"
 
@@ -59,6 +61,14 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
     }
     if (isa<SliceEncodingAttr>(attr)) {
       os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandEncodingAttr>(attr)) {
+      os << "dot_op";
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;
@@ -137,13 +147,6 @@ Type tilec::tile::getElementTypeOrSelf(Type type) {
 //===----------------------------------------------------------------------===//
 // Encodings
 //===----------------------------------------------------------------------===//
-
-unsigned BlockedEncodingAttr::getNumWarps() const {
-  unsigned n = 1;
-  for (unsigned w : getWarpsPerCTA())
-    n *= w;
-  return n;
-}
 
 LogicalResult
 BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -233,22 +236,68 @@ void BlockedEncodingAttr::print(AsmPrinter &printer) const {
 LogicalResult
 SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           unsigned dim, Attribute parent) {
-  unsigned parentRank = 0;
-  Attribute p = parent;
-  unsigned slices = 0;
-  while (auto s = dyn_cast<SliceEncodingAttr>(p)) {
-    p = s.getParent();
-    ++slices;
-  }
-  auto blocked = dyn_cast<BlockedEncodingAttr>(p);
-  if (!blocked)
-    return emitError() << "expected a blocked or slice parent encoding, found "
+  auto dist = dyn_cast<DistributedEncodingAttrInterface>(parent);
+  if (!dist)
+    return emitError() << "expected a distributed parent encoding (blocked, "
+                          "slice, mma or dot_operand), found "
                        << parent;
-  parentRank = blocked.getRank() - slices;
+  unsigned parentRank = dist.getRank();
   if (dim >= parentRank)
     return emitError() << "expected slice dim < parent rank " << parentRank
                        << ", found " << dim;
   if (parentRank < 2)
     return emitError() << "expected a parent of rank >= 2 to slice";
   return success();
+}
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned version, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
+  if (version != 2 && version != 3)
+    return emitError() << "expected mma version 2 (mma.sync) or 3 (wgmma), "
+                          "found "
+                       << version;
+  if (warpsPerCTA.size() != 2 && warpsPerCTA.size() != 3)
+    return emitError() << "expected warpsPerCTA of rank 2 or 3, found rank "
+                       << warpsPerCTA.size();
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "expected powers of two in warpsPerCTA, found "
+                         << w;
+  if (version == 2 && (instrShape.size() != 2 || instrShape[0] != 16 ||
+                       instrShape[1] != 8))
+    return emitError() << "expected instrShape = [16, 8] for mma version 2";
+  if (version == 3 && (instrShape.size() != 3 || instrShape[0] != 64 ||
+                       instrShape[1] % 8 != 0 || instrShape[1] == 0 ||
+                       instrShape[1] > 256))
+    return emitError() << "expected instrShape = [64, N, K] with N a "
+                          "multiple of 8 up to 256 for mma version 3";
+  return success();
+}
+
+LogicalResult DotOperandEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned opIdx,
+    Attribute parent, unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "expected opIdx 0 (A) or 1 (B), found " << opIdx;
+  if (auto mma = dyn_cast<MmaEncodingAttr>(parent)) {
+    if (mma.getVersion() != 2)
+      return emitError() << "unimplemented: dot operands of mma version "
+                         << mma.getVersion() << " in registers";
+    if (kWidth != 1 && kWidth != 2 && kWidth != 4)
+      return emitError() << "expected kWidth 1 (tf32), 2 (16-bit) or 4 "
+                            "(8-bit) for an mma parent, found "
+                         << kWidth;
+    return success();
+  }
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(parent)) {
+    if (blocked.getRank() != 2 && blocked.getRank() != 3)
+      return emitError() << "expected a blocked parent of rank 2 or 3";
+    if (kWidth != 0)
+      return emitError() << "expected kWidth = 0 for a blocked parent";
+    return success();
+  }
+  return emitError() << "expected an #tile.mma or #tile.blocked parent, found "
+                     << parent;
 }

@@ -12,12 +12,16 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 
+#include "dialects/Tile/IR/LinearLayout.h"
+
 #include "dialects/Tile/IR/TileDialect.h.inc"
 
 #include "dialects/Tile/IR/TileEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "dialects/Tile/IR/TileTypes.h.inc"
+
+#include "dialects/Tile/IR/TileAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Tile/IR/TileAttrs.h.inc"

@@ -524,7 +524,7 @@ tile.func private @slice_rank1(%t: tensor<16xf32, #tile.slice<{dim = 0, parent =
 
 // -----
 
-// expected-error @+1 {{expected a blocked or slice parent encoding, found "blocked"}}
+// expected-error @+1 {{expected a distributed parent encoding (blocked, slice, mma or dot_operand), found "blocked"}}
 tile.func private @slice_parent(%t: tensor<16xf32, #tile.slice<{dim = 0, parent = "blocked"}>>) {
   tile.return
 }
