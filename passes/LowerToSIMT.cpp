@@ -294,6 +294,7 @@ public:
     populateReduceToSIMTPatterns(converter, patterns);
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
+    populateDotToSIMTPatterns(converter, patterns);
     populateFloatConversionToSIMTPatterns(converter, target, patterns);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
@@ -311,9 +312,29 @@ private:
   LogicalResult checkInput(ModuleOp module) {
     // Valid tile ops without a SIMT lowering yet: one error per op.
     bool unimplemented = false;
+    module.walk([&](tile::DotOp op) {
+      auto d = cast<RankedTensorType>(op.getD().getType());
+      auto isOperand = [&](Value v, unsigned idx) {
+        auto enc = dyn_cast_or_null<tile::DotOperandEncodingAttr>(
+            cast<RankedTensorType>(v.getType()).getEncoding());
+        return enc && enc.getOpIdx() == idx &&
+               enc.getParent() == d.getEncoding();
+      };
+      if (!isOperand(op.getA(), 0) || !isOperand(op.getB(), 1) ||
+          cast<RankedTensorType>(op.getC().getType()).getEncoding() !=
+              d.getEncoding() ||
+          !isa_and_nonnull<tile::MmaEncodingAttr, tile::BlockedEncodingAttr>(
+              d.getEncoding())) {
+        op.emitError("expected tile.dot operands with #tile.dot_operand "
+                     "encodings of the result's (run tile-accelerate-dot "
+                     "first), found ")
+            << op.getA().getType() << " and " << op.getB().getType();
+        unimplemented = true;
+      }
+    });
     module.walk([&](Operation *op) {
-      if (isa<tile::DotOp, tile::TransOp, tile::MakeTensorDescOp,
-              tile::DescLoadOp, tile::DescStoreOp>(op)) {
+      if (isa<tile::MakeTensorDescOp, tile::DescLoadOp, tile::DescStoreOp>(
+              op)) {
         op->emitError("unimplemented: '")
             << op->getName() << "' is not lowered to PTX yet";
         unimplemented = true;

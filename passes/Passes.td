@@ -40,6 +40,44 @@ def TileAssignLayoutsPass : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
+  let summary = "choose tensor-core layouts for tile.dot";
+  let description = [{
+    Gives every `tile.dot` whose operands already have distributed
+    encodings the layouts of the instruction that will compute it, with
+    `tile.convert_layout`s around it so the rest of the program keeps its
+    layouts:
+
+    - `mma.sync` (`#tile.mma` version 2, sm_80+) when the types have an
+      m16n8kK shape: f16 x f16 -> f32 or f16, bf16 x bf16 -> f32,
+      f32 x f32 with `input_precision = "tf32"` -> f32, i8 x i8 -> i32, and
+      fp8 (e4m3 / e5m2, any mix) -> f32 on sm_89+ (on sm_80 fp8 operands
+      are widened to f16 first, which is exact); M >= 16, N >= 8 and
+      K >= the instruction's K (16, 8 for tf32, 32 for 8-bit). The
+      operands take `#tile.dot_operand` encodings of the mma layout (K
+      elements per 32-bit register: kWidth); warps are spread over M and N
+      so each warp's share is as square as the 16x8 instruction allows.
+    - `input_precision = "tf32x3"` is first rewritten into three tf32 dots
+      on the operands split into a tf32-exact high part and the remainder
+      (a_lo * b_hi + a_hi * b_lo + a_hi * b_hi), about fp32 accuracy.
+    - Everything else (f32 `"ieee"`, f64, mixed operand types, shapes
+      smaller than the instruction) stays on the FMA path: the result keeps
+      its blocked layout, the operands take `#tile.dot_operand` encodings
+      of it (every thread holding the whole K extent of its rows and
+      columns), and the lowering multiplies and adds in the accumulator's
+      type.
+
+    Errors: none; a dot without encodings (tile-assign-layouts has not
+    run) is left alone.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target GPU (sm_80, sm_89, sm_90, sm_90a)">,
+  ];
+  let dependentDialects = ["::tilec::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // SIMT lowering (level 3)
 //===----------------------------------------------------------------------===//

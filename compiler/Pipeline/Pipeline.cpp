@@ -31,6 +31,9 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   TileAssignLayoutsPassOptions o;
   o.numWarps = opts.numWarps;
   pm.addPass(createTileAssignLayoutsPass(o));
+  TileAccelerateDotPassOptions dot;
+  dot.chip = opts.arch;
+  pm.addPass(createTileAccelerateDotPass(dot));
   pm.addPass(createCSEPass());
 }
 

@@ -118,13 +118,53 @@ ConversionPlan simt::planConversion(const LL &src, const LL &dst) {
 }
 
 namespace {
-
 Value exchangeThroughShared(OpBuilder &b, Location loc, Value src,
-                            RankedTensorType srcType, RankedTensorType dstType,
-                            const TypeConverter &tc, int64_t byteOffset) {
-  LL sl = getLayout(srcType);
-  LL dl = getLayout(dstType);
-  Type elem = tc.convertType(srcType.getElementType());
+                            const LL &sl, const LL &dl, Type elem,
+                            int64_t byteOffset);
+} // namespace
+
+Value simt::convertLayout(OpBuilder &b, Location loc, Value src, const LL &sl,
+                          const LL &dl, Type elem, int64_t byteOffset) {
+  ConversionPlan plan = planConversion(sl, dl);
+  switch (plan.kind) {
+  case ConversionPlan::Kind::Registers: {
+    SmallVector<int32_t> mask(plan.srcRegister.begin(),
+                              plan.srcRegister.end());
+    return LLVM::ShuffleVectorOp::create(b, loc, src, src, mask);
+  }
+  case ConversionPlan::Kind::WarpShuffle: {
+    Value lane = emitLaneId(b, loc);
+    Value srcLane = emitLinearFunction(b, loc, lane, plan.laneBases);
+    Value result = poisonValue(
+        b, loc, VectorType::get({dl.getNumRegisters()}, elem));
+    for (size_t r = 0; r < plan.srcRegister.size(); ++r) {
+      Value v = extractElement(b, loc, src, plan.srcRegister[r]);
+      if (!plan.identityLanes || plan.srcLaneXor[r] != 0) {
+        Value from = plan.srcLaneXor[r]
+                         ? Value(arith::XOrIOp::create(
+                               b, loc, srcLane,
+                               i32Const(b, loc, plan.srcLaneXor[r])))
+                         : srcLane;
+        v = warpShuffleIdx(b, loc, v, from);
+      }
+      result = insertElement(b, loc, result, v, r);
+    }
+    return result;
+  }
+  case ConversionPlan::Kind::Shared:
+    break;
+  }
+  return exchangeThroughShared(b, loc, src, sl, dl, elem, byteOffset);
+}
+
+namespace {
+
+/// Every thread stores its elements of `src` (layout `sl`) at their
+/// row-major offsets in `srcShape`, a barrier, every thread loads the
+/// elements of layout `dl` from their row-major offsets in `dstShape`.
+Value exchangeThroughShared(OpBuilder &b, Location loc, Value src,
+                            const LL &sl, const LL &dl, Type elem,
+                            int64_t byteOffset) {
   Type smemElem = sharedType(elem);
   int64_t srcRegs = sl.getNumRegisters(), dstRegs = dl.getNumRegisters();
   if (smemElem != elem)
@@ -134,22 +174,18 @@ Value exchangeThroughShared(OpBuilder &b, Location loc, Value src,
   // The previous user of the buffer may still be reading it.
   gpu::BarrierOp::create(b, loc);
   storeToShared(b, loc, base, src,
-                tile::OffsetMap::rowMajor(srcType.getShape()).compose(sl));
+                tile::OffsetMap::rowMajor(sl.getOutShape()).compose(sl));
   gpu::BarrierOp::create(b, loc);
   Value result = loadFromShared(
       b, loc, base, VectorType::get({dstRegs}, smemElem),
-      tile::OffsetMap::rowMajor(dstType.getShape()).compose(dl));
+      tile::OffsetMap::rowMajor(dl.getOutShape()).compose(dl));
   if (smemElem != elem)
     result = arith::TruncIOp::create(b, loc, VectorType::get({dstRegs}, elem),
                                      result);
   return result;
 }
 
-int64_t scratchOffset(Operation *op) {
-  if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
-    return a.getInt();
-  return 0;
-}
+int64_t scratchOffset(Operation *op);
 
 struct ConvertLayoutLowering
     : public OpConversionPattern<tile::ConvertLayoutOp> {
@@ -157,48 +193,33 @@ struct ConvertLayoutLowering
   LogicalResult
   matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
-    ConversionPlan plan =
-        planConversion(getLayout(srcType), getLayout(dstType));
-    Value src = adaptor.getSrc();
-    switch (plan.kind) {
-    case ConversionPlan::Kind::Registers: {
-      SmallVector<int32_t> mask(plan.srcRegister.begin(),
-                                plan.srcRegister.end());
-      rewriter.replaceOp(
-          op, LLVM::ShuffleVectorOp::create(rewriter, loc, src, src, mask));
-      return success();
-    }
-    case ConversionPlan::Kind::WarpShuffle: {
-      Value lane = emitLaneId(rewriter, loc);
-      Value srcLane =
-          emitLinearFunction(rewriter, loc, lane, plan.laneBases);
-      Type vecType = getTypeConverter()->convertType(dstType);
-      Value result = poisonValue(rewriter, loc, vecType);
-      for (size_t r = 0; r < plan.srcRegister.size(); ++r) {
-        Value v = extractElement(rewriter, loc, src, plan.srcRegister[r]);
-        if (!plan.identityLanes || plan.srcLaneXor[r] != 0) {
-          Value from = plan.srcLaneXor[r]
-                           ? Value(arith::XOrIOp::create(
-                                 rewriter, loc, srcLane,
-                                 i32Const(rewriter, loc, plan.srcLaneXor[r])))
-                           : srcLane;
-          v = warpShuffleIdx(rewriter, loc, v, from);
-        }
-        result = insertElement(rewriter, loc, result, v, r);
-      }
-      rewriter.replaceOp(op, result);
-      return success();
-    }
-    case ConversionPlan::Kind::Shared:
-      rewriter.replaceOp(op, exchangeThroughShared(rewriter, loc, src, srcType,
-                                                   dstType, *getTypeConverter(),
-                                                   scratchOffset(op)));
-      return success();
-    }
-    return failure();
+    Type elem = getTypeConverter()->convertType(srcType.getElementType());
+    rewriter.replaceOp(op, convertLayout(rewriter, op.getLoc(),
+                                         adaptor.getSrc(), getLayout(srcType),
+                                         getLayout(dstType), elem,
+                                         scratchOffset(op)));
+    return success();
+  }
+};
+
+/// A transpose relabels the source's coordinates: the source layout with
+/// its dimensions permuted holds the result; then a conversion to the
+/// result's layout (free when layout assignment chose the permuted one).
+struct TransLowering : public OpConversionPattern<tile::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    LL permuted = getLayout(srcType).permuteOuts(op.getOrder());
+    Type elem = getTypeConverter()->convertType(srcType.getElementType());
+    rewriter.replaceOp(op, convertLayout(rewriter, op.getLoc(),
+                                         adaptor.getSrc(), permuted,
+                                         getLayout(op.getType()), elem,
+                                         scratchOffset(op)));
+    return success();
   }
 };
 
@@ -208,14 +229,20 @@ struct ReshapeLowering : public OpConversionPattern<tile::ReshapeOp> {
   matchAndRewrite(tile::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
+    Type elem = getTypeConverter()->convertType(srcType.getElementType());
     rewriter.replaceOp(op, exchangeThroughShared(
                                rewriter, op.getLoc(), adaptor.getSrc(),
-                               srcType, dstType, *getTypeConverter(),
-                               scratchOffset(op)));
+                               getLayout(srcType), getLayout(op.getType()),
+                               elem, scratchOffset(op)));
     return success();
   }
 };
+
+int64_t scratchOffset(Operation *op) {
+  if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
+    return a.getInt();
+  return 0;
+}
 
 } // namespace
 
@@ -227,6 +254,12 @@ int64_t simt::getSharedMemoryBytes(Operation *op) {
     src = cast<RankedTensorType>(cvt.getSrc().getType());
     auto dst = cast<RankedTensorType>(cvt.getType());
     if (planConversion(getLayout(src), getLayout(dst)).kind !=
+        ConversionPlan::Kind::Shared)
+      return 0;
+  } else if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    src = cast<RankedTensorType>(trans.getSrc().getType());
+    LL permuted = getLayout(src).permuteOuts(trans.getOrder());
+    if (planConversion(permuted, getLayout(trans.getType())).kind !=
         ConversionPlan::Kind::Shared)
       return 0;
   } else if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
@@ -241,6 +274,6 @@ int64_t simt::getSharedMemoryBytes(Operation *op) {
 
 void simt::populateLayoutConversionToSIMTPatterns(
     TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConvertLayoutLowering, ReshapeLowering>(converter,
-                                                       patterns.getContext());
+  patterns.add<ConvertLayoutLowering, TransLowering, ReshapeLowering>(
+      converter, patterns.getContext());
 }

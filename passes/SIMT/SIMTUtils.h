@@ -162,6 +162,13 @@ struct ConversionPlan {
 /// shape): in registers, by warp shuffles, or through shared memory.
 ConversionPlan planConversion(const tile::LinearLayout &src,
                               const tile::LinearLayout &dst);
+/// Converts a thread's fragment `src` (element type `elem`) from layout
+/// `src` to layout `dst` (same shape) by the plan planConversion picks;
+/// the shared-memory exchange uses the buffer at `byteOffset`.
+mlir::Value convertLayout(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value src, const tile::LinearLayout &srcLayout,
+                          const tile::LinearLayout &dstLayout,
+                          mlir::Type elem, int64_t byteOffset);
 /// `shfl.sync.idx` of a scalar of up to 64 bits from lane `srcLane` (i32).
 mlir::Value warpShuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value v, mlir::Value srcLane);
@@ -185,6 +192,9 @@ void populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 /// Whether `op` is a conversion the fp8 patterns lower (truncf / extf).
 bool isFp8Conversion(mlir::Operation *op);
+/// Patterns for tile.dot (mma.sync and FMA).
+void populateDotToSIMTPatterns(TileTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
 /// Patterns for tile.scan.
 void populateScanToSIMTPatterns(TileTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

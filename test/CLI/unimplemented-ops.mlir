@@ -1,6 +1,6 @@
 // tilec on valid tile ops that the PTX backend does not lower yet (here
-// tile.trans and tile.dot), next to a tile.reduce and a tile.atomic_rmw that
-// it does lower: --emit=tile keeps them (the reduce's combiner survives
+// tensor descriptors), next to a tile.reduce, a tile.trans, a tile.dot and a
+// tile.atomic_rmw that it does lower: --emit=tile keeps them (the reduce's combiner survives
 // canonicalization), --emit=layout gives their tiles layouts (the reduce's
 // result the slice of its operand's), and --emit=ptx stops with one located
 // `unimplemented:` error per unlowered op, exit 1.
@@ -22,11 +22,13 @@
 // LAYOUT:      tile.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %{{.*}} : tensor<16x!tile.ptr<f32>, #{{.*}}>
 
 // CHECK-NOT:  'tile.reduce' is not lowered
-// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 16]]:9: error: unimplemented: 'tile.trans' is not lowered to PTX yet
-// CHECK-NEXT: {{^}}  %at = tile.trans %a {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
-// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 16]]:8: error: unimplemented: 'tile.dot' is not lowered to PTX yet
+// CHECK-NOT:  'tile.trans' is not lowered
+// CHECK-NOT:  'tile.dot' is not lowered
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 26]]:9: error: unimplemented: 'tile.make_tensor_desc' is not lowered to PTX yet
+// CHECK-NEXT: {{^}}  %td = tile.make_tensor_desc %x, [%m, %m], [%s64, %s64] : !tile.ptr<f32>, [i32, i32], [i64, i64] -> !tile.tensordesc<tensor<16x16xf32>>
+// CHECK:      {{.*}}unimplemented-ops.mlir:[[# @LINE + 25]]:9: error: unimplemented: 'tile.desc_load' is not lowered to PTX yet
 // CHECK-NOT:  'tile.atomic_rmw' is not lowered
-tile.func @k(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>) {
+tile.func @k(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>, %m: i32, %s64: i64) {
   %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
   %e = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
   %b = tile.broadcast %e : tensor<1x64xi32> -> tensor<16x64xi32>
@@ -47,5 +49,9 @@ tile.func @k(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>) {
   %ws = tile.splat %w : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
   %wp = tile.addptr %ws, %r16 : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
   %old = tile.atomic_rmw fadd, acq_rel, gpu, %wp, %s : tensor<16x!tile.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  %td = tile.make_tensor_desc %x, [%m, %m], [%s64, %s64] : !tile.ptr<f32>, [i32, i32], [i64, i64] -> !tile.tensordesc<tensor<16x16xf32>>
+  %tt = tile.desc_load %td[%c0, %c0] : !tile.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf32>
+  tile.store %wb, %tt : tensor<16x16x!tile.ptr<f32>>
   tile.return
 }

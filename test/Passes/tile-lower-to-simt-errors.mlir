@@ -15,12 +15,13 @@ tile.func @nonsplat_constant(%x: !tile.ptr<f32>) {
 
 // -----
 
+// A dot whose operands have no dot-operand encodings (tile-accelerate-dot
+// did not run).
 tile.func @dot_trans(%x: !tile.ptr<f32>) {
   %a = arith.constant dense<1.0> : tensor<16x32xf32>
-  // expected-error @+1 {{unimplemented: 'tile.trans' is not lowered to PTX yet}}
   %b = tile.trans %a {order = array<i32: 1, 0>} : tensor<16x32xf32> -> tensor<32x16xf32>
   %c = arith.constant dense<0.0> : tensor<16x16xf32>
-  // expected-error @+1 {{unimplemented: 'tile.dot' is not lowered to PTX yet}}
+  // expected-error @+1 {{expected tile.dot operands with #tile.dot_operand encodings of the result's (run tile-accelerate-dot first), found}}
   %d = tile.dot %a, %b, %c : tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   %p = tile.splat %x : !tile.ptr<f32> -> tensor<16x16x!tile.ptr<f32>>
   tile.store %p, %d : tensor<16x16x!tile.ptr<f32>>

@@ -1,0 +1,236 @@
+//===- AccelerateDot.cpp - Tensor-core layouts for tile.dot -----*- C++ -*-===//
+//
+// tile-accelerate-dot: decides how each tile.dot is computed and gives it
+// the layouts of that instruction (see Passes.td for the rules):
+//
+//   %d = tile.dot %a, %b, %c : #blocked operands -> #blocked
+// becomes
+//   %a' = tile.convert_layout %a -> #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+//   %b' = tile.convert_layout %b -> #tile.dot_operand<{opIdx = 1, ...}>
+//   %c' = tile.convert_layout %c -> #mma
+//   %d' = tile.dot %a', %b', %c' -> #mma
+//   %d  = tile.convert_layout %d' -> #blocked
+//
+// so the rest of the program is unchanged; later passes remove the
+// conversions that are not needed (a loop-carried accumulator stays in the
+// mma layout) and put the operand conversions through shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Tile/IR/Layouts.h"
+#include "mlir/IR/PatternMatch.h"
+
+#define DEBUG_TYPE "tile-accelerate-dot"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEACCELERATEDOTPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The element types of a dot that mma.sync computes directly on `chip`.
+bool hasMmaTypes(DotOp op, StringRef chip) {
+  Type a = tile::getElementTypeOrSelf(op.getA().getType());
+  Type b = tile::getElementTypeOrSelf(op.getB().getType());
+  Type c = tile::getElementTypeOrSelf(op.getC().getType());
+  if (isFp8(a) && isFp8(b))
+    return c.isF32() && chip != "sm_80";
+  if (a != b)
+    return false;
+  if (a.isF16())
+    return c.isF32() || c.isF16();
+  if (a.isBF16())
+    return c.isF32();
+  if (a.isF32())
+    return c.isF32() && op.getInputPrecision() == "tf32";
+  if (a.isInteger(8))
+    return c.isInteger(32);
+  return false;
+}
+
+/// Whether the shape fits the m16n8kK instruction (power-of-two tiles: at
+/// least one instruction per dimension).
+bool hasMmaShape(DotOp op) {
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  auto d = cast<RankedTensorType>(op.getD().getType());
+  unsigned rank = d.getRank();
+  int64_t m = d.getDimSize(rank - 2), n = d.getDimSize(rank - 1);
+  int64_t k = a.getDimSize(rank - 1);
+  int64_t instrK = getMmaInstrK(a.getElementType());
+  if (isFp8(a.getElementType()))
+    instrK = 32;
+  return instrK && m >= 16 && n >= 8 && k >= instrK;
+}
+
+/// Warps over [M, N] (or [batch, M, N]) for mma.sync: each doubling goes
+/// to the dimension whose per-warp share is larger, counted in 16x16
+/// blocks, M first on ties (Triton's heuristic for mma v2).
+SmallVector<unsigned> chooseWarps(ArrayRef<int64_t> shape, unsigned numWarps) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> w(rank, 1);
+  unsigned left = numWarps;
+  unsigned b = rank == 3 ? 1 : 0;
+  if (rank == 3) {
+    while (left > 1 && w[0] < shape[0]) {
+      w[0] *= 2;
+      left /= 2;
+    }
+  }
+  int64_t m = shape[b], n = shape[b + 1];
+  while (w[b] * w[b + 1] < left) {
+    int64_t perWarpM = m / 16 / w[b], perWarpN = n / 16 / w[b + 1];
+    if (perWarpM >= perWarpN && w[b] < m / 16)
+      w[b] *= 2;
+    else if (w[b + 1] < n / 8)
+      w[b + 1] *= 2;
+    else
+      w[b] *= 2;
+  }
+  return w;
+}
+
+Value convertTo(OpBuilder &b, Location loc, Value v, Attribute enc) {
+  Type want = withEncoding(v.getType(), enc);
+  if (want == v.getType())
+    return v;
+  return ConvertLayoutOp::create(b, loc, want, v);
+}
+
+/// Splits an f32 tile into a tf32-exact high part (the low 13 mantissa bits
+/// cleared) and the remainder.
+std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value x) {
+  auto t = cast<RankedTensorType>(x.getType());
+  auto it = RankedTensorType::get(t.getShape(), b.getI32Type(),
+                                  t.getEncoding());
+  Value bits = arith::BitcastOp::create(b, loc, it, x);
+  Value mask = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(it, b.getI32IntegerAttr(int32_t(0xffffe000))));
+  Value hiBits = arith::AndIOp::create(b, loc, bits, mask);
+  Value hi = arith::BitcastOp::create(b, loc, t, hiBits);
+  Value lo = arith::SubFOp::create(b, loc, x, hi);
+  return {hi, lo};
+}
+
+class AccelerateDotPass
+    : public tilec::impl::TileAccelerateDotPassBase<AccelerateDotPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<DotOp> dots;
+    module.walk([&](DotOp op) { dots.push_back(op); });
+    for (DotOp op : dots) {
+      if (!cast<RankedTensorType>(op.getD().getType()).getEncoding())
+        continue;
+      if (isa<MmaEncodingAttr>(
+              cast<RankedTensorType>(op.getD().getType()).getEncoding()))
+        continue;
+      if (op.getInputPrecision() == "tf32x3" &&
+          tile::getElementTypeOrSelf(op.getA().getType()).isF32() &&
+          tile::getElementTypeOrSelf(op.getB().getType()).isF32()) {
+        decomposeTf32x3(op);
+        continue;
+      }
+      accelerate(op);
+    }
+  }
+
+private:
+  /// d = a_lo * b_hi + (a_hi * b_lo + (a_hi * b_hi + c))... in the order
+  /// that adds the small terms first.
+  void decomposeTf32x3(DotOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto [aHi, aLo] = splitTf32(b, loc, op.getA());
+    auto [bHi, bLo] = splitTf32(b, loc, op.getB());
+    StringAttr tf32 = b.getStringAttr("tf32");
+    Type dt = op.getD().getType();
+    auto d1 = DotOp::create(b, loc, dt, aLo, bHi, op.getC(), tf32, IntegerAttr());
+    auto d2 = DotOp::create(b, loc, dt, aHi, bLo, d1, tf32, IntegerAttr());
+    auto d3 = DotOp::create(b, loc, dt, aHi, bHi, d2, tf32, IntegerAttr());
+    op.replaceAllUsesWith(d3.getD());
+    op.erase();
+    for (DotOp d : {d1, d2, d3})
+      accelerate(d);
+  }
+
+  void accelerate(DotOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    auto func = op->getParentOfType<FuncOp>();
+    unsigned numWarps = func ? func.getNumWarps() : 4;
+    Value a = op.getA(), bb = op.getB(), c = op.getC();
+    if (hasMmaShape(op) && (hasMmaTypes(op, chip) || fp8OnAmpere(op))) {
+      if (fp8OnAmpere(op)) {
+        // fp8 -> f16 is exact; sm_80 has no fp8 mma.
+        a = widenToF16(b, loc, a);
+        bb = widenToF16(b, loc, bb);
+      }
+      Type aElem = tile::getElementTypeOrSelf(a.getType());
+      unsigned kWidth = isFp8(aElem) ? 4 : getMmaKWidth(aElem);
+      auto mma = MmaEncodingAttr::get(ctx, 2,
+                                      chooseWarps(dType.getShape(), numWarps),
+                                      {16, 8});
+      Value na = convertTo(b, loc, a,
+                           DotOperandEncodingAttr::get(ctx, 0, mma, kWidth));
+      Value nb = convertTo(b, loc, bb,
+                           DotOperandEncodingAttr::get(ctx, 1, mma, kWidth));
+      Value nc = convertTo(b, loc, c, mma);
+      auto dot = DotOp::create(b, loc, withEncoding(dType, mma), na, nb, nc,
+                               op.getInputPrecisionAttr(),
+                               op.getMaxNumImpreciseAccAttr());
+      Value back = ConvertLayoutOp::create(b, loc, dType, dot.getD());
+      op.replaceAllUsesWith(back);
+      op.erase();
+      return;
+    }
+    // FMA: the result's blocked layout is the parent.
+    auto parent = dyn_cast<BlockedEncodingAttr>(dType.getEncoding());
+    Value nc = c;
+    RankedTensorType resultType = dType;
+    if (!parent) {
+      parent = getBlockedEncoding(ctx, dType.getShape(), numWarps);
+      resultType = cast<RankedTensorType>(withEncoding(dType, parent));
+      nc = convertTo(b, loc, c, parent);
+    }
+    Value na =
+        convertTo(b, loc, a, DotOperandEncodingAttr::get(ctx, 0, parent, 0));
+    Value nb =
+        convertTo(b, loc, bb, DotOperandEncodingAttr::get(ctx, 1, parent, 0));
+    auto dot = DotOp::create(b, loc, resultType, na, nb, nc,
+                             op.getInputPrecisionAttr(),
+                             op.getMaxNumImpreciseAccAttr());
+    Value result = dot.getD();
+    if (resultType != dType)
+      result = ConvertLayoutOp::create(b, loc, dType, result);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+
+  bool fp8OnAmpere(DotOp op) {
+    Type a = tile::getElementTypeOrSelf(op.getA().getType());
+    Type b = tile::getElementTypeOrSelf(op.getB().getType());
+    Type c = tile::getElementTypeOrSelf(op.getC().getType());
+    return chip == "sm_80" && isFp8(a) && isFp8(b) && c.isF32();
+  }
+
+  Value widenToF16(OpBuilder &b, Location loc, Value x) {
+    auto t = cast<RankedTensorType>(x.getType());
+    auto f16 = RankedTensorType::get(t.getShape(), b.getF16Type(),
+                                     t.getEncoding());
+    return arith::ExtFOp::create(b, loc, f16, x);
+  }
+};
+
+} // namespace

@@ -1,0 +1,295 @@
+//===- Dot.cpp - tile.dot to mma.sync and FMA -------------------*- C++ -*-===//
+//
+// Lowers tile.dot whose operands carry #tile.dot_operand encodings:
+//
+//  - #tile.mma version 2 result: one `mma.sync.aligned.m16n8kK` (nvvm.mma.sync;
+//    PTX ISA 9.7.14.5.14) per 16 x 8 result tile of a warp and per K step.
+//    The fragments are the registers the dot-operand and mma layouts give a
+//    thread (LinearLayout construction in dialects/Tile/IR/Layouts.cpp):
+//    A holds 4 * kWidth elements per instruction (a0..a3, each 32-bit
+//    register packing kWidth consecutive K elements), B 2 * kWidth (b0, b1),
+//    the accumulator 4 (c0..c3); the repetitions follow in register order
+//    (K, then M or N, then batch). fp8 operands use the sm_89 e4m3/e5m2
+//    forms through inline PTX (the NVVM op has no fp8 mma.sync).
+//  - #tile.blocked result (the FMA path): every thread computes its result
+//    elements as sums over K of products of its operand registers, in the
+//    accumulator's type, in increasing k.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/SIMT/SIMTUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+using LL = tile::LinearLayout;
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The PTX type of an mma multiplicand.
+std::optional<NVVM::MMATypes> ptxType(Type t) {
+  if (t.isF16())
+    return NVVM::MMATypes::f16;
+  if (t.isBF16())
+    return NVVM::MMATypes::bf16;
+  if (t.isF32())
+    return NVVM::MMATypes::tf32;
+  if (t.isInteger(8))
+    return NVVM::MMATypes::s8;
+  if (isa<Float8E4M3FNType>(t))
+    return NVVM::MMATypes::e4m3;
+  if (isa<Float8E5M2Type>(t))
+    return NVVM::MMATypes::e5m2;
+  return std::nullopt;
+}
+
+/// Packs elements [start, start + kWidth) of `vec` into one 32-bit operand
+/// register of mma.sync: vector<2xf16> for f16 (what nvvm.mma.sync
+/// expects), i32 for the others.
+Value packOperand(OpBuilder &b, Location loc, Value vec, int64_t start,
+                  int64_t kWidth, Type elem) {
+  Value part = sliceVector(b, loc, vec, start, kWidth);
+  if (elem.isF16())
+    return part;
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), part);
+}
+
+struct MmaLowering {
+  int64_t nB = 1, nM = 1, nN = 1, nK = 1, kWidth = 2;
+
+  int64_t aReg(int64_t bi, int64_t m, int64_t k) const {
+    return 4 * kWidth * (k + nK * (m + nM * bi));
+  }
+  int64_t bReg(int64_t bi, int64_t n, int64_t k) const {
+    return 2 * kWidth * (k + nK * (n + nN * bi));
+  }
+  int64_t cReg(int64_t bi, int64_t m, int64_t n) const {
+    return 4 * (n + nN * (m + nM * bi));
+  }
+};
+
+/// One fp8 mma.sync (sm_89+) through inline PTX: 4 A and 2 B registers
+/// (i32), 4 f32 accumulators.
+SmallVector<Value> fp8Mma(OpBuilder &b, Location loc, StringRef aType,
+                          StringRef bType, ArrayRef<Value> a,
+                          ArrayRef<Value> bv, ArrayRef<Value> c) {
+  std::string text = llvm::formatv(
+      "mma.sync.aligned.m16n8k32.row.col.f32.{0}.{1}.f32 "
+      "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
+      aType, bType);
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.append(bv.begin(), bv.end());
+  operands.append(c.begin(), c.end());
+  Type f32 = b.getF32Type();
+  auto st = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                             SmallVector<Type>(4, f32));
+  Operation *asmOp = createInlineAsm(
+      b, loc, st, operands, text,
+      "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", /*hasSideEffects=*/false);
+  SmallVector<Value> out;
+  for (int i = 0; i < 4; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp->getResult(0), i));
+  return out;
+}
+
+struct DotLowering : public OpConversionPattern<tile::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    if (auto mma = dyn_cast<tile::MmaEncodingAttr>(dType.getEncoding()))
+      return lowerMma(op, adaptor, mma, rewriter);
+    if (isa<tile::BlockedEncodingAttr>(dType.getEncoding()))
+      return lowerFma(op, adaptor, rewriter);
+    return rewriter.notifyMatchFailure(op, "unsupported result encoding");
+  }
+
+  LogicalResult lowerMma(tile::DotOp op, OpAdaptor adaptor,
+                         tile::MmaEncodingAttr mma,
+                         ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    auto aEnc = cast<tile::DotOperandEncodingAttr>(aType.getEncoding());
+    Type aElem = aType.getElementType(), bElem = bType.getElementType();
+    Type cElem = dType.getElementType();
+    unsigned rank = dType.getRank(), bd = rank == 3 ? 1 : 0;
+    ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+    MmaLowering p;
+    p.kWidth = aEnc.getKWidth();
+    int64_t instrK = 8 * p.kWidth;
+    p.nM = std::max<int64_t>(1, dType.getDimSize(bd) / (16 * wpc[bd]));
+    p.nN = std::max<int64_t>(1, dType.getDimSize(bd + 1) / (8 * wpc[bd + 1]));
+    p.nK = aType.getDimSize(bd + 1) / instrK;
+    if (rank == 3)
+      p.nB = std::max<int64_t>(1, dType.getDimSize(0) / wpc[0]);
+    std::optional<NVVM::MMATypes> pa = ptxType(aElem), pb = ptxType(bElem);
+    if (!pa || !pb || p.nK < 1)
+      return rewriter.notifyMatchFailure(op, "no mma.sync for these types");
+
+    Value av = adaptor.getA(), bv = adaptor.getB();
+    SmallVector<Value> acc;
+    int64_t numAcc = p.nB * p.nM * p.nN * 4;
+    for (int64_t i = 0; i < numAcc; ++i)
+      acc.push_back(extractElement(rewriter, loc, adaptor.getC(), i));
+
+    Type accElem = cElem.isF16() ? Type(VectorType::get({2}, cElem)) : cElem;
+    int64_t accRegs = cElem.isF16() ? 2 : 4;
+    auto resultStruct = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(accRegs, accElem));
+    Type storageA = getTypeConverter()->convertType(aElem);
+    Type storageB = getTypeConverter()->convertType(bElem);
+    for (int64_t bi = 0; bi < p.nB; ++bi)
+      for (int64_t k = 0; k < p.nK; ++k)
+        for (int64_t m = 0; m < p.nM; ++m)
+          for (int64_t n = 0; n < p.nN; ++n) {
+            SmallVector<Value> ra, rb, rc;
+            for (int64_t j = 0; j < 4; ++j)
+              ra.push_back(packOperand(rewriter, loc, av,
+                                       p.aReg(bi, m, k) + j * p.kWidth,
+                                       p.kWidth, storageA));
+            for (int64_t j = 0; j < 2; ++j)
+              rb.push_back(packOperand(rewriter, loc, bv,
+                                       p.bReg(bi, n, k) + j * p.kWidth,
+                                       p.kWidth, storageB));
+            int64_t c0 = p.cReg(bi, m, n);
+            SmallVector<Value> out;
+            if (isFp8(aElem)) {
+              out = fp8Mma(rewriter, loc, stringifyEnum(*pa),
+                           stringifyEnum(*pb), ra, rb,
+                           ArrayRef<Value>(acc).slice(c0, 4));
+            } else {
+              if (cElem.isF16()) {
+                for (int64_t j = 0; j < 2; ++j) {
+                  Value v = poisonValue(rewriter, loc, accElem);
+                  v = insertElement(rewriter, loc, v, acc[c0 + 2 * j], 0);
+                  v = insertElement(rewriter, loc, v, acc[c0 + 2 * j + 1], 1);
+                  rc.push_back(v);
+                }
+              } else {
+                rc.assign(acc.begin() + c0, acc.begin() + c0 + 4);
+              }
+              std::optional<NVVM::MMAIntOverflow> overflow;
+              if (aElem.isInteger(8))
+                overflow = NVVM::MMAIntOverflow::wrapped;
+              auto mmaOp = NVVM::MmaOp::create(
+                  rewriter, loc, resultStruct, ra, rb, rc,
+                  /*shape=*/{16, 8, instrK}, /*b1Op=*/std::nullopt, overflow,
+                  std::array<NVVM::MMATypes, 2>{*pa, *pb},
+                  std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                 NVVM::MMALayout::col});
+              for (int64_t j = 0; j < accRegs; ++j) {
+                Value r = LLVM::ExtractValueOp::create(rewriter, loc,
+                                                       mmaOp.getRes(), j);
+                if (cElem.isF16()) {
+                  out.push_back(extractElement(rewriter, loc, r, 0));
+                  out.push_back(extractElement(rewriter, loc, r, 1));
+                } else {
+                  out.push_back(r);
+                }
+              }
+            }
+            for (int64_t j = 0; j < 4; ++j)
+              acc[c0 + j] = out[j];
+          }
+    Type resultType = getTypeConverter()->convertType(dType);
+    Value result = poisonValue(rewriter, loc, resultType);
+    for (int64_t i = 0; i < numAcc; ++i)
+      result = insertElement(rewriter, loc, result, acc[i], i);
+    // Registers past the distinct ones (replicated repetitions) repeat.
+    int64_t total = cast<VectorType>(resultType).getNumElements();
+    for (int64_t i = numAcc; i < total; ++i)
+      result = insertElement(rewriter, loc, result, acc[i % numAcc], i);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  LogicalResult lowerFma(tile::DotOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    LL al = getLayout(aType), bl = getLayout(bType), dl = getLayout(dType);
+    unsigned rank = dType.getRank(), bd = rank == 3 ? 1 : 0;
+    int64_t kSize = aType.getDimSize(bd + 1);
+    Type accElem = getTypeConverter()->convertType(dType.getElementType());
+    // Register-part coordinates of the operands -> register index.
+    auto index = [](const LL &l) {
+      DenseMap<uint64_t, int64_t> m;
+      for (int64_t r = l.getNumRegisters(); r-- > 0;)
+        m[l.flatten(l.applyIn(LL::kRegister, r))] = r;
+      return m;
+    };
+    DenseMap<uint64_t, int64_t> aIdx = index(al), bIdx = index(bl);
+    // The operands' lanes and warps must place rows / columns as the
+    // result does.
+    auto widen = [&](Value v, Type from) -> Value {
+      if (from == accElem)
+        return v;
+      if (isa<FloatType>(accElem)) {
+        if (isa<FloatType>(from))
+          return from.getIntOrFloatBitWidth() < accElem.getIntOrFloatBitWidth()
+                     ? Value(arith::ExtFOp::create(rewriter, loc, accElem, v))
+                     : Value(arith::TruncFOp::create(rewriter, loc, accElem, v));
+        return arith::SIToFPOp::create(rewriter, loc, accElem, v);
+      }
+      return arith::ExtSIOp::create(rewriter, loc, accElem, v);
+    };
+    Type aStore = getTypeConverter()->convertType(aType.getElementType());
+    Type bStore = getTypeConverter()->convertType(bType.getElementType());
+    if (isFp8(aType.getElementType()) || isFp8(bType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "fp8 FMA dot");
+    Type resultType = getTypeConverter()->convertType(dType);
+    Value result = poisonValue(rewriter, loc, resultType);
+    SmallVector<Value> aVals(al.getNumRegisters()), bVals(bl.getNumRegisters());
+    auto aAt = [&](int64_t r) {
+      if (!aVals[r])
+        aVals[r] = widen(extractElement(rewriter, loc, adaptor.getA(), r), aStore);
+      return aVals[r];
+    };
+    auto bAt = [&](int64_t r) {
+      if (!bVals[r])
+        bVals[r] = widen(extractElement(rewriter, loc, adaptor.getB(), r), bStore);
+      return bVals[r];
+    };
+    for (int64_t r = 0; r < dl.getNumRegisters(); ++r) {
+      LL::Coord c = dl.applyIn(LL::kRegister, r);
+      Value acc = extractElement(rewriter, loc, adaptor.getC(), r);
+      for (int64_t k = 0; k < kSize; ++k) {
+        LL::Coord ac = c, bc = c;
+        ac[bd + 1] = k; // A: [.., M, K]
+        bc[bd] = k;     // B: [.., K, N]
+        auto ia = aIdx.find(al.flatten(ac)), ib = bIdx.find(bl.flatten(bc));
+        if (ia == aIdx.end() || ib == bIdx.end())
+          return rewriter.notifyMatchFailure(
+              op, "operand layouts do not hold the result's rows and columns");
+        Value x = aAt(ia->second), y = bAt(ib->second);
+        if (isa<FloatType>(accElem))
+          acc = LLVM::FMAOp::create(rewriter, loc, x, y, acc);
+        else
+          acc = arith::AddIOp::create(
+              rewriter, loc, acc, arith::MulIOp::create(rewriter, loc, x, y));
+      }
+      result = insertElement(rewriter, loc, result, acc, r);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void simt::populateDotToSIMTPatterns(TileTypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  patterns.add<DotLowering>(converter, patterns.getContext());
+}
