@@ -44,11 +44,14 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     else:
         acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     # Ragged M, N and K: every element outside A or B reads as 0, so the
-    # padding of a partial tile adds nothing.
+    # padding of a partial tile adds nothing. `other` is cast to the element
+    # type: an int for int8, a float for the float types (Triton cannot cast
+    # an int to fp8).
+    zero = 0 if ACC_INT32 else 0.0
     for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
         k_left = K - k * BLOCK_K
-        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0)
-        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0)
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=zero)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=zero)
         if UPCAST_FP16:
             a = a.to(tl.float16)
             b = b.to(tl.float16)
@@ -157,13 +160,18 @@ def matmul_aux_kernel(a_ptr, b_ptr, c_ptr, idx_ptr, aux_ptr, M, N, K,
                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                       AUX_LEN,
                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                      NUM_STAGES: tl.constexpr):
+                      AUX_VEC: tl.constexpr, NUM_STAGES: tl.constexpr):
     """A pipelined GEMM (fp32 accumulation, fp32 C) whose K loop also runs
     memory operations that do not feed the dot: in iteration k, program p
-    reads i = idx[k] and updates aux[p * AUX_LEN + i] = aux[...] * 3 + k + 1
-    (int32, wrapping). idx repeats entries, so a load of aux moved above an
-    earlier iteration's store (a pipeliner prefetching it) reads a stale
-    value and the result differs from the sequential one."""
+    reads i = idx[k] and updates the AUX_VEC int32s of slot i of its aux row,
+    aux[p][i][:] = aux[p][i][:] * 3 + k + 1 (wrapping). idx repeats slots, so
+    a load of aux moved above an earlier iteration's store (prefetched by a
+    pipeliner) reads a stale value and the result differs from the
+    sequential one. The load and the store of a slot use the same pointer
+    tile, so each element is read back by the thread that wrote it: with
+    AUX_VEC = 32 * num_warps no other thread is involved.
+    Triton 3.6 itself does not keep this order at num_stages > 1 (it
+    prefetches the aux load); tilec's tests require program order."""
     pid = tl.program_id(0)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     pid_m = pid // num_pid_n
@@ -173,15 +181,17 @@ def matmul_aux_kernel(a_ptr, b_ptr, c_ptr, idx_ptr, aux_ptr, M, N, K,
     offs_k = tl.arange(0, BLOCK_K)
     a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
     b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
-    aux_row = aux_ptr + pid * AUX_LEN
+    aux_row = aux_ptr + pid * AUX_LEN * AUX_VEC
+    offs_aux = tl.arange(0, AUX_VEC)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
         k_left = K - k * BLOCK_K
         a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
         b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
         i = tl.load(idx_ptr + k)
-        old = tl.load(aux_row + i)
-        tl.store(aux_row + i, old * 3 + k + 1)
+        slot = aux_row + i * AUX_VEC + offs_aux
+        old = tl.load(slot)
+        tl.store(slot, old * 3 + k + 1)
         acc = tl.dot(a, b, acc)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
