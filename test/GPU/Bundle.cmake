@@ -2,9 +2,14 @@
 # needed) to the GPU machine:
 #   gpu-bundle/bin/tilec-gpu-tests       (stripped)
 #   gpu-bundle/lib/libtilec_runtime.so   (stripped)
-#   gpu-bundle/kernels/*.ptx             (tilec's output: TILEC_GPU_KERNEL_PTX)
+#   gpu-bundle/kernels/*.ptx             (tilec's output: TILEC_GPU_KERNEL_PTX;
+#                                         the tl.dot kernels, their GEMM
+#                                         benchmark's among them, only with
+#                                         -DTILEC_GPU_DOT_TESTS=ON)
 #   gpu-bundle/reference-kernels/*.ptx   (nvcc twins, when built)
 #   gpu-bundle/bench/*.py
+#   gpu-bundle/examples/*.py             (the .py sources of the kernels, for
+#                                         the benchmarks' Triton side)
 #   gpu-bundle/run.sh [--sanitize] [--bench] [--quick] [--reference]
 # Everything links only libcuda.so.1, libstdc++, libm, libgcc_s and libc and
 # refers to its neighbours by relative path.
@@ -34,6 +39,12 @@ function(_tilec_define_gpu_bundle)
   file(GLOB bench_py CONFIGURE_DEPENDS ${repo}/bench/*.py)
   file(GLOB examples_py CONFIGURE_DEPENDS ${repo}/examples/*.py
        ${repo}/test/GPU/kernels/py/*.py)
+  # Triton's tutorial 03 (the source of matmul_tutorial03_leaky_relu.ptx),
+  # carried with the dot kernels once the file is in the tree.
+  set(tutorial03 ${repo}/test/Frontend/Inputs/03-matrix-multiplication.py)
+  if(TILEC_GPU_DOT_TESTS AND EXISTS ${tutorial03})
+    list(APPEND examples_py ${tutorial03})
+  endif()
 
   set(manifest ${CMAKE_BINARY_DIR}/gpu-bundle-manifest.cmake)
   file(GENERATE OUTPUT ${manifest} CONTENT

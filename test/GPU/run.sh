@@ -7,9 +7,11 @@
 #   --quick      skip the big cases (2^28+17 and 2^31+17 elements)
 #   --sanitize   also run compute-sanitizer --tool memcheck over the --quick
 #                tests and --tool racecheck over the shared-memory kernels
-#   --bench      also run bench/bench_vector_add.py and bench_rowwise.py (needs python3, torch,
-#                triton); its JSON goes to $TILEC_BENCH_JSON or
-#                ./bench_vector_add.json
+#                (transpose and the pipelined tl.dot GEMMs)
+#   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
+#                when the bundle has the tl.dot kernels, bench_gemm.py (needs
+#                python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
+#                ./bench_vector_add.json), $TILEC_ROWWISE_JSON, $TILEC_GEMM_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #
@@ -26,7 +28,7 @@ for arg in "$@"; do
     --bench) bench=1 ;;
     --quick) quick=1 ;;
     --reference) reference=1 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -66,10 +68,17 @@ if [ "$sanitize" = 1 ]; then
       echo "run.sh: compute-sanitizer run exited with $rc"
       status=1
     fi
-    # Kernels that exchange tiles through shared memory (convert_layout).
-    echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only transpose_kernel"
+    # Kernels that exchange tiles through shared memory: convert_layout, and
+    # the tl.dot GEMMs whose K loop is pipelined through shared memory
+    # (cp.async stages; num_stages 1-4, the indirect aux store, ragged
+    # tiles). Without the dot kernels in the bundle their cases SKIP.
+    racy="transpose_kernel,matmul_fp16_stages1,matmul_fp16_stages2"
+    racy+=",matmul_fp16_stages3,matmul_fp16_stages4,matmul_aux_fp16"
+    racy+=",matmul_fp16_aligned,matmul_fp16,matmul_int8,matmul_fp8e4nv"
+    racy+=",matmul_fp32_tf32x3,matmul_nt_fp16,attention_chain_16"
+    echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only $racy"
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 3 \
-      "$here/bin/tilec-gpu-tests" "$kernels" --only transpose_kernel
+      "$here/bin/tilec-gpu-tests" "$kernels" --only "$racy"
     rc=$?
     if [ "$rc" -ne 0 ]; then
       echo "run.sh: compute-sanitizer racecheck exited with $rc"
@@ -97,6 +106,21 @@ if [ "$bench" = 1 ]; then
   if [ "$rc" -ne 0 ]; then
     echo "run.sh: row-wise benchmark exited with $rc"
     status=1
+  fi
+  if [ -f "$kernels/bench_matmul_fp16_i32_16.ptx" ]; then
+    echo "== bench/bench_gemm.py"
+    TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
+      python3 "$here/bench/bench_gemm.py" --kernels "$kernels" \
+        --sources "$here/examples" \
+        --json "${TILEC_GEMM_JSON:-bench_gemm.json}"
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "run.sh: GEMM benchmark exited with $rc"
+      status=1
+    fi
+  else
+    echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
+         "build with -DTILEC_GPU_DOT_TESTS=ON)"
   fi
 fi
 

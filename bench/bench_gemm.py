@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""GEMM fp16 and bf16: tilec vs Triton vs cuBLAS (torch.mm) on one GPU, the same
+tile program on both compilers.
+
+The kernel is matmul_kernel of test/GPU/kernels/py/matmul.py with the first
+CUDA config of Triton's tutorial 03: BLOCK_M=128, BLOCK_N=256, BLOCK_K=64,
+GROUP_M=8, num_stages=3, num_warps=8, C in the input type. tilec compiled it
+at build time (test/CMakeLists.txt, with -DTILEC_GPU_DOT_TESTS=ON) into
+bench_matmul_<dtype>_i32_16.ptx, with the signature Triton's JIT picks for these
+tensors (pointers and every size and leading dimension divisible by 16, unit
+strides equal to 1: `*fp16:16,...,i32:16,i32:1,...`), and into
+bench_matmul_<dtype>_i32.ptx with plain `i32` integers, what an AOT user might
+write (a second row, see shared/PERFORMANCE.md). Triton compiles the same
+function here from the same file with the same constexprs, num_warps and
+num_stages; cuBLAS is torch.mm(a, b, out=c).
+
+Shapes: M = N = K = 4096, 8192 and 4000 (a size that is not a power of two;
+still divisible by 16, so the same specialization applies). Inputs are
+torch.randn, the same tensors for every implementation. Each output is first
+checked against an fp32 reference (torch.mm of the fp32 copies, TF32 off):
+normwise relative error below 1e-3 (fp16 C) or 8e-3 (bf16 C), i.e. the
+rounding of C plus a little.
+
+Timing: triton.testing.do_bench medians (warmup 25 ms, rep 100 ms by default),
+interleaved: --rounds rounds (default 5), each timing tilec i32:16, tilec i32,
+Triton and cuBLAS in a rotated order; the table shows the median time of each
+and the median over rounds of the per-round ratios. TFLOP/s = 2 M N K / time.
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_gemm.py \\
+        --kernels kernels --sources examples --json gemm.json
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import sys
+
+import torch
+import triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tilec_rt  # noqa: E402
+
+CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
+NUM_STAGES = 3
+NUM_WARPS = 8
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
+DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--kernels", default=os.path.join(here, "..", "kernels"),
+                   help="directory with bench_matmul_*.ptx")
+    p.add_argument("--sources", default=os.path.join(here, "..", "examples"),
+                   help="directory with matmul.py")
+    p.add_argument("--json", help="also write the table as JSON to this path")
+    p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
+    p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    args = p.parse_args()
+
+    for dt, _, _ in DTYPES:
+        for sig in ("i32_16", "i32"):
+            path = os.path.join(args.kernels, f"bench_matmul_{dt}_{sig}.ptx")
+            if not os.path.exists(path):
+                raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
+                                 "-DTILEC_GPU_DOT_TESTS=ON (they need the tl.dot backend)")
+
+    torch.cuda.init()
+    dev = torch.device("cuda", torch.cuda.current_device())
+    torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
+    ctx = tilec_rt.Context(dev.index)
+    mm = load(os.path.join(args.sources, "matmul.py"), "tilec_bench_matmul")
+
+    def bench(fn):
+        return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+                                       return_mode="median")
+
+    rows = []
+    for dt, dtype, tol in DTYPES:
+        kernels = {sig: ctx.load_file(os.path.join(args.kernels, f"bench_matmul_{dt}_{sig}.ptx"))
+                   .kernel("matmul_kernel") for sig in ("i32_16", "i32")}
+        for M, N, K in SHAPES:
+            gen = torch.Generator(device=dev).manual_seed(M + N + K)
+            a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
+            b = torch.randn((K, N), device=dev, dtype=dtype, generator=gen)
+            c = torch.empty((M, N), device=dev, dtype=dtype)
+            ref = torch.mm(a.float(), b.float())
+            grid = (triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"]),)
+            ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                    c.stride(0), c.stride(1))
+
+            def tilec_fn(kernel):
+                return lambda: kernel.launch(grid, a, b, c, *ints)
+
+            def run_triton():
+                mm.matmul_kernel[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES,
+                                       ACC_INT32=False, UPCAST_FP16=False,
+                                       INPUT_PRECISION="tf32", num_stages=NUM_STAGES,
+                                       num_warps=NUM_WARPS)
+
+            def run_cublas():
+                torch.mm(a, b, out=c)
+
+            impls = {"tilec i32:16": tilec_fn(kernels["i32_16"]),
+                     "tilec i32": tilec_fn(kernels["i32"]),
+                     "triton": run_triton, "cublas": run_cublas}
+            errors = {}
+            for name, fn in impls.items():
+                c.fill_(float("nan"))
+                fn()
+                torch.cuda.synchronize()
+                err = ((c.float() - ref).norm() / ref.norm()).item()
+                errors[name] = err
+                if not err <= tol:  # NaN (an unwritten element) fails too
+                    msg = (f"GEMM {dt} {M}x{N}x{K}: {name} differs from the fp32 reference: "
+                           f"normwise relative error {err:.3g} > {tol}")
+                    if name == "cublas":  # the peer: reported, not ours to fail
+                        print("warning: " + msg)
+                    else:
+                        raise SystemExit(msg)
+            del ref
+            names = list(impls)
+            times = {name: [] for name in names}
+            for r in range(args.rounds):
+                for name in names[r % len(names):] + names[:r % len(names)]:
+                    times[name].append(bench(impls[name]))
+            flops = 2.0 * M * N * K
+            med = {name: statistics.median(ts) for name, ts in times.items()}
+            tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
+            for sig in ("i32:16", "i32"):
+                me = times[f"tilec {sig}"]
+                rows.append({
+                    "dtype": dt, "M": M, "N": N, "K": K, "tilec_signature": sig,
+                    "tilec_ms": med[f"tilec {sig}"], "triton_ms": med["triton"],
+                    "cublas_ms": med["cublas"],
+                    "tilec_tflops": tflops[f"tilec {sig}"], "triton_tflops": tflops["triton"],
+                    "cublas_tflops": tflops["cublas"],
+                    # Throughput ratios (> 1: tilec faster), median over rounds.
+                    "tilec_over_cublas": statistics.median(
+                        t / m for t, m in zip(times["cublas"], me)),
+                    "tilec_over_triton": statistics.median(
+                        t / m for t, m in zip(times["triton"], me)),
+                    "rel_error": {"tilec": errors[f"tilec {sig}"], "triton": errors["triton"],
+                                  "cublas": errors["cublas"]},
+                })
+            del a, b, c
+            torch.cuda.empty_cache()
+
+    device = torch.cuda.get_device_name(dev)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": device, "warmup_ms": args.warmup, "rep_ms": args.rep,
+                       "rounds": args.rounds, "config": {**CONFIG, "num_stages": NUM_STAGES,
+                                                          "num_warps": NUM_WARPS},
+                       "rows": rows}, f, indent=2)
+        print(f"wrote {args.json}")
+    print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds "
+          f"(warmup {args.warmup} ms, rep {args.rep} ms); TFLOP/s; matmul_kernel "
+          f"{CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, "
+          f"{NUM_STAGES} stages, {NUM_WARPS} warps on both compilers")
+    header = ("dtype", "M=N=K", "tilec sig", "tilec", "triton", "cuBLAS", "tilec/cuBLAS",
+              "tilec/triton")
+    lines = [header] + [(r["dtype"], str(r["M"]), r["tilec_signature"],
+                         f"{r['tilec_tflops']:.1f}", f"{r['triton_tflops']:.1f}",
+                         f"{r['cublas_tflops']:.1f}", f"{r['tilec_over_cublas']:.3f}",
+                         f"{r['tilec_over_triton']:.3f}") for r in rows]
+    widths = [max(len(line[c]) for line in lines) for c in range(len(header))]
+    for k, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if c < 3 else cell.rjust(w)
+                        for c, (cell, w) in enumerate(zip(line, widths))))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""tl.dot kernels for tilec's GPU tests (test/GPU/DotTests.cpp) and the GEMM
+benchmark (bench/bench_gemm.py): one general GEMM specialized per input type,
+input precision, pipeline depth and stride facts, and smaller kernels for what
+the general one does not exercise (transposed tiles through tl.trans, a chain
+of two dots, a loaded accumulator, memory operations in a pipelined loop that
+do not feed the dot). Triton 3.6 syntax; the benchmark runs these same
+functions through Triton. tilec reads only the @triton.jit functions."""
+import torch
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                  stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
+                  ACC_INT32: tl.constexpr, UPCAST_FP16: tl.constexpr,
+                  INPUT_PRECISION: tl.constexpr):
+    """C[M, N] = A[M, K] @ B[K, N] for any strides (row- or column-major A and
+    B are the same kernel). ACC_INT32 accumulates in int32 (int8 inputs),
+    else in fp32; UPCAST_FP16 converts the loaded tiles to fp16 before the
+    dot (fp8 inputs the way pre-fp8 hardware needs them); INPUT_PRECISION is
+    tl.dot's for fp32 inputs. The result is cast to C's element type."""
+    # Grouped ordering: GROUP_M rows of tiles share their B columns in L2.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    if ACC_INT32:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    else:
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    # Ragged M, N and K: every element outside A or B reads as 0, so the
+    # padding of a partial tile adds nothing. `other` is cast to the element
+    # type: an int for int8, a float for the float types (Triton cannot cast
+    # an int to fp8).
+    zero = 0 if ACC_INT32 else 0.0
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=zero)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=zero)
+        if UPCAST_FP16:
+            a = a.to(tl.float16)
+            b = b.to(tl.float16)
+        acc += tl.dot(a, b, input_precision=INPUT_PRECISION)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(c_ptr.dtype.element_ty)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def matmul_trans_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                        stride_a0, stride_a1, stride_b0, stride_b1, stride_cm, stride_cn,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                        TRANS_A: tl.constexpr, TRANS_B: tl.constexpr,
+                        NUM_STAGES: tl.constexpr):
+    """C = op(A) @ op(B) where op transposes a tile in registers: with
+    TRANS_A, A is stored as A^T [K, M] (strides stride_a0 along K, stride_a1
+    along M) and each [BLOCK_K, BLOCK_M] tile is transposed by `.T`; with
+    TRANS_B, B is stored as B^T [N, K] and each [BLOCK_N, BLOCK_K] tile is
+    transposed by tl.trans. Without them the stored matrices are [M, K] and
+    [K, N] as in matmul_kernel. fp32 accumulation, fp32 C."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in tl.range(0, K, BLOCK_K, num_stages=NUM_STAGES):
+        ks = k0 + offs_k
+        if TRANS_A:
+            at = tl.load(a_ptr + ks[:, None] * stride_a0 + offs_m[None, :] * stride_a1,
+                         mask=(ks[:, None] < K) & (offs_m[None, :] < M), other=0.0)
+            a = at.T
+        else:
+            a = tl.load(a_ptr + offs_m[:, None] * stride_a0 + ks[None, :] * stride_a1,
+                        mask=(offs_m[:, None] < M) & (ks[None, :] < K), other=0.0)
+        if TRANS_B:
+            bt = tl.load(b_ptr + offs_n[:, None] * stride_b0 + ks[None, :] * stride_b1,
+                         mask=(offs_n[:, None] < N) & (ks[None, :] < K), other=0.0)
+            b = tl.trans(bt)
+        else:
+            b = tl.load(b_ptr + ks[:, None] * stride_b0 + offs_n[None, :] * stride_b1,
+                        mask=(ks[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def matmul_acc_kernel(a_ptr, b_ptr, c_ptr, d_ptr, M, N, K,
+                      stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                      stride_dm, stride_dn,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                      NUM_STAGES: tl.constexpr):
+    """D = C + A @ B with the dot's third operand: the accumulator starts as
+    the loaded C tile (fp32) and every step is acc = tl.dot(a, b, acc). With
+    K = 0 the loop runs zero times and D = C."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    mn_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    acc = tl.load(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn,
+                  mask=mn_mask, other=0.0)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    tl.store(d_ptr + offs_m[:, None] * stride_dm + offs_n[None, :] * stride_dn, acc,
+             mask=mn_mask)
+
+
+@triton.jit
+def attention_chain_kernel(q_ptr, k_ptr, v_ptr, s_ptr, o_ptr, L, D,
+                           BLOCK_L: tl.constexpr, BLOCK_D: tl.constexpr):
+    """Two dots in a chain, as attention has them, one program per batch
+    entry b: S = Q K^T ([L, L], fp32, stored), then O = S.to(fp16) @ V
+    ([L, D], fp32). Q, K, V are [B, L, D] fp16, contiguous; S is [B, L, L]
+    and O [B, L, D]. L <= BLOCK_L and D <= BLOCK_D (masked)."""
+    b = tl.program_id(0)
+    offs_l = tl.arange(0, BLOCK_L)
+    offs_d = tl.arange(0, BLOCK_D)
+    ld_mask = (offs_l[:, None] < L) & (offs_d[None, :] < D)
+    base = b * L * D
+    tile = offs_l[:, None] * D + offs_d[None, :]
+    q = tl.load(q_ptr + base + tile, mask=ld_mask, other=0.0)
+    k = tl.load(k_ptr + base + tile, mask=ld_mask, other=0.0)
+    v = tl.load(v_ptr + base + tile, mask=ld_mask, other=0.0)
+    s = tl.dot(q, tl.trans(k))
+    ll_mask = (offs_l[:, None] < L) & (offs_l[None, :] < L)
+    tl.store(s_ptr + b * L * L + offs_l[:, None] * L + offs_l[None, :], s, mask=ll_mask)
+    o = tl.dot(s.to(tl.float16), v)
+    tl.store(o_ptr + base + tile, o, mask=ld_mask)
+
+
+@triton.jit
+def matmul_aux_kernel(a_ptr, b_ptr, c_ptr, idx_ptr, aux_ptr, M, N, K,
+                      stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                      AUX_LEN,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                      AUX_VEC: tl.constexpr, NUM_STAGES: tl.constexpr):
+    """A pipelined GEMM (fp32 accumulation, fp32 C) whose K loop also runs
+    memory operations that do not feed the dot: in iteration k, program p
+    reads i = idx[k] and updates the AUX_VEC int32s of slot i of its aux row,
+    aux[p][i][:] = aux[p][i][:] * 3 + k + 1 (wrapping). idx repeats slots, so
+    a load of aux moved above an earlier iteration's store (prefetched by a
+    pipeliner) reads a stale value and the result differs from the
+    sequential one. The load and the store of a slot use the same pointer
+    tile, so each element is read back by the thread that wrote it: with
+    AUX_VEC = 32 * num_warps no other thread is involved.
+    Triton 3.6 itself does not keep this order at num_stages > 1 (it
+    prefetches the aux load); tilec's tests require program order."""
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // num_pid_n
+    pid_n = pid % num_pid_n
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    aux_row = aux_ptr + pid * AUX_LEN * AUX_VEC
+    offs_aux = tl.arange(0, AUX_VEC)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        i = tl.load(idx_ptr + k)
+        slot = aux_row + i * AUX_VEC + offs_aux
+        old = tl.load(slot)
+        tl.store(slot, old * 3 + k + 1)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def matmul(a, b, out_dtype=None, BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8,
+           num_stages=3, num_warps=8):
+    """C = A @ B through matmul_kernel with Triton (fp16/bf16 inputs)."""
+    M, K = a.shape
+    K2, N = b.shape
+    assert K == K2, "incompatible dimensions"
+    c = torch.empty((M, N), device=a.device, dtype=out_dtype or a.dtype)
+    grid = (triton.cdiv(M, BLOCK_M) * triton.cdiv(N, BLOCK_N), )
+    matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                        c.stride(0), c.stride(1), BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N,
+                        BLOCK_K=BLOCK_K, GROUP_M=GROUP_M, NUM_STAGES=num_stages,
+                        ACC_INT32=False, UPCAST_FP16=False, INPUT_PRECISION="tf32",
+                        num_stages=num_stages, num_warps=num_warps)
+    return c
+
+
+if __name__ == "__main__":
+    a = torch.randn(517, 333, device="cuda", dtype=torch.float16)
+    b = torch.randn(333, 271, device="cuda", dtype=torch.float16)
+    ref = a.float() @ b.float()
+    print(f"max error: {(matmul(a, b, torch.float32) - ref).abs().max().item()}")

@@ -1,0 +1,334 @@
+//===- dot_kernels.cu - CUDA C twins of the tl.dot test kernels ---*- CUDA -*-===//
+//
+// CUDA C versions of the kernels of test/GPU/kernels/py/matmul.py (and of
+// Triton's tutorial 03), with their names, parameters and grids, so that
+// `run.sh --reference` runs the tl.dot cases of tilec-gpu-tests without
+// tilec: if those pass and tilec's PTX fails, the bug is in the compiler.
+// The products go through the same tensor-core instructions a tl.dot backend
+// uses (mma.sync m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 e4m3/e5m2/s8; PTX
+// ISA 9.7.14), so the harness's tolerances meet the hardware's arithmetic:
+// tf32 operands are passed as fp32 registers (the tensor core drops the low
+// 13 bits), tf32x3 splits them with cvt.rna.tf32.f32 as Triton does, ieee is
+// a sequential fmaf. No shared memory and no pipelining: each warp loads its
+// fragments from global memory (zero outside the matrices) and computes
+// 16 x 8 output tiles of the program's BM x BN tile.
+//
+// One kernel per translation, chosen and configured by macros (see
+// test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_TRANS, REF_ACC,
+// REF_CHAIN, REF_AUX; IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
+// (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
+// OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03).
+// Launched with 128 threads (num_warps = 4 in the metadata line).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <stdint.h>
+
+#ifndef BM
+#define BM 64
+#endif
+#ifndef BN
+#define BN 64
+#endif
+
+//===----------------------------------------------------------------------===//
+// Operand access: element (r, c) of a strided matrix, 0 outside it
+//===----------------------------------------------------------------------===//
+
+#if defined(IN_F16) || defined(IN_BF16)
+typedef uint16_t In;
+#elif defined(IN_F32)
+typedef float In;
+#else
+typedef uint8_t In; // int8 and fp8 bytes
+#endif
+
+struct Operand {
+  const In *p;
+  int rows, cols;
+  long long sr, sc; // strides along rows and columns, in elements
+  __device__ In at(int r, int c) const {
+    return (r < rows && c < cols) ? p[r * sr + c * sc] : In(0);
+  }
+};
+
+__device__ uint32_t pack2(uint16_t lo, uint16_t hi) {
+  return uint32_t(lo) | (uint32_t(hi) << 16);
+}
+__device__ uint32_t pack4(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3) {
+  return uint32_t(b0) | (uint32_t(b1) << 8) | (uint32_t(b2) << 16) |
+         (uint32_t(b3) << 24);
+}
+
+#if defined(UPCAST)
+/// An fp8 byte as fp16 bits (exact).
+__device__ uint16_t upcast(uint8_t b) {
+#if defined(IN_E5M2)
+  __half_raw h = __nv_cvt_fp8_to_halfraw(b, __NV_E5M2);
+#else
+  __half_raw h = __nv_cvt_fp8_to_halfraw(b, __NV_E4M3);
+#endif
+  return h.x;
+}
+#endif
+
+#if defined(IN_I8)
+typedef int Acc;
+#else
+typedef float Acc;
+#endif
+
+//===----------------------------------------------------------------------===//
+// One 16 x 8 tile of A[m0:, :K] @ B[:K, n0:], accumulated into c[4]
+// (c0, c1 at row m0 + g, columns n0 + 2t, +1; c2, c3 at row m0 + g + 8)
+//===----------------------------------------------------------------------===//
+
+__device__ void mmaTile(const Operand &A, const Operand &B, int K, int m0,
+                        int n0, Acc c[4]) {
+  int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  int r0 = m0 + g, r1 = m0 + g + 8;
+#if defined(PREC_IEEE)
+  // Sequential fmaf per output element.
+  for (int k = 0; k < K; ++k) {
+    float b0 = B.at(k, n0 + 2 * t), b1 = B.at(k, n0 + 2 * t + 1);
+    float a0 = A.at(r0, k), a1 = A.at(r1, k);
+    c[0] = fmaf(a0, b0, c[0]);
+    c[1] = fmaf(a0, b1, c[1]);
+    c[2] = fmaf(a1, b0, c[2]);
+    c[3] = fmaf(a1, b1, c[3]);
+  }
+#else
+  int n = n0 + g; // the B column of this lane's fragments
+#endif
+#if defined(PREC_IEEE)
+#elif defined(IN_F32)
+  // tf32 m16n8k8; tf32x3 as three products of split operands.
+  for (int k0 = 0; k0 < K; k0 += 8) {
+    float af[4] = {A.at(r0, k0 + t), A.at(r1, k0 + t), A.at(r0, k0 + t + 4),
+                   A.at(r1, k0 + t + 4)};
+    float bf[2] = {B.at(k0 + t, n), B.at(k0 + t + 4, n)};
+#if defined(PREC_TF32X3)
+    uint32_t abig[4], asmall[4], bbig[2], bsmall[2];
+    for (int i = 0; i < 4; ++i) {
+      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(abig[i]) : "f"(af[i]));
+      float rest = af[i] - __uint_as_float(abig[i]);
+      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(asmall[i]) : "f"(rest));
+    }
+    for (int i = 0; i < 2; ++i) {
+      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bbig[i]) : "f"(bf[i]));
+      float rest = bf[i] - __uint_as_float(bbig[i]);
+      asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bsmall[i]) : "f"(rest));
+    }
+    const uint32_t *as[3] = {asmall, abig, abig};
+    const uint32_t *bs[3] = {bbig, bsmall, bbig};
+    for (int p = 0; p < 3; ++p)
+      asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+          : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+          : "r"(as[p][0]), "r"(as[p][1]), "r"(as[p][2]), "r"(as[p][3]),
+            "r"(bs[p][0]), "r"(bs[p][1]));
+#else
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(__float_as_uint(af[0])), "r"(__float_as_uint(af[1])),
+          "r"(__float_as_uint(af[2])), "r"(__float_as_uint(af[3])),
+          "r"(__float_as_uint(bf[0])), "r"(__float_as_uint(bf[1])));
+#endif
+  }
+#elif defined(IN_F16) || defined(IN_BF16) || defined(UPCAST)
+  // m16n8k16 on 16-bit operands.
+#if defined(UPCAST)
+#define LD16(M, R, C) upcast((M).at(R, C))
+#else
+#define LD16(M, R, C) (M).at(R, C)
+#endif
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    int k = k0 + 2 * t;
+    uint32_t a[4] = {pack2(LD16(A, r0, k), LD16(A, r0, k + 1)),
+                     pack2(LD16(A, r1, k), LD16(A, r1, k + 1)),
+                     pack2(LD16(A, r0, k + 8), LD16(A, r0, k + 9)),
+                     pack2(LD16(A, r1, k + 8), LD16(A, r1, k + 9))};
+    uint32_t b[2] = {pack2(LD16(B, k, n), LD16(B, k + 1, n)),
+                     pack2(LD16(B, k + 8, n), LD16(B, k + 9, n))};
+#if defined(IN_BF16)
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+#else
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+#endif
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+#undef LD16
+#else
+  // m16n8k32 on 8-bit operands (sm_89+ for fp8).
+  for (int k0 = 0; k0 < K; k0 += 32) {
+    int k = k0 + 4 * t;
+    uint32_t a[4], b[2];
+    for (int h = 0; h < 2; ++h) {
+      int kk = k + 16 * h;
+      a[2 * h] = pack4(A.at(r0, kk), A.at(r0, kk + 1), A.at(r0, kk + 2),
+                       A.at(r0, kk + 3));
+      a[2 * h + 1] = pack4(A.at(r1, kk), A.at(r1, kk + 1), A.at(r1, kk + 2),
+                           A.at(r1, kk + 3));
+      b[h] = pack4(B.at(kk, n), B.at(kk + 1, n), B.at(kk + 2, n),
+                   B.at(kk + 3, n));
+    }
+#if defined(IN_I8)
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#elif defined(IN_E5M2)
+    asm("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    asm("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+  }
+#endif
+}
+
+//===----------------------------------------------------------------------===//
+// The program's BM x BN tile: loads an optional accumulator, stores C
+//===----------------------------------------------------------------------===//
+
+#if defined(OUT_F16)
+typedef __half Out;
+__device__ Out toOut(Acc v) { return __float2half_rn(v); }
+#elif defined(OUT_BF16)
+typedef __nv_bfloat16 Out;
+__device__ Out toOut(Acc v) { return __float2bfloat16_rn(v); }
+#elif defined(OUT_I32)
+typedef int Out;
+__device__ Out toOut(Acc v) { return v; }
+#else
+typedef float Out;
+__device__ Out toOut(Acc v) { return v; }
+#endif
+
+__device__ void programTile(const Operand &A, const Operand &B, int K,
+                            int pidM, int pidN, Out *C, long long scm,
+                            long long scn, const float *C0, long long s0m,
+                            long long s0n) {
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int g = lane / 4, t = lane % 4;
+  const int tiles = (BM / 16) * (BN / 8);
+  for (int tile = warp; tile < tiles; tile += blockDim.x / 32) {
+    int m0 = pidM * BM + (tile / (BN / 8)) * 16;
+    int n0 = pidN * BN + (tile % (BN / 8)) * 8;
+    int rows[4] = {m0 + g, m0 + g, m0 + g + 8, m0 + g + 8};
+    int cols[4] = {n0 + 2 * t, n0 + 2 * t + 1, n0 + 2 * t, n0 + 2 * t + 1};
+    Acc c[4] = {0, 0, 0, 0};
+    if (C0)
+      for (int i = 0; i < 4; ++i)
+        if (rows[i] < A.rows && cols[i] < B.cols)
+          c[i] = C0[rows[i] * s0m + cols[i] * s0n];
+    mmaTile(A, B, K, m0, n0, c);
+    for (int i = 0; i < 4; ++i) {
+      Acc v = c[i];
+#if defined(LEAKY)
+      v = v >= 0 ? v : 0.01f * v;
+#endif
+      if (rows[i] < A.rows && cols[i] < B.cols)
+        C[rows[i] * scm + cols[i] * scn] = toOut(v);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The kernels
+//===----------------------------------------------------------------------===//
+
+#if defined(REF_MATMUL)
+/// matmul_kernel (and tutorial 03's): 1-D grid of cdiv(M, BM) * cdiv(N, BN).
+extern "C" __global__ void matmul_kernel(const In *a, const In *b, Out *c,
+                                         int M, int N, int K, int sam, int sak,
+                                         int sbk, int sbn, int scm, int scn) {
+  int numN = (N + BN - 1) / BN;
+  Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
+  programTile(A, B, K, blockIdx.x / numN, blockIdx.x % numN, c, scm, scn,
+              nullptr, 0, 0);
+}
+#endif
+
+#if defined(REF_TRANS)
+/// matmul_trans_kernel: strides of the stored (possibly transposed) A, B.
+extern "C" __global__ void matmul_trans_kernel(const In *a, const In *b,
+                                               float *c, int M, int N, int K,
+                                               int sa0, int sa1, int sb0,
+                                               int sb1, int scm, int scn) {
+  Operand A = TRANS_A ? Operand{a, M, K, sa1, sa0} : Operand{a, M, K, sa0, sa1};
+  Operand B = TRANS_B ? Operand{b, K, N, sb1, sb0} : Operand{b, K, N, sb0, sb1};
+  programTile(A, B, K, blockIdx.x, blockIdx.y, c, scm, scn, nullptr, 0, 0);
+}
+#endif
+
+#if defined(REF_ACC)
+/// matmul_acc_kernel: D = C + A @ B, 2-D grid.
+extern "C" __global__ void matmul_acc_kernel(const In *a, const In *b,
+                                             const float *c, float *d, int M,
+                                             int N, int K, int sam, int sak,
+                                             int sbk, int sbn, int scm, int scn,
+                                             int sdm, int sdn) {
+  Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
+  programTile(A, B, K, blockIdx.x, blockIdx.y, d, sdm, sdn, c, scm, scn);
+}
+#endif
+
+#if defined(REF_AUX)
+/// matmul_aux_kernel: the GEMM, and program p's aux updates in order.
+extern "C" __global__ void matmul_aux_kernel(const In *a, const In *b, float *c,
+                                             const int *idx, int *aux, int M,
+                                             int N, int K, int sam, int sak,
+                                             int sbk, int sbn, int scm, int scn,
+                                             int auxLen) {
+  // AUX_VEC = 128 int32s per slot: thread v updates element v of each slot.
+  int numN = (N + BN - 1) / BN, pid = blockIdx.x;
+  for (int v = threadIdx.x; v < 128; v += blockDim.x)
+    for (int k = 0; k < (K + 31) / 32; ++k) {
+      int *e = aux + ((long long)pid * auxLen + idx[k]) * 128 + v;
+      *e = int(unsigned(*e) * 3u + unsigned(k) + 1u);
+    }
+  Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
+  programTile(A, B, K, pid / numN, pid % numN, c, scm, scn, nullptr, 0, 0);
+}
+#endif
+
+#if defined(REF_CHAIN)
+/// attention_chain_kernel: S = Q K^T (stored), O = fp16(S) V; L, D <= 64.
+extern "C" __global__ void attention_chain_kernel(const __half *q,
+                                                  const __half *k,
+                                                  const __half *v, float *s,
+                                                  float *o, int L, int D) {
+  __shared__ __half p[64 * 64];
+  long long base = (long long)blockIdx.x * L * D;
+  for (int e = threadIdx.x; e < L * L; e += blockDim.x) {
+    int i = e / L, j = e % L;
+    float acc = 0;
+    for (int d = 0; d < D; ++d)
+      acc = fmaf(__half2float(q[base + i * D + d]),
+                 __half2float(k[base + j * D + d]), acc);
+    s[(long long)blockIdx.x * L * L + e] = acc;
+    p[e] = __float2half_rn(acc);
+  }
+  __syncthreads();
+  for (int e = threadIdx.x; e < L * D; e += blockDim.x) {
+    int i = e / D, d = e % D;
+    float acc = 0;
+    for (int l = 0; l < L; ++l)
+      acc = fmaf(__half2float(p[i * L + l]), __half2float(v[base + l * D + d]),
+                 acc);
+    o[base + e] = acc;
+  }
+}
+#endif
