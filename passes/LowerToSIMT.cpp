@@ -188,13 +188,27 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (auto f = dyn_cast<FloatAttr>(op.getValue())) {
+      // A scalar fp8 constant: its bits as i8.
+      Type t = getTypeConverter()->convertType(op.getType());
+      if (t == op.getType())
+        return rewriter.notifyMatchFailure(op, "legal scalar constant");
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, t, IntegerAttr::get(t, f.getValue().bitcastToAPInt()));
+      return success();
+    }
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
     if (!splat || !isa<RankedTensorType>(op.getType()))
       return rewriter.notifyMatchFailure(op, "not a splat tile constant");
     auto type = cast<ShapedType>(getTypeConverter()->convertType(op.getType()));
+    Attribute value = splat.getSplatValue<Attribute>();
+    // fp8 lives as its bits (i8).
+    if (auto f = dyn_cast<FloatAttr>(value);
+        f && f.getType() != type.getElementType())
+      value = IntegerAttr::get(type.getElementType(),
+                               f.getValue().bitcastToAPInt());
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, type,
-        SplatElementsAttr::get(type, splat.getSplatValue<Attribute>()));
+        op, type, SplatElementsAttr::get(type, value));
     return success();
   }
 };
@@ -451,7 +465,7 @@ private:
     b.setInsertionPointToEnd(module.getBody());
     auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
                                             /*triple=*/"nvptx64-nvidia-cuda",
-                                            chip, /*features=*/"+ptx80");
+                                            chip, /*features=*/"+ptx84");
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
                                               "tilec_kernels",
                                               b.getArrayAttr({target}));

@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -79,10 +78,12 @@ struct MmaLowering {
 SmallVector<Value> fp8Mma(OpBuilder &b, Location loc, StringRef aType,
                           StringRef bType, ArrayRef<Value> a,
                           ArrayRef<Value> bv, ArrayRef<Value> c) {
-  std::string text = llvm::formatv(
-      "mma.sync.aligned.m16n8k32.row.col.f32.{0}.{1}.f32 "
-      "{$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};",
-      aType, bType);
+  // (Not formatv: its braces are replacement fields.)
+  std::string text = ("mma.sync.aligned.m16n8k32.row.col.f32." + aType + "." +
+                      bType +
+                      ".f32 { $0, $1, $2, $3 }, { $4, $5, $6, $7 }, "
+                      "{ $8, $9 }, { $10, $11, $12, $13 };")
+                         .str();
   SmallVector<Value> operands(a.begin(), a.end());
   operands.append(bv.begin(), bv.end());
   operands.append(c.begin(), c.end());

@@ -175,7 +175,7 @@ optimize(llvm::Module &m, StringRef arch, Location loc, bool fpFusion) {
   if (fpFusion)
     options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, arch, "+ptx80", options, llvm::Reloc::PIC_, std::nullopt,
+      triple, arch, "+ptx84", options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
     emitError(loc) << "cannot create an NVPTX target machine for " << arch;
