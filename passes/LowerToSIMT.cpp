@@ -309,6 +309,7 @@ public:
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
     populateDotToSIMTPatterns(converter, patterns);
+    populateSharedMemoryToSIMTPatterns(converter, axis, patterns);
     populateFloatConversionToSIMTPatterns(converter, target, patterns);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(

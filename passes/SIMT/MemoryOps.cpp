@@ -392,6 +392,11 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
 
 } // namespace
 
+Value simt::loadGlobalChunk(OpBuilder &b, Location loc, Value addr, Value pred,
+                            Value other, Type elem, int64_t vec) {
+  return loadChunk(b, loc, addr, pred, other, elem, vec);
+}
+
 void simt::populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
                                           const ModuleAxisInfo &axis,
                                           RewritePatternSet &patterns) {

@@ -27,6 +27,10 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](tile::PtrType) -> Type {
     return IntegerType::get(ctx, 64);
   });
+  // A tile in shared memory: the address of its buffer.
+  addConversion([ctx](tile::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 3);
+  });
   addConversion([this](RankedTensorType t) -> std::optional<Type> {
     FailureOr<tile::LinearLayout> l = tile::getLinearLayout(t);
     if (failed(l))

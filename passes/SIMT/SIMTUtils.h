@@ -127,18 +127,34 @@ mlir::Value emitReplicaPredicate(mlir::OpBuilder &b, mlir::Location loc,
                                  const tile::LinearLayout &layout);
 /// Stores a thread's fragment `vals` (vector<N x T>) to shared memory at
 /// `base` (element type T, address space 3), register r at element offset
-/// `offsets`(r, lane, warp) (a 1-D layout: OffsetMap::compose). Vector
-/// stores of up to 16 bytes and `maxVec` registers; replicas stored once.
+/// `offsets`(r, lane, warp) ^ xorOffset (a 1-D layout: OffsetMap::compose).
+/// Vector stores of up to 16 bytes and `maxVec` registers; replicas stored
+/// once.
 void storeToShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                    mlir::Value vals, const tile::LinearLayout &offsets,
-                   int64_t maxVec = 16);
+                   int64_t maxVec = 16, int64_t xorOffset = 0);
 /// Loads a thread's fragment of type `type` from shared memory at `base`,
 /// register r from element offset `offsets`(r, lane, warp).
 mlir::Value loadFromShared(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value base, mlir::VectorType type,
                            const tile::LinearLayout &offsets,
-                           int64_t maxVec = 16);
+                           int64_t maxVec = 16, int64_t xorOffset = 0);
+/// The thread part of a 1-D offset layout (emitThreadCoords), XOR a
+/// constant offset (a view's origin in a swizzled buffer).
+ThreadCoords emitThreadOffsets(mlir::OpBuilder &b, mlir::Location loc,
+                               const tile::LinearLayout &offsets,
+                               int64_t xorOffset);
 
+/// Loads `vec` elements of `elem` at global address `addr` (i64),
+/// predicated on `pred` (if any; masked-off lanes get `other` or zero).
+mlir::Value loadGlobalChunk(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value addr, mlir::Value pred,
+                            mlir::Value other, mlir::Type elem, int64_t vec);
+/// Patterns for the shared-memory ops (local_alloc / load / store, memdesc
+/// views, async copies).
+void populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
+                                        const ModuleAxisInfo &axis,
+                                        mlir::RewritePatternSet &patterns);
 /// Patterns for the memory ops (tile.load, tile.store).
 void populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
                                     const ModuleAxisInfo &axis,

@@ -66,8 +66,23 @@ Value simt::emitReplicaPredicate(OpBuilder &b, Location loc, const LL &l) {
   return pred;
 }
 
+ThreadCoords simt::emitThreadOffsets(OpBuilder &b, Location loc,
+                                     const LL &offsets, int64_t xorOffset) {
+  ThreadCoords thread = emitThreadCoords(b, loc, offsets);
+  if (xorOffset) {
+    thread.part[0] = thread.mayBeSet[0] & xorOffset
+                         ? Value(arith::XOrIOp::create(
+                               b, loc, thread.part[0], i32Const(b, loc, xorOffset)))
+                         : Value(arith::OrIOp::create(
+                               b, loc, thread.part[0], i32Const(b, loc, xorOffset)));
+    thread.mayBeSet[0] |= xorOffset;
+  }
+  return thread;
+}
+
 void simt::storeToShared(OpBuilder &b, Location loc, Value base, Value vals,
-                         const LL &offsets, int64_t maxVec) {
+                         const LL &offsets, int64_t maxVec,
+                         int64_t xorOffset) {
   auto vt = cast<VectorType>(vals.getType());
   Type elem = vt.getElementType();
   int64_t n = vt.getNumElements();
@@ -80,7 +95,7 @@ void simt::storeToShared(OpBuilder &b, Location loc, Value base, Value vals,
     auto ifOp = scf::IfOp::create(b, loc, pred, /*withElseRegion=*/false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  ThreadCoords thread = emitThreadCoords(b, loc, offsets);
+  ThreadCoords thread = emitThreadOffsets(b, loc, offsets, xorOffset);
   int64_t bytes = getElementBytes(elem);
   for (int64_t r = 0; r < n; r += vec) {
     if (uint64_t(r) & freeRegs)
@@ -94,14 +109,14 @@ void simt::storeToShared(OpBuilder &b, Location loc, Value base, Value vals,
 }
 
 Value simt::loadFromShared(OpBuilder &b, Location loc, Value base,
-                           VectorType type, const LL &offsets,
-                           int64_t maxVec) {
+                           VectorType type, const LL &offsets, int64_t maxVec,
+                           int64_t xorOffset) {
   Type elem = type.getElementType();
   int64_t n = type.getNumElements();
   int64_t vec = accessWidth(offsets, elem, maxVec);
   uint64_t freeRegs = offsets.getFreeMask(LL::kRegister);
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  ThreadCoords thread = emitThreadCoords(b, loc, offsets);
+  ThreadCoords thread = emitThreadOffsets(b, loc, offsets, xorOffset);
   int64_t bytes = getElementBytes(elem);
   SmallVector<Value> regs(n);
   for (int64_t r = 0; r < n; r += vec) {

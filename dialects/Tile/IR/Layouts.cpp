@@ -326,3 +326,83 @@ unsigned tilec::tile::getMmaKWidth(Type t) {
   int64_t k = getMmaInstrK(t);
   return k ? unsigned(k / 8) : 0;
 }
+
+//===----------------------------------------------------------------------===//
+// Shared encodings
+//===----------------------------------------------------------------------===//
+
+unsigned SharedEncodingAttr::getRank() const { return getOrder().size(); }
+
+SmallVector<unsigned> SharedEncodingAttr::getMemoryOrder() const {
+  return SmallVector<unsigned>(getOrder());
+}
+
+OffsetMap SharedEncodingAttr::toOffsetMap(ArrayRef<int64_t> shape,
+                                          Type) const {
+  unsigned rank = shape.size();
+  ArrayRef<unsigned> order = getOrder();
+  SmallVector<SmallVector<int64_t>> bits(rank);
+  unsigned inner = order[0];
+  for (int64_t s = 1; s < shape[inner]; s <<= 1)
+    bits[inner].push_back(s);
+  int64_t stride = shape[inner];
+  if (rank >= 2) {
+    unsigned outer = order[1];
+    int64_t vec = std::min<int64_t>(getVec(), shape[inner]);
+    int64_t groups = shape[inner] / vec;
+    int64_t maxPhase = std::min<int64_t>(getMaxPhase(), groups);
+    unsigned perPhaseLog = llvm::Log2_64(getPerPhase());
+    unsigned maxPhaseLog = llvm::Log2_64(maxPhase);
+    for (unsigned j = 0; (int64_t(1) << j) < shape[outer]; ++j) {
+      int64_t off = stride << j;
+      // Row bit j moves the phase (row / perPhase) % maxPhase by
+      // 2^(j - log2 perPhase): the column's vec group is XORed with it.
+      if (j >= perPhaseLog && j - perPhaseLog < maxPhaseLog)
+        off ^= vec << (j - perPhaseLog);
+      bits[outer].push_back(off);
+    }
+    stride *= shape[outer];
+  }
+  for (unsigned i = 2; i < rank; ++i) {
+    unsigned d = order[i];
+    for (int64_t s = 1; s < shape[d]; s <<= 1)
+      bits[d].push_back(stride * s);
+    stride *= shape[d];
+  }
+  return OffsetMap(shape, std::move(bits));
+}
+
+unsigned NVMMASharedEncodingAttr::getRank() const { return 2; }
+
+SmallVector<unsigned> NVMMASharedEncodingAttr::getMemoryOrder() const {
+  if (getTransposed())
+    return {0, 1};
+  return {1, 0};
+}
+
+OffsetMap NVMMASharedEncodingAttr::toOffsetMap(ArrayRef<int64_t> shape,
+                                               Type elementType) const {
+  // Logical (unswizzled) order: blocks of `swizzle` bytes of the
+  // contiguous dimension, each block all rows of it; then the hardware's
+  // swizzle on the byte address: bits 4..6 ^= bits 7..9 (128B), 4..5 ^=
+  // 7..8 (64B), 4 ^= 7 (32B).
+  unsigned rank = shape.size();
+  unsigned c = getTransposed() ? 0 : 1, r = 1 - c;
+  int64_t bytes = std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  int64_t perRow = std::min<int64_t>(shape[c], getSwizzle() / bytes);
+  SmallVector<SmallVector<int64_t>> bits(rank);
+  for (int64_t s = 1; s < perRow; s <<= 1)
+    bits[c].push_back(s);
+  for (int64_t s = 1; s < shape[r]; s <<= 1)
+    bits[r].push_back(perRow * s);
+  for (int64_t s = perRow; s < shape[c]; s <<= 1)
+    bits[c].push_back(shape[r] * s);
+  uint64_t mask = getSwizzle() / 16 - 1;
+  for (auto &dim : bits)
+    for (int64_t &off : dim) {
+      uint64_t addr = uint64_t(off) * bytes;
+      addr ^= ((addr >> 7) & mask) << 4;
+      off = int64_t(addr / bytes);
+    }
+  return OffsetMap(shape, std::move(bits));
+}

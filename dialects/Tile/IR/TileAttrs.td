@@ -146,4 +146,79 @@ def Tile_DotOperandEncodingAttr
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Shared-memory encodings
+//===----------------------------------------------------------------------===//
+
+def Tile_SharedEncodingInterface
+    : AttrInterface<"SharedEncodingAttrInterface"> {
+  let cppNamespace = "::tilec::tile";
+  let description = [{
+    An encoding of a tile in shared memory: where each element lives in the
+    buffer. Consumers see it only through its OffsetMap
+    (dialects/Tile/IR/LinearLayout.h), a linear map from the tile
+    coordinate's bits to element offsets (swizzles are XORs, so they are
+    linear too).
+  }];
+  let methods = [
+    InterfaceMethod<"The number of tile dimensions the encoding describes.",
+      "unsigned", "getRank">,
+    InterfaceMethod<"Dimensions from the fastest-varying (contiguous) to the "
+      "slowest.", "::llvm::SmallVector<unsigned>", "getMemoryOrder">,
+    InterfaceMethod<[{Element offsets of a tile of `shape` (rank getRank(),
+      powers of two) with elements of `elementType`.}],
+      "::tilec::tile::OffsetMap", "toOffsetMap",
+      (ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType)>,
+  ];
+}
+
+def Tile_SharedEncodingAttr : AttrDef<Tile_Dialect, "SharedEncoding", [
+    DeclareAttrInterfaceMethods<Tile_SharedEncodingInterface>]> {
+  let mnemonic = "shared";
+  let summary = "a swizzled tile in shared memory";
+  let description = [{
+    Rows along `order[1]` of elements contiguous along `order[0]` (further
+    dimensions, if any, stacked densely in `order`), with the column
+    swizzled against bank conflicts: the column's group of `vec` elements
+    is XORed with `(row / perPhase) % maxPhase`, so the rows one
+    `ldmatrix` (or a warp's stores) touches fall in different banks
+    (Triton's swizzled shared layout). `vec = perPhase = maxPhase = 1` is
+    no swizzle; the phase is capped at the number of vec groups in a row.
+
+    ```mlir
+    !tile.memdesc<128x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>
+    ```
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=`
+    $maxPhase `,` `order` `=` `[` $order `]` `}` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_NVMMASharedEncodingAttr : AttrDef<Tile_Dialect, "NVMMASharedEncoding", [
+    DeclareAttrInterfaceMethods<Tile_SharedEncodingInterface>]> {
+  let mnemonic = "nvmma_shared";
+  let summary = "the swizzled shared-memory layouts of wgmma and TMA";
+  let description = [{
+    The 32-, 64- and 128-byte swizzle modes of Hopper's tensor memory
+    accelerator and wgmma operand descriptors (PTX ISA 9.7.15.5.1, CUDA
+    tensor-map swizzles): the tile is stored as blocks of `swizzle` bytes
+    of its contiguous dimension (the last one, or the first when
+    `transposed`), each block a column of rows of `swizzle` bytes in which
+    the 16-byte chunk index is XORed with the row's position in the
+    128-byte pattern. Rank 2, or 3 with a leading batch dimension.
+
+    ```mlir
+    #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$swizzle, "bool":$transposed);
+  let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TILE_ATTRS_TD

@@ -26,6 +26,7 @@ def Tile_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Argument attribute: the value (an integer, or a pointer's address in
     /// bytes) is a multiple of this power of two.
@@ -45,9 +46,18 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumStagesAttrName() {
       return "tile.num_stages";
     }
-    /// Function attribute set by lowering: dynamic shared memory in bytes.
+    /// Function attribute set by tile-allocate-shared: dynamic shared
+    /// memory in bytes.
     static constexpr ::llvm::StringLiteral getSharedBytesAttrName() {
       return "tile.shared";
+    }
+    /// Op attribute set by tile-allocate-shared: the byte offset, in the
+    /// kernel's dynamic shared memory, of a `tile.local_alloc`'s buffer or
+    /// of the scratch space an op needs while it runs (a layout conversion,
+    /// a reduction's or scan's exchange across warps, a scalar atomic's
+    /// broadcast). A 16-byte-aligned i32; the dialect verifies it.
+    static constexpr ::llvm::StringLiteral getSharedOffsetAttrName() {
+      return "tile.shared_offset";
     }
   }];
 }

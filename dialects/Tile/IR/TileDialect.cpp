@@ -71,6 +71,10 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
       os << "dot_op";
       return AliasResult::FinalAlias;
     }
+    if (isa<SharedEncodingAttr, NVMMASharedEncodingAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -90,6 +94,19 @@ void TileDialect::initialize() {
 #include "dialects/Tile/IR/TileOps.cpp.inc"
       >();
   addInterfaces<TileInlinerInterface, TileOpAsmInterface>();
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() == getSharedOffsetAttrName()) {
+    auto v = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!v || v.getInt() < 0 || v.getInt() % 16 != 0)
+      return op->emitOpError("expected ")
+             << getSharedOffsetAttrName()
+             << " to be a non-negative multiple of 16, found "
+             << attr.getValue();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -119,6 +136,98 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected a block type without encoding, found "
                        << blockType;
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// !tile.memdesc
+//===----------------------------------------------------------------------===//
+
+unsigned MemDescType::getNumBufferDims() const {
+  auto enc = dyn_cast<SharedEncodingAttrInterface>(getEncoding());
+  unsigned rank = enc ? enc.getRank() : getShape().size();
+  return getShape().size() > rank ? getShape().size() - rank : 0;
+}
+
+ShapedType MemDescType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                  Type elementType) const {
+  return MemDescType::get(getContext(), shape ? *shape : getShape(),
+                          elementType, getEncoding(), getMutableMemory(),
+                          getAllocShape());
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  Attribute encoding, bool,
+                                  ArrayRef<int64_t> allocShape) {
+  auto enc = dyn_cast_or_null<SharedEncodingAttrInterface>(encoding);
+  if (!enc)
+    return emitError() << "expected a shared encoding (#tile.shared or "
+                          "#tile.nvmma_shared), found "
+                       << encoding;
+  if (!isa<IntegerType, FloatType>(elementType))
+    return emitError() << "expected an integer or float element type, found "
+                       << elementType;
+  if (shape.size() < enc.getRank())
+    return emitError() << "expected at least " << enc.getRank()
+                       << " dimensions for the encoding, found "
+                       << shape.size();
+  // Buffer dimensions (stages) may have any size; the tile's are powers
+  // of two.
+  unsigned bufferDims = shape.size() - enc.getRank();
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (shape[d] <= 0 || (d >= bufferDims && !llvm::isPowerOf2_64(shape[d])))
+      return emitError() << "expected power-of-two tile dimensions, found "
+                         << shape[d];
+  if (allocShape.size() != shape.size())
+    return emitError() << "expected an allocation shape of rank "
+                       << shape.size();
+  for (auto [s, a] : llvm::zip(shape, allocShape))
+    if (s > a || a % s != 0)
+      return emitError() << "expected the view to divide its allocation";
+  return success();
+}
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding))
+    return {};
+  bool isMutable = false;
+  SmallVector<int64_t> alloc(shape);
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("mutable"))) {
+      isMutable = true;
+      continue;
+    }
+    alloc.clear();
+    if (parser.parseKeyword("alloc") || parser.parseEqual() ||
+        parser.parseDimensionList(alloc, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MemDescType>(parser.getContext(), shape,
+                                        elementType, encoding, isMutable,
+                                        alloc);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t s : getShape())
+    printer << s << "x";
+  printer << getElementType() << ", " << getEncoding();
+  if (getMutableMemory())
+    printer << ", mutable";
+  if (getAllocShape() != getShape()) {
+    printer << ", alloc = ";
+    llvm::interleave(getAllocShape(), printer, "x");
+  }
+  printer << ">";
 }
 
 Type tilec::tile::getPointeeTypeOf(Type type) {
@@ -273,6 +382,35 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        instrShape[1] > 256))
     return emitError() << "expected instrShape = [64, N, K] with N a "
                           "multiple of 8 up to 256 for mma version 3";
+  return success();
+}
+
+LogicalResult
+SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned vec, unsigned perPhase, unsigned maxPhase,
+                           ArrayRef<unsigned> order) {
+  for (unsigned v : {vec, perPhase, maxPhase})
+    if (v == 0 || !llvm::isPowerOf2_32(v))
+      return emitError() << "expected vec, perPhase and maxPhase to be "
+                            "powers of two, found "
+                         << v;
+  SmallVector<bool> seen(order.size(), false);
+  for (unsigned o : order) {
+    if (o >= order.size() || seen[o])
+      return emitError() << "expected order to be a permutation of [0, "
+                         << order.size() << ")";
+    seen[o] = true;
+  }
+  if (order.empty())
+    return emitError() << "expected a shared encoding of rank >= 1";
+  return success();
+}
+
+LogicalResult NVMMASharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned swizzle, bool) {
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "expected a swizzle of 32, 64 or 128 bytes, found "
+                       << swizzle;
   return success();
 }
 

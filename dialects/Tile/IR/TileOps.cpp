@@ -732,3 +732,146 @@ LogicalResult HintOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+/// Shape and element type of a memdesc's tile (buffer dimensions dropped)
+/// match the tensor's.
+static LogicalResult verifyTileMatches(Operation *op, MemDescType m,
+                                       RankedTensorType t) {
+  if (m.getNumBufferDims() != 0 || m.getShape() != t.getShape() ||
+      m.getElementType() != t.getElementType())
+    return op->emitOpError("expected a tile of the memdesc's shape and "
+                           "element type, found ")
+           << t << " and " << m;
+  return success();
+}
+
+LogicalResult LocalAllocOp::verify() {
+  MemDescType m = getResult().getType();
+  if (getSrc()) {
+    auto t = cast<RankedTensorType>(getSrc().getType());
+    if (failed(verifyTileMatches(*this, m, t)))
+      return failure();
+    if (t.getEncoding() &&
+        !isa<DistributedEncodingAttrInterface>(t.getEncoding()))
+      return emitOpError("expected a distributed source, found ") << t;
+    return success();
+  }
+  if (!m.getMutableMemory())
+    return emitOpError("expected a mutable memdesc for an allocation without "
+                       "a source (nothing could write it), found ")
+           << m;
+  if (m.getAllocShape() != m.getShape())
+    return emitOpError("expected a whole allocation, found a view ") << m;
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyTileMatches(*this, getSrc().getType(),
+                           cast<RankedTensorType>(getResult().getType()));
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (!getDst().getType().getMutableMemory())
+    return emitOpError("expected a mutable destination, found ")
+           << getDst().getType();
+  return verifyTileMatches(*this, getDst().getType(),
+                           cast<RankedTensorType>(getSrc().getType()));
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getResult().getType();
+  if (src.getNumBufferDims() == 0)
+    return emitOpError("expected a multi-buffered source (a leading buffer "
+                       "dimension), found ")
+           << src;
+  if (dst.getShape() != src.getShape().drop_front() ||
+      dst.getAllocShape() != src.getAllocShape().drop_front() ||
+      dst.getElementType() != src.getElementType() ||
+      dst.getEncoding() != src.getEncoding() ||
+      dst.getMutableMemory() != src.getMutableMemory())
+    return emitOpError("expected the source without its leading dimension, "
+                       "found ")
+           << dst;
+  return success();
+}
+
+LogicalResult MemDescSubviewOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getResult().getType();
+  ArrayRef<int64_t> offs = getOffsets();
+  if (offs.size() != src.getShape().size() ||
+      dst.getShape().size() != src.getShape().size())
+    return emitOpError("expected one offset per dimension and a result of "
+                       "the source's rank");
+  for (unsigned d = 0; d < offs.size(); ++d)
+    if (offs[d] < 0 || offs[d] % dst.getShape()[d] != 0 ||
+        offs[d] + dst.getShape()[d] > src.getShape()[d])
+      return emitOpError("expected aligned offsets inside the source, found "
+                         "offset ")
+             << offs[d] << " for extent " << dst.getShape()[d]
+             << " in dimension " << d;
+  if (dst.getAllocShape() != src.getAllocShape() ||
+      dst.getElementType() != src.getElementType() ||
+      dst.getEncoding() != src.getEncoding() ||
+      dst.getMutableMemory() != src.getMutableMemory())
+    return emitOpError("expected a view of the same allocation, found ")
+           << dst;
+  return success();
+}
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getResult().getType();
+  ArrayRef<int32_t> order = getOrder();
+  auto srcEnc = dyn_cast<SharedEncodingAttr>(src.getEncoding());
+  if (!srcEnc || src.getNumBufferDims() != 0 ||
+      src.getAllocShape() != src.getShape())
+    return emitOpError("unimplemented: transposing a view, a multi-buffered "
+                       "or a non-#tile.shared memdesc");
+  if (order.size() != src.getShape().size())
+    return emitOpError("expected one order entry per dimension");
+  SmallVector<int64_t> shape;
+  SmallVector<unsigned> memOrder;
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t o : order) {
+    if (o < 0 || o >= int32_t(order.size()) || seen[o])
+      return emitOpError("expected order to be a permutation");
+    seen[o] = true;
+    shape.push_back(src.getShape()[o]);
+  }
+  // Result dimension i is source dimension order[i]: the memory order
+  // names result dimensions.
+  for (unsigned d : srcEnc.getOrder())
+    for (unsigned i = 0; i < order.size(); ++i)
+      if (unsigned(order[i]) == d)
+        memOrder.push_back(i);
+  auto want = MemDescType::get(
+      getContext(), shape, src.getElementType(),
+      SharedEncodingAttr::get(getContext(), srcEnc.getVec(),
+                              srcEnc.getPerPhase(), srcEnc.getMaxPhase(),
+                              memOrder),
+      src.getMutableMemory(), shape);
+  if (dst != want)
+    return emitOpError("expected result ") << want << ", found " << dst;
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptrs = cast<RankedTensorType>(getPtr().getType());
+  MemDescType dst = getDst().getType();
+  if (!dst.getMutableMemory())
+    return emitOpError("expected a mutable destination, found ") << dst;
+  auto pointee = cast<PtrType>(ptrs.getElementType()).getPointeeType();
+  if (dst.getNumBufferDims() != 0 || dst.getShape() != ptrs.getShape() ||
+      dst.getElementType() != pointee)
+    return emitOpError("expected a destination tile of the pointers' shape "
+                       "and pointee type, found ")
+           << dst;
+  if (getMask() &&
+      cast<RankedTensorType>(getMask().getType()).getShape() !=
+          ptrs.getShape())
+    return emitOpError("expected a mask of the pointers' shape");
+  return success();
+}

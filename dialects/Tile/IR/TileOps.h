@@ -17,6 +17,14 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace tilec::tile {
+/// The side-effect resource of the CTA's shared memory (local_alloc,
+/// local_load, local_store, async copies).
+struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
+  llvm::StringRef getName() final { return "<SharedMemory>"; }
+};
+} // namespace tilec::tile
+
 #define GET_OP_CLASSES
 #include "dialects/Tile/IR/TileOps.h.inc"
 

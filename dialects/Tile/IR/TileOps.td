@@ -641,6 +641,178 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def Tile_SharedMemory : Resource<"::tilec::tile::SharedMemory">;
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<Tile_SharedMemory>]>]> {
+  let summary = "allocate a tile in shared memory, optionally storing one";
+  let description = [{
+    A buffer in shared memory of the result's type, live until its last
+    use; with `src`, every element of the distributed tile `src` is stored
+    into it first (the result is then immutable). Offsets are assigned by
+    `tile-allocate-shared`, which records them as `tile.shared_offset`.
+
+    ```mlir
+    %m = tile.local_alloc %a : (tensor<128x64xf16, #blocked>) -> !tile.memdesc<128x64xf16, #shared>
+    %buf = tile.local_alloc : () -> !tile.memdesc<3x128x64xf16, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Optional<Tile_Tensor>:$src);
+  let results = (outs Tile_MemDescType:$result);
+  let assemblyFormat = [{
+    ($src^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LocalLoadOp : Tile_Op<"local_load", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>]>]> {
+  let summary = "load a tile from shared memory into registers";
+  let description = [{
+    Every thread reads the elements the result's distributed encoding gives
+    it (`ldmatrix` for mma.sync operands where the layout allows). Needs a
+    CTA barrier after the writes it reads (`tile-insert-barriers`).
+
+    ```mlir
+    %a = tile.local_load %m : !tile.memdesc<128x64xf16, #shared> -> tensor<128x64xf16, #dot_op>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_LocalStoreOp : Tile_Op<"local_store", [
+    MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "store a tile from registers into shared memory";
+  let description = [{
+    ```mlir
+    tile.local_store %v, %m : tensor<128x64xf16, #blocked>, !tile.memdesc<128x64xf16, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, Tile_MemDescType:$dst);
+  let assemblyFormat = [{
+    $src `,` $dst attr-dict `:` type($src) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MemDescIndexOp : Tile_Op<"memdesc_index", [Pure]> {
+  let summary = "one buffer of a multi-buffered shared-memory allocation";
+  let description = [{
+    Buffer `index` (along the leading dimension) of `src`.
+
+    ```mlir
+    %s = tile.memdesc_index %buf[%i] : !tile.memdesc<3x128x64xf16, #shared, mutable> -> !tile.memdesc<128x64xf16, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$src, I32:$index);
+  let results = (outs Tile_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MemDescSubviewOp : Tile_Op<"memdesc_subview", [Pure]> {
+  let summary = "a sub-tile of a tile in shared memory";
+  let description = [{
+    The elements of `src` from `offsets` (static; each a multiple of the
+    result's extent along its dimension, so the view is aligned) over the
+    result's shape, e.g. one K slice of a dot operand.
+
+    ```mlir
+    %k1 = tile.memdesc_subview %m[0, 16] : !tile.memdesc<128x64xf16, #shared> -> !tile.memdesc<128x16xf16, #shared, alloc = 128x64>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `` $offsets attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MemDescTransOp : Tile_Op<"memdesc_trans", [Pure]> {
+  let summary = "a tile in shared memory seen with permuted dimensions";
+  let description = [{
+    Result dimension i is `src` dimension `order[i]` (as `tile.trans`), with
+    no data moved: the result's encoding is the source's with its memory
+    order permuted.
+
+    ```mlir
+    %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x128xf16, #s> -> !tile.memdesc<128x64xf16, #s_t>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
+    OptionalTypesMatchWith<"mask has the shape of ptr with i1 elements",
+                   "ptr", "mask", "::tilec::tile::getI1SameShape($_self)">,
+    MemoryEffects<[MemRead, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "copy a tile from global to shared memory asynchronously";
+  let description = [{
+    Starts copying the elements `ptr` points to into `dst` (`cp.async`,
+    PTX ISA 9.7.9.25; sm_80+): each thread copies the elements of `ptr`'s
+    distributed encoding, up to 16 bytes per instruction. Elements whose
+    `mask` is false are not read and are written as zero. The copies
+    become part of the next `tile.async_commit_group`; their data may be
+    read only after a `tile.async_wait` that covers that group, then a CTA
+    barrier.
+
+    ```mlir
+    tile.async_copy %ptrs, %buf, %mask : tensor<128x64x!tile.ptr<f16>, #blocked>, !tile.memdesc<128x64xf16, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, Tile_MemDescType:$dst,
+                       Optional<Tile_BoolTensor>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`,` $mask^)? attr-dict `:` type($ptr) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group", [
+    MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "close the current group of asynchronous copies";
+  let description = [{
+    `cp.async.commit_group`: the copies this thread started since the last
+    commit form one group, which `tile.async_wait` counts.
+
+    ```mlir
+    tile.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "wait until at most `num` groups of copies are pending";
+  let description = [{
+    `cp.async.wait_group num`: this thread's copies of all but the `num`
+    most recent groups have landed in shared memory. Other threads see them
+    after a CTA barrier.
+
+    ```mlir
+    tile.async_wait {num = 1 : i32}
+    ```
+  }];
+  let arguments = (ins I32Attr:$num);
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Hints and synchronization
 //===----------------------------------------------------------------------===//
 

@@ -47,6 +47,56 @@ def Tile_TensorDescType : TypeDef<Tile_Dialect, "TensorDesc"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_MemDescType : TypeDef<Tile_Dialect, "MemDesc", [ShapedTypeInterface]> {
+  let mnemonic = "memdesc";
+  let summary = "a tile in shared memory";
+  let description = [{
+    A buffer (or a view of one) in the CTA's shared memory holding a tile
+    of `shape` and `elementType`, placed by a shared encoding
+    (`#tile.shared`, `#tile.nvmma_shared`) that describes the trailing
+    dimensions; leading dimensions beyond the encoding's rank number the
+    buffers of a multi-buffered allocation (software-pipelining stages).
+    `mutable` allows stores (`tile.local_store`, `tile.async_copy`).
+    `allocShape` is the shape of the allocation a view (from
+    `tile.memdesc_subview`) lies in; it is omitted when equal to `shape`.
+    Its offset in shared memory is decided by `tile-allocate-shared`.
+
+    ```mlir
+    !tile.memdesc<3x128x64xf16, #shared, mutable>
+    !tile.memdesc<128x16xf16, #shared, mutable, alloc = 128x64>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::mlir::Attribute":$encoding,
+                        "bool":$mutableMemory,
+                        ArrayRefParameter<"int64_t">:$allocShape);
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
+        "::mlir::Type":$elementType, "::mlir::Attribute":$encoding,
+        CArg<"bool", "true">:$mutableMemory), [{
+      return $_get(elementType.getContext(), shape, elementType, encoding,
+                   mutableMemory, shape);
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let skipDefaultBuilders = 0;
+  let extraClassDeclaration = [{
+    // ShapedTypeInterface.
+    bool hasRank() const { return true; }
+    ::mlir::ShapedType cloneWith(
+        std::optional<::llvm::ArrayRef<int64_t>> shape,
+        ::mlir::Type elementType) const;
+    /// Leading dimensions that number buffers, not tile rows.
+    unsigned getNumBufferDims() const;
+    /// The tile shape the encoding describes (the trailing dimensions).
+    ::llvm::ArrayRef<int64_t> getTileShape() const {
+      return getShape().drop_front(getNumBufferDims());
+    }
+  }];
+}
+
 // Scalars: builtin integers and floats.
 def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F16, BF16, F32, F64]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;

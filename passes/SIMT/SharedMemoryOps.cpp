@@ -1,0 +1,473 @@
+//===- SharedMemoryOps.cpp - Shared-memory ops to per-thread code -*- C++ -*-===//
+//
+// Lowers the shared-memory IR: a memdesc becomes a pointer (address space
+// 3) to its tile buffer (`tile.local_alloc` at the offset
+// tile-allocate-shared recorded, `tile.memdesc_index` one buffer further),
+// views (`memdesc_subview`, `memdesc_trans`) keep the pointer and are
+// resolved at each access from the original IR: a subview's origin is a
+// constant XORed into every offset (its offsets are aligned, so adding
+// them is XORing them under any swizzle), a transpose is the permuted
+// encoding its result type already carries.
+//
+// Accesses compose the distributed layout with the encoding's OffsetMap
+// (LinearLayout.h): local_alloc / local_store / local_load move vectors of
+// up to 16 bytes where the composition is contiguous. A local_load into an
+// mma.sync operand uses `ldmatrix` (PTX ISA 9.7.14.5.15): `.x4` loads the
+// four 8x8 matrices of an A fragment, or the b0/b1 of two n-tiles of B,
+// each lane supplying one 16-byte row address; `.trans` when the
+// operand's M or N dimension, not K, is contiguous (16-bit types only; 8-
+// and 32-bit operands with K contiguous use the untransposed form on
+// 16-byte rows). Other cases load element by element.
+//
+// `tile.async_copy` becomes `cp.async` (PTX ISA 9.7.9.25) of 16, 8 or 4
+// bytes per chunk of consecutive elements (`.cg` for 16, `.ca` else), the
+// mask as the source size (0 = write zeros); chunks narrower than 4 bytes
+// fall back to a predicated load and a shared store, which is synchronous
+// and therefore also correct.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/SIMT/SIMTUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+using LL = tile::LinearLayout;
+
+/// A memdesc as an access sees it: the element offsets of the view's
+/// coordinates within its tile buffer, and the element type.
+struct MemDescView {
+  tile::OffsetMap map;
+  int64_t xorOffset = 0;
+  Type elem;
+};
+
+MemDescView getView(Value memdesc) {
+  auto type = cast<tile::MemDescType>(memdesc.getType());
+  auto enc = cast<tile::SharedEncodingAttrInterface>(type.getEncoding());
+  unsigned bufferDims = type.getNumBufferDims();
+  ArrayRef<int64_t> allocTile = type.getAllocShape().drop_front(bufferDims);
+  ArrayRef<int64_t> tile = type.getTileShape();
+  tile::OffsetMap alloc = enc.toOffsetMap(allocTile, type.getElementType());
+  // The origin: the sum of the offsets of the subviews this is taken from.
+  SmallVector<int64_t> origin(tile.size(), 0);
+  for (Value v = memdesc; auto sub = v.getDefiningOp<tile::MemDescSubviewOp>();
+       v = sub.getSrc())
+    for (unsigned d = 0; d < origin.size(); ++d)
+      origin[d] += sub.getOffsets()[bufferDims + d];
+  SmallVector<SmallVector<int64_t>> bits;
+  for (unsigned d = 0; d < tile.size(); ++d)
+    bits.push_back(SmallVector<int64_t>(
+        ArrayRef<int64_t>(alloc.getBitOffsets()[d])
+            .take_front(llvm::Log2_64(tile[d]))));
+  MemDescView view;
+  view.map = tile::OffsetMap(tile, std::move(bits));
+  view.xorOffset = alloc.apply(origin);
+  view.elem = type.getElementType();
+  return view;
+}
+
+/// The byte offset tile-allocate-shared gave `op`.
+FailureOr<int64_t> getAllocatedOffset(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(
+      tile::TileDialect::getSharedOffsetAttrName());
+  if (!attr)
+    return op->emitError("expected a shared-memory offset ")
+           << "(tile.shared_offset; run tile-allocate-shared first)";
+  return attr.getInt();
+}
+
+Type storageType(const TypeConverter &tc, Type elem) {
+  Type t = tc.convertType(elem);
+  return t.isInteger(1) ? IntegerType::get(elem.getContext(), 8) : t;
+}
+
+struct LocalAllocLowering : public OpConversionPattern<tile::LocalAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<int64_t> offset = getAllocatedOffset(op);
+    if (failed(offset))
+      return failure();
+    Location loc = op.getLoc();
+    Value base = getSharedBase(rewriter, loc, *offset);
+    if (op.getSrc()) {
+      MemDescView view = getView(op.getResult());
+      LL l = getLayout(op.getSrc().getType());
+      storeToShared(rewriter, loc, base, adaptor.getSrc(),
+                    view.map.compose(l), 16, view.xorOffset);
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct LocalStoreLowering : public OpConversionPattern<tile::LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MemDescView view = getView(op.getDst());
+    LL l = getLayout(op.getSrc().getType());
+    storeToShared(rewriter, op.getLoc(), adaptor.getDst(), adaptor.getSrc(),
+                  view.map.compose(l), 16, view.xorOffset);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MemDescIndexLowering
+    : public OpConversionPattern<tile::MemDescIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MemDescIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tile::MemDescType type = op.getResult().getType();
+    int64_t elems = 1;
+    for (int64_t s : type.getAllocShape())
+      elems *= s;
+    Type elem = storageType(*getTypeConverter(), type.getElementType());
+    Value off = arith::MulIOp::create(rewriter, loc, adaptor.getIndex(),
+                                      i32Const(rewriter, loc, elems));
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    rewriter.replaceOp(op, LLVM::GEPOp::create(rewriter, loc, ptrType, elem,
+                                               adaptor.getSrc(),
+                                               ArrayRef<LLVM::GEPArg>{off}));
+    return success();
+  }
+};
+
+/// Views keep the pointer; accesses resolve them (getView).
+template <typename ViewOp>
+struct ViewLowering : public OpConversionPattern<ViewOp> {
+  using OpConversionPattern<ViewOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ViewOp op, typename ViewOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+/// The ldmatrix form of a local_load into an mma.sync operand, if any.
+struct LdMatrixPlan {
+  bool trans = false;
+  /// Lane bases of the row addresses, in the operand's coordinates.
+  SmallVector<LL::Coord> laneBases;
+  /// B: x4 loads two n-tiles (their register distance); 0: x2, one.
+  int64_t nPairStride = 0;
+};
+
+std::optional<LdMatrixPlan> planLdMatrix(tile::DotOperandEncodingAttr enc,
+                                         RankedTensorType type,
+                                         const MemDescView &view) {
+  auto mma = dyn_cast<tile::MmaEncodingAttr>(enc.getParent());
+  if (!mma || mma.getVersion() != 2)
+    return std::nullopt;
+  int64_t bytes = getElementBytes(type.getElementType());
+  if (bytes * enc.getKWidth() != 4)
+    return std::nullopt;
+  unsigned rank = type.getRank(), bd = rank == 3 ? 1 : 0;
+  bool isA = enc.getOpIdx() == 0;
+  unsigned kDim = isA ? bd + 1 : bd, otherDim = isA ? bd : bd + 1;
+  int64_t chunk = 16 / bytes;
+  // The contiguous dimension holds whole 16-byte rows, and every other
+  // bit moves addresses by whole rows.
+  auto bits = view.map.getBitOffsets();
+  int contiguous = -1;
+  for (unsigned d = 0; d < rank; ++d)
+    if (!bits[d].empty() && bits[d][0] == 1)
+      contiguous = d;
+  if (contiguous < 0 || type.getDimSize(contiguous) < chunk)
+    return std::nullopt;
+  unsigned inRow = llvm::Log2_64(chunk);
+  for (unsigned d = 0; d < rank; ++d)
+    for (unsigned i = 0; i < bits[d].size(); ++i) {
+      bool rowBit = int(d) == contiguous && i < inRow;
+      if (rowBit ? bits[d][i] != (int64_t(1) << i) : bits[d][i] % chunk != 0)
+        return std::nullopt;
+    }
+  if (view.xorOffset % chunk != 0)
+    return std::nullopt;
+  LdMatrixPlan p;
+  p.trans = unsigned(contiguous) != kDim;
+  if (p.trans && bytes != 2)
+    return std::nullopt;
+  auto unit = [&](unsigned d, int64_t v) {
+    LL::Coord c(rank, 0);
+    c[d] = v;
+    return c;
+  };
+  if (!isA) {
+    ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+    int64_t nStep = 8 * int64_t(wpc[bd + 1]);
+    if (type.getDimSize(otherDim) >= 2 * nStep)
+      p.nPairStride = nStep;
+  }
+  // Lane l supplies row l % 8 of matrix l / 8.
+  if (isA && !p.trans) // matrices: (m 0-7 | 8-15) x (k chunk 0 | 1)
+    p.laneBases = {unit(otherDim, 1), unit(otherDim, 2), unit(otherDim, 4),
+                   unit(otherDim, 8), unit(kDim, chunk)};
+  else if (isA) // rows are k; matrices (m 0-7 | 8-15) x (k 0-7 | 8-15)
+    p.laneBases = {unit(kDim, 1), unit(kDim, 2), unit(kDim, 4),
+                   unit(otherDim, 8), unit(kDim, 8)};
+  else if (!p.trans) // rows are n; matrices (k chunk 0 | 1) x (n-tile, next)
+    p.laneBases = {unit(otherDim, 1), unit(otherDim, 2), unit(otherDim, 4),
+                   unit(kDim, chunk), unit(otherDim, p.nPairStride)};
+  else // rows are k; matrices (k 0-7 | 8-15) x (n-tile, next)
+    p.laneBases = {unit(kDim, 1), unit(kDim, 2), unit(kDim, 4),
+                   unit(kDim, 8), unit(otherDim, p.nPairStride)};
+  return p;
+}
+
+struct LocalLoadLowering : public OpConversionPattern<tile::LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    MemDescView view = getView(op.getSrc());
+    LL l = getLayout(type);
+    auto vecType = cast<VectorType>(getTypeConverter()->convertType(type));
+    if (auto enc = dyn_cast<tile::DotOperandEncodingAttr>(type.getEncoding()))
+      if (std::optional<LdMatrixPlan> p = planLdMatrix(enc, type, view)) {
+        rewriter.replaceOp(op, loadWithLdMatrix(rewriter, loc, enc, type, l,
+                                                view, *p, adaptor.getSrc(),
+                                                vecType));
+        return success();
+      }
+    Type elem = storageType(*getTypeConverter(), type.getElementType());
+    VectorType storeType = VectorType::get(vecType.getShape(), elem);
+    Value v = loadFromShared(rewriter, loc, adaptor.getSrc(), storeType,
+                             view.map.compose(l), 16, view.xorOffset);
+    if (storeType != vecType)
+      v = arith::TruncIOp::create(rewriter, loc, vecType, v);
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+
+  Value loadWithLdMatrix(OpBuilder &b, Location loc,
+                         tile::DotOperandEncodingAttr enc,
+                         RankedTensorType type, const LL &l,
+                         const MemDescView &view, const LdMatrixPlan &p,
+                         Value base, VectorType vecType) const {
+    auto mma = cast<tile::MmaEncodingAttr>(enc.getParent());
+    unsigned rank = type.getRank(), bd = rank == 3 ? 1 : 0;
+    bool isA = enc.getOpIdx() == 0;
+    ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+    int64_t kWidth = enc.getKWidth();
+    int64_t nK = type.getDimSize(isA ? bd + 1 : bd) / (8 * kWidth);
+    int64_t nOther =
+        isA ? std::max<int64_t>(1, type.getDimSize(bd) / (16 * wpc[bd]))
+            : std::max<int64_t>(1, type.getDimSize(bd + 1) / (8 * wpc[bd + 1]));
+    int64_t nB =
+        rank == 3 ? std::max<int64_t>(1, type.getDimSize(0) / wpc[0]) : 1;
+    int64_t regsPerInstr = isA ? 4 * kWidth : 2 * kWidth;
+    auto regOf = [&](int64_t bi, int64_t o, int64_t k) {
+      return regsPerInstr * (k + nK * (o + nOther * bi));
+    };
+    // Row addresses: the operand's register and warp placement, the
+    // ldmatrix lanes.
+    LL addr(LL::Bases{SmallVector<LL::Coord>(l.getBases(LL::kRegister)),
+                      p.laneBases,
+                      SmallVector<LL::Coord>(l.getBases(LL::kWarp))},
+            type.getShape());
+    LL offsets = view.map.compose(addr);
+    ThreadCoords thread = emitThreadOffsets(b, loc, offsets, view.xorOffset);
+    Type elem = vecType.getElementType();
+    Type word = kWidth == 1 ? elem : Type(VectorType::get({kWidth}, elem));
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+    Type i32 = b.getI32Type();
+    SmallVector<Value> regs(vecType.getNumElements());
+    auto load = [&](int64_t reg, int num) {
+      Value off = emitElementCoords(b, loc, offsets, thread, reg)[0];
+      Value ptr = LLVM::GEPOp::create(b, loc, ptrType, elem, base,
+                                      ArrayRef<LLVM::GEPArg>{off});
+      Type res = num == 1 ? i32
+                          : Type(LLVM::LLVMStructType::getLiteral(
+                                b.getContext(), SmallVector<Type>(num, i32)));
+      Value m = NVVM::LdMatrixOp::create(
+          b, loc, res, ptr, num,
+          p.trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+          NVVM::LdStMatrixEltType::B16);
+      SmallVector<Value> words;
+      for (int i = 0; i < num; ++i)
+        words.push_back(num == 1 ? m : LLVM::ExtractValueOp::create(b, loc, m, i));
+      return words;
+    };
+    // Word j of an instruction's fragment -> registers.
+    auto place = [&](int64_t reg, Value w) {
+      Value v = LLVM::BitcastOp::create(b, loc, word, w);
+      for (int64_t e = 0; e < kWidth; ++e)
+        regs[reg + e] = kWidth == 1 ? v : extractElement(b, loc, v, e);
+    };
+    for (int64_t bi = 0; bi < nB; ++bi)
+      for (int64_t k = 0; k < nK; ++k) {
+        if (isA) {
+          for (int64_t m = 0; m < nOther; ++m) {
+            int64_t r = regOf(bi, m, k);
+            SmallVector<Value> w = load(r, 4);
+            for (int j = 0; j < 4; ++j)
+              place(r + j * kWidth, w[j]);
+          }
+          continue;
+        }
+        for (int64_t n = 0; n < nOther; n += p.nPairStride ? 2 : 1) {
+          int64_t r = regOf(bi, n, k);
+          SmallVector<Value> w = load(r, p.nPairStride ? 4 : 2);
+          place(r, w[0]);
+          place(r + kWidth, w[1]);
+          if (p.nPairStride) {
+            int64_t r2 = regOf(bi, n + 1, k);
+            place(r2, w[2]);
+            place(r2 + kWidth, w[3]);
+          }
+        }
+      }
+    Value result = poisonValue(b, loc, vecType);
+    for (int64_t i = 0; i < int64_t(regs.size()); ++i)
+      result = insertElement(b, loc, result,
+                             regs[i] ? regs[i] : regs[i % (regsPerInstr * nK * nOther * nB)], i);
+    return result;
+  }
+};
+
+struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
+  AsyncCopyLowering(TileTypeConverter &tc, MLIRContext *ctx,
+                    const ModuleAxisInfo &axis)
+      : OpConversionPattern(tc, ctx), axis(axis) {}
+
+  LogicalResult
+  matchAndRewrite(tile::AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    MemDescView view = getView(op.getDst());
+    LL l = getLayout(ptrType);
+    LL offsets = view.map.compose(l);
+    Type elem = storageType(*getTypeConverter(), view.elem);
+    int64_t bytes = getElementBytes(elem);
+    // Chunks: consecutive registers consecutive in global memory (axis
+    // facts) and in shared memory, mask constant over them, <= 16 bytes.
+    int64_t vec = std::min<int64_t>(offsets.getContiguousRegisters(0),
+                                    16 / bytes);
+    int dim = -1;
+    if (l.getNumBits(LL::kRegister) > 0)
+      for (unsigned d = 0; d < l.getRank(); ++d)
+        if (l.getBases(LL::kRegister)[0][d] == 1)
+          dim = d;
+    if (dim < 0)
+      vec = 1;
+    else
+      vec = std::max<int64_t>(1, std::min(
+          vec, axis.getPtrVectorWidth(op.getPtr(), dim,
+                                      l.getContiguousRegisters(dim))));
+    if (op.getMask() && dim >= 0)
+      vec = std::max<int64_t>(
+          1, std::min(vec, axis.getMaskConstancy(op.getMask(), dim)));
+    uint64_t freeRegs = l.getFreeMask(LL::kRegister);
+    Value pred = emitReplicaPredicate(rewriter, loc, offsets);
+    ThreadCoords thread =
+        emitThreadOffsets(rewriter, loc, offsets, view.xorOffset);
+    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    auto globalPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    int64_t chunkBytes = vec * bytes;
+    for (int64_t r = 0; r < l.getNumRegisters(); r += vec) {
+      if (uint64_t(r) & freeRegs)
+        continue;
+      Value off = emitElementCoords(rewriter, loc, offsets, thread, r)[0];
+      Value dst = LLVM::GEPOp::create(rewriter, loc, sharedPtr, elem,
+                                      adaptor.getDst(),
+                                      ArrayRef<LLVM::GEPArg>{off});
+      Value addr = extractElement(rewriter, loc, adaptor.getPtr(), r);
+      Value mask = op.getMask()
+                       ? extractElement(rewriter, loc, adaptor.getMask(), r)
+                       : Value();
+      if (chunkBytes >= 4) {
+        Value src = LLVM::IntToPtrOp::create(rewriter, loc, globalPtr, addr);
+        Value size;
+        if (mask)
+          size = arith::SelectOp::create(rewriter, loc, mask,
+                                         i32Const(rewriter, loc, chunkBytes),
+                                         i32Const(rewriter, loc, 0));
+        auto emit = [&](OpBuilder &ib) {
+          NVVM::CpAsyncOp::create(
+              ib, loc, dst, src, ib.getI32IntegerAttr(chunkBytes),
+              NVVM::LoadCacheModifierKindAttr::get(
+                  ib.getContext(), chunkBytes == 16
+                                       ? NVVM::LoadCacheModifierKind::CG
+                                       : NVVM::LoadCacheModifierKind::CA),
+              size);
+        };
+        if (pred) {
+          auto ifOp = scf::IfOp::create(rewriter, loc, pred, false);
+          OpBuilder ib = OpBuilder::atBlockBegin(&ifOp.getThenRegion().front());
+          ib.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+          emit(ib);
+        } else {
+          emit(rewriter);
+        }
+        continue;
+      }
+      // Narrow chunks: a synchronous masked load and a shared store.
+      Value v = loadGlobalChunk(rewriter, loc, addr, mask, Value(), elem, 1);
+      Value cond = pred;
+      if (cond) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, cond, false);
+        OpBuilder ib = OpBuilder::atBlockBegin(&ifOp.getThenRegion().front());
+        ib.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
+        LLVM::StoreOp::create(ib, loc, v, dst, unsigned(bytes));
+      } else {
+        LLVM::StoreOp::create(rewriter, loc, v, dst, unsigned(bytes));
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const ModuleAxisInfo &axis;
+};
+
+struct AsyncCommitLowering
+    : public OpConversionPattern<tile::AsyncCommitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AsyncCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : public OpConversionPattern<tile::AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AsyncWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, op.getNum());
+    return success();
+  }
+};
+
+} // namespace
+
+void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
+                                              const ModuleAxisInfo &axis,
+                                              RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
+               MemDescIndexLowering, ViewLowering<tile::MemDescSubviewOp>,
+               ViewLowering<tile::MemDescTransOp>, AsyncCommitLowering,
+               AsyncWaitLowering>(converter, ctx);
+  patterns.add<AsyncCopyLowering>(converter, ctx, axis);
+}
