@@ -209,7 +209,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     return nullptr;
   }
 
-  // Constexpr values from -D, then autotune's first config.
+  // Constexpr values from -D, then the chosen autotune config's.
   std::map<std::string, PyValue> constexprValues;
   for (auto &[name, text] : options.constexprs) {
     if (constexprValues.count(name)) {
@@ -219,7 +219,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     constexprValues[name] = parseConstexprText(text);
   }
   unsigned numWarps = options.numWarps, numStages = options.numStages;
-  SmallVector<NamedAttribute> autotuneAttrs;
+  std::optional<AutotuneSpec> autotune;
   for (const py::ExprPtr &dec : kernel->decorators) {
     auto *callExpr = llvm::dyn_cast<py::Call>(dec.get());
     if (!callExpr)
@@ -228,66 +228,130 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     std::string fname = attr ? attr->attr : "";
     if (auto *n = llvm::dyn_cast<py::Name>(callExpr->func.get()))
       fname = n->id;
-    if (fname == "autotune") {
-      // configs=[triton.Config({'BLOCK': 128}, num_warps=4, num_stages=2)]
-      SmallVector<Attribute> configs;
-      SmallVector<Attribute> keys;
-      for (const py::Keyword &kw : callExpr->keywords) {
-        if (kw.name == "key")
-          if (auto *list = llvm::dyn_cast<py::List>(kw.value.get()))
-            for (const py::ExprPtr &k : list->elts)
-              if (auto *s = llvm::dyn_cast<py::StringLiteral>(k.get()))
-                keys.push_back(b.getStringAttr(s->value));
-        if (kw.name != "configs")
-          continue;
-        auto *list = llvm::dyn_cast<py::List>(kw.value.get());
-        if (!list)
-          continue;
-        for (const py::ExprPtr &cfgExpr : list->elts) {
-          auto *cfg = llvm::dyn_cast<py::Call>(cfgExpr.get());
-          if (!cfg)
-            continue;
-          SmallVector<NamedAttribute> entries, params;
-          std::map<std::string, PyValue> cfgValues;
-          if (!cfg->args.empty())
-            if (auto *dict = llvm::dyn_cast<py::Dict>(cfg->args[0].get()))
-              for (size_t i = 0; i < dict->keys.size(); ++i) {
-                auto *k = llvm::dyn_cast_or_null<py::StringLiteral>(
-                    dict->keys[i].get());
-                auto *v = llvm::dyn_cast<py::IntLiteral>(dict->values[i].get());
-                if (k && v) {
-                  params.push_back(b.getNamedAttr(k->value,
-                                                  b.getI64IntegerAttr(v->value)));
-                  cfgValues[k->value] = PyValue::ofInt(v->value);
-                }
-              }
-          entries.push_back(b.getNamedAttr("constexprs",
-                                           b.getDictionaryAttr(params)));
-          unsigned cfgWarps = 0, cfgStages = 0;
-          for (const py::Keyword &ck : cfg->keywords)
-            if (auto *v = llvm::dyn_cast<py::IntLiteral>(ck.value.get())) {
-              entries.push_back(b.getNamedAttr(ck.name,
-                                               b.getI64IntegerAttr(v->value)));
-              if (ck.name == "num_warps")
-                cfgWarps = unsigned(v->value);
-              if (ck.name == "num_stages")
-                cfgStages = unsigned(v->value);
-            }
-          if (configs.empty()) {
-            // The first config fills what the command line left open.
-            for (auto &[k, v] : cfgValues)
-              constexprValues.emplace(k, v);
-            if (!numWarps)
-              numWarps = cfgWarps;
-            if (!numStages)
-              numStages = cfgStages;
-          }
-          configs.push_back(b.getDictionaryAttr(entries));
-        }
-      }
-      autotuneAttrs.push_back(b.getNamedAttr("configs", b.getArrayAttr(configs)));
-      autotuneAttrs.push_back(b.getNamedAttr("key", b.getArrayAttr(keys)));
+    if (fname != "autotune")
+      continue;
+    if (autotune) {
+      emitError(loc(callExpr->loc))
+          << "unimplemented: a second @triton.autotune on '" << kernel->name
+          << "'";
+      return nullptr;
     }
+    auto spec = evalAutotune(*this, *callExpr);
+    if (failed(spec))
+      return nullptr;
+    autotune = std::move(*spec);
+    // An empty list is Triton's one default config.
+    if (autotune->configs.empty()) {
+      autotune->configs.emplace_back();
+      autotune->configs.back().loc = autotune->loc;
+    }
+  }
+  if (options.autotuneConfig >= 0 && !autotune) {
+    emitError(kernelLoc) << "--autotune-config " << options.autotuneConfig
+                         << ": kernel '" << kernel->name
+                         << "' has no @triton.autotune configs to choose from";
+    return nullptr;
+  }
+  SmallVector<NamedAttribute> autotuneAttrs;
+  if (autotune) {
+    size_t index = std::max(options.autotuneConfig, 0);
+    size_t count = autotune->configs.size();
+    if (index >= count) {
+      emitError(loc(autotune->loc))
+          << "--autotune-config " << index << " is out of range: the "
+          << "@triton.autotune of '" << kernel->name << "' has " << count
+          << (count == 1 ? " config (index 0)"
+                         : " configs (0 to " + std::to_string(count - 1) + ")");
+      return nullptr;
+    }
+    const AutotuneConfig &cfg = autotune->configs[index];
+    Location cfgLoc = loc(cfg.loc);
+    auto refuse = [&](StringRef what) {
+      emitError(cfgLoc) << "unimplemented: " << what << " in autotune config "
+                        << index << " of '" << kernel->name
+                        << "'; choose another with --autotune-config";
+      return nullptr;
+    };
+    if (cfg.numCtas != 1)
+      return refuse("num_ctas=" + std::to_string(cfg.numCtas) +
+                    " (thread-block clusters)");
+    if (cfg.maxnreg)
+      return refuse("maxnreg=" + std::to_string(*cfg.maxnreg) +
+                    " (a register limit)");
+    if (cfg.hasPreHook)
+      return refuse("a pre_hook (host code run before each launch)");
+    if (cfg.hasIROverride)
+      return refuse("an ir_override");
+    if (!numWarps && (cfg.numWarps < 1 || cfg.numWarps > 32 ||
+                      (cfg.numWarps & (cfg.numWarps - 1)))) {
+      emitError(cfgLoc) << "expected num_warps a power of two in [1, 32] in "
+                           "autotune config "
+                        << index << ", found " << cfg.numWarps;
+      return nullptr;
+    }
+    if (!numStages && (cfg.numStages < 0 || cfg.numStages > 64)) {
+      emitError(cfgLoc) << "expected num_stages in [0, 64] in autotune "
+                           "config "
+                        << index << ", found " << cfg.numStages;
+      return nullptr;
+    }
+    for (auto &[name, value] : cfg.constexprs) {
+      if (!llvm::any_of(kernel->params, [&, n = name](const py::Param &p) {
+            return p.name == n && isConstexprAnnotation(p.annotation.get());
+          })) {
+        emitError(cfgLoc) << "autotune config " << index << " sets '" << name
+                          << "', which is not a tl.constexpr parameter of '"
+                          << kernel->name << "'";
+        return nullptr;
+      }
+      // -D and the signature win over the config.
+      constexprValues.emplace(name, value);
+    }
+    if (!numWarps)
+      numWarps = unsigned(cfg.numWarps);
+    if (!numStages)
+      numStages = unsigned(cfg.numStages);
+
+    // Every config, as data on the kernel.
+    SmallVector<Attribute> configs;
+    for (const AutotuneConfig &c : autotune->configs) {
+      SmallVector<NamedAttribute> values, entries;
+      for (auto &[name, v] : c.constexprs) {
+        Attribute a;
+        switch (v.kind) {
+        case PyValue::Kind::Int: a = b.getI64IntegerAttr(v.i); break;
+        case PyValue::Kind::Float: a = b.getF64FloatAttr(v.f); break;
+        case PyValue::Kind::Bool: a = b.getBoolAttr(v.b); break;
+        case PyValue::Kind::Str: a = b.getStringAttr(v.s); break;
+        default: a = b.getUnitAttr(); break; // None
+        }
+        values.push_back(b.getNamedAttr(name, a));
+      }
+      entries.push_back(
+          b.getNamedAttr("constexprs", b.getDictionaryAttr(values)));
+      entries.push_back(
+          b.getNamedAttr("num_warps", b.getI64IntegerAttr(c.numWarps)));
+      entries.push_back(
+          b.getNamedAttr("num_stages", b.getI64IntegerAttr(c.numStages)));
+      if (c.numCtas != 1)
+        entries.push_back(
+            b.getNamedAttr("num_ctas", b.getI64IntegerAttr(c.numCtas)));
+      if (c.maxnreg)
+        entries.push_back(
+            b.getNamedAttr("maxnreg", b.getI64IntegerAttr(*c.maxnreg)));
+      if (c.hasPreHook)
+        entries.push_back(b.getNamedAttr("pre_hook", b.getUnitAttr()));
+      if (c.hasIROverride)
+        entries.push_back(b.getNamedAttr("ir_override", b.getUnitAttr()));
+      configs.push_back(b.getDictionaryAttr(entries));
+    }
+    SmallVector<Attribute> keys;
+    for (const std::string &k : autotune->key)
+      keys.push_back(b.getStringAttr(k));
+    autotuneAttrs.push_back(b.getNamedAttr("configs", b.getArrayAttr(configs)));
+    autotuneAttrs.push_back(b.getNamedAttr("key", b.getArrayAttr(keys)));
+    autotuneAttrs.push_back(
+        b.getNamedAttr("selected", b.getI64IntegerAttr(int64_t(index))));
   }
   if (!numWarps)
     numWarps = 4;
