@@ -277,6 +277,11 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
     a.args.insert(a.args.begin(), self);
     return callBuiltin("tl." + name, a, l);
   }
+  if (name == "dot") {
+    // Triton 3.6 has tl.dot only (no tensor.dot).
+    error(l) << "a tile has no method 'dot': use tl.dot(x, y)";
+    return failure();
+  }
   error(l) << "unimplemented: method '" << name << "' of " << self.describe();
   return failure();
 }

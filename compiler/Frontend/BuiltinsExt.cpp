@@ -416,56 +416,9 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return PyValue::ofTuple(outs);
   }
 
-  // --- dot ---
-  if (name == "tl.dot") {
-    TRY(s, bindArgs(*this, args,
-                {"input", "other", "acc", "input_precision", "allow_tf32",
-                 "max_num_imprecise_acc", "out_dtype"},
-                2, "dot", l));
-    TRY(a, toValue(*s[0], l));
-    TRY(bb, toValue(*s[1], l));
-    auto ta = dyn_cast<RankedTensorType>(a.getType());
-    auto tb = dyn_cast<RankedTensorType>(bb.getType());
-    if (!ta || !tb || ta.getRank() < 2 || ta.getRank() != tb.getRank() ||
-        ta.getRank() > 3) {
-      error(l) << "expected two 2-D (or 3-D batched) tiles for tl.dot, found "
-               << a.getType() << " and " << bb.getType();
-      return failure();
-    }
-    Type ea = ta.getElementType();
-    Type outType = ea.isInteger() ? Type(b.getI32Type()) : Type(b.getF32Type());
-    if (present(s[6]) && s[6]->kind == K::DType)
-      outType = s[6]->dtype;
-    SmallVector<int64_t> shape(ta.getShape());
-    shape.back() = tb.getShape().back();
-    Value acc;
-    if (present(s[2])) {
-      TRY(c, toValue(*s[2], l));
-      acc = c;
-      outType = elemOf(acc);
-    } else {
-      Attribute zero = isa<FloatType>(outType)
-                           ? Attribute(b.getFloatAttr(outType, 0.0))
-                           : Attribute(b.getIntegerAttr(outType, 0));
-      acc = arith::ConstantOp::create(
-          b, lc, DenseElementsAttr::get(RankedTensorType::get(shape, outType), zero));
-    }
-    std::string precision = "tf32";
-    if (present(s[3]) && s[3]->kind == K::Str)
-      precision = s[3]->s;
-    else if (s[4] && s[4]->kind == K::Bool && !s[4]->b)
-      precision = "ieee";
-    if (precision != "tf32" && precision != "tf32x3" && precision != "ieee") {
-      error(l) << "expected input_precision 'tf32', 'tf32x3' or 'ieee', found '"
-               << precision << "'";
-      return failure();
-    }
-    auto dot = tile::DotOp::create(b, lc, acc.getType(), a, bb, acc,
-                                   b.getStringAttr(precision), IntegerAttr());
-    if (present(s[5]) && s[5]->kind == K::Int)
-      dot.setMaxNumImpreciseAccAttr(b.getI32IntegerAttr(int32_t(s[5]->i)));
-    return PyValue::ofValue(dot.getResult());
-  }
+  // --- dot (Dot.cpp) ---
+  if (name == "tl.dot")
+    return callDot(args, l);
 
   // --- layout of a tile ---
   if (name == "tl.trans" || name == "tl.permute") {

@@ -198,6 +198,8 @@ public:
   mlir::FailureOr<PyValue> callExtendedBuiltin(const std::string &name,
                                                CallArgs &args,
                                                py::SourceLoc l);
+  /// tl.dot with Triton 3.6's argument checks and result type (Dot.cpp).
+  mlir::FailureOr<PyValue> callDot(CallArgs &args, py::SourceLoc l);
   /// The fp32/fp64 functions of triton.language.extra.libdevice
   /// (Libdevice.cpp), as math/arith ops lowered to `__nv_*` calls.
   mlir::FailureOr<PyValue> callLibdevice(const std::string &name,
