@@ -1,9 +1,9 @@
-//===- BuiltinsExt.cpp - Reductions, dot, atomics, descriptors --*- C++ -*-===//
+//===- BuiltinsExt.cpp - Reductions, atomics, descriptors -------*- C++ -*-===//
 //
 // The triton.language functions that build structured tile ops: reductions
 // and scans with their combiner regions (tl.sum, tl.max, tl.argmax,
 // tl.reduce with a user @triton.jit combiner, tl.cumsum,
-// tl.associative_scan), tl.dot, atomics, transposes, value hints
+// tl.associative_scan), atomics, transposes, value hints
 // (tl.multiple_of & co.), tl.assume, tl.debug_barrier and tensor
 // descriptors. Semantics follow triton.language; where the backend does not
 // lower an op yet, the error comes from the SIMT lowering at this location.
@@ -421,17 +421,28 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return callDot(args, l);
 
   // --- layout of a tile ---
+  // trans(input, *dims) and permute(input, *dims), as Triton 3.6: dims as
+  // one tuple or as separate ints; trans without dims swaps the last two
+  // dimensions (a batched transpose); `x.T` is permute(x, (1, 0)) (Builtins.cpp).
   if (name == "tl.trans" || name == "tl.permute") {
+    StringRef fname = StringRef(name).drop_front(3);
+    if (!args.kwargs.empty()) {
+      error(l) << fname << "() got an unexpected keyword argument '"
+               << args.kwargs.front().first << "' (dims are positional)";
+      return failure();
+    }
     if (args.args.empty()) {
-      error(l) << name.substr(3) << "() missing required argument 'input'";
+      error(l) << fname << "() missing required argument 'input'";
       return failure();
     }
     TRY(x, toValue(args.args[0], l));
     auto t = dyn_cast<RankedTensorType>(x.getType());
     if (!t) {
-      error(l) << "expected a tile, found " << x.getType();
+      error(l) << "expected a tile for tl." << fname << ", found "
+               << x.getType();
       return failure();
     }
+    int64_t rank = t.getRank();
     SmallVector<int64_t> dims;
     if (args.args.size() == 2) {
       TRY(d, intList(*this, args.args[1], "dims", l));
@@ -439,33 +450,35 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     } else {
       for (size_t i = 1; i < args.args.size(); ++i) {
         if (args.args[i].kind != K::Int) {
-          error(l) << "expected compile-time integer dims";
+          error(l) << "expected compile-time integers for dims of tl."
+                   << fname << ", found " << args.args[i].describe();
           return failure();
         }
         dims.push_back(args.args[i].i);
       }
     }
-    for (auto &[k, v] : args.kwargs)
-      if (k == "dims") {
-        TRY(d, intList(*this, v, "dims", l));
-        dims = d;
-      }
-    if (dims.empty()) {
-      if (t.getRank() != 2) {
-        error(l) << "expected dims for tl.trans of a rank-" << t.getRank()
-                 << " tile";
+    if (dims.empty() && name == "tl.trans") {
+      if (rank < 2) {
+        error(l) << "expected a tile of rank 2 or more for tl.trans without "
+                    "dims, found "
+                 << t;
         return failure();
       }
-      dims = {1, 0};
+      for (int64_t i = 0; i < rank - 2; ++i)
+        dims.push_back(i);
+      dims.append({rank - 1, rank - 2});
     }
     SmallVector<int32_t> order(dims.begin(), dims.end());
-    std::vector<bool> seen(t.getRank(), false);
-    bool ok = int64_t(order.size()) == t.getRank();
+    std::vector<bool> seen(rank, false);
+    bool ok = int64_t(order.size()) == rank;
     for (int32_t o : order)
-      ok = ok && o >= 0 && o < t.getRank() && !seen[o] && (seen[o] = true);
+      ok = ok && o >= 0 && o < rank && !seen[o] && (seen[o] = true);
     if (!ok) {
-      error(l) << "expected a permutation of [0, " << t.getRank()
-               << ") for tl.trans";
+      auto d = error(l);
+      d << "expected dims of tl." << fname << " to be a permutation of [0, "
+        << rank << ") for " << t << ", found (";
+      llvm::interleaveComma(dims, d);
+      d << (dims.size() == 1 ? ",)" : ")");
       return failure();
     }
     return PyValue::ofValue(tile::TransOp::create(b, lc, x, order));
