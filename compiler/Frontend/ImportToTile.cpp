@@ -289,9 +289,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
                         << index << ", found " << cfg.numWarps;
       return nullptr;
     }
-    if (!numStages && (cfg.numStages < 0 || cfg.numStages > 64)) {
-      emitError(cfgLoc) << "expected num_stages in [0, 64] in autotune "
-                           "config "
+    if (!numStages && (cfg.numStages < 1 || cfg.numStages > INT32_MAX)) {
+      emitError(cfgLoc) << "expected num_stages a positive integer in "
+                           "autotune config "
                         << index << ", found " << cfg.numStages;
       return nullptr;
     }
@@ -1349,20 +1349,72 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       bounds.push_back(*v);
       boundLocs.push_back(a->loc);
     }
-    int64_t numStagesHint = -1;
+    // tl.range(arg1, arg2=None, step=None, num_stages=None,
+    //          loop_unroll_factor=None, disallow_acc_multi_buffer=False,
+    //          flatten=False, warp_specialize=False, disable_licm=False), as
+    // in Triton 3.6: the hints become attributes of the scf.for (Triton's
+    // tt.* loop attributes, named tile.*); range() takes no keywords.
+    static constexpr StringRef kLoopHints[] = {
+        "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
+        "flatten",    "warp_specialize",    "disable_licm"};
+    std::vector<std::tuple<StringRef, PyValue, SourceLoc>> hints;
+    if (kind == "tl.range" && bounds.size() > 3) {
+      if (bounds.size() > 3 + std::size(kLoopHints)) {
+        error(f->iter->loc) << "tl.range takes at most "
+                            << 3 + std::size(kLoopHints)
+                            << " arguments, found " << bounds.size();
+        return failure();
+      }
+      for (size_t i = 3; i < bounds.size(); ++i)
+        hints.emplace_back(kLoopHints[i - 3], bounds[i], boundLocs[i]);
+      bounds.resize(3);
+    }
     for (const Keyword &kw : callExpr->keywords) {
-      if (kw.name == "num_stages") {
-        auto v = eval(*kw.value);
-        if (failed(v))
-          return failure();
-        if (v->kind == PyValue::Kind::Int)
-          numStagesHint = v->i;
-      } else if (kw.name != "loop_unroll_factor" &&
-                 kw.name != "warp_specialize" && kw.name != "flatten" &&
-                 kw.name != "disallow_acc_multi_buffer") {
+      if (kind == "py.range") {
+        error(kw.loc) << "range() takes no keyword arguments (tl.range takes "
+                         "the loop hints)";
+        return failure();
+      }
+      if (kind != "tl.range" || !llvm::is_contained(kLoopHints, kw.name)) {
         error(kw.loc) << "unknown keyword '" << kw.name << "' of " << kind;
         return failure();
       }
+      if (llvm::any_of(hints, [&](auto &h) { return std::get<0>(h) == kw.name; })) {
+        error(kw.loc) << "tl.range got '" << kw.name << "' twice";
+        return failure();
+      }
+      auto v = eval(*kw.value);
+      if (failed(v))
+        return failure();
+      hints.emplace_back(*llvm::find(kLoopHints, kw.name), *v, kw.loc);
+    }
+    SmallVector<NamedAttribute> loopAttrs;
+    for (auto &[name, v, hl] : hints) {
+      if (v.kind == PyValue::Kind::None)
+        continue;
+      if (name == "num_stages" || name == "loop_unroll_factor") {
+        int64_t least = name == "num_stages" ? 0 : 1;
+        if (v.kind != PyValue::Kind::Int || v.i < least || v.i > 1024) {
+          error(hl) << "expected a compile-time int in [" << least
+                    << ", 1024] or None for " << name << " of tl.range, found "
+                    << v.describe();
+          return failure();
+        }
+        loopAttrs.push_back(
+            b.getNamedAttr(("tile." + name).str(), b.getI32IntegerAttr(v.i)));
+        continue;
+      }
+      if (!v.isConstexpr()) {
+        error(hl) << "expected a compile-time bool for " << name
+                  << " of tl.range, found " << v.describe();
+        return failure();
+      }
+      auto on = truthiness(v, hl);
+      if (failed(on))
+        return failure();
+      if (*on)
+        loopAttrs.push_back(
+            b.getNamedAttr(("tile." + name).str(), b.getUnitAttr()));
     }
     if (bounds.empty() || bounds.size() > 3) {
       error(f->iter->loc) << "expected 1 to 3 arguments to " << kind
@@ -1494,9 +1546,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       inits.push_back(*v);
     }
     auto forOp = scf::ForOp::create(b, l, bvals[0], bvals[1], bvals[2], inits);
-    if (numStagesHint >= 0)
-      forOp->setAttr(tile::TileDialect::getNumStagesAttrName(),
-                     b.getI32IntegerAttr(numStagesHint));
+    for (NamedAttribute a : loopAttrs)
+      forOp->setAttr(a.getName(), a.getValue());
     {
       OpBuilder::InsertionGuard guard(b);
       Block *body = forOp.getBody();
