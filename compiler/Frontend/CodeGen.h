@@ -4,7 +4,9 @@
 // code generator that walks the AST of a jit function, evaluating constexpr
 // code and emitting tile IR for the rest. Split over ImportToTile.cpp
 // (driver, statements, expressions), Semantics.cpp (types, promotion,
-// broadcasting, operators) and Builtins.cpp (triton.language functions).
+// broadcasting, operators), Builtins.cpp, BuiltinsExt.cpp, Dot.cpp and
+// Libdevice.cpp (triton.language functions) and HostEval.cpp (autotune
+// configs built by host Python).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_COMPILER_FRONTEND_CODEGEN_H
