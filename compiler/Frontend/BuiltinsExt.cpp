@@ -423,7 +423,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   // --- layout of a tile ---
   // trans(input, *dims) and permute(input, *dims), as Triton 3.6: dims as
   // one tuple or as separate ints; trans without dims swaps the last two
-  // dimensions (a batched transpose); `x.T` is permute(x, (1, 0)) (Builtins.cpp).
+  // dimensions (a batched transpose); `x.T` is permute(x, (1, 0))
+  // (Builtins.cpp).
   if (name == "tl.trans" || name == "tl.permute") {
     StringRef fname = StringRef(name).drop_front(3);
     if (!args.kwargs.empty()) {
@@ -450,8 +451,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     } else {
       for (size_t i = 1; i < args.args.size(); ++i) {
         if (args.args[i].kind != K::Int) {
-          error(l) << "expected compile-time integers for dims of tl."
-                   << fname << ", found " << args.args[i].describe();
+          error(l) << "expected compile-time integers for dims of tl." << fname
+                   << ", found " << args.args[i].describe();
           return failure();
         }
         dims.push_back(args.args[i].i);

@@ -184,8 +184,7 @@ FailureOr<PyValue> CodeGen::callDot(CallArgs &args, SourceLoc l) {
   int64_t minK = ea.getIntOrFloatBitWidth() == 8 ? 32 : 16;
   if (kDim < minK) {
     error(l) << "expected K >= " << minK << " for tl.dot of " << tlName(ea)
-             << " tiles (the columns of input), found " << ta << " and "
-             << tb;
+             << " tiles (the columns of input), found " << ta << " and " << tb;
     return failure();
   }
 

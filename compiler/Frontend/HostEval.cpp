@@ -1,4 +1,4 @@
-//===- HostEval.cpp - Compile-time evaluation of autotune configs -*- C++ -*-===//
+//===- HostEval.cpp - Autotune configs from host Python ---------*- C++ -*-===//
 //
 // `@triton.autotune(configs=..., key=[...])` is host Python: Triton runs it
 // when the module is imported. tilec runs no Python, so this file evaluates
@@ -36,23 +36,59 @@ namespace {
 /// A host Python value.
 struct HostValue {
   enum class Kind {
-    None, Int, Float, Bool, Str, List, Tuple, Dict, Config, Function,
-    Builtin, Module, Target,
+    None,
+    Int,
+    Float,
+    Bool,
+    Str,
+    List,
+    Tuple,
+    Dict,
+    Config,
+    Function,
+    Builtin,
+    Module,
+    Target,
   };
   Kind kind = Kind::None;
   int64_t i = 0;
   double f = 0;
   bool b = false;
-  std::string s;                ///< Str; Builtin and Module: dotted path
-  std::vector<HostValue> elts;  ///< List, Tuple; Dict: k0, v0, k1, v1, ...
+  std::string s;               ///< Str; Builtin and Module: dotted path
+  std::vector<HostValue> elts; ///< List, Tuple; Dict: k0, v0, k1, v1, ...
   std::shared_ptr<AutotuneConfig> config;
   const py::FunctionDef *fn = nullptr;
 
-  static HostValue ofInt(int64_t x) { HostValue v; v.kind = Kind::Int; v.i = x; return v; }
-  static HostValue ofFloat(double x) { HostValue v; v.kind = Kind::Float; v.f = x; return v; }
-  static HostValue ofBool(bool x) { HostValue v; v.kind = Kind::Bool; v.b = x; return v; }
-  static HostValue ofStr(std::string x) { HostValue v; v.kind = Kind::Str; v.s = std::move(x); return v; }
-  static HostValue ofPath(Kind k, std::string path) { HostValue v; v.kind = k; v.s = std::move(path); return v; }
+  static HostValue ofInt(int64_t x) {
+    HostValue v;
+    v.kind = Kind::Int;
+    v.i = x;
+    return v;
+  }
+  static HostValue ofFloat(double x) {
+    HostValue v;
+    v.kind = Kind::Float;
+    v.f = x;
+    return v;
+  }
+  static HostValue ofBool(bool x) {
+    HostValue v;
+    v.kind = Kind::Bool;
+    v.b = x;
+    return v;
+  }
+  static HostValue ofStr(std::string x) {
+    HostValue v;
+    v.kind = Kind::Str;
+    v.s = std::move(x);
+    return v;
+  }
+  static HostValue ofPath(Kind k, std::string path) {
+    HostValue v;
+    v.kind = k;
+    v.s = std::move(path);
+    return v;
+  }
 
   bool isNumber() const {
     return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool;
@@ -63,19 +99,32 @@ struct HostValue {
 
   std::string describe() const {
     switch (kind) {
-    case Kind::None: return "None";
-    case Kind::Int: return "int " + std::to_string(i);
-    case Kind::Float: return "float";
-    case Kind::Bool: return b ? "True" : "False";
-    case Kind::Str: return "str '" + s + "'";
-    case Kind::List: return "list of " + std::to_string(elts.size());
-    case Kind::Tuple: return "tuple of " + std::to_string(elts.size());
-    case Kind::Dict: return "dict of " + std::to_string(elts.size() / 2);
-    case Kind::Config: return "triton.Config";
-    case Kind::Function: return "function '" + fn->name + "'";
-    case Kind::Builtin: return "function '" + s + "'";
-    case Kind::Module: return "module '" + s + "'";
-    case Kind::Target: return "GPUTarget";
+    case Kind::None:
+      return "None";
+    case Kind::Int:
+      return "int " + std::to_string(i);
+    case Kind::Float:
+      return "float";
+    case Kind::Bool:
+      return b ? "True" : "False";
+    case Kind::Str:
+      return "str '" + s + "'";
+    case Kind::List:
+      return "list of " + std::to_string(elts.size());
+    case Kind::Tuple:
+      return "tuple of " + std::to_string(elts.size());
+    case Kind::Dict:
+      return "dict of " + std::to_string(elts.size() / 2);
+    case Kind::Config:
+      return "triton.Config";
+    case Kind::Function:
+      return "function '" + fn->name + "'";
+    case Kind::Builtin:
+      return "function '" + s + "'";
+    case Kind::Module:
+      return "module '" + s + "'";
+    case Kind::Target:
+      return "GPUTarget";
     }
     return "value";
   }
@@ -96,10 +145,12 @@ bool equal(const HostValue &a, const HostValue &b) {
   if (a.kind != b.kind)
     return false;
   switch (a.kind) {
-  case Kind::None: return true;
+  case Kind::None:
+    return true;
   case Kind::Str:
   case Kind::Module:
-  case Kind::Builtin: return a.s == b.s;
+  case Kind::Builtin:
+    return a.s == b.s;
   case Kind::List:
   case Kind::Tuple:
   case Kind::Dict:
@@ -107,22 +158,31 @@ bool equal(const HostValue &a, const HostValue &b) {
            llvm::all_of(llvm::zip(a.elts, b.elts), [](auto p) {
              return equal(std::get<0>(p), std::get<1>(p));
            });
-  case Kind::Function: return a.fn == b.fn;
-  default: return false;
+  case Kind::Function:
+    return a.fn == b.fn;
+  default:
+    return false;
   }
 }
 
 bool truthy(const HostValue &v) {
   switch (v.kind) {
-  case Kind::None: return false;
-  case Kind::Int: return v.i != 0;
-  case Kind::Float: return v.f != 0;
-  case Kind::Bool: return v.b;
-  case Kind::Str: return !v.s.empty();
+  case Kind::None:
+    return false;
+  case Kind::Int:
+    return v.i != 0;
+  case Kind::Float:
+    return v.f != 0;
+  case Kind::Bool:
+    return v.b;
+  case Kind::Str:
+    return !v.s.empty();
   case Kind::List:
   case Kind::Tuple:
-  case Kind::Dict: return !v.elts.empty();
-  default: return true;
+  case Kind::Dict:
+    return !v.elts.empty();
+  default:
+    return true;
   }
 }
 
@@ -178,12 +238,13 @@ private:
   FailureOr<HostValue> path(const std::string &dotted, SourceLoc l);
   FailureOr<HostValue> attribute(const py::Attribute &a);
   FailureOr<HostValue> call(const py::Call &c);
-  FailureOr<HostValue> callFunction(const py::FunctionDef &fn,
-                                    std::vector<HostValue> args,
-                                    std::vector<std::pair<std::string, HostValue>> kwargs,
-                                    SourceLoc l);
-  FailureOr<HostValue> makeConfig(const py::Call &c, std::vector<HostValue> args,
-                                  std::vector<std::pair<std::string, HostValue>> kwargs);
+  FailureOr<HostValue>
+  callFunction(const py::FunctionDef &fn, std::vector<HostValue> args,
+               std::vector<std::pair<std::string, HostValue>> kwargs,
+               SourceLoc l);
+  FailureOr<HostValue>
+  makeConfig(const py::Call &c, std::vector<HostValue> args,
+             std::vector<std::pair<std::string, HostValue>> kwargs);
   FailureOr<HostValue> binary(const py::BinOp &op);
   FailureOr<HostValue> compare(const py::Compare &c);
   LogicalResult execBlock(const py::StmtList &body, const std::string &fname);
@@ -195,7 +256,8 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
   case ExprKind::Int: {
     auto &lit = cast<py::IntLiteral>(e);
     if (lit.overflow) {
-      error(e.loc) << "integer literal " << lit.text << " does not fit in 64 bits";
+      error(e.loc) << "integer literal " << lit.text
+                   << " does not fit in 64 bits";
       return failure();
     }
     return HostValue::ofInt(lit.value);
@@ -209,7 +271,8 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
   case ExprKind::String: {
     auto &lit = cast<py::StringLiteral>(e);
     if (lit.isFString || lit.isBytes)
-      return unimplemented(e.loc, lit.isFString ? "an f-string" : "a bytes literal");
+      return unimplemented(e.loc,
+                           lit.isFString ? "an f-string" : "a bytes literal");
     return HostValue::ofStr(lit.value);
   }
   case ExprKind::Bool:
@@ -224,7 +287,8 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
     return call(cast<py::Call>(e));
   case ExprKind::List:
   case ExprKind::Tuple: {
-    const py::ExprList &elts = isa<py::List>(e) ? cast<py::List>(e).elts : cast<py::Tuple>(e).elts;
+    const py::ExprList &elts =
+        isa<py::List>(e) ? cast<py::List>(e).elts : cast<py::Tuple>(e).elts;
     HostValue out;
     out.kind = isa<py::List>(e) ? Kind::List : Kind::Tuple;
     for (const py::ExprPtr &x : elts) {
@@ -244,8 +308,8 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
         return unimplemented(d.values[i]->loc, "'**' in a dict");
       TRY(k, eval(*d.keys[i]));
       if (k.kind != Kind::Str) {
-        error(d.keys[i]->loc) << "expected a string key in a config dict, found "
-                              << k.describe();
+        error(d.keys[i]->loc)
+            << "expected a string key in a config dict, found " << k.describe();
         return failure();
       }
       TRY(v, eval(*d.values[i]));
@@ -334,8 +398,8 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   auto imp = imports.find(n.id);
   if (imp != imports.end())
     return path(imp->second, n.loc);
-  static constexpr StringRef kPythonBuiltins[] = {"len", "range", "list",
-                                                  "dict", "min", "max"};
+  static constexpr StringRef kPythonBuiltins[] = {"len",  "range", "list",
+                                                  "dict", "min",   "max"};
   if (llvm::is_contained(kPythonBuiltins, n.id))
     return unimplemented(n.loc, "'" + n.id + "'");
   error(n.loc) << "name '" << n.id << "' is not defined";
@@ -409,8 +473,8 @@ FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
                  << "' (backend, arch, warp_size)";
     return failure();
   }
-  return unimplemented(a.loc, "attribute '" + a.attr + "' of " +
-                                          base.describe());
+  return unimplemented(a.loc,
+                       "attribute '" + a.attr + "' of " + base.describe());
 }
 
 FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
@@ -420,8 +484,8 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
   for (const py::ExprPtr &a : c.args) {
     if (isa<py::Starred>(*a) || isa<py::Comprehension>(*a))
       return unimplemented(a->loc, isa<py::Starred>(*a)
-                                               ? "'*' arguments"
-                                               : "a generator argument");
+                                       ? "'*' arguments"
+                                       : "a generator argument");
     TRY(v, eval(*a));
     args.push_back(v);
   }
@@ -463,7 +527,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
     why.consume_front("unsupported Python construct in a @triton.jit "
                       "function: ");
     auto d = error(l);
-    d << "unimplemented: host function '" << fn.name << "' is " ;
+    d << "unimplemented: host function '" << fn.name << "' is ";
     if (why == "a decorated host function")
       d << "decorated";
     else
@@ -496,9 +560,8 @@ FailureOr<HostValue> HostEvaluator::callFunction(
     bound[next++] = true;
   }
   for (auto &[name, v] : kwargs) {
-    auto it = llvm::find_if(fn.params, [&, n = name](const py::Param &p) {
-      return p.name == n;
-    });
+    auto it = llvm::find_if(
+        fn.params, [&, n = name](const py::Param &p) { return p.name == n; });
     if (it == fn.params.end() || bound[it - fn.params.begin()]) {
       error(l) << "'" << fn.name << "' "
                << (it == fn.params.end() ? "has no parameter '"
@@ -605,9 +668,9 @@ FailureOr<HostValue> HostEvaluator::makeConfig(
     std::vector<std::pair<std::string, HostValue>> kwargs) {
   // Config(kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None,
   //        pre_hook=None, ir_override=None), as in Triton 3.6.
-  static constexpr StringRef kParams[] = {"kwargs",  "num_warps", "num_stages",
-                                          "num_ctas", "maxnreg",  "pre_hook",
-                                          "ir_override"};
+  static constexpr StringRef kParams[] = {
+      "kwargs",  "num_warps", "num_stages", "num_ctas",
+      "maxnreg", "pre_hook",  "ir_override"};
   std::optional<HostValue> slots[std::size(kParams)];
   if (args.size() > std::size(kParams)) {
     error(c.loc) << "triton.Config takes at most " << std::size(kParams)
@@ -640,11 +703,20 @@ FailureOr<HostValue> HostEvaluator::makeConfig(
     const HostValue &k = slots[0]->elts[i], &v = slots[0]->elts[i + 1];
     PyValue p;
     switch (v.kind) {
-    case Kind::Int: p = PyValue::ofInt(v.i); break;
-    case Kind::Float: p = PyValue::ofFloat(v.f); break;
-    case Kind::Bool: p = PyValue::ofBool(v.b); break;
-    case Kind::Str: p = PyValue::ofStr(v.s); break;
-    case Kind::None: break;
+    case Kind::Int:
+      p = PyValue::ofInt(v.i);
+      break;
+    case Kind::Float:
+      p = PyValue::ofFloat(v.f);
+      break;
+    case Kind::Bool:
+      p = PyValue::ofBool(v.b);
+      break;
+    case Kind::Str:
+      p = PyValue::ofStr(v.s);
+      break;
+    case Kind::None:
+      break;
     default:
       error(c.loc) << "expected an int, float, bool, str or None for '" << k.s
                    << "' in triton.Config, found " << v.describe();
@@ -652,7 +724,8 @@ FailureOr<HostValue> HostEvaluator::makeConfig(
     }
     cfg->constexprs.emplace_back(k.s, p);
   }
-  auto intSlot = [&](size_t idx, int64_t &out, bool allowNone) -> LogicalResult {
+  auto intSlot = [&](size_t idx, int64_t &out,
+                     bool allowNone) -> LogicalResult {
     if (!slots[idx] || (allowNone && slots[idx]->kind == Kind::None))
       return success();
     if (slots[idx]->kind != Kind::Int) {
@@ -741,9 +814,8 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
       break;
     }
   }
-  return unimplemented(op.loc, "'" + std::string(getSpelling(op.op)) +
-                                           "' on " + a.describe() + " and " +
-                                           b.describe());
+  return unimplemented(op.loc, "'" + std::string(getSpelling(op.op)) + "' on " +
+                                   a.describe() + " and " + b.describe());
 }
 
 FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
@@ -754,8 +826,12 @@ FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
     bool r;
     using py::CmpOpKind;
     switch (c.ops[i]) {
-    case CmpOpKind::Eq: r = equal(lhs, rhs); break;
-    case CmpOpKind::NotEq: r = !equal(lhs, rhs); break;
+    case CmpOpKind::Eq:
+      r = equal(lhs, rhs);
+      break;
+    case CmpOpKind::NotEq:
+      r = !equal(lhs, rhs);
+      break;
     case CmpOpKind::Is:
     case CmpOpKind::IsNot:
       if (lhs.kind != Kind::None && rhs.kind != Kind::None &&
@@ -769,15 +845,16 @@ FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
     case CmpOpKind::NotIn:
       if (rhs.kind != Kind::List && rhs.kind != Kind::Tuple)
         return unimplemented(c.loc, "'in' on " + rhs.describe());
-      r = llvm::any_of(rhs.elts, [&](const HostValue &e) { return equal(lhs, e); });
+      r = llvm::any_of(rhs.elts,
+                       [&](const HostValue &e) { return equal(lhs, e); });
       if (c.ops[i] == CmpOpKind::NotIn)
         r = !r;
       break;
     default: {
       if (!lhs.isNumber() || !rhs.isNumber())
         return unimplemented(c.loc, "'" + std::string(getSpelling(c.ops[i])) +
-                                                "' on " + lhs.describe() + " and " +
-                                                rhs.describe());
+                                        "' on " + lhs.describe() + " and " +
+                                        rhs.describe());
       double x = lhs.asDouble(), y = rhs.asDouble();
       r = c.ops[i] == CmpOpKind::Lt    ? x < y
           : c.ops[i] == CmpOpKind::LtE ? x <= y
@@ -803,9 +880,10 @@ FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
   // matter to a compiler; the rest steer Triton's run-time benchmarking and
   // are not evaluated.
   static constexpr StringRef kParams[] = {
-      "configs", "key",  "prune_configs_by", "reset_to_zero",
-      "restore_value", "pre_hook", "post_hook", "warmup", "rep",
-      "use_cuda_graph", "do_bench", "cache_results"};
+      "configs",        "key",           "prune_configs_by",
+      "reset_to_zero",  "restore_value", "pre_hook",
+      "post_hook",      "warmup",        "rep",
+      "use_cuda_graph", "do_bench",      "cache_results"};
   const py::Expr *slots[std::size(kParams)] = {};
   if (decorator.args.size() > std::size(kParams)) {
     g.error(decorator.loc) << "triton.autotune takes at most "

@@ -319,11 +319,21 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       for (auto &[name, v] : c.constexprs) {
         Attribute a;
         switch (v.kind) {
-        case PyValue::Kind::Int: a = b.getI64IntegerAttr(v.i); break;
-        case PyValue::Kind::Float: a = b.getF64FloatAttr(v.f); break;
-        case PyValue::Kind::Bool: a = b.getBoolAttr(v.b); break;
-        case PyValue::Kind::Str: a = b.getStringAttr(v.s); break;
-        default: a = b.getUnitAttr(); break; // None
+        case PyValue::Kind::Int:
+          a = b.getI64IntegerAttr(v.i);
+          break;
+        case PyValue::Kind::Float:
+          a = b.getF64FloatAttr(v.f);
+          break;
+        case PyValue::Kind::Bool:
+          a = b.getBoolAttr(v.b);
+          break;
+        case PyValue::Kind::Str:
+          a = b.getStringAttr(v.s);
+          break;
+        default: // None
+          a = b.getUnitAttr();
+          break;
         }
         values.push_back(b.getNamedAttr(name, a));
       }
@@ -1360,9 +1370,9 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     std::vector<std::tuple<StringRef, PyValue, SourceLoc>> hints;
     if (kind == "tl.range" && bounds.size() > 3) {
       if (bounds.size() > 3 + std::size(kLoopHints)) {
-        error(f->iter->loc) << "tl.range takes at most "
-                            << 3 + std::size(kLoopHints)
-                            << " arguments, found " << bounds.size();
+        error(f->iter->loc)
+            << "tl.range takes at most " << 3 + std::size(kLoopHints)
+            << " arguments, found " << bounds.size();
         return failure();
       }
       for (size_t i = 3; i < bounds.size(); ++i)
@@ -1379,7 +1389,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         error(kw.loc) << "unknown keyword '" << kw.name << "' of " << kind;
         return failure();
       }
-      if (llvm::any_of(hints, [&](auto &h) { return std::get<0>(h) == kw.name; })) {
+      if (llvm::any_of(hints,
+                       [&](auto &h) { return std::get<0>(h) == kw.name; })) {
         error(kw.loc) << "tl.range got '" << kw.name << "' twice";
         return failure();
       }

@@ -1888,8 +1888,8 @@ void Parser::skipTopLevel(const std::string &what) {
 
 void Parser::recordMutations(size_t from, size_t to) {
   static constexpr std::string_view kMutators[] = {
-      "append", "extend", "insert", "pop", "remove", "clear", "update",
-      "sort", "reverse", "setdefault", "popitem"};
+      "append", "extend", "insert",  "pop",        "remove", "clear",
+      "update", "sort",   "reverse", "setdefault", "popitem"};
   for (size_t i = from; i + 1 < to; ++i) {
     const Token &t = toks[i];
     if (!t.is(TokenKind::Name) || (i > 0 && toks[i - 1].isOp(".")))
@@ -1899,8 +1899,7 @@ void Parser::recordMutations(size_t from, size_t to) {
     // ending in '=' other than the comparisons.
     bool mutated = next.is(TokenKind::Op) && next.text.size() >= 2 &&
                    next.text.back() == '=' && next.text != "==" &&
-                   next.text != "!=" && next.text != "<=" &&
-                   next.text != ">=";
+                   next.text != "!=" && next.text != "<=" && next.text != ">=";
     if (next.isOp(".") && i + 2 < to && toks[i + 2].is(TokenKind::Name))
       mutated = std::find(std::begin(kMutators), std::end(kMutators),
                           toks[i + 2].text) != std::end(kMutators);

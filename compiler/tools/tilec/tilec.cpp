@@ -114,9 +114,9 @@ int main(int argc, char **argv) {
     return fail();
   }
   bool isPython = llvm::StringRef(inputFilename).ends_with(".py");
-  if (!isPython && (!kernelName.empty() || !signature.empty() ||
-                    !defines.empty() || numStages != 0 ||
-                    autotuneConfig.getNumOccurrences())) {
+  if (!isPython &&
+      (!kernelName.empty() || !signature.empty() || !defines.empty() ||
+       numStages != 0 || autotuneConfig.getNumOccurrences())) {
     llvm::errs() << "tilec: error: --kernel, --signature, -D, --num-stages "
                     "and --autotune-config apply to .py input\n";
     return fail();
