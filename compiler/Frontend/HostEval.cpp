@@ -247,7 +247,7 @@ private:
              std::vector<std::pair<std::string, HostValue>> kwargs);
   FailureOr<HostValue> binary(const py::BinOp &op);
   FailureOr<HostValue> compare(const py::Compare &c);
-  LogicalResult execBlock(const py::StmtList &body, const std::string &fname);
+  LogicalResult execBlock(const py::StmtList &body);
 };
 
 FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
@@ -598,7 +598,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   ++depth;
   std::optional<HostValue> savedReturn = std::move(returned);
   returned.reset();
-  LogicalResult r = execBlock(fn.body, fn.name);
+  LogicalResult r = execBlock(fn.body);
   HostValue result = returned ? *returned : HostValue();
   returned = std::move(savedReturn);
   --depth;
@@ -609,8 +609,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   return result;
 }
 
-LogicalResult HostEvaluator::execBlock(const py::StmtList &body,
-                                       const std::string &fname) {
+LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
   using py::StmtKind;
   for (const py::StmtPtr &s : body) {
     if (returned)
@@ -646,7 +645,7 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body,
     case StmtKind::If: {
       auto &i = cast<py::If>(*s);
       TRY(c, eval(*i.test));
-      if (failed(execBlock(truthy(c) ? i.body : i.orelse, fname)))
+      if (failed(execBlock(truthy(c) ? i.body : i.orelse)))
         return failure();
       continue;
     }
