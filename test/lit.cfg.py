@@ -1,6 +1,7 @@
 # -*- Python -*-
 # lit configuration of the tilec tests. Features:
 #   ptxas  - ptxas is available (every PTX test assembles its output)
+#   triton-tutorial-03 - Triton 3.6's matmul tutorial is in test/Frontend/Inputs
 #   cuda   - a CUDA driver and GPU are present (GPU tests; UNSUPPORTED else)
 import os
 import shutil
@@ -29,6 +30,12 @@ llvm_config.with_system_environment(["PATH"])
 llvm_config.with_environment("PATH", os.path.join(config.tilec_obj_root, "bin"),
                              append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Triton's tutorial 03, when someone places it among the inputs (see
+# test/Frontend/Inputs/README.md).
+if os.path.exists(os.path.join(config.test_source_root, "Frontend", "Inputs",
+                               "03-matrix-multiplication.py")):
+    config.available_features.add("triton-tutorial-03")
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -76,7 +76,11 @@ bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                << "'; expected sm_80, sm_89, sm_90 or sm_90a\n";
     return false;
   }
-  OwningOpRef<ModuleOp> module = importTritonFile(sourceMgr, &ctx, kernel);
+  // Host code evaluated for autotune configs sees the target compiled for.
+  frontend::KernelOptions kernelForArch = kernel;
+  kernelForArch.arch = options.arch;
+  OwningOpRef<ModuleOp> module =
+      importTritonFile(sourceMgr, &ctx, kernelForArch);
   if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
     return false;
   llvm::raw_string_ostream ptxStream(ptx);

@@ -94,6 +94,13 @@ const FunctionDef *Module::lookupFunction(std::string_view name) const {
   return nullptr;
 }
 
+const FunctionDef *Module::lookupHostFunction(std::string_view name) const {
+  for (auto it = hostFunctions.rbegin(); it != hostFunctions.rend(); ++it)
+    if ((*it)->name == name)
+      return it->get();
+  return nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // One-line printer
 //===----------------------------------------------------------------------===//

@@ -436,6 +436,11 @@ struct FunctionDef {
   /// `@core.extern` (Triton's libdevice wrappers, Python run at compile
   /// time): inlined like a jit helper, may build dicts; never a kernel.
   bool isExtern = false;
+  /// Host functions only (Module::hostFunctions): why tilec cannot read the
+  /// function (a decorator, or the first construct the parser refused, with
+  /// its location); empty when the body parsed.
+  std::string unreadable;
+  SourceLoc unreadableLoc;
 
   /// The docstring, if the body opens with a string expression statement.
   const StringLiteral *getDocstring() const;
@@ -477,9 +482,19 @@ struct Module {
   std::vector<ModuleConstant> constants;
   std::vector<std::unique_ptr<FunctionDef>> functions;
   std::vector<SkippedRange> skipped;
+  /// Top-level functions without a jit decorator (host code, also listed in
+  /// `skipped`), read so that host helpers returning autotune configs
+  /// (`configs=get_autotune_config()`) can be evaluated at compile time.
+  std::vector<std::unique_ptr<FunctionDef>> hostFunctions;
+  /// Module-level names that skipped top-level code changes in place
+  /// (`NAME.append(...)`, `NAME += ...`), with the first such place: such a
+  /// name's value is not what its assignment says.
+  std::vector<std::pair<std::string, SourceLoc>> mutatedNames;
 
   /// The jit function named `name`, or null.
   const FunctionDef *lookupFunction(std::string_view name) const;
+  /// The last host function named `name` (as Python binds it), or null.
+  const FunctionDef *lookupHostFunction(std::string_view name) const;
 };
 
 //===----------------------------------------------------------------------===//

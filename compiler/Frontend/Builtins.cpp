@@ -252,12 +252,23 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
     TRY(r, castTo(v, s[0]->dtype, l, bitcast));
     return PyValue::ofValue(r);
   }
-  if (name == "T" || name == "trans" || name == "permute") {
+  if (name == "T") {
+    // Triton's code generator makes `x.T` permute(x, (1, 0)): 2-D only.
+    auto t = self.isRuntime() ? dyn_cast<RankedTensorType>(self.v.getType())
+                              : RankedTensorType();
+    if (!t || t.getRank() != 2) {
+      error(l) << "expected a 2-D tile for .T, found " << self.describe()
+               << " (tl.trans(x) swaps the last two dimensions of any rank)";
+      return failure();
+    }
     CallArgs a;
-    a.args.push_back(self);
-    for (PyValue &x : args.args)
-      a.args.push_back(x);
-    return callBuiltin("tl.trans", a, l);
+    a.args = {self, PyValue::ofTuple({PyValue::ofInt(1), PyValue::ofInt(0)})};
+    return callBuiltin("tl.permute", a, l);
+  }
+  if (name == "trans" || name == "permute") {
+    CallArgs a = args;
+    a.args.insert(a.args.begin(), self);
+    return callBuiltin("tl." + name, a, l);
   }
   if (name == "dtype.is_floating")
     return PyValue::ofBool(isa<FloatType>(self.dtype));
@@ -276,6 +287,11 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
     CallArgs a = args;
     a.args.insert(a.args.begin(), self);
     return callBuiltin("tl." + name, a, l);
+  }
+  if (name == "dot") {
+    // Triton 3.6 has tl.dot only (no tensor.dot).
+    error(l) << "a tile has no method 'dot': use tl.dot(x, y)";
+    return failure();
   }
   error(l) << "unimplemented: method '" << name << "' of " << self.describe();
   return failure();

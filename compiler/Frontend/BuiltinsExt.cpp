@@ -1,9 +1,9 @@
-//===- BuiltinsExt.cpp - Reductions, dot, atomics, descriptors --*- C++ -*-===//
+//===- BuiltinsExt.cpp - Reductions, atomics, descriptors -------*- C++ -*-===//
 //
 // The triton.language functions that build structured tile ops: reductions
 // and scans with their combiner regions (tl.sum, tl.max, tl.argmax,
 // tl.reduce with a user @triton.jit combiner, tl.cumsum,
-// tl.associative_scan), tl.dot, atomics, transposes, value hints
+// tl.associative_scan), atomics, transposes, value hints
 // (tl.multiple_of & co.), tl.assume, tl.debug_barrier and tensor
 // descriptors. Semantics follow triton.language; where the backend does not
 // lower an op yet, the error comes from the SIMT lowering at this location.
@@ -416,69 +416,34 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return PyValue::ofTuple(outs);
   }
 
-  // --- dot ---
-  if (name == "tl.dot") {
-    TRY(s, bindArgs(*this, args,
-                {"input", "other", "acc", "input_precision", "allow_tf32",
-                 "max_num_imprecise_acc", "out_dtype"},
-                2, "dot", l));
-    TRY(a, toValue(*s[0], l));
-    TRY(bb, toValue(*s[1], l));
-    auto ta = dyn_cast<RankedTensorType>(a.getType());
-    auto tb = dyn_cast<RankedTensorType>(bb.getType());
-    if (!ta || !tb || ta.getRank() < 2 || ta.getRank() != tb.getRank() ||
-        ta.getRank() > 3) {
-      error(l) << "expected two 2-D (or 3-D batched) tiles for tl.dot, found "
-               << a.getType() << " and " << bb.getType();
-      return failure();
-    }
-    Type ea = ta.getElementType();
-    Type outType = ea.isInteger() ? Type(b.getI32Type()) : Type(b.getF32Type());
-    if (present(s[6]) && s[6]->kind == K::DType)
-      outType = s[6]->dtype;
-    SmallVector<int64_t> shape(ta.getShape());
-    shape.back() = tb.getShape().back();
-    Value acc;
-    if (present(s[2])) {
-      TRY(c, toValue(*s[2], l));
-      acc = c;
-      outType = elemOf(acc);
-    } else {
-      Attribute zero = isa<FloatType>(outType)
-                           ? Attribute(b.getFloatAttr(outType, 0.0))
-                           : Attribute(b.getIntegerAttr(outType, 0));
-      acc = arith::ConstantOp::create(
-          b, lc, DenseElementsAttr::get(RankedTensorType::get(shape, outType), zero));
-    }
-    std::string precision = "tf32";
-    if (present(s[3]) && s[3]->kind == K::Str)
-      precision = s[3]->s;
-    else if (s[4] && s[4]->kind == K::Bool && !s[4]->b)
-      precision = "ieee";
-    if (precision != "tf32" && precision != "tf32x3" && precision != "ieee") {
-      error(l) << "expected input_precision 'tf32', 'tf32x3' or 'ieee', found '"
-               << precision << "'";
-      return failure();
-    }
-    auto dot = tile::DotOp::create(b, lc, acc.getType(), a, bb, acc,
-                                   b.getStringAttr(precision), IntegerAttr());
-    if (present(s[5]) && s[5]->kind == K::Int)
-      dot.setMaxNumImpreciseAccAttr(b.getI32IntegerAttr(int32_t(s[5]->i)));
-    return PyValue::ofValue(dot.getResult());
-  }
+  // --- dot (Dot.cpp) ---
+  if (name == "tl.dot")
+    return callDot(args, l);
 
   // --- layout of a tile ---
+  // trans(input, *dims) and permute(input, *dims), as Triton 3.6: dims as
+  // one tuple or as separate ints; trans without dims swaps the last two
+  // dimensions (a batched transpose); `x.T` is permute(x, (1, 0))
+  // (Builtins.cpp).
   if (name == "tl.trans" || name == "tl.permute") {
+    StringRef fname = StringRef(name).drop_front(3);
+    if (!args.kwargs.empty()) {
+      error(l) << fname << "() got an unexpected keyword argument '"
+               << args.kwargs.front().first << "' (dims are positional)";
+      return failure();
+    }
     if (args.args.empty()) {
-      error(l) << name.substr(3) << "() missing required argument 'input'";
+      error(l) << fname << "() missing required argument 'input'";
       return failure();
     }
     TRY(x, toValue(args.args[0], l));
     auto t = dyn_cast<RankedTensorType>(x.getType());
     if (!t) {
-      error(l) << "expected a tile, found " << x.getType();
+      error(l) << "expected a tile for tl." << fname << ", found "
+               << x.getType();
       return failure();
     }
+    int64_t rank = t.getRank();
     SmallVector<int64_t> dims;
     if (args.args.size() == 2) {
       TRY(d, intList(*this, args.args[1], "dims", l));
@@ -486,33 +451,35 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     } else {
       for (size_t i = 1; i < args.args.size(); ++i) {
         if (args.args[i].kind != K::Int) {
-          error(l) << "expected compile-time integer dims";
+          error(l) << "expected compile-time integers for dims of tl." << fname
+                   << ", found " << args.args[i].describe();
           return failure();
         }
         dims.push_back(args.args[i].i);
       }
     }
-    for (auto &[k, v] : args.kwargs)
-      if (k == "dims") {
-        TRY(d, intList(*this, v, "dims", l));
-        dims = d;
-      }
-    if (dims.empty()) {
-      if (t.getRank() != 2) {
-        error(l) << "expected dims for tl.trans of a rank-" << t.getRank()
-                 << " tile";
+    if (dims.empty() && name == "tl.trans") {
+      if (rank < 2) {
+        error(l) << "expected a tile of rank 2 or more for tl.trans without "
+                    "dims, found "
+                 << t;
         return failure();
       }
-      dims = {1, 0};
+      for (int64_t i = 0; i < rank - 2; ++i)
+        dims.push_back(i);
+      dims.append({rank - 1, rank - 2});
     }
     SmallVector<int32_t> order(dims.begin(), dims.end());
-    std::vector<bool> seen(t.getRank(), false);
-    bool ok = int64_t(order.size()) == t.getRank();
+    std::vector<bool> seen(rank, false);
+    bool ok = int64_t(order.size()) == rank;
     for (int32_t o : order)
-      ok = ok && o >= 0 && o < t.getRank() && !seen[o] && (seen[o] = true);
+      ok = ok && o >= 0 && o < rank && !seen[o] && (seen[o] = true);
     if (!ok) {
-      error(l) << "expected a permutation of [0, " << t.getRank()
-               << ") for tl.trans";
+      auto d = error(l);
+      d << "expected dims of tl." << fname << " to be a permutation of [0, "
+        << rank << ") for " << t << ", found (";
+      llvm::interleaveComma(dims, d);
+      d << (dims.size() == 1 ? ",)" : ")");
       return failure();
     }
     return PyValue::ofValue(tile::TransOp::create(b, lc, x, order));

@@ -4,7 +4,9 @@
 // code generator that walks the AST of a jit function, evaluating constexpr
 // code and emitting tile IR for the rest. Split over ImportToTile.cpp
 // (driver, statements, expressions), Semantics.cpp (types, promotion,
-// broadcasting, operators) and Builtins.cpp (triton.language functions).
+// broadcasting, operators), Builtins.cpp, BuiltinsExt.cpp, Dot.cpp and
+// Libdevice.cpp (triton.language functions) and HostEval.cpp (autotune
+// configs built by host Python).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_COMPILER_FRONTEND_CODEGEN_H
@@ -99,6 +101,32 @@ mlir::Type withElement(mlir::Type shapeOf, mlir::Type elem);
 /// A bound argument that is given and not None.
 bool present(const std::optional<PyValue> &v);
 
+/// One `triton.Config(...)` of an `@triton.autotune`, as host code built it
+/// (HostEval.cpp), with Triton's defaults for what it leaves out.
+struct AutotuneConfig {
+  /// The constexpr values of its dict, in source order.
+  std::vector<std::pair<std::string, PyValue>> constexprs;
+  int64_t numWarps = 4, numStages = 3, numCtas = 1;
+  std::optional<int64_t> maxnreg;
+  bool hasPreHook = false, hasIROverride = false;
+  py::SourceLoc loc; ///< the triton.Config call
+};
+
+/// The evaluated arguments of `@triton.autotune(configs=..., key=...)`.
+struct AutotuneSpec {
+  std::vector<AutotuneConfig> configs;
+  std::vector<std::string> key;
+  py::SourceLoc loc; ///< the decorator call
+};
+
+/// Evaluates `decorator` (a call of triton.autotune) at compile time: its
+/// `configs` may be a list literal, a module constant, or a call of host
+/// functions made of assignments, `if` and `return` that build lists of
+/// triton.Config; the target they see is CUDA (`is_cuda()` is true). Other
+/// host Python is a located `unimplemented:` error (HostEval.cpp).
+mlir::FailureOr<AutotuneSpec> evalAutotune(CodeGen &g,
+                                           const py::Call &decorator);
+
 /// The code generator for one kernel.
 class CodeGen {
 public:
@@ -172,6 +200,8 @@ public:
   mlir::FailureOr<PyValue> callExtendedBuiltin(const std::string &name,
                                                CallArgs &args,
                                                py::SourceLoc l);
+  /// tl.dot with Triton 3.6's argument checks and result type (Dot.cpp).
+  mlir::FailureOr<PyValue> callDot(CallArgs &args, py::SourceLoc l);
   /// The fp32/fp64 functions of triton.language.extra.libdevice
   /// (Libdevice.cpp), as math/arith ops lowered to `__nv_*` calls.
   mlir::FailureOr<PyValue> callLibdevice(const std::string &name,

@@ -209,7 +209,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     return nullptr;
   }
 
-  // Constexpr values from -D, then autotune's first config.
+  // Constexpr values from -D, then the chosen autotune config's.
   std::map<std::string, PyValue> constexprValues;
   for (auto &[name, text] : options.constexprs) {
     if (constexprValues.count(name)) {
@@ -219,7 +219,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     constexprValues[name] = parseConstexprText(text);
   }
   unsigned numWarps = options.numWarps, numStages = options.numStages;
-  SmallVector<NamedAttribute> autotuneAttrs;
+  std::optional<AutotuneSpec> autotune;
   for (const py::ExprPtr &dec : kernel->decorators) {
     auto *callExpr = llvm::dyn_cast<py::Call>(dec.get());
     if (!callExpr)
@@ -228,66 +228,140 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     std::string fname = attr ? attr->attr : "";
     if (auto *n = llvm::dyn_cast<py::Name>(callExpr->func.get()))
       fname = n->id;
-    if (fname == "autotune") {
-      // configs=[triton.Config({'BLOCK': 128}, num_warps=4, num_stages=2)]
-      SmallVector<Attribute> configs;
-      SmallVector<Attribute> keys;
-      for (const py::Keyword &kw : callExpr->keywords) {
-        if (kw.name == "key")
-          if (auto *list = llvm::dyn_cast<py::List>(kw.value.get()))
-            for (const py::ExprPtr &k : list->elts)
-              if (auto *s = llvm::dyn_cast<py::StringLiteral>(k.get()))
-                keys.push_back(b.getStringAttr(s->value));
-        if (kw.name != "configs")
-          continue;
-        auto *list = llvm::dyn_cast<py::List>(kw.value.get());
-        if (!list)
-          continue;
-        for (const py::ExprPtr &cfgExpr : list->elts) {
-          auto *cfg = llvm::dyn_cast<py::Call>(cfgExpr.get());
-          if (!cfg)
-            continue;
-          SmallVector<NamedAttribute> entries, params;
-          std::map<std::string, PyValue> cfgValues;
-          if (!cfg->args.empty())
-            if (auto *dict = llvm::dyn_cast<py::Dict>(cfg->args[0].get()))
-              for (size_t i = 0; i < dict->keys.size(); ++i) {
-                auto *k = llvm::dyn_cast_or_null<py::StringLiteral>(
-                    dict->keys[i].get());
-                auto *v = llvm::dyn_cast<py::IntLiteral>(dict->values[i].get());
-                if (k && v) {
-                  params.push_back(b.getNamedAttr(k->value,
-                                                  b.getI64IntegerAttr(v->value)));
-                  cfgValues[k->value] = PyValue::ofInt(v->value);
-                }
-              }
-          entries.push_back(b.getNamedAttr("constexprs",
-                                           b.getDictionaryAttr(params)));
-          unsigned cfgWarps = 0, cfgStages = 0;
-          for (const py::Keyword &ck : cfg->keywords)
-            if (auto *v = llvm::dyn_cast<py::IntLiteral>(ck.value.get())) {
-              entries.push_back(b.getNamedAttr(ck.name,
-                                               b.getI64IntegerAttr(v->value)));
-              if (ck.name == "num_warps")
-                cfgWarps = unsigned(v->value);
-              if (ck.name == "num_stages")
-                cfgStages = unsigned(v->value);
-            }
-          if (configs.empty()) {
-            // The first config fills what the command line left open.
-            for (auto &[k, v] : cfgValues)
-              constexprValues.emplace(k, v);
-            if (!numWarps)
-              numWarps = cfgWarps;
-            if (!numStages)
-              numStages = cfgStages;
-          }
-          configs.push_back(b.getDictionaryAttr(entries));
-        }
-      }
-      autotuneAttrs.push_back(b.getNamedAttr("configs", b.getArrayAttr(configs)));
-      autotuneAttrs.push_back(b.getNamedAttr("key", b.getArrayAttr(keys)));
+    if (fname != "autotune")
+      continue;
+    if (autotune) {
+      emitError(loc(callExpr->loc))
+          << "unimplemented: a second @triton.autotune on '" << kernel->name
+          << "'";
+      return nullptr;
     }
+    auto spec = evalAutotune(*this, *callExpr);
+    if (failed(spec))
+      return nullptr;
+    autotune = std::move(*spec);
+    // An empty list is Triton's one default config.
+    if (autotune->configs.empty()) {
+      autotune->configs.emplace_back();
+      autotune->configs.back().loc = autotune->loc;
+    }
+  }
+  if (options.autotuneConfig >= 0 && !autotune) {
+    emitError(kernelLoc) << "--autotune-config " << options.autotuneConfig
+                         << ": kernel '" << kernel->name
+                         << "' has no @triton.autotune configs to choose from";
+    return nullptr;
+  }
+  SmallVector<NamedAttribute> autotuneAttrs;
+  if (autotune) {
+    size_t index = std::max(options.autotuneConfig, 0);
+    size_t count = autotune->configs.size();
+    if (index >= count) {
+      emitError(loc(autotune->loc))
+          << "--autotune-config " << index << " is out of range: the "
+          << "@triton.autotune of '" << kernel->name << "' has " << count
+          << (count == 1 ? " config (index 0)"
+                         : " configs (0 to " + std::to_string(count - 1) + ")");
+      return nullptr;
+    }
+    const AutotuneConfig &cfg = autotune->configs[index];
+    Location cfgLoc = loc(cfg.loc);
+    auto refuse = [&](StringRef what) {
+      emitError(cfgLoc) << "unimplemented: " << what << " in autotune config "
+                        << index << " of '" << kernel->name
+                        << "'; choose another with --autotune-config";
+      return nullptr;
+    };
+    if (cfg.numCtas != 1)
+      return refuse("num_ctas=" + std::to_string(cfg.numCtas) +
+                    " (thread-block clusters)");
+    if (cfg.maxnreg)
+      return refuse("maxnreg=" + std::to_string(*cfg.maxnreg) +
+                    " (a register limit)");
+    if (cfg.hasPreHook)
+      return refuse("a pre_hook (host code run before each launch)");
+    if (cfg.hasIROverride)
+      return refuse("an ir_override");
+    if (!numWarps && (cfg.numWarps < 1 || cfg.numWarps > 32 ||
+                      (cfg.numWarps & (cfg.numWarps - 1)))) {
+      emitError(cfgLoc) << "expected num_warps a power of two in [1, 32] in "
+                           "autotune config "
+                        << index << ", found " << cfg.numWarps;
+      return nullptr;
+    }
+    if (!numStages && (cfg.numStages < 1 || cfg.numStages > INT32_MAX)) {
+      emitError(cfgLoc) << "expected num_stages a positive integer in "
+                           "autotune config "
+                        << index << ", found " << cfg.numStages;
+      return nullptr;
+    }
+    for (auto &[name, value] : cfg.constexprs) {
+      if (!llvm::any_of(kernel->params, [&, n = name](const py::Param &p) {
+            return p.name == n && isConstexprAnnotation(p.annotation.get());
+          })) {
+        emitError(cfgLoc) << "autotune config " << index << " sets '" << name
+                          << "', which is not a tl.constexpr parameter of '"
+                          << kernel->name << "'";
+        return nullptr;
+      }
+      // -D and the signature win over the config.
+      constexprValues.emplace(name, value);
+    }
+    if (!numWarps)
+      numWarps = unsigned(cfg.numWarps);
+    if (!numStages)
+      numStages = unsigned(cfg.numStages);
+
+    // Every config, as data on the kernel.
+    SmallVector<Attribute> configs;
+    for (const AutotuneConfig &c : autotune->configs) {
+      SmallVector<NamedAttribute> values, entries;
+      for (auto &[name, v] : c.constexprs) {
+        Attribute a;
+        switch (v.kind) {
+        case PyValue::Kind::Int:
+          a = b.getI64IntegerAttr(v.i);
+          break;
+        case PyValue::Kind::Float:
+          a = b.getF64FloatAttr(v.f);
+          break;
+        case PyValue::Kind::Bool:
+          a = b.getBoolAttr(v.b);
+          break;
+        case PyValue::Kind::Str:
+          a = b.getStringAttr(v.s);
+          break;
+        default: // None
+          a = b.getUnitAttr();
+          break;
+        }
+        values.push_back(b.getNamedAttr(name, a));
+      }
+      entries.push_back(
+          b.getNamedAttr("constexprs", b.getDictionaryAttr(values)));
+      entries.push_back(
+          b.getNamedAttr("num_warps", b.getI64IntegerAttr(c.numWarps)));
+      entries.push_back(
+          b.getNamedAttr("num_stages", b.getI64IntegerAttr(c.numStages)));
+      if (c.numCtas != 1)
+        entries.push_back(
+            b.getNamedAttr("num_ctas", b.getI64IntegerAttr(c.numCtas)));
+      if (c.maxnreg)
+        entries.push_back(
+            b.getNamedAttr("maxnreg", b.getI64IntegerAttr(*c.maxnreg)));
+      if (c.hasPreHook)
+        entries.push_back(b.getNamedAttr("pre_hook", b.getUnitAttr()));
+      if (c.hasIROverride)
+        entries.push_back(b.getNamedAttr("ir_override", b.getUnitAttr()));
+      configs.push_back(b.getDictionaryAttr(entries));
+    }
+    SmallVector<Attribute> keys;
+    for (const std::string &k : autotune->key)
+      keys.push_back(b.getStringAttr(k));
+    autotuneAttrs.push_back(b.getNamedAttr("configs", b.getArrayAttr(configs)));
+    autotuneAttrs.push_back(b.getNamedAttr("key", b.getArrayAttr(keys)));
+    autotuneAttrs.push_back(
+        b.getNamedAttr("selected", b.getI64IntegerAttr(int64_t(index))));
   }
   if (!numWarps)
     numWarps = 4;
@@ -1285,20 +1359,73 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       bounds.push_back(*v);
       boundLocs.push_back(a->loc);
     }
-    int64_t numStagesHint = -1;
+    // tl.range(arg1, arg2=None, step=None, num_stages=None,
+    //          loop_unroll_factor=None, disallow_acc_multi_buffer=False,
+    //          flatten=False, warp_specialize=False, disable_licm=False), as
+    // in Triton 3.6: the hints become attributes of the scf.for (Triton's
+    // tt.* loop attributes, named tile.*); range() takes no keywords.
+    static constexpr StringRef kLoopHints[] = {
+        "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
+        "flatten",    "warp_specialize",    "disable_licm"};
+    std::vector<std::tuple<StringRef, PyValue, SourceLoc>> hints;
+    if (kind == "tl.range" && bounds.size() > 3) {
+      if (bounds.size() > 3 + std::size(kLoopHints)) {
+        error(f->iter->loc)
+            << "tl.range takes at most " << 3 + std::size(kLoopHints)
+            << " arguments, found " << bounds.size();
+        return failure();
+      }
+      for (size_t i = 3; i < bounds.size(); ++i)
+        hints.emplace_back(kLoopHints[i - 3], bounds[i], boundLocs[i]);
+      bounds.resize(3);
+    }
     for (const Keyword &kw : callExpr->keywords) {
-      if (kw.name == "num_stages") {
-        auto v = eval(*kw.value);
-        if (failed(v))
-          return failure();
-        if (v->kind == PyValue::Kind::Int)
-          numStagesHint = v->i;
-      } else if (kw.name != "loop_unroll_factor" &&
-                 kw.name != "warp_specialize" && kw.name != "flatten" &&
-                 kw.name != "disallow_acc_multi_buffer") {
+      if (kind == "py.range") {
+        error(kw.loc) << "range() takes no keyword arguments (tl.range takes "
+                         "the loop hints)";
+        return failure();
+      }
+      if (kind != "tl.range" || !llvm::is_contained(kLoopHints, kw.name)) {
         error(kw.loc) << "unknown keyword '" << kw.name << "' of " << kind;
         return failure();
       }
+      if (llvm::any_of(hints,
+                       [&](auto &h) { return std::get<0>(h) == kw.name; })) {
+        error(kw.loc) << "tl.range got '" << kw.name << "' twice";
+        return failure();
+      }
+      auto v = eval(*kw.value);
+      if (failed(v))
+        return failure();
+      hints.emplace_back(*llvm::find(kLoopHints, kw.name), *v, kw.loc);
+    }
+    SmallVector<NamedAttribute> loopAttrs;
+    for (auto &[name, v, hl] : hints) {
+      if (v.kind == PyValue::Kind::None)
+        continue;
+      if (name == "num_stages" || name == "loop_unroll_factor") {
+        int64_t least = name == "num_stages" ? 0 : 1;
+        if (v.kind != PyValue::Kind::Int || v.i < least || v.i > 1024) {
+          error(hl) << "expected a compile-time int in [" << least
+                    << ", 1024] or None for " << name << " of tl.range, found "
+                    << v.describe();
+          return failure();
+        }
+        loopAttrs.push_back(
+            b.getNamedAttr(("tile." + name).str(), b.getI32IntegerAttr(v.i)));
+        continue;
+      }
+      if (!v.isConstexpr()) {
+        error(hl) << "expected a compile-time bool for " << name
+                  << " of tl.range, found " << v.describe();
+        return failure();
+      }
+      auto on = truthiness(v, hl);
+      if (failed(on))
+        return failure();
+      if (*on)
+        loopAttrs.push_back(
+            b.getNamedAttr(("tile." + name).str(), b.getUnitAttr()));
     }
     if (bounds.empty() || bounds.size() > 3) {
       error(f->iter->loc) << "expected 1 to 3 arguments to " << kind
@@ -1430,9 +1557,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       inits.push_back(*v);
     }
     auto forOp = scf::ForOp::create(b, l, bvals[0], bvals[1], bvals[2], inits);
-    if (numStagesHint >= 0)
-      forOp->setAttr(tile::TileDialect::getNumStagesAttrName(),
-                     b.getI32IntegerAttr(numStagesHint));
+    for (NamedAttribute a : loopAttrs)
+      forOp->setAttr(a.getName(), a.getValue());
     {
       OpBuilder::InsertionGuard guard(b);
       Block *body = forOp.getBody();

@@ -34,10 +34,17 @@ struct KernelOptions {
   /// Constexpr values by name (`-D BLOCK_SIZE=1024`): integers, floats,
   /// True/False/None, or anything else as a string.
   std::vector<std::pair<std::string, std::string>> constexprs;
-  /// Warps per CTA (0: the first autotune config's, else 4).
+  /// Warps per CTA (0: the chosen autotune config's, else 4).
   unsigned numWarps = 0;
-  /// Software-pipelining depth recorded on the kernel (0: config's, else 3).
+  /// Software-pipelining depth recorded on the kernel (0: the chosen
+  /// config's, else 3).
   unsigned numStages = 0;
+  /// Which `triton.Config` of the kernel's `@triton.autotune` specializes it
+  /// (an index into its configs; -1: not given, the first).
+  int autotuneConfig = -1;
+  /// The target (`--arch`), which host code evaluated for autotune configs
+  /// sees as `get_current_target().arch` (sm_90a: 90).
+  std::string arch = "sm_90a";
 };
 
 /// Emits kernel `options.kernelName` of `module` as tile IR. Errors are

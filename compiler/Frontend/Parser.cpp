@@ -11,7 +11,11 @@
 // Top-level statements other than imports, `NAME = expr` and jit functions
 // are skipped by token structure. Imports and constants are parsed
 // speculatively: if they do not parse, their diagnostics are dropped and the
-// statement is skipped like any other host code.
+// statement is skipped like any other host code. Undecorated host functions
+// are parsed the same way into Module::hostFunctions (a body that does not
+// parse keeps the first reason, for a later error if the function is ever
+// evaluated), and skipped code that changes a module name in place
+// (`configs.append(...)`) is noted in Module::mutatedNames.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Parser.h"
@@ -333,6 +337,12 @@ private:
   /// as j` also makes `j` a jit decorator name).
   void recordImport(Import imp);
   void skipTopLevel(const std::string &what);
+  /// Parses an undecorated top-level `def` (host code) into
+  /// Module::hostFunctions without diagnostics, then skips it like any other
+  /// host code.
+  void parseHostFunction();
+  /// Records the names that tokens [from, to) change in place.
+  void recordMutations(size_t from, size_t to);
 };
 
 //===----------------------------------------------------------------------===//
@@ -1866,12 +1876,69 @@ bool Parser::parseTryImports() {
 
 void Parser::skipTopLevel(const std::string &what) {
   SourceLoc begin = tok().getLoc();
+  size_t start = pos;
   skipStatement();
   // The clauses of the same compound statement.
   while (isKeyword("elif") || isKeyword("else") || isKeyword("except") ||
          isKeyword("finally"))
     skipStatement();
+  recordMutations(start, pos);
   module->skipped.push_back({what, begin, lastRealEnd()});
+}
+
+void Parser::recordMutations(size_t from, size_t to) {
+  static constexpr std::string_view kMutators[] = {
+      "append", "extend", "insert",  "pop",        "remove", "clear",
+      "update", "sort",   "reverse", "setdefault", "popitem"};
+  for (size_t i = from; i + 1 < to; ++i) {
+    const Token &t = toks[i];
+    if (!t.is(TokenKind::Name) || (i > 0 && toks[i - 1].isOp(".")))
+      continue;
+    const Token &next = toks[i + 1];
+    // `NAME += x`, `NAME |= x`, ...: an operator of two or more characters
+    // ending in '=' other than the comparisons.
+    bool mutated = next.is(TokenKind::Op) && next.text.size() >= 2 &&
+                   next.text.back() == '=' && next.text != "==" &&
+                   next.text != "!=" && next.text != "<=" && next.text != ">=";
+    if (next.isOp(".") && i + 2 < to && toks[i + 2].is(TokenKind::Name))
+      mutated = std::find(std::begin(kMutators), std::end(kMutators),
+                          toks[i + 2].text) != std::end(kMutators);
+    // Item assignment `NAME[...] = ...` is left alone: a list of configs
+    // is not built that way.
+    if (mutated)
+      module->mutatedNames.push_back({std::string(t.text), t.getLoc()});
+  }
+}
+
+void Parser::parseHostFunction() {
+  size_t start = pos;
+  size_t diagMark = diags.size();
+  std::unique_ptr<FunctionDef> fn = parseFunctionDef({});
+  std::string why;
+  SourceLoc whyLoc;
+  if (diags.size() > diagMark) {
+    why = diags[diagMark].message;
+    whyLoc = diags[diagMark].loc;
+  } else if (!fn) {
+    why = "it does not parse";
+    whyLoc = toks[start].getLoc();
+  }
+  diags.resize(diagMark);
+  panic = false;
+  std::string name = std::string(toks[start + 1].text);
+  pos = start;
+  skipTopLevel("def " + name);
+  if (!fn) {
+    fn = std::make_unique<FunctionDef>();
+    fn->name = name;
+    fn->loc = toks[start].getLoc();
+  }
+  if (!why.empty()) {
+    fn->body.clear();
+    fn->unreadable = why;
+    fn->unreadableLoc = whyLoc;
+  }
+  module->hostFunctions.push_back(std::move(fn));
 }
 
 void Parser::parseDecorated() {
@@ -1940,6 +2007,16 @@ void Parser::parseDecorated() {
     what = "decorated " + std::string(tok().text);
     if (peekTok().is(TokenKind::Name))
       what += " " + std::string(peekTok().text);
+  }
+  if (isKeyword("def") && peekTok().is(TokenKind::Name)) {
+    // Known by name, so that a call from evaluated host code can say why
+    // it is not evaluated.
+    auto fn = std::make_unique<FunctionDef>();
+    fn->name = std::string(peekTok().text);
+    fn->loc = tok().getLoc();
+    fn->unreadable = "a decorated host function";
+    fn->unreadableLoc = begin;
+    module->hostFunctions.push_back(std::move(fn));
   }
   if (!atEnd())
     skipStatement();
@@ -2011,6 +2088,10 @@ void Parser::parseTopLevelStatement() {
     }
     pos = start;
     skipTopLevel("assignment");
+    return;
+  }
+  if (t.isKeyword("def") && peekTok().is(TokenKind::Name)) {
+    parseHostFunction();
     return;
   }
   std::string what = "statement";

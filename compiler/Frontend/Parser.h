@@ -6,7 +6,9 @@
 // function whose decorators include `jit`, `<alias>.jit` or `<alias>.jit(...)`
 // (with any other decorators, such as `triton.autotune(...)`, kept as
 // expressions), and skips every other top-level statement by token
-// structure, without diagnostics.
+// structure, without diagnostics. Undecorated host functions are also
+// parsed, silently, so that the helpers an `@triton.autotune(configs=f())`
+// calls can be evaluated (Module::hostFunctions).
 //
 // Inside jit functions, syntax errors are reported with the location of the
 // offending token and "expected X, found Y"; the parser then skips to the

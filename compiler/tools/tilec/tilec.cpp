@@ -77,6 +77,12 @@ cl::opt<unsigned> numStages("num-stages",
                             cl::desc("Software-pipelining depth recorded on the kernel (.py input)"),
                             cl::init(0), cl::cat(tilecCategory));
 
+cl::opt<int> autotuneConfig(
+    "autotune-config",
+    cl::desc("Which triton.Config of the kernel's @triton.autotune "
+             "specializes it (.py input; an index, default 0)"),
+    cl::value_desc("N"), cl::init(-1), cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -108,10 +114,17 @@ int main(int argc, char **argv) {
     return fail();
   }
   bool isPython = llvm::StringRef(inputFilename).ends_with(".py");
-  if (!isPython && (!kernelName.empty() || !signature.empty() ||
-                    !defines.empty() || numStages != 0)) {
-    llvm::errs() << "tilec: error: --kernel, --signature, -D and --num-stages "
-                    "apply to .py input\n";
+  if (!isPython &&
+      (!kernelName.empty() || !signature.empty() || !defines.empty() ||
+       numStages != 0 || autotuneConfig.getNumOccurrences())) {
+    llvm::errs() << "tilec: error: --kernel, --signature, -D, --num-stages "
+                    "and --autotune-config apply to .py input\n";
+    return fail();
+  }
+  if (autotuneConfig.getNumOccurrences() && autotuneConfig < 0) {
+    llvm::errs() << "tilec: error: --autotune-config must be a config index "
+                    "(0 or more), found "
+                 << autotuneConfig << "\n";
     return fail();
   }
   if (!isPython && emitStage == Stage::AST) {
@@ -128,6 +141,8 @@ int main(int argc, char **argv) {
   kernelOptions.signature = signature;
   kernelOptions.numWarps = numWarps;
   kernelOptions.numStages = numStages;
+  kernelOptions.autotuneConfig = autotuneConfig;
+  kernelOptions.arch = arch;
   for (const std::string &d : defines) {
     auto [name, value] = llvm::StringRef(d).split('=');
     if (name.empty() || !llvm::StringRef(d).contains('=')) {

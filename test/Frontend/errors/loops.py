@@ -47,3 +47,39 @@ def k_while_tile(p):
 def k_return_in_loop(p, n):
     for i in range(n):
         return
+
+
+@triton.jit
+def k_python_range_keyword(p, n):
+    for i in range(n, num_stages=2):
+        pass
+
+
+@triton.jit
+def k_runtime_stages(p, n):
+    for i in tl.range(n, num_stages=n):
+        pass
+
+
+@triton.jit
+def k_unroll_zero(p, n):
+    for i in tl.range(n, loop_unroll_factor=0):
+        pass
+
+
+@triton.jit
+def k_runtime_flag(p, n):
+    for i in tl.range(n, flatten=n > 2):
+        pass
+
+
+@triton.jit
+def k_hint_twice(p, n):
+    for i in tl.range(0, n, 1, 2, num_stages=3):
+        pass
+
+
+@triton.jit
+def k_static_range_keyword(p, n):
+    for i in tl.static_range(4, num_stages=2):
+        pass

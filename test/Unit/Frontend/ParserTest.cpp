@@ -558,6 +558,52 @@ TEST(ParserTest, HostCodeIsSkippedSilently) {
   EXPECT_GE(r.module->skipped.size(), 9u);
 }
 
+TEST(ParserTest, HostFunctionsAreRead) {
+  // Undecorated host functions are parsed (for autotune config helpers),
+  // without diagnostics; one that does not parse keeps the first reason.
+  ParseResult r = parseModule(
+      "def is_cuda():\n"
+      "    return triton.runtime.driver.active.get_current_target().backend "
+      "== 'cuda'\n"
+      "def configs():\n"
+      "    with open('f') as f:\n"
+      "        pass\n"
+      "@functools.cache\n"
+      "def cached():\n"
+      "    return []\n"
+      "CONFIGS = []\n"
+      "for b in (64, 128):\n"
+      "    CONFIGS.append(b)\n"
+      "TOTAL = 0\n"
+      "TOTAL += 1\n"
+      "def is_cuda():\n"
+      "    return True\n",
+      "h.py");
+  ASSERT_TRUE(r.diagnostics.empty()) << r.diagnostics[0].message;
+  const Module &m = *r.module;
+  EXPECT_TRUE(m.functions.empty());
+  ASSERT_EQ(m.hostFunctions.size(), 4u);
+  EXPECT_EQ(m.hostFunctions[0]->name, "is_cuda");
+  EXPECT_TRUE(m.hostFunctions[0]->unreadable.empty());
+  ASSERT_EQ(m.hostFunctions[0]->body.size(), 1u);
+  EXPECT_EQ(m.hostFunctions[1]->name, "configs");
+  EXPECT_EQ(m.hostFunctions[1]->unreadable,
+            "unsupported Python construct in a @triton.jit function: 'with' "
+            "statement");
+  EXPECT_EQ(m.hostFunctions[1]->unreadableLoc.line, 4u);
+  EXPECT_EQ(m.hostFunctions[2]->name, "cached");
+  EXPECT_EQ(m.hostFunctions[2]->unreadable, "a decorated host function");
+  // The later definition wins, as in Python.
+  EXPECT_EQ(m.lookupHostFunction("is_cuda"), m.hostFunctions[3].get());
+  EXPECT_FALSE(m.lookupFunction("is_cuda"));
+  ASSERT_EQ(m.mutatedNames.size(), 2u);
+  EXPECT_EQ(m.mutatedNames[0].first, "CONFIGS");
+  EXPECT_EQ(m.mutatedNames[0].second.line, 11u);
+  EXPECT_EQ(m.mutatedNames[1].first, "TOTAL");
+  // Host functions are still listed as skipped host code.
+  EXPECT_GE(m.skipped.size(), 5u);
+}
+
 TEST(ParserTest, DeepNesting) {
   // Past the cap: an error, not a stack overflow.
   std::string deep = "x = " + std::string(5000, '(') + "1" +

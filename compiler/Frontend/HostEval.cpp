@@ -1,0 +1,949 @@
+//===- HostEval.cpp - Autotune configs from host Python ---------*- C++ -*-===//
+//
+// `@triton.autotune(configs=..., key=[...])` is host Python: Triton runs it
+// when the module is imported. tilec runs no Python, so this file evaluates
+// the small part of host Python that config lists are written in: list and
+// dict literals, `triton.Config(...)`, module constants, and calls of
+// top-level host functions made of assignments, `if` and `return` (Triton
+// 3.6's matmul tutorial: `configs=get_autotune_config()`, which returns
+// `get_cuda_autotune_config()` when `is_cuda()`). The target is the one tilec
+// compiles for: `triton.runtime.driver.active.get_current_target()` has
+// backend "cuda", the --arch capability (90 for sm_90a) and warp size 32,
+// so `is_cuda()` is true and the CUDA configs are chosen.
+//
+// Anything else (loops, comprehensions, torch, other triton APIs) is a
+// located `unimplemented:` error naming what to write instead; a module name
+// that skipped top-level code changes in place (`configs.append(...)`) is
+// refused too, since its assignment does not give its value. The host
+// value model here (HostValue) is separate from the kernel's PyValue: host
+// code has lists, dicts and config objects, and no tiles.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/CodeGen.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+#include <memory>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::frontend;
+using tilec::py::SourceLoc;
+
+namespace {
+
+/// A host Python value.
+struct HostValue {
+  enum class Kind {
+    None,
+    Int,
+    Float,
+    Bool,
+    Str,
+    List,
+    Tuple,
+    Dict,
+    Config,
+    Function,
+    Builtin,
+    Module,
+    Target,
+  };
+  Kind kind = Kind::None;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;               ///< Str; Builtin and Module: dotted path
+  std::vector<HostValue> elts; ///< List, Tuple; Dict: k0, v0, k1, v1, ...
+  std::shared_ptr<AutotuneConfig> config;
+  const py::FunctionDef *fn = nullptr;
+
+  static HostValue ofInt(int64_t x) {
+    HostValue v;
+    v.kind = Kind::Int;
+    v.i = x;
+    return v;
+  }
+  static HostValue ofFloat(double x) {
+    HostValue v;
+    v.kind = Kind::Float;
+    v.f = x;
+    return v;
+  }
+  static HostValue ofBool(bool x) {
+    HostValue v;
+    v.kind = Kind::Bool;
+    v.b = x;
+    return v;
+  }
+  static HostValue ofStr(std::string x) {
+    HostValue v;
+    v.kind = Kind::Str;
+    v.s = std::move(x);
+    return v;
+  }
+  static HostValue ofPath(Kind k, std::string path) {
+    HostValue v;
+    v.kind = k;
+    v.s = std::move(path);
+    return v;
+  }
+
+  bool isNumber() const {
+    return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool;
+  }
+  double asDouble() const {
+    return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : double(b);
+  }
+
+  std::string describe() const {
+    switch (kind) {
+    case Kind::None:
+      return "None";
+    case Kind::Int:
+      return "int " + std::to_string(i);
+    case Kind::Float:
+      return "float";
+    case Kind::Bool:
+      return b ? "True" : "False";
+    case Kind::Str:
+      return "str '" + s + "'";
+    case Kind::List:
+      return "list of " + std::to_string(elts.size());
+    case Kind::Tuple:
+      return "tuple of " + std::to_string(elts.size());
+    case Kind::Dict:
+      return "dict of " + std::to_string(elts.size() / 2);
+    case Kind::Config:
+      return "triton.Config";
+    case Kind::Function:
+      return "function '" + fn->name + "'";
+    case Kind::Builtin:
+      return "function '" + s + "'";
+    case Kind::Module:
+      return "module '" + s + "'";
+    case Kind::Target:
+      return "GPUTarget";
+    }
+    return "value";
+  }
+};
+
+using Kind = HostValue::Kind;
+
+/// The suggestion closing every refusal.
+constexpr const char *kWhatIsRead =
+    "tilec evaluates list literals of triton.Config(...), module constants "
+    "and host functions made of assignments, 'if' and 'return'";
+
+/// Python's `==` on the values host code compares (numbers, strings, None,
+/// and sequences of them).
+bool equal(const HostValue &a, const HostValue &b) {
+  if (a.isNumber() && b.isNumber())
+    return a.asDouble() == b.asDouble();
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case Kind::None:
+    return true;
+  case Kind::Str:
+  case Kind::Module:
+  case Kind::Builtin:
+    return a.s == b.s;
+  case Kind::List:
+  case Kind::Tuple:
+  case Kind::Dict:
+    return a.elts.size() == b.elts.size() &&
+           llvm::all_of(llvm::zip(a.elts, b.elts), [](auto p) {
+             return equal(std::get<0>(p), std::get<1>(p));
+           });
+  case Kind::Function:
+    return a.fn == b.fn;
+  default:
+    return false;
+  }
+}
+
+bool truthy(const HostValue &v) {
+  switch (v.kind) {
+  case Kind::None:
+    return false;
+  case Kind::Int:
+    return v.i != 0;
+  case Kind::Float:
+    return v.f != 0;
+  case Kind::Bool:
+    return v.b;
+  case Kind::Str:
+    return !v.s.empty();
+  case Kind::List:
+  case Kind::Tuple:
+  case Kind::Dict:
+    return !v.elts.empty();
+  default:
+    return true;
+  }
+}
+
+/// Evaluates host expressions and host functions for `@triton.autotune`.
+class HostEvaluator {
+public:
+  HostEvaluator(CodeGen &g) : g(g), module(g.module) {
+    for (const py::Import &imp : module.imports)
+      for (const py::Import::Alias &a : imp.names) {
+        if (a.name == "*")
+          continue;
+        if (!imp.isFrom) {
+          if (!a.asName.empty())
+            imports[a.asName] = a.name;
+          else
+            imports[a.name.substr(0, a.name.find('.'))] =
+                a.name.substr(0, a.name.find('.'));
+          continue;
+        }
+        imports[a.asName.empty() ? a.name : a.asName] =
+            imp.module + "." + a.name;
+      }
+    StringRef arch(g.options.arch);
+    unsigned capability = 90;
+    if (arch.consume_front("sm_"))
+      (void)arch.take_while(llvm::isDigit).getAsInteger(10, capability);
+    this->capability = capability;
+  }
+
+  FailureOr<HostValue> eval(const py::Expr &e);
+
+private:
+  CodeGen &g;
+  const py::Module &module;
+  std::map<std::string, std::string> imports;
+  unsigned capability;
+  /// Locals of the host function being evaluated.
+  std::map<std::string, HostValue> locals;
+  std::map<std::string, HostValue> constants;
+  std::vector<std::string> evaluating;
+  std::optional<HostValue> returned;
+  unsigned depth = 0;
+
+  InFlightDiagnostic error(SourceLoc l) { return g.error(l); }
+  LogicalResult unimplemented(SourceLoc l, const Twine &what) {
+    error(l) << "unimplemented: " << what << " in host code evaluated for "
+             << "@triton.autotune; " << kWhatIsRead;
+    return failure();
+  }
+
+  FailureOr<HostValue> name(const py::Name &n);
+  FailureOr<HostValue> constant(const py::ModuleConstant &c, SourceLoc use);
+  FailureOr<HostValue> path(const std::string &dotted, SourceLoc l);
+  FailureOr<HostValue> attribute(const py::Attribute &a);
+  FailureOr<HostValue> call(const py::Call &c);
+  FailureOr<HostValue>
+  callFunction(const py::FunctionDef &fn, std::vector<HostValue> args,
+               std::vector<std::pair<std::string, HostValue>> kwargs,
+               SourceLoc l);
+  FailureOr<HostValue>
+  makeConfig(const py::Call &c, std::vector<HostValue> args,
+             std::vector<std::pair<std::string, HostValue>> kwargs);
+  FailureOr<HostValue> binary(const py::BinOp &op);
+  FailureOr<HostValue> compare(const py::Compare &c);
+  LogicalResult execBlock(const py::StmtList &body);
+};
+
+FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
+  using py::ExprKind;
+  switch (e.getKind()) {
+  case ExprKind::Int: {
+    auto &lit = cast<py::IntLiteral>(e);
+    if (lit.overflow) {
+      error(e.loc) << "integer literal " << lit.text
+                   << " does not fit in 64 bits";
+      return failure();
+    }
+    return HostValue::ofInt(lit.value);
+  }
+  case ExprKind::Float: {
+    auto &lit = cast<py::FloatLiteral>(e);
+    if (lit.isImaginary)
+      return unimplemented(e.loc, "a complex number");
+    return HostValue::ofFloat(lit.value);
+  }
+  case ExprKind::String: {
+    auto &lit = cast<py::StringLiteral>(e);
+    if (lit.isFString || lit.isBytes)
+      return unimplemented(e.loc,
+                           lit.isFString ? "an f-string" : "a bytes literal");
+    return HostValue::ofStr(lit.value);
+  }
+  case ExprKind::Bool:
+    return HostValue::ofBool(cast<py::BoolLiteral>(e).value);
+  case ExprKind::None:
+    return HostValue();
+  case ExprKind::Name:
+    return name(cast<py::Name>(e));
+  case ExprKind::Attribute:
+    return attribute(cast<py::Attribute>(e));
+  case ExprKind::Call:
+    return call(cast<py::Call>(e));
+  case ExprKind::List:
+  case ExprKind::Tuple: {
+    const py::ExprList &elts =
+        isa<py::List>(e) ? cast<py::List>(e).elts : cast<py::Tuple>(e).elts;
+    HostValue out;
+    out.kind = isa<py::List>(e) ? Kind::List : Kind::Tuple;
+    for (const py::ExprPtr &x : elts) {
+      if (isa<py::Starred>(*x))
+        return unimplemented(x->loc, "'*' unpacking");
+      TRY(v, eval(*x));
+      out.elts.push_back(v);
+    }
+    return out;
+  }
+  case ExprKind::Dict: {
+    auto &d = cast<py::Dict>(e);
+    HostValue out;
+    out.kind = Kind::Dict;
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+      if (!d.keys[i])
+        return unimplemented(d.values[i]->loc, "'**' in a dict");
+      TRY(k, eval(*d.keys[i]));
+      if (k.kind != Kind::Str) {
+        error(d.keys[i]->loc)
+            << "expected a string key in a config dict, found " << k.describe();
+        return failure();
+      }
+      TRY(v, eval(*d.values[i]));
+      // A repeated key keeps its first position and its last value.
+      bool found = false;
+      for (size_t j = 0; j < out.elts.size(); j += 2)
+        if (out.elts[j].s == k.s) {
+          out.elts[j + 1] = v;
+          found = true;
+        }
+      if (!found) {
+        out.elts.push_back(k);
+        out.elts.push_back(v);
+      }
+    }
+    return out;
+  }
+  case ExprKind::Unary: {
+    auto &u = cast<py::UnaryOp>(e);
+    TRY(x, eval(*u.operand));
+    if (u.op == py::UnaryOpKind::Not)
+      return HostValue::ofBool(!truthy(x));
+    if (x.kind == Kind::Int && u.op != py::UnaryOpKind::Invert)
+      return HostValue::ofInt(u.op == py::UnaryOpKind::Minus ? -x.i : x.i);
+    if (x.kind == Kind::Float && u.op != py::UnaryOpKind::Invert)
+      return HostValue::ofFloat(u.op == py::UnaryOpKind::Minus ? -x.f : x.f);
+    error(e.loc) << "bad operand " << x.describe() << " for unary '"
+                 << getSpelling(u.op) << "'";
+    return failure();
+  }
+  case ExprKind::Binary:
+    return binary(cast<py::BinOp>(e));
+  case ExprKind::BoolOp: {
+    // Python's and/or return the operand that decided.
+    auto &bo = cast<py::BoolOp>(e);
+    HostValue last;
+    for (const py::ExprPtr &x : bo.values) {
+      TRY(v, eval(*x));
+      last = v;
+      if (truthy(v) == (bo.op == py::BoolOpKind::Or))
+        break;
+    }
+    return last;
+  }
+  case ExprKind::Compare:
+    return compare(cast<py::Compare>(e));
+  case ExprKind::IfExp: {
+    auto &ie = cast<py::IfExp>(e);
+    TRY(c, eval(*ie.test));
+    return eval(truthy(c) ? *ie.body : *ie.orelse);
+  }
+  case ExprKind::Comprehension:
+    return unimplemented(e.loc, "a comprehension");
+  case ExprKind::Lambda:
+    return unimplemented(e.loc, "a lambda");
+  case ExprKind::Subscript: {
+    // What is indexed may be the better reason to refuse.
+    TRY(base, eval(*cast<py::Subscript>(e).value));
+    return unimplemented(e.loc, "indexing " + base.describe());
+  }
+  default:
+    return unimplemented(e.loc, "this expression");
+  }
+}
+
+FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
+  auto l = locals.find(n.id);
+  if (l != locals.end())
+    return l->second;
+  // Module scope, last binding first as Python sees it after the module ran.
+  if (const py::FunctionDef *fn = module.lookupHostFunction(n.id)) {
+    HostValue v;
+    v.kind = Kind::Function;
+    v.fn = fn;
+    return v;
+  }
+  if (module.lookupFunction(n.id)) {
+    error(n.loc) << "expected host code in @triton.autotune, found the "
+                    "@triton.jit function '"
+                 << n.id << "'";
+    return failure();
+  }
+  for (auto it = module.constants.rbegin(); it != module.constants.rend(); ++it)
+    if (it->name == n.id)
+      return constant(*it, n.loc);
+  auto imp = imports.find(n.id);
+  if (imp != imports.end())
+    return path(imp->second, n.loc);
+  static constexpr StringRef kPythonBuiltins[] = {"len",  "range", "list",
+                                                  "dict", "min",   "max"};
+  if (llvm::is_contained(kPythonBuiltins, n.id))
+    return unimplemented(n.loc, "'" + n.id + "'");
+  error(n.loc) << "name '" << n.id << "' is not defined";
+  return failure();
+}
+
+FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
+                                             SourceLoc use) {
+  for (const auto &[name, where] : module.mutatedNames)
+    if (name == c.name) {
+      error(use) << "unimplemented: module variable '" << c.name
+                 << "' is changed by host code at line " << where.line
+                 << " after its assignment at line " << c.loc.line
+                 << "; tilec reads only the assignment: build the list in "
+                    "one expression or a host function";
+      return failure();
+    }
+  auto cached = constants.find(c.name);
+  if (cached != constants.end())
+    return cached->second;
+  if (llvm::is_contained(evaluating, c.name)) {
+    error(use) << "module constant '" << c.name << "' refers to itself";
+    return failure();
+  }
+  if (evaluating.size() >= 64) {
+    error(use) << "module constants nested more than 64 deep (at '" << c.name
+               << "')";
+    return failure();
+  }
+  // Evaluated in the module's scope, as Python would.
+  evaluating.push_back(c.name);
+  std::map<std::string, HostValue> saved;
+  std::swap(saved, locals);
+  auto v = eval(*c.value);
+  std::swap(saved, locals);
+  evaluating.pop_back();
+  if (failed(v))
+    return failure();
+  constants[c.name] = *v;
+  return *v;
+}
+
+FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
+                                         SourceLoc l) {
+  // What host code may name in the triton package.
+  static constexpr StringRef kModules[] = {
+      "triton", "triton.runtime", "triton.runtime.driver",
+      "triton.runtime.driver.active", "triton.runtime.autotuner"};
+  if (llvm::is_contained(kModules, dotted))
+    return HostValue::ofPath(Kind::Module, dotted);
+  if (dotted == "triton.Config" || dotted == "triton.runtime.Config" ||
+      dotted == "triton.runtime.autotuner.Config")
+    return HostValue::ofPath(Kind::Builtin, "triton.Config");
+  if (dotted == "triton.runtime.driver.active.get_current_target")
+    return HostValue::ofPath(Kind::Builtin, dotted);
+  return unimplemented(l, "'" + dotted + "'");
+}
+
+FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
+  TRY(base, eval(*a.value));
+  if (base.kind == Kind::Module)
+    return path(base.s + "." + a.attr, a.loc);
+  if (base.kind == Kind::Target) {
+    if (a.attr == "backend")
+      return HostValue::ofStr("cuda");
+    if (a.attr == "arch")
+      return HostValue::ofInt(capability);
+    if (a.attr == "warp_size")
+      return HostValue::ofInt(32);
+    error(a.loc) << "GPUTarget has no attribute '" << a.attr
+                 << "' (backend, arch, warp_size)";
+    return failure();
+  }
+  return unimplemented(a.loc,
+                       "attribute '" + a.attr + "' of " + base.describe());
+}
+
+FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
+  TRY(callee, eval(*c.func));
+  std::vector<HostValue> args;
+  std::vector<std::pair<std::string, HostValue>> kwargs;
+  for (const py::ExprPtr &a : c.args) {
+    if (isa<py::Starred>(*a) || isa<py::Comprehension>(*a))
+      return unimplemented(a->loc, isa<py::Starred>(*a)
+                                       ? "'*' arguments"
+                                       : "a generator argument");
+    TRY(v, eval(*a));
+    args.push_back(v);
+  }
+  for (const py::Keyword &k : c.keywords) {
+    if (k.isDoubleStar())
+      return unimplemented(k.loc, "'**' arguments");
+    // triton.Config's hooks are functions: noted, never evaluated.
+    if (callee.kind == Kind::Builtin && callee.s == "triton.Config" &&
+        (k.name == "pre_hook" || k.name == "ir_override")) {
+      HostValue given = HostValue::ofBool(!isa<py::NoneLiteral>(*k.value));
+      kwargs.emplace_back(k.name, given);
+      continue;
+    }
+    TRY(v, eval(*k.value));
+    kwargs.emplace_back(k.name, v);
+  }
+  if (callee.kind == Kind::Function)
+    return callFunction(*callee.fn, std::move(args), std::move(kwargs), c.loc);
+  if (callee.kind == Kind::Builtin && callee.s == "triton.Config")
+    return makeConfig(c, std::move(args), std::move(kwargs));
+  if (callee.kind == Kind::Builtin) { // get_current_target()
+    if (!args.empty() || !kwargs.empty()) {
+      error(c.loc) << "get_current_target() takes no arguments";
+      return failure();
+    }
+    HostValue t;
+    t.kind = Kind::Target;
+    return t;
+  }
+  error(c.loc) << "expected a function to call, found " << callee.describe();
+  return failure();
+}
+
+FailureOr<HostValue> HostEvaluator::callFunction(
+    const py::FunctionDef &fn, std::vector<HostValue> args,
+    std::vector<std::pair<std::string, HostValue>> kwargs, SourceLoc l) {
+  if (!fn.unreadable.empty()) {
+    StringRef why(fn.unreadable);
+    why.consume_front("unsupported Python construct in a @triton.jit "
+                      "function: ");
+    auto d = error(l);
+    d << "unimplemented: host function '" << fn.name << "' is ";
+    if (why == "a decorated host function")
+      d << "decorated";
+    else
+      d << "not evaluated: its body has Python that tilec does not read ("
+        << why << ", line " << fn.unreadableLoc.line << ")";
+    d << "; " << kWhatIsRead;
+    return failure();
+  }
+  if (depth >= 64) {
+    error(l) << "unimplemented: host calls nested more than 64 deep "
+                "(recursion?) at '"
+             << fn.name << "'";
+    return failure();
+  }
+  std::map<std::string, HostValue> frame;
+  std::vector<bool> bound(fn.params.size(), false);
+  size_t next = 0;
+  for (HostValue &a : args) {
+    while (next < fn.params.size() &&
+           fn.params[next].kind == py::Param::Kind::KeywordOnly)
+      ++next;
+    if (next >= fn.params.size() ||
+        fn.params[next].kind == py::Param::Kind::VarArgs ||
+        fn.params[next].kind == py::Param::Kind::KwArgs) {
+      error(l) << "'" << fn.name << "' takes " << fn.params.size()
+               << " arguments, found " << args.size() << " positional";
+      return failure();
+    }
+    frame[fn.params[next].name] = a;
+    bound[next++] = true;
+  }
+  for (auto &[name, v] : kwargs) {
+    auto it = llvm::find_if(
+        fn.params, [&, n = name](const py::Param &p) { return p.name == n; });
+    if (it == fn.params.end() || bound[it - fn.params.begin()]) {
+      error(l) << "'" << fn.name << "' "
+               << (it == fn.params.end() ? "has no parameter '"
+                                         : "got twice the parameter '")
+               << name << "'";
+      return failure();
+    }
+    frame[name] = v;
+    bound[it - fn.params.begin()] = true;
+  }
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const py::Param &p = fn.params[i];
+    if (bound[i])
+      continue;
+    if (p.kind == py::Param::Kind::VarArgs || p.kind == py::Param::Kind::KwArgs)
+      return unimplemented(p.loc, "a *args or **kwargs parameter");
+    if (!p.defaultValue) {
+      error(l) << "missing argument '" << p.name << "' in the call of '"
+               << fn.name << "'";
+      return failure();
+    }
+    // Defaults are evaluated in the module scope.
+    std::map<std::string, HostValue> saved;
+    std::swap(saved, locals);
+    auto v = eval(*p.defaultValue);
+    std::swap(saved, locals);
+    if (failed(v))
+      return failure();
+    frame[p.name] = *v;
+  }
+
+  std::swap(locals, frame);
+  g.callStack.push_back(g.loc(l));
+  ++depth;
+  std::optional<HostValue> savedReturn = std::move(returned);
+  returned.reset();
+  LogicalResult r = execBlock(fn.body);
+  HostValue result = returned ? *returned : HostValue();
+  returned = std::move(savedReturn);
+  --depth;
+  g.callStack.pop_back();
+  std::swap(locals, frame);
+  if (failed(r))
+    return failure();
+  return result;
+}
+
+LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
+  using py::StmtKind;
+  for (const py::StmtPtr &s : body) {
+    if (returned)
+      return success();
+    switch (s->getKind()) {
+    case StmtKind::Pass:
+      continue;
+    case StmtKind::Expr:
+      // A docstring; a call for its effect would be run by Python.
+      if (isa<py::StringLiteral>(*cast<py::ExprStmt>(*s).value))
+        continue;
+      return unimplemented(s->loc, "an expression statement");
+    case StmtKind::Return: {
+      auto &r = cast<py::Return>(*s);
+      if (!r.value) {
+        returned = HostValue();
+        return success();
+      }
+      TRY(v, eval(*r.value));
+      returned = v;
+      return success();
+    }
+    case StmtKind::Assign: {
+      auto &a = cast<py::Assign>(*s);
+      for (const py::ExprPtr &t : a.targets)
+        if (!isa<py::Name>(*t))
+          return unimplemented(t->loc, "assignment to anything but a name");
+      TRY(v, eval(*a.value));
+      for (const py::ExprPtr &t : a.targets)
+        locals[cast<py::Name>(*t).id] = v;
+      continue;
+    }
+    case StmtKind::If: {
+      auto &i = cast<py::If>(*s);
+      TRY(c, eval(*i.test));
+      if (failed(execBlock(truthy(c) ? i.body : i.orelse)))
+        return failure();
+      continue;
+    }
+    case StmtKind::For:
+      return unimplemented(s->loc, "a 'for' loop");
+    case StmtKind::While:
+      return unimplemented(s->loc, "a 'while' loop");
+    case StmtKind::AugAssign:
+      return unimplemented(s->loc, "an augmented assignment");
+    default:
+      return unimplemented(s->loc, "this statement");
+    }
+  }
+  return success();
+}
+
+FailureOr<HostValue> HostEvaluator::makeConfig(
+    const py::Call &c, std::vector<HostValue> args,
+    std::vector<std::pair<std::string, HostValue>> kwargs) {
+  // Config(kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None,
+  //        pre_hook=None, ir_override=None), as in Triton 3.6.
+  static constexpr StringRef kParams[] = {
+      "kwargs",  "num_warps", "num_stages", "num_ctas",
+      "maxnreg", "pre_hook",  "ir_override"};
+  std::optional<HostValue> slots[std::size(kParams)];
+  if (args.size() > std::size(kParams)) {
+    error(c.loc) << "triton.Config takes at most " << std::size(kParams)
+                 << " arguments, found " << args.size();
+    return failure();
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    slots[i] = args[i];
+  for (auto &[k, v] : kwargs) {
+    auto *it = llvm::find(kParams, k);
+    if (it == std::end(kParams)) {
+      error(c.loc) << "unknown keyword '" << k << "' of triton.Config";
+      return failure();
+    }
+    if (slots[it - kParams]) {
+      error(c.loc) << "triton.Config got '" << k << "' twice";
+      return failure();
+    }
+    slots[it - kParams] = v;
+  }
+  if (!slots[0] || slots[0]->kind != Kind::Dict) {
+    error(c.loc) << "expected a dict of constexpr values as the first "
+                    "argument of triton.Config, found "
+                 << (slots[0] ? slots[0]->describe() : "nothing");
+    return failure();
+  }
+  auto cfg = std::make_shared<AutotuneConfig>();
+  cfg->loc = c.loc;
+  for (size_t i = 0; i < slots[0]->elts.size(); i += 2) {
+    const HostValue &k = slots[0]->elts[i], &v = slots[0]->elts[i + 1];
+    PyValue p;
+    switch (v.kind) {
+    case Kind::Int:
+      p = PyValue::ofInt(v.i);
+      break;
+    case Kind::Float:
+      p = PyValue::ofFloat(v.f);
+      break;
+    case Kind::Bool:
+      p = PyValue::ofBool(v.b);
+      break;
+    case Kind::Str:
+      p = PyValue::ofStr(v.s);
+      break;
+    case Kind::None:
+      break;
+    default:
+      error(c.loc) << "expected an int, float, bool, str or None for '" << k.s
+                   << "' in triton.Config, found " << v.describe();
+      return failure();
+    }
+    cfg->constexprs.emplace_back(k.s, p);
+  }
+  auto intSlot = [&](size_t idx, int64_t &out,
+                     bool allowNone) -> LogicalResult {
+    if (!slots[idx] || (allowNone && slots[idx]->kind == Kind::None))
+      return success();
+    if (slots[idx]->kind != Kind::Int) {
+      error(c.loc) << "expected an int for " << kParams[idx]
+                   << " of triton.Config, found " << slots[idx]->describe();
+      return failure();
+    }
+    out = slots[idx]->i;
+    return success();
+  };
+  int64_t maxnreg = 0;
+  if (failed(intSlot(1, cfg->numWarps, false)) ||
+      failed(intSlot(2, cfg->numStages, false)) ||
+      failed(intSlot(3, cfg->numCtas, false)) ||
+      failed(intSlot(4, maxnreg, true)))
+    return failure();
+  if (slots[4] && slots[4]->kind == Kind::Int)
+    cfg->maxnreg = maxnreg;
+  cfg->hasPreHook = slots[5] && truthy(*slots[5]);
+  cfg->hasIROverride = slots[6] && truthy(*slots[6]);
+  HostValue out;
+  out.kind = Kind::Config;
+  out.config = cfg;
+  return out;
+}
+
+FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
+  TRY(a, eval(*op.lhs));
+  TRY(b, eval(*op.rhs));
+  using py::BinOpKind;
+  // Concatenation of lists (or tuples), and the dict union of Python 3.9.
+  if (op.op == BinOpKind::Add && a.kind == b.kind &&
+      (a.kind == Kind::List || a.kind == Kind::Tuple)) {
+    HostValue out = a;
+    out.elts.insert(out.elts.end(), b.elts.begin(), b.elts.end());
+    return out;
+  }
+  if (op.op == BinOpKind::BitOr && a.kind == Kind::Dict &&
+      b.kind == Kind::Dict) {
+    HostValue out = a;
+    for (size_t j = 0; j < b.elts.size(); j += 2) {
+      bool found = false;
+      for (size_t i = 0; i < out.elts.size(); i += 2)
+        if (out.elts[i].s == b.elts[j].s) {
+          out.elts[i + 1] = b.elts[j + 1];
+          found = true;
+        }
+      if (!found) {
+        out.elts.push_back(b.elts[j]);
+        out.elts.push_back(b.elts[j + 1]);
+      }
+    }
+    return out;
+  }
+  if (a.isNumber() && b.isNumber()) {
+    bool ints = a.kind != Kind::Float && b.kind != Kind::Float;
+    int64_t x = a.kind == Kind::Bool ? a.b : a.i;
+    int64_t y = b.kind == Kind::Bool ? b.b : b.i;
+    switch (op.op) {
+    case BinOpKind::Add:
+      return ints ? HostValue::ofInt(x + y)
+                  : HostValue::ofFloat(a.asDouble() + b.asDouble());
+    case BinOpKind::Sub:
+      return ints ? HostValue::ofInt(x - y)
+                  : HostValue::ofFloat(a.asDouble() - b.asDouble());
+    case BinOpKind::Mul:
+      return ints ? HostValue::ofInt(x * y)
+                  : HostValue::ofFloat(a.asDouble() * b.asDouble());
+    case BinOpKind::FloorDiv:
+    case BinOpKind::Mod:
+      if (ints) {
+        if (y == 0) {
+          error(op.loc) << "integer division or modulo by zero";
+          return failure();
+        }
+        // Python's floor division and a remainder with the divisor's sign.
+        int64_t q = x / y, r = x % y;
+        if (r != 0 && ((r < 0) != (y < 0))) {
+          --q;
+          r += y;
+        }
+        return HostValue::ofInt(op.op == BinOpKind::FloorDiv ? q : r);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  return unimplemented(op.loc, "'" + std::string(getSpelling(op.op)) + "' on " +
+                                   a.describe() + " and " + b.describe());
+}
+
+FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
+  TRY(first, eval(*c.operands[0]));
+  HostValue lhs = first;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    TRY(rhs, eval(*c.operands[i + 1]));
+    bool r;
+    using py::CmpOpKind;
+    switch (c.ops[i]) {
+    case CmpOpKind::Eq:
+      r = equal(lhs, rhs);
+      break;
+    case CmpOpKind::NotEq:
+      r = !equal(lhs, rhs);
+      break;
+    case CmpOpKind::Is:
+    case CmpOpKind::IsNot:
+      if (lhs.kind != Kind::None && rhs.kind != Kind::None &&
+          lhs.kind != Kind::Bool && rhs.kind != Kind::Bool)
+        return unimplemented(c.loc, "'is' on " + lhs.describe());
+      r = lhs.kind == rhs.kind && equal(lhs, rhs);
+      if (c.ops[i] == CmpOpKind::IsNot)
+        r = !r;
+      break;
+    case CmpOpKind::In:
+    case CmpOpKind::NotIn:
+      if (rhs.kind != Kind::List && rhs.kind != Kind::Tuple)
+        return unimplemented(c.loc, "'in' on " + rhs.describe());
+      r = llvm::any_of(rhs.elts,
+                       [&](const HostValue &e) { return equal(lhs, e); });
+      if (c.ops[i] == CmpOpKind::NotIn)
+        r = !r;
+      break;
+    default: {
+      if (!lhs.isNumber() || !rhs.isNumber())
+        return unimplemented(c.loc, "'" + std::string(getSpelling(c.ops[i])) +
+                                        "' on " + lhs.describe() + " and " +
+                                        rhs.describe());
+      double x = lhs.asDouble(), y = rhs.asDouble();
+      r = c.ops[i] == CmpOpKind::Lt    ? x < y
+          : c.ops[i] == CmpOpKind::LtE ? x <= y
+          : c.ops[i] == CmpOpKind::Gt  ? x > y
+                                       : x >= y;
+    }
+    }
+    if (!r)
+      return HostValue::ofBool(false);
+    lhs = rhs;
+  }
+  return HostValue::ofBool(true);
+}
+
+} // namespace
+
+FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
+                                               const py::Call &decorator) {
+  // autotune(configs, key, prune_configs_by=None, reset_to_zero=None,
+  //          restore_value=None, pre_hook=None, post_hook=None, warmup=None,
+  //          rep=None, use_cuda_graph=False, do_bench=None,
+  //          cache_results=False), as in Triton 3.6. Only configs and key
+  // matter to a compiler; the rest steer Triton's run-time benchmarking and
+  // are not evaluated.
+  static constexpr StringRef kParams[] = {
+      "configs",        "key",           "prune_configs_by",
+      "reset_to_zero",  "restore_value", "pre_hook",
+      "post_hook",      "warmup",        "rep",
+      "use_cuda_graph", "do_bench",      "cache_results"};
+  const py::Expr *slots[std::size(kParams)] = {};
+  if (decorator.args.size() > std::size(kParams)) {
+    g.error(decorator.loc) << "triton.autotune takes at most "
+                           << std::size(kParams) << " arguments, found "
+                           << decorator.args.size();
+    return failure();
+  }
+  for (size_t i = 0; i < decorator.args.size(); ++i)
+    slots[i] = decorator.args[i].get();
+  for (const py::Keyword &k : decorator.keywords) {
+    auto *it = llvm::find(kParams, k.name);
+    if (it == std::end(kParams)) {
+      g.error(k.loc) << "unknown keyword '" << k.name << "' of triton.autotune";
+      return failure();
+    }
+    if (slots[it - kParams]) {
+      g.error(k.loc) << "triton.autotune got '" << k.name << "' twice";
+      return failure();
+    }
+    slots[it - kParams] = k.value.get();
+  }
+  if (!slots[0] || !slots[1]) {
+    g.error(decorator.loc) << "triton.autotune() missing required argument '"
+                           << (slots[0] ? "key" : "configs") << "'";
+    return failure();
+  }
+  HostEvaluator host(g);
+  AutotuneSpec spec;
+  spec.loc = decorator.loc;
+  TRY(configs, host.eval(*slots[0]));
+  if (configs.kind != HostValue::Kind::List &&
+      configs.kind != HostValue::Kind::Tuple) {
+    g.error(slots[0]->loc) << "expected a list of triton.Config for "
+                              "configs of triton.autotune, found "
+                           << configs.describe();
+    return failure();
+  }
+  for (const HostValue &c : configs.elts) {
+    if (c.kind != HostValue::Kind::Config) {
+      g.error(slots[0]->loc) << "expected a list of triton.Config for "
+                                "configs of triton.autotune, found an element "
+                             << c.describe();
+      return failure();
+    }
+    spec.configs.push_back(*c.config);
+  }
+  TRY(key, host.eval(*slots[1]));
+  if (key.kind != HostValue::Kind::List && key.kind != HostValue::Kind::Tuple) {
+    g.error(slots[1]->loc) << "expected a list of parameter names for key of "
+                              "triton.autotune, found "
+                           << key.describe();
+    return failure();
+  }
+  for (const HostValue &k : key.elts) {
+    if (k.kind != HostValue::Kind::Str) {
+      g.error(slots[1]->loc) << "expected a list of parameter names for key "
+                                "of triton.autotune, found an element "
+                             << k.describe();
+      return failure();
+    }
+    spec.key.push_back(k.s);
+  }
+  return spec;
+}

@@ -1,0 +1,71 @@
+# Autotune configs built by host functions, as recent Triton tutorials do:
+# the helpers below are plain Python that tilec evaluates at compile time.
+import torch
+import triton
+import triton.language as tl
+
+BASE_STAGES = 2
+
+
+def on_cuda():
+    """Whether the active backend is CUDA (tilec: always)."""
+    return triton.runtime.driver.active.get_current_target().backend == "cuda"
+
+
+def hopper_or_later():
+    target = triton.runtime.driver.active.get_current_target()
+    return target.backend == "cuda" and target.arch >= 90
+
+
+def cuda_configs(stages=BASE_STAGES):
+    common = [
+        triton.Config({'BLOCK': 128, 'SCALE': 2.5}, num_warps=8, num_stages=stages),
+        triton.Config({'BLOCK': 64, 'SCALE': 1.0, 'TAG': 'small'}, num_warps=2),
+    ]
+    if hopper_or_later():
+        return common + [triton.Config({'BLOCK': 256, 'SCALE': 0.5}, num_stages=stages + 3)]
+    return common
+
+
+def rocm_configs():
+    # Never evaluated on CUDA: a comprehension tilec would refuse.
+    return [triton.Config({'BLOCK': b}, num_warps=4) for b in (32, 64)]
+
+
+def pick_configs():
+    if on_cuda():
+        return cuda_configs()
+    else:
+        return rocm_configs()
+
+
+# Host code tilec skips.
+def launch(x):
+    grid = lambda meta: (triton.cdiv(x.numel(), meta['BLOCK']), )
+    return scaled_copy[grid](x, x, x.numel())
+
+
+@triton.autotune(configs=pick_configs(), key=['n'], reset_to_zero=['out_ptr'], warmup=5)
+@triton.jit
+def scaled_copy(out_ptr, in_ptr, n, BLOCK: tl.constexpr, SCALE: tl.constexpr, TAG: tl.constexpr = 'big'):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(in_ptr + offs, mask=offs < n)
+    if TAG == 'small':
+        x = x + 1.0
+    tl.store(out_ptr + offs, x * SCALE, mask=offs < n)
+
+
+CONFIG_LIST = [triton.Config({'BLOCK': 32}, num_warps=1, num_stages=1)]
+
+
+@triton.autotune(CONFIG_LIST + [triton.Config({'BLOCK': 16})], ['n'])
+@triton.jit
+def from_constant(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs, mask=offs < n)
+
+
+@triton.autotune(configs=[], key=[])
+@triton.jit
+def empty_list(out_ptr, BLOCK: tl.constexpr = 8):
+    tl.store(out_ptr + tl.arange(0, BLOCK), 1.0)
