@@ -469,8 +469,12 @@ FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
       return HostValue::ofInt(capability);
     if (a.attr == "warp_size")
       return HostValue::ofInt(32);
+    // Triton 3.6+'s predicates on the target (tutorial 03's is_cuda()).
+    if (a.attr == "is_cuda_backend" || a.attr == "is_hip_backend")
+      return HostValue::ofPath(Kind::Builtin, "GPUTarget." + a.attr);
     error(a.loc) << "GPUTarget has no attribute '" << a.attr
-                 << "' (backend, arch, warp_size)";
+                 << "' (backend, arch, warp_size, is_cuda_backend(), "
+                    "is_hip_backend())";
     return failure();
   }
   return unimplemented(a.loc,
@@ -506,6 +510,15 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
     return callFunction(*callee.fn, std::move(args), std::move(kwargs), c.loc);
   if (callee.kind == Kind::Builtin && callee.s == "triton.Config")
     return makeConfig(c, std::move(args), std::move(kwargs));
+  if (callee.kind == Kind::Builtin && StringRef(callee.s).starts_with(
+                                          "GPUTarget.")) {
+    if (!args.empty() || !kwargs.empty()) {
+      error(c.loc) << callee.s.substr(10) << "() takes no arguments";
+      return failure();
+    }
+    // tilec compiles for CUDA only.
+    return HostValue::ofBool(callee.s == "GPUTarget.is_cuda_backend");
+  }
   if (callee.kind == Kind::Builtin) { // get_current_target()
     if (!args.empty() || !kwargs.empty()) {
       error(c.loc) << "get_current_target() takes no arguments";
