@@ -422,6 +422,19 @@ private:
     });
     if (unimplemented)
       return failure();
+    // Every user of shared memory has its bytes from tile-allocate-shared.
+    WalkResult allocated = module.walk([&](Operation *op) {
+      if ((isa<tile::LocalAllocOp>(op) || getScratchBytes(op) > 0) &&
+          !op->hasAttr(tile::TileDialect::getSharedOffsetAttrName())) {
+        op->emitError("expected a shared-memory offset (")
+            << tile::TileDialect::getSharedOffsetAttrName()
+            << "; run tile-allocate-shared first)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (allocated.wasInterrupted())
+      return failure();
     WalkResult r = module.walk([&](Operation *op) {
       if (auto c = dyn_cast<arith::ConstantOp>(op))
         if (isa<RankedTensorType>(c.getType()) &&
@@ -482,34 +495,11 @@ private:
         func.erase();
         continue;
       }
-      // Layout conversions share one buffer at offset 0 (each begins with a
-      // barrier); every reduction gets its own small region after it, so a
-      // reduction needs a leading barrier only against its own previous
-      // loop iteration.
-      int64_t shared = 0, reduceBytes = 0;
-      func.walk([&](Operation *op) {
-        if (!isa<tile::ReduceOp, tile::ScanOp>(op))
-          shared = std::max(shared, getSharedMemoryBytes(op));
-      });
-      func.walk([&](Operation *op) {
-        int64_t bytes = 0;
-        if (auto scan = dyn_cast<tile::ScanOp>(op))
-          bytes = getScanSharedMemoryBytes(scan);
-        else if (isa<tile::ReduceOp>(op))
-          bytes = getSharedMemoryBytes(op);
-        else
-          bytes = getAtomicSharedMemoryBytes(op);
-        if (!bytes)
-          return;
-        op->setAttr("tile.smem_offset", b.getI64IntegerAttr(shared + reduceBytes));
-        reduceBytes += (bytes + 15) / 16 * 16;
-      });
-      shared += reduceBytes;
-      if (shared > int64_t(sharedBudget))
-        return func.emitError("kernel needs ")
-               << shared << " bytes of shared memory for layout conversions, "
-               << "more than the " << static_cast<unsigned>(sharedBudget)
-               << " bytes available";
+      // Dynamic shared memory, as tile-allocate-shared laid it out.
+      int64_t shared = 0;
+      if (auto a = func->getAttrOfType<IntegerAttr>(
+              tile::TileDialect::getSharedBytesAttrName()))
+        shared = a.getInt();
       unsigned warps = func.getNumWarps();
       b.setInsertionPointToEnd(gpuModule.getBody());
       auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),

@@ -78,6 +78,61 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileAllocateSharedPass : Pass<"tile-allocate-shared", "mlir::ModuleOp"> {
+  let summary = "lay out each kernel's shared memory";
+  let description = [{
+    Gives every user of shared memory its bytes in the kernel's dynamic
+    shared memory: each `tile.local_alloc` buffer (live from the
+    allocation to its last use through any view, a use inside a loop that
+    does not contain the allocation keeping it live to the loop's end) and
+    the scratch space of each op that exchanges data through shared memory
+    while it runs (conversions, transposes and reshapes that cannot stay in
+    registers, reductions and scans across warps, scalar atomics). Buffers
+    whose live ranges do not overlap share bytes; each is placed at the
+    lowest offset, aligned to 16 bytes (1024 for `#tile.nvmma_shared`, whose
+    swizzle is on absolute address bits), free over its live range, largest
+    buffers first. Records `tile.shared_offset` on each user and the total
+    as `tile.shared` on the kernel.
+
+    Errors: a kernel needing more than `shared-budget` bytes (default: the
+    chip's opt-in maximum per CTA: 227 KiB on sm_90/sm_90a, 163 KiB on
+    sm_80, 99 KiB on sm_89), with a note at each buffer naming its type and
+    size.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target GPU (sm_80, sm_89, sm_90, sm_90a): sets the default budget">,
+    Option<"sharedBudget", "shared-budget", "unsigned", /*default=*/"0",
+           "largest dynamic shared memory per CTA in bytes (0: the chip's)">,
+  ];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
+def TileInsertBarriersPass : Pass<"tile-insert-barriers", "mlir::ModuleOp"> {
+  let summary = "order the accesses to shared memory with CTA barriers";
+  let description = [{
+    Inserts `tile.barrier` where a thread may access bytes of shared memory
+    that another thread accessed since the last barrier, with at least one
+    of the two a write (read after write, write after read, write after
+    write). Accesses are the byte ranges tile-allocate-shared gave: a
+    `tile.local_alloc` with a source writes its buffer, `tile.local_store`
+    writes and `tile.local_load` reads the buffer behind the view (all of a
+    multi-buffered allocation when the buffer index is dynamic), an op with
+    scratch space reads and writes its scratch (it synchronizes its own
+    write-then-read internally). Asynchronous copies are the exception that
+    makes pipelining work: `tile.async_copy` must not overwrite bytes still
+    being read (it is checked as a write), but its data lands only at a
+    `tile.async_wait`, which therefore counts as a write of every buffer
+    asynchronous copies target, so the first read after it gets the barrier.
+    Loops are analysed to a fixed point (the state at the end of an
+    iteration flows into the next), both branches of an `scf.if` from the
+    same state.
+
+    Errors: none.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // SIMT lowering (level 3)
 //===----------------------------------------------------------------------===//
@@ -95,15 +150,16 @@ def TileLowerToSIMTPass : Pass<"tile-lower-to-simt", "mlir::ModuleOp"> {
     known block size of 32 * num_warps threads; `tile.shared` on the kernel
     records the dynamic shared memory it needs.
 
+    Shared memory is addressed at the offsets tile-allocate-shared
+    recorded (`tile.shared_offset` on each user, `tile.shared` on the
+    kernel); barriers between users are tile-insert-barriers' business.
+
     Errors: an op or type this lowering does not implement
-    (`unimplemented: ...`), or a kernel needing more shared memory than
-    `shared-budget`.
+    (`unimplemented: ...`), or a user of shared memory without an offset.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "target GPU (sm_80, sm_89, sm_90, sm_90a)">,
-    Option<"sharedBudget", "shared-budget", "unsigned", /*default=*/"232448",
-           "largest dynamic shared memory per CTA, in bytes (H100/H200: 227 KiB)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -38,6 +38,10 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
 }
 
 void tilec::buildSIMTPipeline(OpPassManager &pm, const PipelineOptions &opts) {
+  TileAllocateSharedPassOptions alloc;
+  alloc.chip = opts.arch;
+  pm.addPass(createTileAllocateSharedPass(alloc));
+  pm.addPass(createTileInsertBarriersPass());
   TileLowerToSIMTPassOptions o;
   o.chip = opts.arch;
   pm.addPass(createTileLowerToSIMTPass(o));

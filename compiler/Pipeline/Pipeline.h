@@ -29,7 +29,9 @@ bool isSupportedArch(llvm::StringRef arch);
 void buildTilePipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
 /// Level 2: layout assignment (tile-assign-layouts) and clean-up.
 void buildLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
-/// Level 3: per-thread SIMT IR in upstream dialects (tile-lower-to-simt).
+/// Level 3: shared-memory layout (tile-allocate-shared), barriers
+/// (tile-insert-barriers), per-thread SIMT IR in upstream dialects
+/// (tile-lower-to-simt).
 void buildSIMTPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
 /// SIMT IR to the LLVM and NVVM dialects inside the gpu.module
 /// (scf-to-cf, convert-gpu-to-nvvm, reconcile-unrealized-casts).

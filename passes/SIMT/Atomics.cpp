@@ -219,16 +219,10 @@ Value isThreadZero(OpBuilder &b, Location loc) {
 /// Broadcasts thread 0's `v` to every thread through this op's shared slot.
 Value broadcastFromThreadZero(OpBuilder &b, Location loc, Operation *op,
                               Value v, Value first) {
-  int64_t offset = 0;
-  if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
-    offset = a.getInt();
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryName);
-  Value slot = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
-                                   ArrayRef<LLVM::GEPArg>{int32_t(offset)});
-  // In a loop the previous iteration's readers may still be at the slot.
-  if (op->getParentOfType<LoopLikeOpInterface>())
-    gpu::BarrierOp::create(b, loc);
+  FailureOr<int64_t> offset = getSharedOffset(op);
+  int64_t at = succeeded(offset) ? *offset : 0;
+  Value slot = getSharedBase(b, loc, at);
+  // (tile-insert-barriers orders the slot against its earlier readers.)
   unsigned bits = v.getType().getIntOrFloatBitWidth();
   std::string w = std::to_string(bits);
   createInlineAsm(b, loc, TypeRange(), ValueRange{first, slot, v},

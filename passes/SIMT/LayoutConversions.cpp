@@ -10,9 +10,10 @@
 //  - every element is in the same warp, in a register the source lane
 //    choice does not change: one `shfl.sync.idx` per target register, the
 //    source lane a linear function of the lane id;
-//  - otherwise through shared memory: barrier, every thread stores its
-//    elements (first replicas only, vectorized where consecutive), a
-//    barrier, every thread loads the target layout's elements.
+//  - otherwise through shared memory (the op's scratch bytes from
+//    tile-allocate-shared): every thread stores its elements (first
+//    replicas only, vectorized where consecutive), a barrier, every thread
+//    loads the target layout's elements.
 //
 // A reshape is the shared-memory exchange with the destination read under
 // another shape (row-major order is preserved).
@@ -160,8 +161,8 @@ Value simt::convertLayout(OpBuilder &b, Location loc, Value src, const LL &sl,
 namespace {
 
 /// Every thread stores its elements of `src` (layout `sl`) at their
-/// row-major offsets in `srcShape`, a barrier, every thread loads the
-/// elements of layout `dl` from their row-major offsets in `dstShape`.
+/// row-major offsets, a barrier, every thread loads the elements of layout
+/// `dl` from their row-major offsets (in its own shape, for reshapes).
 Value exchangeThroughShared(OpBuilder &b, Location loc, Value src,
                             const LL &sl, const LL &dl, Type elem,
                             int64_t byteOffset) {
@@ -171,8 +172,7 @@ Value exchangeThroughShared(OpBuilder &b, Location loc, Value src,
     src = arith::ExtUIOp::create(
         b, loc, VectorType::get({srcRegs}, smemElem), src);
   Value base = getSharedBase(b, loc, byteOffset);
-  // The previous user of the buffer may still be reading it.
-  gpu::BarrierOp::create(b, loc);
+  // (tile-insert-barriers orders this against earlier users of the bytes.)
   storeToShared(b, loc, base, src,
                 tile::OffsetMap::rowMajor(sl.getOutShape()).compose(sl));
   gpu::BarrierOp::create(b, loc);
@@ -239,16 +239,19 @@ struct ReshapeLowering : public OpConversionPattern<tile::ReshapeOp> {
 };
 
 int64_t scratchOffset(Operation *op) {
-  if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
-    return a.getInt();
-  return 0;
+  FailureOr<int64_t> off = getSharedOffset(op);
+  return succeeded(off) ? *off : 0;
 }
 
 } // namespace
 
-int64_t simt::getSharedMemoryBytes(Operation *op) {
+int64_t simt::getScratchBytes(Operation *op) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     return getReduceSharedMemoryBytes(reduce);
+  if (auto scan = dyn_cast<tile::ScanOp>(op))
+    return getScanSharedMemoryBytes(scan);
+  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
+    return getAtomicSharedMemoryBytes(op);
   RankedTensorType src;
   if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(op)) {
     src = cast<RankedTensorType>(cvt.getSrc().getType());

@@ -11,8 +11,9 @@
 //     the axis (so every lane ends with the warp's partial);
 //  3. across warps: each warp writes its partial to shared memory, a CTA
 //     barrier, and every thread combines the warps' partials in warp order.
-//     Each reduction has its own region (`tile.smem_offset`, assigned by the
-//     pass), so a barrier before the writes is needed only inside loops.
+//     The bytes are the op's scratch (`tile.shared_offset`, from
+//     tile-allocate-shared); tile-insert-barriers puts a barrier before the
+//     writes where an earlier op may still use them.
 //
 // The combination order depends only on the layout, never on timing, so
 // results are bitwise deterministic run to run. The result carries the
@@ -153,9 +154,10 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
       ThreadCoords thread = emitThreadCoords(rewriter, loc, l);
       Value warp = extractBits(rewriter, loc, emitWarpId(rewriter, loc),
                                p.axisWarps);
-      int64_t offset = 0;
-      if (auto a = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
-        offset = a.getInt();
+      FailureOr<int64_t> scratch = getSharedOffset(op);
+      if (failed(scratch))
+        return failure();
+      int64_t offset = *scratch;
       auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
       // Operand i's partials start at byte offsets[i].
       SmallVector<Value> bases;
@@ -177,11 +179,7 @@ struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
         coords.erase(coords.begin() + p.axis);
         return emitRowMajorIndex(rewriter, loc, coords, resultShape);
       };
-      // The region is this reduction's own: only its previous loop
-      // iteration may still be reading it.
-      if (!op->hasAttr("tile.smem_offset") ||
-          op->getParentOfType<LoopLikeOpInterface>())
-        gpu::BarrierOp::create(rewriter, loc);
+      // (tile-insert-barriers orders the writes against earlier users.)
       std::map<int64_t, Value> indexOf;
       for (auto &[key, vals] : acc) {
         Value idx = resultIndex(key);

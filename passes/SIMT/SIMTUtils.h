@@ -221,9 +221,17 @@ void populateReduceToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a tile.reduce needs for its cross-warp step.
 int64_t getReduceSharedMemoryBytes(tile::ReduceOp op);
-/// Shared-memory bytes `op` needs if lowered through shared memory (0 if it
-/// is lowered in registers).
-int64_t getSharedMemoryBytes(mlir::Operation *op);
+/// Bytes of scratch shared memory `op` needs while it runs (0 if none): a
+/// layout conversion, transpose or reshape through shared memory, a
+/// reduction's or scan's exchange across warps, a scalar atomic's
+/// broadcast. tile-allocate-shared gives each such op its
+/// `tile.shared_offset`; its lowering writes and reads only
+/// [offset, offset + bytes), with a CTA barrier between its writes and
+/// reads, and tile-insert-barriers orders it against other accesses.
+int64_t getScratchBytes(mlir::Operation *op);
+/// The byte offset tile-allocate-shared recorded on `op`; an error at `op`
+/// if it is missing.
+mlir::FailureOr<int64_t> getSharedOffset(mlir::Operation *op);
 
 } // namespace tilec::simt
 

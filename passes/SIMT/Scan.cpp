@@ -208,9 +208,12 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
 
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     int64_t smemOffset = 0;
-    if (auto attr = op->getAttrOfType<IntegerAttr>("tile.smem_offset"))
-      smemOffset = attr.getInt();
-    bool inLoop = op->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    if (p.distinctWarps > 1) {
+      FailureOr<int64_t> scratch = getSharedOffset(op);
+      if (failed(scratch))
+        return failure();
+      smemOffset = *scratch;
+    }
 
     // Row-major index of a line among all lines of the tile (the axis
     // dropped), from the coordinates of one of its registers.
@@ -286,7 +289,9 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
                                                 ArrayRef<LLVM::GEPArg>{lineBase}));
             off += p.numLines * p.distinctWarps * getElementBytes(t);
           }
-          if (inLoop || rr > 0)
+          // A later repetition reuses the slots the previous one read
+          // (tile-insert-barriers handles users before the op).
+          if (rr > 0)
             gpu::BarrierOp::create(rewriter, loc);
           // The last lane (in scan order) holds the warp's total.
           Value last = arith::CmpIOp::create(

@@ -140,3 +140,13 @@ Value simt::loadFromShared(OpBuilder &b, Location loc, Value base,
     result = insertElement(b, loc, result, regs[r], r);
   return result;
 }
+
+FailureOr<int64_t> simt::getSharedOffset(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(
+      tile::TileDialect::getSharedOffsetAttrName());
+  if (!attr)
+    return op->emitError("expected a shared-memory offset (")
+           << tile::TileDialect::getSharedOffsetAttrName()
+           << "; run tile-allocate-shared first)";
+  return attr.getInt();
+}

@@ -2,7 +2,7 @@
 // review; they used to crash or lower silently to wrong code): a rank-0 tile,
 // an encoding over more warps than the kernel has, arithmetic on fp8, and
 // fragments too large to unroll.
-// RUN: tilec-opt %s --tile-assign-layouts --tile-lower-to-simt --split-input-file -verify-diagnostics
+// RUN: tilec-opt %s --tile-assign-layouts --tile-allocate-shared --tile-insert-barriers --tile-lower-to-simt --split-input-file -verify-diagnostics
 
 tile.func @rank0(%x: !tile.ptr<f32>) {
   // expected-error @+1 {{unimplemented: a tile of rank 0 ('tensor<!tile.ptr<f32>>'); use a scalar}}

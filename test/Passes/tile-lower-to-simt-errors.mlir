@@ -1,5 +1,5 @@
 // tile-lower-to-simt refuses what it does not implement with a located error.
-// RUN: tilec-opt %s --tile-assign-layouts --tile-lower-to-simt --split-input-file -verify-diagnostics
+// RUN: tilec-opt %s --tile-assign-layouts --tile-allocate-shared --tile-insert-barriers --tile-lower-to-simt --split-input-file -verify-diagnostics
 
 tile.func @nonsplat_constant(%x: !tile.ptr<f32>) {
   %r = tile.make_range {start = 0 : i32, end = 4 : i32} : tensor<4xi32>

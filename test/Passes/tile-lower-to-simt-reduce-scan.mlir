@@ -1,7 +1,7 @@
 // tile-lower-to-simt lowers reductions and scans: shuffles within a warp
 // (xor for reductions, up for scans), shared memory across warps, and the
 // combiner region cloned at each combination.
-// RUN: tilec-opt %s --tile-assign-layouts --tile-lower-to-simt | FileCheck %s
+// RUN: tilec-opt %s --tile-assign-layouts --tile-allocate-shared --tile-insert-barriers --tile-lower-to-simt | FileCheck %s
 
 // CHECK-LABEL: gpu.func @reduce_scan(
 // CHECK-SAME:      tile.shared = [[SH:[0-9]+]] : i32

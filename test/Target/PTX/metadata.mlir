@@ -1,7 +1,8 @@
 // PTX metadata: one `// tilec.kernel` line per kernel with its num_warps,
 // shared memory bytes and signature (divisibility and equal_to facts), and
 // .maxntid from num_warps; a layout conversion uses shared memory and
-// bar.sync.
+// bar.sync between its stores and loads (no barrier before: nothing used
+// the bytes earlier).
 // REQUIRES: ptxas
 // RUN: tilec %s --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -14,7 +15,7 @@
 // CHECK:       .maxntid 64, 1, 1
 // CHECK-LABEL: .visible .entry cvt(
 // CHECK:       .maxntid 128, 1, 1
-// CHECK:       bar.sync 0;
+// CHECK-NOT:   bar.sync
 // CHECK:       st.shared.v4.b32
 // CHECK:       bar.sync 0;
 // CHECK:       ld.shared.b32

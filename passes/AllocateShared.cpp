@@ -1,0 +1,214 @@
+//===- AllocateShared.cpp - Lay out a kernel's shared memory ----*- C++ -*-===//
+//
+// tile-allocate-shared: liveness-based placement of every shared-memory
+// buffer of a kernel (see Passes.td). Ops are numbered in program order
+// (a pre-order walk; a region-holding op also gets the number after its
+// last nested op), a buffer lives from its allocation to its last use
+// (through memdesc views; a use inside a loop that does not contain the
+// allocation extends the range to the loop's end, since the next
+// iteration uses the buffer again), a scratch buffer lives at its op.
+// Buffers are placed largest first at the lowest aligned offset not used by
+// an already-placed buffer whose range overlaps (first fit on an interval
+// graph). Shared helpers for tile-insert-barriers (the byte range behind a
+// memdesc) live here too.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "passes/SIMT/SIMTUtils.h"
+#include "passes/SharedMemoryUtils.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
+#define DEBUG_TYPE "tile-allocate-shared"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEALLOCATESHAREDPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+int64_t tilec::getMemDescBytes(MemDescType type) {
+  int64_t n = 1;
+  for (int64_t s : type.getAllocShape())
+    n *= s;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return n * std::max<unsigned>(1, bits / 8);
+}
+
+Operation *tilec::getMemDescAllocation(Value memdesc) {
+  while (true) {
+    Operation *def = memdesc.getDefiningOp();
+    if (!def)
+      return nullptr;
+    if (isa<LocalAllocOp>(def))
+      return def;
+    if (auto idx = dyn_cast<MemDescIndexOp>(def))
+      memdesc = idx.getSrc();
+    else if (auto sub = dyn_cast<MemDescSubviewOp>(def))
+      memdesc = sub.getSrc();
+    else if (auto tr = dyn_cast<MemDescTransOp>(def))
+      memdesc = tr.getSrc();
+    else
+      return nullptr;
+  }
+}
+
+unsigned tilec::getSharedBudget(StringRef chip) {
+  // cudaDevAttrMaxSharedMemoryPerBlockOptin (CUDA C Programming Guide,
+  // "Technical Specifications per Compute Capability").
+  if (chip == "sm_80")
+    return 163 * 1024;
+  if (chip == "sm_89")
+    return 99 * 1024;
+  return 227 * 1024;
+}
+
+namespace {
+
+struct Buffer {
+  Operation *op;
+  int64_t bytes;
+  int64_t align;
+  int64_t start, end; // program points, inclusive
+  int64_t offset = -1;
+};
+
+class AllocateSharedPass
+    : public tilec::impl::TileAllocateSharedPassBase<AllocateSharedPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation().walk([&](FuncOp func) {
+      if (func.isExternal())
+        return;
+      if (mlir::failed(allocate(func)))
+        failed = true;
+    });
+    if (failed)
+      signalPassFailure();
+  }
+
+private:
+  LogicalResult allocate(FuncOp func) {
+    // Program points: pre-order numbers, and for ops with regions the
+    // number after their last nested op.
+    DenseMap<Operation *, int64_t> first, last;
+    int64_t counter = 0;
+    std::function<void(Operation *)> number = [&](Operation *op) {
+      first[op] = counter++;
+      for (Region &r : op->getRegions())
+        for (Block &b : r)
+          for (Operation &nested : b)
+            number(&nested);
+      last[op] = counter++;
+    };
+    for (Operation &op : func.getBody().front())
+      number(&op);
+
+    SmallVector<Buffer> buffers;
+    WalkResult walk = func.walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+        Buffer b{op, getMemDescBytes(alloc.getResult().getType()),
+                 isa<NVMMASharedEncodingAttr>(
+                     alloc.getResult().getType().getEncoding())
+                     ? 1024
+                     : 16,
+                 first[op], first[op]};
+        // Follow the buffer through its views to every use.
+        SmallVector<Value> worklist = {alloc.getResult()};
+        while (!worklist.empty()) {
+          Value v = worklist.pop_back_val();
+          for (Operation *user : v.getUsers()) {
+            if (isa<MemDescIndexOp, MemDescSubviewOp, MemDescTransOp>(user)) {
+              worklist.push_back(user->getResult(0));
+              continue;
+            }
+            if (user->hasTrait<OpTrait::IsTerminator>()) {
+              // Carried out of a region: live to the end of the kernel.
+              b.end = counter;
+              continue;
+            }
+            int64_t at = last[user];
+            // Inside a loop that does not contain the allocation: the next
+            // iteration uses it again.
+            for (Operation *p = user->getParentOp(); p && p != func;
+                 p = p->getParentOp())
+              if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(op))
+                at = std::max(at, last[p]);
+            b.end = std::max(b.end, at);
+          }
+        }
+        buffers.push_back(b);
+        return WalkResult::advance();
+      }
+      int64_t scratch = simt::getScratchBytes(op);
+      if (scratch > 0)
+        buffers.push_back({op, scratch, 16, first[op], last[op]});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+
+    // Largest first, then program order; each at the lowest aligned offset
+    // free over its range.
+    SmallVector<Buffer *> order;
+    for (Buffer &b : buffers)
+      order.push_back(&b);
+    llvm::stable_sort(order, [](Buffer *a, Buffer *b) {
+      return a->bytes != b->bytes ? a->bytes > b->bytes : a->start < b->start;
+    });
+    int64_t total = 0;
+    SmallVector<Buffer *> placed;
+    for (Buffer *b : order) {
+      SmallVector<std::pair<int64_t, int64_t>> busy;
+      for (Buffer *p : placed)
+        if (p->start <= b->end && b->start <= p->end)
+          busy.push_back({p->offset, p->offset + p->bytes});
+      llvm::sort(busy);
+      int64_t offset = 0;
+      for (auto [lo, hi] : busy) {
+        if (offset + b->bytes <= lo)
+          break;
+        offset = std::max<int64_t>(offset, llvm::alignTo(hi, b->align));
+      }
+      b->offset = offset;
+      placed.push_back(b);
+      total = std::max(total, offset + b->bytes);
+    }
+
+    unsigned budget = sharedBudget ? unsigned(sharedBudget)
+                                   : getSharedBudget(chip);
+    if (total > int64_t(budget)) {
+      InFlightDiagnostic d = func.emitError("kernel '")
+                             << func.getName() << "' needs " << total
+                             << " bytes of shared memory, more than the "
+                             << budget << " bytes "
+                             << (sharedBudget ? std::string("allowed")
+                                              : chip + " allows per CTA")
+                             << "; use smaller tiles or fewer stages";
+      for (const Buffer &b : buffers) {
+        Diagnostic &note = d.attachNote(b.op->getLoc());
+        if (auto alloc = dyn_cast<LocalAllocOp>(b.op))
+          note << alloc.getResult().getType() << ": " << b.bytes << " bytes";
+        else
+          note << "scratch of '" << b.op->getName() << "': " << b.bytes
+               << " bytes";
+      }
+      return failure();
+    }
+    OpBuilder builder(func.getContext());
+    for (const Buffer &b : buffers)
+      b.op->setAttr(TileDialect::getSharedOffsetAttrName(),
+                    builder.getI32IntegerAttr(int32_t(b.offset)));
+    func->setAttr(TileDialect::getSharedBytesAttrName(),
+                  builder.getI32IntegerAttr(int32_t(total)));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,197 @@
+//===- InsertBarriers.cpp - CTA barriers between shared accesses -*- C++ -*-===//
+//
+// tile-insert-barriers: a forward analysis over the structured control flow
+// of each kernel that tracks the shared-memory accesses made since the last
+// CTA barrier (byte ranges from tile-allocate-shared, read or write) and
+// inserts `tile.barrier` before an op whose access conflicts with one of
+// them. See Passes.td for the access model, in particular why an
+// asynchronous copy is a write at its tile.async_wait. The analysis is in
+// the spirit of Triton's Membar pass; the code is tilec's own.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "passes/SIMT/SIMTUtils.h"
+#include "passes/SharedMemoryUtils.h"
+
+#include <set>
+#include <tuple>
+
+#define DEBUG_TYPE "tile-insert-barriers"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEINSERTBARRIERSPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+struct Access {
+  int64_t lo, hi; // [lo, hi) bytes
+  bool write;
+  bool operator<(const Access &o) const {
+    return std::tie(lo, hi, write) < std::tie(o.lo, o.hi, o.write);
+  }
+  bool operator==(const Access &o) const {
+    return lo == o.lo && hi == o.hi && write == o.write;
+  }
+};
+
+/// Accesses since the last barrier.
+using State = std::set<Access>;
+
+State merge(const State &a, const State &b) {
+  State s = a;
+  s.insert(b.begin(), b.end());
+  return s;
+}
+
+bool conflicts(const State &pending, const Access &a) {
+  for (const Access &p : pending)
+    if ((p.write || a.write) && p.lo < a.hi && a.lo < p.hi)
+      return true;
+  return false;
+}
+
+/// The byte range of the allocation behind `memdesc` (all of shared memory
+/// when it is not known).
+Access rangeOf(Value memdesc, bool write) {
+  Operation *alloc = getMemDescAllocation(memdesc);
+  if (!alloc)
+    return {0, INT64_MAX, write};
+  auto off = alloc->getAttrOfType<IntegerAttr>(
+      TileDialect::getSharedOffsetAttrName());
+  if (!off)
+    return {0, INT64_MAX, write};
+  int64_t bytes =
+      getMemDescBytes(cast<LocalAllocOp>(alloc).getResult().getType());
+  return {off.getInt(), off.getInt() + bytes, write};
+}
+
+class InsertBarriersPass
+    : public tilec::impl::TileInsertBarriersPassBase<InsertBarriersPass> {
+public:
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation().walk([&](FuncOp func) {
+      if (func.isExternal())
+        return;
+      // Every buffer an asynchronous copy fills: written at each wait.
+      asyncTargets.clear();
+      func.walk([&](AsyncCopyOp copy) {
+        asyncTargets.push_back(rangeOf(copy.getDst(), /*write=*/true));
+      });
+      analyzeBlock(func.getBody().front(), State(), /*insert=*/true);
+    });
+  }
+
+private:
+  SmallVector<Access> asyncTargets;
+
+  State analyzeBlock(Block &block, State state, bool insert) {
+    for (Operation &op : llvm::make_early_inc_range(block))
+      state = analyzeOp(&op, std::move(state), insert);
+    return state;
+  }
+
+  /// Runs a loop body (the regions in order) to a fixed point of the state
+  /// at its entry, then once more inserting barriers.
+  State analyzeLoop(ArrayRef<Region *> body, const State &in, bool insert) {
+    auto run = [&](State s, bool ins) {
+      for (Region *r : body)
+        for (Block &b : *r)
+          s = analyzeBlock(b, s, ins);
+      return s;
+    };
+    State entry = in;
+    for (int i = 0; i < 8; ++i) {
+      State next = merge(in, run(entry, false));
+      if (next == entry)
+        break;
+      entry = next;
+    }
+    State out = run(entry, insert);
+    // Zero iterations leave the state as it came in.
+    return merge(in, out);
+  }
+
+  /// Puts a barrier before `op` if `access` conflicts with `state`.
+  void require(Operation *op, const Access &access, State &state,
+               bool insert) {
+    if (!conflicts(state, access))
+      return;
+    if (insert) {
+      OpBuilder b(op);
+      BarrierOp::create(b, op->getLoc());
+    }
+    state.clear();
+  }
+
+  State analyzeOp(Operation *op, State state, bool insert) {
+    if (isa<BarrierOp>(op))
+      return State();
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return analyzeLoop({&forOp.getRegion()}, state, insert);
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return analyzeLoop({&whileOp.getBefore(), &whileOp.getAfter()}, state,
+                         insert);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      State t = analyzeBlock(ifOp.getThenRegion().front(), state, insert);
+      State e = ifOp.getElseRegion().empty()
+                    ? state
+                    : analyzeBlock(ifOp.getElseRegion().front(), state, insert);
+      return merge(t, e);
+    }
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      if (alloc.getSrc()) {
+        Access w = rangeOf(alloc.getResult(), true);
+        require(op, w, state, insert);
+        state.insert(w);
+      }
+      return state;
+    }
+    if (auto store = dyn_cast<LocalStoreOp>(op)) {
+      Access w = rangeOf(store.getDst(), true);
+      require(op, w, state, insert);
+      state.insert(w);
+      return state;
+    }
+    if (auto load = dyn_cast<LocalLoadOp>(op)) {
+      Access r = rangeOf(load.getSrc(), false);
+      require(op, r, state, insert);
+      state.insert(r);
+      return state;
+    }
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      // Must not overwrite bytes still in use; lands at a wait.
+      require(op, rangeOf(copy.getDst(), true), state, insert);
+      return state;
+    }
+    if (isa<AsyncWaitOp>(op)) {
+      state.insert(asyncTargets.begin(), asyncTargets.end());
+      return state;
+    }
+    int64_t scratch = simt::getScratchBytes(op);
+    if (scratch > 0) {
+      if (auto off = op->getAttrOfType<IntegerAttr>(
+              TileDialect::getSharedOffsetAttrName())) {
+        Access a{off.getInt(), off.getInt() + scratch, true};
+        require(op, a, state, insert);
+        // The op's own barrier (between its writes and its reads) orders
+        // everything before it; its reads remain.
+        state.clear();
+        state.insert({a.lo, a.hi, false});
+      }
+      return state;
+    }
+    // Other ops with regions (reduce combiners...) touch no shared memory.
+    return state;
+  }
+};
+
+} // namespace

@@ -1,0 +1,30 @@
+//===- SharedMemoryUtils.h - Shared-memory facts for passes -----*- C++ -*-===//
+//
+// What tile-allocate-shared and tile-insert-barriers both need to know
+// about shared memory: a buffer's size, the allocation behind a memdesc
+// view, and each chip's budget.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_SHAREDMEMORYUTILS_H
+#define TILEC_PASSES_SHAREDMEMORYUTILS_H
+
+#include "dialects/Tile/IR/TileOps.h"
+
+namespace tilec {
+
+/// Bytes of the allocation a memdesc type describes (its allocShape).
+int64_t getMemDescBytes(tile::MemDescType type);
+
+/// The tile.local_alloc a memdesc (or a view of one: memdesc_index,
+/// memdesc_subview, memdesc_trans) comes from; null for anything else
+/// (a block argument).
+mlir::Operation *getMemDescAllocation(mlir::Value memdesc);
+
+/// The most dynamic shared memory one CTA may use on `chip`, in bytes (the
+/// opt-in maximum: 227 KiB on sm_90 and sm_90a, 163 KiB on sm_80, 99 KiB
+/// on sm_89).
+unsigned getSharedBudget(llvm::StringRef chip);
+
+} // namespace tilec
+
+#endif // TILEC_PASSES_SHAREDMEMORYUTILS_H
