@@ -133,6 +133,43 @@ def TileInsertBarriersPass : Pass<"tile-insert-barriers", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TilePropagateLayoutsPass : Pass<"tile-propagate-layouts", "mlir::ModuleOp"> {
+  let summary = "remove layout conversions from loops";
+  let description = [{
+    Makes a value a loop carries live in the layout its users in the loop
+    convert it to, when the value the loop yields can be had in that layout
+    without a conversion (the argument itself, a conversion from that
+    layout, a value from outside the loop, or layout-agnostic ops of those):
+    the dot accumulator of a K loop then stays in the mma layout, converted
+    once after the loop instead of twice per iteration. Then moves the
+    remaining conversions up through layout-agnostic ops
+    (rematerialization, as tile-assign-layouts does) and folds chains of
+    conversions.
+
+    Errors: none.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
+def TilePromoteToSharedPass : Pass<"tile-promote-to-shared", "mlir::ModuleOp"> {
+  let summary = "route mma.sync operands through swizzled shared memory";
+  let description = [{
+    Replaces each conversion to an mma.sync operand layout
+    (`#tile.dot_operand` of a `#tile.mma`) by a `tile.local_alloc` of the
+    source in a swizzled `#tile.shared` encoding (the source's memory order;
+    16-byte groups XORed with the row phase, so stores and ldmatrix rows
+    avoid bank conflicts) and a `tile.local_load` into the operand layout;
+    an operand that is a 2-D transpose of another tile is stored
+    untransposed and read through `tile.memdesc_trans`. Then splits each
+    such dot along K into one dot per instruction K step, each loading its
+    own slice (`tile.memdesc_subview`), so only one step's operand
+    registers are live at a time.
+
+    Errors: none.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // SIMT lowering (level 3)
 //===----------------------------------------------------------------------===//

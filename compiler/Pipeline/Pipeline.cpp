@@ -34,6 +34,8 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   TileAccelerateDotPassOptions dot;
   dot.chip = opts.arch;
   pm.addPass(createTileAccelerateDotPass(dot));
+  pm.addPass(createTilePropagateLayoutsPass());
+  pm.addPass(createTilePromoteToSharedPass());
   pm.addPass(createCSEPass());
 }
 

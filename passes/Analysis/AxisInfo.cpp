@@ -354,9 +354,19 @@ AxisInfoAnalysis::visitOperation(Operation *op,
           .Case<arith::RemSIOp, arith::RemUIOp>(
               [&](auto) -> std::optional<AxisInfo> {
                 std::optional<int64_t> m = in(1).getConstantValue();
-                if (!m || *m <= 0 || !llvm::isPowerOf2_64(*m))
+                if (m && *m > 0 && llvm::isPowerOf2_64(*m))
+                  return remByPow2(in(0), *m);
+                // x % M for a run-time M divisible by d (tutorial 03's
+                // `(pid * BLOCK + arange) % M` with M specialized i32:16):
+                // the wrap points are multiples of d, so runs aligned to d
+                // survive, as for a constant divisor d.
+                const AxisInfo &rhs = in(1);
+                if (rhs.getRank() == 0 || rhs.getDivisibility(0) <= 1)
                   return std::nullopt;
-                return remByPow2(in(0), *m);
+                int64_t d = rhs.getDivisibility(0);
+                for (unsigned i = 1; i < rhs.getRank(); ++i)
+                  d = std::min(d, rhs.getDivisibility(i));
+                return remByPow2(in(0), d);
               })
           .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
                 arith::IndexCastOp>([&](auto) -> std::optional<AxisInfo> {

@@ -67,7 +67,7 @@ MemDescView getView(Value memdesc) {
         ArrayRef<int64_t>(alloc.getBitOffsets()[d])
             .take_front(llvm::Log2_64(tile[d]))));
   MemDescView view;
-  view.map = tile::OffsetMap(tile, std::move(bits));
+  view.map = tile::OffsetMap(tile, std::move(bits), alloc.getSize());
   view.xorOffset = alloc.apply(origin);
   view.elem = type.getElementType();
   return view;

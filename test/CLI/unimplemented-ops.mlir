@@ -18,7 +18,7 @@
 // LAYOUT:      #[[S:slice[0-9]*]] = #tile.slice<{dim = 1, parent = #[[B:blocked[0-9]*]]}>
 // LAYOUT:      tile.reduce(%{{.*}}) {axis = 1 : i32} : (tensor<16x64xf32, #[[B]]>) -> tensor<16xf32, #[[S]]> {
 // LAYOUT:        tile.reduce.return %{{.*}} : f32
-// LAYOUT:      tile.dot %{{.*}} : tensor<16x64xf32, #{{.*}}>, tensor<64x16xf32, #{{.*}}>, tensor<16x16xf32, #{{.*}}> -> tensor<16x16xf32, #{{.*}}>
+// LAYOUT:      tile.dot %{{.*}} : tensor<16x8xf32, #{{.*}}>, tensor<8x16xf32, #{{.*}}>, tensor<16x16xf32, #{{.*}}> -> tensor<16x16xf32, #{{.*}}>
 // LAYOUT:      tile.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %{{.*}} : tensor<16x!tile.ptr<f32>, #{{.*}}>
 
 // CHECK-NOT:  'tile.reduce' is not lowered

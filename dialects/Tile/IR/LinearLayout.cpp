@@ -286,8 +286,10 @@ std::string LinearLayout::str() const {
 //===----------------------------------------------------------------------===//
 
 OffsetMap::OffsetMap(llvm::ArrayRef<int64_t> shape,
-                     llvm::SmallVector<llvm::SmallVector<int64_t>> bits)
-    : shape(shape.begin(), shape.end()), bitOffsets(std::move(bits)) {}
+                     llvm::SmallVector<llvm::SmallVector<int64_t>> bits,
+                     int64_t span)
+    : shape(shape.begin(), shape.end()), bitOffsets(std::move(bits)),
+      span(span) {}
 
 OffsetMap OffsetMap::dense(llvm::ArrayRef<int64_t> shape,
                            llvm::ArrayRef<unsigned> order) {
@@ -309,6 +311,8 @@ OffsetMap OffsetMap::rowMajor(llvm::ArrayRef<int64_t> shape) {
 }
 
 int64_t OffsetMap::getSize() const {
+  if (span)
+    return span;
   int64_t n = 1;
   for (int64_t s : shape)
     n *= s;

@@ -149,8 +149,11 @@ class OffsetMap {
 public:
   OffsetMap() = default;
   /// `bitOffsets[d][i]`: the offset contributed by bit i of coordinate d.
+  /// `span`: the elements of the buffer the offsets index (default: the
+  /// product of the shape; larger for a view of a bigger buffer).
   OffsetMap(llvm::ArrayRef<int64_t> shape,
-            llvm::SmallVector<llvm::SmallVector<int64_t>> bitOffsets);
+            llvm::SmallVector<llvm::SmallVector<int64_t>> bitOffsets,
+            int64_t span = 0);
   /// Dense, dimensions from fastest (`order[0]`) to slowest.
   static OffsetMap dense(llvm::ArrayRef<int64_t> shape,
                          llvm::ArrayRef<unsigned> order);
@@ -158,7 +161,7 @@ public:
   static OffsetMap rowMajor(llvm::ArrayRef<int64_t> shape);
 
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
-  /// Elements the buffer spans (the product of the shape).
+  /// Elements of the buffer the offsets index (a power of two).
   int64_t getSize() const;
   int64_t apply(llvm::ArrayRef<int64_t> coord) const;
   /// The offsets of `dist`'s elements: a one-dimensional linear layout
@@ -174,6 +177,7 @@ public:
 private:
   llvm::SmallVector<int64_t, 4> shape;
   llvm::SmallVector<llvm::SmallVector<int64_t>> bitOffsets;
+  int64_t span = 0;
 };
 
 inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,

@@ -1,0 +1,87 @@
+//===- LayoutUtils.cpp - Rewrites shared by the layout passes ---*- C++ -*-===//
+//
+// Rematerialization: a conversion of a value that a cheap, layout-agnostic
+// op computes is replaced by that op recomputed in the wanted layout (its
+// operands converted instead), so conversions move up to loads, block
+// arguments and kernel inputs, where they stay. Used by
+// tile-assign-layouts and tile-propagate-layouts.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/LayoutUtils.h"
+
+#include "dialects/Tile/IR/Layouts.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Cheap ops that compute the same values in any layout (tile.hint is the
+/// identity; recomputing it keeps its facts on the converted value).
+bool isLayoutAgnostic(Operation *op) {
+  if (isa<SplatOp, MakeRangeOp, AddPtrOp, BroadcastOp, ExpandDimsOp, HintOp>(
+          op))
+    return true;
+  if (auto c = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(c.getValue());
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1)
+    return false;
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return false;
+  return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
+}
+
+/// convert_layout(op(x...)) -> op'(convert_layout(x)...) for a
+/// layout-agnostic op, recomputing it in the wanted layout.
+struct RematerializeThroughConversion
+    : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp cvt,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = cvt.getSrc().getDefiningOp();
+    if (!def || !isLayoutAgnostic(def))
+      return rewriter.notifyMatchFailure(cvt, "source is not layout-agnostic");
+    auto dstType = cast<RankedTensorType>(cvt.getType());
+    Attribute dstEnc = dstType.getEncoding();
+    Location loc = def->getLoc();
+    rewriter.setInsertionPoint(def);
+    IRMapping map;
+    for (Value operand : def->getOperands()) {
+      auto t = dyn_cast<RankedTensorType>(operand.getType());
+      if (!t)
+        continue;
+      Attribute enc = dstEnc;
+      if (auto expand = dyn_cast<ExpandDimsOp>(def))
+        enc = SliceEncodingAttr::get(getContext(), expand.getAxis(), dstEnc);
+      Type want = withEncoding(t, enc);
+      if (want != t)
+        map.map(operand, ConvertLayoutOp::create(rewriter, loc, want, operand)
+                             .getResult());
+    }
+    Operation *clone = rewriter.clone(*def, map);
+    clone->getResult(0).setType(withEncoding(clone->getResult(0).getType(),
+                                             dstEnc));
+    if (auto c = dyn_cast<arith::ConstantOp>(clone)) {
+      auto splat = cast<SplatElementsAttr>(c.getValue());
+      c.setValueAttr(SplatElementsAttr::get(
+          cast<ShapedType>(clone->getResult(0).getType()),
+          splat.getSplatValue<Attribute>()));
+    }
+    rewriter.replaceOp(cvt, clone->getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+bool tilec::isLayoutAgnosticOp(Operation *op) { return isLayoutAgnostic(op); }
+
+void tilec::populateRematerializationPatterns(RewritePatternSet &patterns) {
+  patterns.add<RematerializeThroughConversion>(patterns.getContext());
+  ConvertLayoutOp::getCanonicalizationPatterns(patterns,
+                                               patterns.getContext());
+}

@@ -1,0 +1,34 @@
+//===- LayoutUtils.h - Rewrites shared by the layout passes -----*- C++ -*-===//
+//
+// Layout-agnostic ops and the rematerialization patterns that move
+// tile.convert_layout through them (LayoutUtils.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_LAYOUTUTILS_H
+#define TILEC_PASSES_LAYOUTUTILS_H
+
+#include "dialects/Tile/IR/TileOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tilec {
+
+/// Whether `op` computes the same values in any layout and is cheap to
+/// recompute: elementwise arith/math without side effects, splat,
+/// make_range, splat constants, addptr, broadcast, expand_dims, hint.
+bool isLayoutAgnosticOp(mlir::Operation *op);
+
+/// convert_layout(op(x...)) -> op'(convert_layout(x)...) for layout-agnostic
+/// ops, and the folding of conversion chains.
+void populateRematerializationPatterns(mlir::RewritePatternSet &patterns);
+
+/// The swizzled shared encoding tilec stores tile `t` in, dimensions from
+/// fastest to slowest as `order`: 16-byte groups of the contiguous
+/// dimension (one ldmatrix row, one cp.async) XORed with the row's phase so
+/// that eight consecutive rows use eight different 16-byte bank groups
+/// (perPhase rows share a phase when a row is shorter than 128 bytes).
+tile::SharedEncodingAttr sharedEncodingFor(mlir::RankedTensorType t,
+                                           llvm::ArrayRef<unsigned> order);
+
+} // namespace tilec
+
+#endif // TILEC_PASSES_LAYOUTUTILS_H
