@@ -19,6 +19,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Layouts.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "tile-accelerate-dot"
@@ -126,6 +127,7 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    combineDotAdds(module);
     SmallVector<DotOp> dots;
     module.walk([&](DotOp op) { dots.push_back(op); });
     for (DotOp op : dots) {
@@ -145,6 +147,35 @@ public:
   }
 
 private:
+  /// `x + tl.dot(a, b)` (a dot with a zero accumulator and no other user)
+  /// becomes `tl.dot(a, b, x)`, so `acc += tl.dot(a, b)` accumulates in the
+  /// dot's own layout as `acc = tl.dot(a, b, acc)` does. Triton combines
+  /// the same way; the sum is then formed in a different order, as in
+  /// Triton.
+  void combineDotAdds(ModuleOp module) {
+    SmallVector<Operation *> adds;
+    module.walk([&](Operation *op) {
+      if (isa<arith::AddFOp, arith::AddIOp>(op) &&
+          isa<RankedTensorType>(op->getResult(0).getType()))
+        adds.push_back(op);
+    });
+    for (Operation *add : adds)
+      for (unsigned i = 0; i < 2; ++i) {
+        auto dot = add->getOperand(i).getDefiningOp<DotOp>();
+        if (!dot || !dot->hasOneUse() ||
+            dot.getD().getType() != add->getResult(0).getType() ||
+            !matchPattern(dot.getC(), m_AnyZeroFloat()) &&
+                !matchPattern(dot.getC(), m_Zero()))
+          continue;
+        dot.getCMutable().assign(add->getOperand(1 - i));
+        // The dot now comes after its new accumulator.
+        dot->moveAfter(add);
+        add->getResult(0).replaceAllUsesWith(dot.getD());
+        add->erase();
+        break;
+      }
+  }
+
   /// d = a_lo * b_hi + (a_hi * b_lo + (a_hi * b_hi + c))... in the order
   /// that adds the small terms first.
   void decomposeTf32x3(DotOp op) {

@@ -170,6 +170,43 @@ def TilePromoteToSharedPass : Pass<"tile-promote-to-shared", "mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
+  let summary = "multi-buffer the loads of dot operands with cp.async";
+  let description = [{
+    In each `scf.for` with `num_stages` S >= 2 (the loop's
+    `tile.num_stages` from `tl.range(..., num_stages=)`, else the kernel's,
+    else the `num-stages` option), turns every load whose only user is a
+    `tile.local_alloc` in the same iteration (a dot operand after
+    tile-promote-to-shared) into `tile.async_copy` into one of S buffers,
+    issued S - 1 iterations ahead: a prologue starts the first S - 1
+    iterations' copies, each iteration waits for its own
+    (`tile.async_wait {num = S - 2}`) and starts iteration i + S - 1's, and
+    copies past the last iteration are masked off, so any trip count
+    (including 0 and 1) is correct. Built on upstream
+    `scf::pipelineForLoop` with a two-stage schedule (the copies and their
+    address computation in stage 0, everything else in the last stage in
+    program order, so other memory operations keep their order).
+
+    A load is pipelined only if its `other` is absent or +0 (cp.async fills
+    masked-off elements with zeros), its pointers and mask depend on no
+    memory operation of the iteration, and -- when the loop also writes
+    global memory -- its pointers derive from a kernel argument that no
+    write in the loop derives from (distinct pointer arguments are assumed
+    not to alias, as in Triton); other loads are left alone.
+
+    Errors: a loop the upstream pipeliner rejects after the rewrite
+    (internal).
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "stages for loops and kernels without tile.num_stages (Triton's "
+           "default on CUDA)">,
+  ];
+  let dependentDialects = ["::tilec::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // SIMT lowering (level 3)
 //===----------------------------------------------------------------------===//

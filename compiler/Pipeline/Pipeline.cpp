@@ -37,6 +37,9 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pm.addPass(createTilePropagateLayoutsPass());
   pm.addPass(createTilePromoteToSharedPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createTilePipelinePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void tilec::buildSIMTPipeline(OpPassManager &pm, const PipelineOptions &opts) {

@@ -238,9 +238,13 @@ struct ReshapeLowering : public OpConversionPattern<tile::ReshapeOp> {
   }
 };
 
+/// The op's scratch offset (present whenever the op needs scratch:
+/// tile-lower-to-simt checks before converting).
 int64_t scratchOffset(Operation *op) {
-  FailureOr<int64_t> off = getSharedOffset(op);
-  return succeeded(off) ? *off : 0;
+  if (auto a = op->getAttrOfType<IntegerAttr>(
+          tile::TileDialect::getSharedOffsetAttrName()))
+    return a.getInt();
+  return 0;
 }
 
 } // namespace
