@@ -26,6 +26,12 @@ interleaved: --rounds rounds (default 5), each timing tilec i32:16, tilec i32,
 Triton and cuBLAS in a rotated order; the table shows the median time of each
 and the median over rounds of the per-round ratios. TFLOP/s = 2 M N K / time.
 
+A second table sweeps the other tile configs the bundle holds
+(bench_matmul_<dtype>_i32_16_<BM>x<BN>x<BK>s<stages>w<warps>.ptx, built by
+test/CMakeLists.txt), each run through both compilers, and ends with each
+compiler's best config per shape against cuBLAS (labelled as such: the
+configs differ between the columns).
+
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_gemm.py \\
         --kernels kernels --sources examples --json gemm.json
 """
@@ -48,6 +54,20 @@ NUM_STAGES = 3
 NUM_WARPS = 8
 SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
 DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
+
+
+def sweep_configs(kernel_dir, dt):
+    """(BM, BN, BK, stages, warps) of the sweep kernels present for `dt`."""
+    out = []
+    prefix = f"bench_matmul_{dt}_i32_16_"
+    for name in sorted(os.listdir(kernel_dir)):
+        if not (name.startswith(prefix) and name.endswith(".ptx")):
+            continue
+        tiles, rest = name[len(prefix):-4].split("s")
+        stages, warps = rest.split("w")
+        bm, bn, bk = (int(x) for x in tiles.split("x"))
+        out.append((bm, bn, bk, int(stages), int(warps)))
+    return out
 
 
 def load(path, name):
@@ -158,30 +178,102 @@ def main():
             del a, b, c
             torch.cuda.empty_cache()
 
+    # The config sweep: both compilers on every config, then the best of each.
+    sweep = []
+    for dt, dtype, tol in DTYPES:
+        configs = [(CONFIG["BLOCK_M"], CONFIG["BLOCK_N"], CONFIG["BLOCK_K"], NUM_STAGES,
+                    NUM_WARPS)] + sweep_configs(args.kernels, dt)
+        for M, N, K in SHAPES:
+            gen = torch.Generator(device=dev).manual_seed(M + N + K)
+            a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
+            b = torch.randn((K, N), device=dev, dtype=dtype, generator=gen)
+            c = torch.empty((M, N), device=dev, dtype=dtype)
+            ref = torch.mm(a.float(), b.float())
+            ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                    c.stride(0), c.stride(1))
+            cublas = bench(lambda: torch.mm(a, b, out=c))
+            for bm, bn, bk, st, w in configs:
+                suffix = "" if (bm, bn, bk, st, w) == configs[0] else f"_{bm}x{bn}x{bk}s{st}w{w}"
+                kernel = ctx.load_file(os.path.join(
+                    args.kernels, f"bench_matmul_{dt}_i32_16{suffix}.ptx")).kernel("matmul_kernel")
+                grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+
+                def run_tilec():
+                    kernel.launch(grid, a, b, c, *ints)
+
+                def run_triton():
+                    mm.matmul_kernel[grid](a, b, c, *ints, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                           GROUP_M=8, NUM_STAGES=st, ACC_INT32=False,
+                                           UPCAST_FP16=False, INPUT_PRECISION="tf32",
+                                           num_stages=st, num_warps=w)
+                ok = {}
+                for name, fn in (("tilec", run_tilec), ("triton", run_triton)):
+                    c.fill_(float("nan"))
+                    fn()
+                    torch.cuda.synchronize()
+                    err = ((c.float() - ref).norm() / ref.norm()).item()
+                    ok[name] = err <= tol
+                    if name == "tilec" and not ok[name]:
+                        raise SystemExit(f"GEMM {dt} {M}^3 config {bm}x{bn}x{bk}s{st}w{w}: "
+                                         f"tilec differs from the reference ({err:.3g})")
+                t_tilec = [bench(run_tilec) for _ in range(max(1, args.rounds - 1))]
+                t_triton = [bench(run_triton) for _ in range(max(1, args.rounds - 1))]
+                flops = 2.0 * M * N * K
+                sweep.append({
+                    "dtype": dt, "M": M, "N": N, "K": K,
+                    "config": f"{bm}x{bn}x{bk} s{st} w{w}",
+                    "tilec_tflops": flops / (statistics.median(t_tilec) * 1e-3) / 1e12,
+                    "triton_tflops": flops / (statistics.median(t_triton) * 1e-3) / 1e12
+                    if ok["triton"] else float("nan"),
+                    "cublas_tflops": flops / (cublas * 1e-3) / 1e12})
+            del a, b, c, ref
+            torch.cuda.empty_cache()
+
     device = torch.cuda.get_device_name(dev)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": device, "warmup_ms": args.warmup, "rep_ms": args.rep,
                        "rounds": args.rounds, "config": {**CONFIG, "num_stages": NUM_STAGES,
                                                           "num_warps": NUM_WARPS},
-                       "rows": rows}, f, indent=2)
+                       "rows": rows, "sweep": sweep}, f, indent=2)
         print(f"wrote {args.json}")
+
+    def table(header, lines, left):
+        lines = [header] + lines
+        widths = [max(len(line[c]) for line in lines) for c in range(len(header))]
+        for k, line in enumerate(lines):
+            print("  ".join(cell.ljust(w) if c < left else cell.rjust(w)
+                            for c, (cell, w) in enumerate(zip(line, widths))))
+            if k == 0:
+                print("  ".join("-" * w for w in widths))
+
+    print("config sweep (i32:16 signatures; TFLOP/s; each config on both compilers):")
+    table(("dtype", "M=N=K", "config", "tilec", "triton", "cuBLAS", "tilec/cuBLAS"),
+          [(r["dtype"], str(r["M"]), r["config"], f"{r['tilec_tflops']:.1f}",
+            f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
+            f"{r['tilec_tflops'] / r['cublas_tflops']:.3f}") for r in sweep], 3)
+    print("best config of each compiler:")
+    best = []
+    for dt, _, _ in DTYPES:
+        for M, N, K in SHAPES:
+            rs = [r for r in sweep if r["dtype"] == dt and r["M"] == M]
+            bt = max(rs, key=lambda r: r["tilec_tflops"])
+            bx = max(rs, key=lambda r: r["triton_tflops"] if r["triton_tflops"] == r["triton_tflops"] else 0)
+            best.append((dt, str(M), bt["config"], f"{bt['tilec_tflops']:.1f}", bx["config"],
+                         f"{bx['triton_tflops']:.1f}", f"{bt['cublas_tflops']:.1f}",
+                         f"{bt['tilec_tflops'] / bt['cublas_tflops']:.3f}",
+                         f"{bt['tilec_tflops'] / bx['triton_tflops']:.3f}"))
+    table(("dtype", "M=N=K", "tilec config", "tilec", "triton config", "triton", "cuBLAS",
+           "tilec/cuBLAS", "tilec/triton"), best, 3)
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds "
           f"(warmup {args.warmup} ms, rep {args.rep} ms); TFLOP/s; matmul_kernel "
           f"{CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, "
           f"{NUM_STAGES} stages, {NUM_WARPS} warps on both compilers")
-    header = ("dtype", "M=N=K", "tilec sig", "tilec", "triton", "cuBLAS", "tilec/cuBLAS",
-              "tilec/triton")
-    lines = [header] + [(r["dtype"], str(r["M"]), r["tilec_signature"],
-                         f"{r['tilec_tflops']:.1f}", f"{r['triton_tflops']:.1f}",
-                         f"{r['cublas_tflops']:.1f}", f"{r['tilec_over_cublas']:.3f}",
-                         f"{r['tilec_over_triton']:.3f}") for r in rows]
-    widths = [max(len(line[c]) for line in lines) for c in range(len(header))]
-    for k, line in enumerate(lines):
-        print("  ".join(cell.ljust(w) if c < 3 else cell.rjust(w)
-                        for c, (cell, w) in enumerate(zip(line, widths))))
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
+    table(("dtype", "M=N=K", "tilec sig", "tilec", "triton", "cuBLAS", "tilec/cuBLAS",
+           "tilec/triton"),
+          [(r["dtype"], str(r["M"]), r["tilec_signature"], f"{r['tilec_tflops']:.1f}",
+            f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
+            f"{r['tilec_over_cublas']:.3f}", f"{r['tilec_over_triton']:.3f}") for r in rows], 3)
 
 
 if __name__ == "__main__":
