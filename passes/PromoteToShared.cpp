@@ -155,7 +155,11 @@ void splitAlongK(DotOp dot) {
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   Value acc = dot.getC();
-  for (int64_t k = 0; k < kSize / kStep; ++k) {
+  int64_t steps = kSize / kStep;
+  // Slice k's operands are loaded before slice k - 1's dot (register
+  // double buffering): the ldmatrix of the next step is in flight while
+  // the mma.sync of this one issue.
+  auto loadSlice = [&](int64_t k) -> std::pair<Value, Value> {
     SmallVector<int64_t> as(aType.getShape()), bs(bType.getShape());
     as[rank - 1] = kStep;
     bs[rank - 2] = kStep;
@@ -166,8 +170,15 @@ void splitAlongK(DotOp dot) {
         b, loc,
         RankedTensorType::get(bs, bType.getElementType(), bType.getEncoding()),
         kSlice(b, loc, lb.getSrc(), rank - 2, k, kStep));
-    acc = DotOp::create(b, loc, dot.getD().getType(), a, bv, acc,
-                        dot.getInputPrecisionAttr(),
+    return {a, bv};
+  };
+  std::pair<Value, Value> next = loadSlice(0);
+  for (int64_t k = 0; k < steps; ++k) {
+    std::pair<Value, Value> cur = next;
+    if (k + 1 < steps)
+      next = loadSlice(k + 1);
+    acc = DotOp::create(b, loc, dot.getD().getType(), cur.first, cur.second,
+                        acc, dot.getInputPrecisionAttr(),
                         dot.getMaxNumImpreciseAccAttr())
               .getD();
   }
