@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Tile/IR/TileOps.h"
+#include "dialects/Tile/IR/Layouts.h"
 
+#include <array>
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -660,6 +662,35 @@ LogicalResult DotOp::verify() {
     return emitOpError("expected input_precision \"tf32\", \"tf32x3\" or "
                        "\"ieee\", found \"")
            << p << "\"";
+  // Laid-out dots: operands in the dot-operand layouts of the result's.
+  Attribute de = d.getEncoding();
+  std::array<RankedTensorType, 2> operands = {a, b};
+  for (auto [idx, t] : llvm::enumerate(operands)) {
+    auto op = dyn_cast_or_null<DotOperandEncodingAttr>(t.getEncoding());
+    if (!op) {
+      if (isa_and_nonnull<MmaEncodingAttr>(de))
+        return emitOpError("expected operand ")
+               << (idx ? "b" : "a") << " in a #tile.dot_operand layout of the "
+               << "result's #tile.mma, found " << t;
+      continue;
+    }
+    if (op.getOpIdx() != idx || op.getParent() != de)
+      return emitOpError("expected operand ")
+             << (idx ? "b" : "a") << " in #tile.dot_operand<{opIdx = " << idx
+             << ", parent = " << de << "}>, found " << t.getEncoding();
+    if (auto mma = dyn_cast<MmaEncodingAttr>(de)) {
+      Type e = t.getElementType();
+      unsigned want = isa<Float8E4M3FNType, Float8E5M2Type>(e) ? 4
+                                                              : getMmaKWidth(e);
+      if (op.getKWidth() != want)
+        return emitOpError("expected kWidth ")
+               << want << " for mma.sync operands of " << e << ", found "
+               << op.getKWidth();
+    }
+  }
+  if (isa_and_nonnull<MmaEncodingAttr>(de) && c.getEncoding() != de)
+    return emitOpError("expected the accumulator in the result's layout ")
+           << de << ", found " << c.getEncoding();
   return success();
 }
 
