@@ -528,3 +528,709 @@ tile.func private @slice_rank1(%t: tensor<16xf32, #tile.slice<{dim = 0, parent =
 tile.func private @slice_parent(%t: tensor<16xf32, #tile.slice<{dim = 0, parent = "blocked"}>>) {
   tile.return
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor-core encodings: #tile.mma, #tile.dot_operand, #tile.slice
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{expected mma version 2 (mma.sync) or 3 (wgmma), found 1}}
+tile.func private @mma_version(%t: tensor<64x64xf32, #tile.mma<{version = 1, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected warpsPerCTA of rank 2 or 3, found rank 1}}
+tile.func private @mma_warps_rank(%t: tensor<64xf32, #tile.mma<{version = 2, warpsPerCTA = [4], instrShape = [16, 8]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected powers of two in warpsPerCTA, found 3}}
+tile.func private @mma_warps_pow2(%t: tensor<64x64xf32, #tile.mma<{version = 2, warpsPerCTA = [3, 1], instrShape = [16, 8]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected powers of two in warpsPerCTA, found 0}}
+tile.func private @mma_warps_zero(%t: tensor<64x64xf32, #tile.mma<{version = 2, warpsPerCTA = [4, 0], instrShape = [16, 8]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected instrShape = [16, 8] for mma version 2}}
+tile.func private @mma_v2_instr(%t: tensor<64x64xf32, #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 16]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 for mma version 3}}
+tile.func private @mma_v3_instr_n(%t: tensor<64x64xf32, #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 12, 16]}>>) {
+  tile.return
+}
+
+// -----
+
+// Version 3 (wgmma) takes [64, N, K] per warpgroup.
+// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 for mma version 3}}
+tile.func private @mma_v3_instr_rank(%t: tensor<64x64xf32, #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected opIdx 0 (A) or 1 (B), found 2}}
+tile.func private @dot_operand_opidx(%t: tensor<64x64xf16, #tile.dot_operand<{opIdx = 2, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected kWidth 1 (tf32), 2 (16-bit) or 4 (8-bit) for an mma parent, found 8}}
+tile.func private @dot_operand_kwidth(%t: tensor<64x64xf16, #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 8}>>) {
+  tile.return
+}
+
+// -----
+
+// wgmma reads its operands from shared memory (A may come from registers in
+// hardware, but tilec does not lower that).
+// expected-error @+1 {{unimplemented: dot operands of mma version 3 in registers}}
+tile.func private @dot_operand_wgmma(%t: tensor<64x64xf16, #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>, kWidth = 2}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected a blocked parent of rank 2 or 3}}
+tile.func private @dot_operand_blocked_rank(%t: tensor<64xf32, #tile.dot_operand<{opIdx = 0, parent = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>, kWidth = 0}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected kWidth = 0 for a blocked parent}}
+tile.func private @dot_operand_blocked_kwidth(%t: tensor<64x64xf32, #tile.dot_operand<{opIdx = 1, parent = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>, kWidth = 2}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected an #tile.mma or #tile.blocked parent, found #tile.slice<{dim = 0, parent = #tile.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>}>}}
+tile.func private @dot_operand_slice_parent(%t: tensor<64x64xf32, #tile.dot_operand<{opIdx = 0, parent = #tile.slice<{dim = 0, parent = #tile.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>}>, kWidth = 0}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected an #tile.mma or #tile.blocked parent, found #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>}}
+tile.func private @dot_operand_shared_parent(%t: tensor<64x64xf16, #tile.dot_operand<{opIdx = 0, parent = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, kWidth = 2}>>) {
+  tile.return
+}
+
+// -----
+
+// Shared encodings are not distributed: a slice removes a dimension of a
+// register layout.
+// expected-error @+1 {{expected a distributed parent encoding (blocked, slice, mma or dot_operand), found #tile.nvmma_shared<{swizzle = 128, transposed = false}>}}
+tile.func private @slice_shared_parent(%t: tensor<64xf16, #tile.slice<{dim = 0, parent = #tile.nvmma_shared<{swizzle = 128, transposed = false}>}>>) {
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory encodings and !tile.memdesc
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{expected vec, perPhase and maxPhase to be powers of two, found 6}}
+tile.func private @shared_vec(%m: !tile.memdesc<64x64xf16, #tile.shared<{vec = 6, perPhase = 1, maxPhase = 8, order = [1, 0]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected vec, perPhase and maxPhase to be powers of two, found 0}}
+tile.func private @shared_per_phase(%m: !tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 0, maxPhase = 8, order = [1, 0]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected vec, perPhase and maxPhase to be powers of two, found 5}}
+tile.func private @shared_max_phase(%m: !tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 5, order = [1, 0]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected order to be a permutation of [0, 2)}}
+tile.func private @shared_order(%m: !tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 0]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected order to be a permutation of [0, 2)}}
+tile.func private @shared_order_range(%m: !tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected a swizzle of 32, 64 or 128 bytes, found 16}}
+tile.func private @nvmma_swizzle(%m: !tile.memdesc<64x64xf16, #tile.nvmma_shared<{swizzle = 16, transposed = false}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected a shared encoding (#tile.shared or #tile.nvmma_shared), found #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}}
+tile.func private @memdesc_blocked(%m: !tile.memdesc<64x64xf16, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected a shared encoding (#tile.shared or #tile.nvmma_shared), found "shared"}}
+tile.func private @memdesc_string(%m: !tile.memdesc<64x64xf16, "shared">) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// expected-error @+1 {{expected an integer or float element type, found '!tile.ptr<f16>'}}
+tile.func private @memdesc_ptr(%m: !tile.memdesc<64x64x!tile.ptr<f16>, #shared>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// expected-error @+1 {{expected at least 2 dimensions for the encoding, found 1}}
+tile.func private @memdesc_rank(%m: !tile.memdesc<64xf16, #shared>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// expected-error @+1 {{expected power-of-two tile dimensions, found 48}}
+tile.func private @memdesc_not_pow2(%m: !tile.memdesc<3x48x64xf16, #shared, mutable>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// Buffer dimensions may have any positive size (3 stages), not 0.
+// expected-error @+1 {{expected power-of-two tile dimensions, found 0}}
+tile.func private @memdesc_zero_buffers(%m: !tile.memdesc<0x64x64xf16, #shared, mutable>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// expected-error @+1 {{expected an allocation shape of rank 2}}
+tile.func private @memdesc_alloc_rank(%m: !tile.memdesc<64x16xf16, #shared, alloc = 2x64x64>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// A view is no larger than its allocation...
+// expected-error @+1 {{expected the view to divide its allocation}}
+tile.func private @memdesc_alloc_smaller(%m: !tile.memdesc<64x32xf16, #shared, alloc = 64x16>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// ... and tiles it.
+// expected-error @+1 {{expected the view to divide its allocation}}
+tile.func private @memdesc_alloc_divide(%m: !tile.memdesc<64x32xf16, #shared, alloc = 64x48>) {
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// Only `mutable` and `alloc = ...` may follow the encoding.
+// expected-error @+1 {{expected 'alloc'}}
+tile.func private @memdesc_keyword(%m: !tile.memdesc<64x32xf16, #shared, immutable>) {
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_alloc_shape(%v: tensor<64x64xf16, #blocked>) {
+  // expected-error @+1 {{'tile.local_alloc' op expected a tile of the memdesc's shape and element type, found 'tensor<64x64xf16, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' and '!tile.memdesc<128x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %m = tile.local_alloc %v : (tensor<64x64xf16, #blocked>) -> !tile.memdesc<128x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_alloc_not_distributed(%v: tensor<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.local_alloc' op expected a distributed source, found 'tensor<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %m = tile.local_alloc %v : (tensor<64x64xf16, #shared>) -> !tile.memdesc<64x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_alloc_immutable() {
+  // expected-error @+1 {{'tile.local_alloc' op expected a mutable memdesc for an allocation without a source (nothing could write it), found '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %m = tile.local_alloc : () -> !tile.memdesc<64x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_alloc_view() {
+  // expected-error @+1 {{'tile.local_alloc' op expected a whole allocation, found a view '!tile.memdesc<64x16xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable, alloc = 64x64>'}}
+  %m = tile.local_alloc : () -> !tile.memdesc<64x16xf16, #shared, mutable, alloc = 64x64>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_load_elem(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.local_load' op expected a tile of the memdesc's shape and element type, found 'tensor<64x64xbf16, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' and '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %v = tile.local_load %m : !tile.memdesc<64x64xf16, #shared> -> tensor<64x64xbf16, #blocked>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_load_shape(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.local_load' op expected a tile of the memdesc's shape and element type, found 'tensor<64x32xf16, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' and '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %v = tile.local_load %m : !tile.memdesc<64x64xf16, #shared> -> tensor<64x32xf16, #blocked>
+  tile.return
+}
+
+// -----
+
+#b3 = #tile.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_load_buffers(%m: !tile.memdesc<2x64x64xf16, #shared, mutable>) {
+  // expected-error @+1 {{'tile.local_load' op expected a tile of the memdesc's shape and element type, found 'tensor<2x64x64xf16, #tile.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>>' and '!tile.memdesc<2x64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  %v = tile.local_load %m : !tile.memdesc<2x64x64xf16, #shared, mutable> -> tensor<2x64x64xf16, #b3>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_store_immutable(%v: tensor<64x64xf16, #blocked>, %m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.local_store' op expected a mutable destination, found '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  tile.local_store %v, %m : tensor<64x64xf16, #blocked>, !tile.memdesc<64x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @local_store_shape(%v: tensor<64x32xf32, #blocked>, %m: !tile.memdesc<64x64xf32, #shared, mutable>) {
+  // expected-error @+1 {{'tile.local_store' op expected a tile of the memdesc's shape and element type, found 'tensor<64x32xf32, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' and '!tile.memdesc<64x64xf32, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  tile.local_store %v, %m : tensor<64x32xf32, #blocked>, !tile.memdesc<64x64xf32, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_index_single(%m: !tile.memdesc<64x64xf16, #shared, mutable>, %i: i32) {
+  // expected-error @+1 {{'tile.memdesc_index' op expected a multi-buffered source (a leading buffer dimension), found '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  %s = tile.memdesc_index %m[%i] : !tile.memdesc<64x64xf16, #shared, mutable> -> !tile.memdesc<64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_index_mutable(%m: !tile.memdesc<3x64x64xf16, #shared, mutable>, %i: i32) {
+  // expected-error @+1 {{'tile.memdesc_index' op expected the source without its leading dimension, found '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %s = tile.memdesc_index %m[%i] : !tile.memdesc<3x64x64xf16, #shared, mutable> -> !tile.memdesc<64x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_index_shape(%m: !tile.memdesc<3x64x64xf16, #shared, mutable>, %i: i32) {
+  // expected-error @+1 {{'tile.memdesc_index' op expected the source without its leading dimension, found '!tile.memdesc<1x64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  %s = tile.memdesc_index %m[%i] : !tile.memdesc<3x64x64xf16, #shared, mutable> -> !tile.memdesc<1x64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_subview_rank(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_subview' op expected one offset per dimension and a result of the source's rank}}
+  %s = tile.memdesc_subview %m[0] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<64x16xf16, #shared, alloc = 64x64>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_subview_misaligned(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_subview' op expected aligned offsets inside the source, found offset 8 for extent 16 in dimension 1}}
+  %s = tile.memdesc_subview %m[0, 8] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<64x16xf16, #shared, alloc = 64x64>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_subview_out_of_bounds(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_subview' op expected aligned offsets inside the source, found offset 64 for extent 16 in dimension 1}}
+  %s = tile.memdesc_subview %m[0, 64] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<64x16xf16, #shared, alloc = 64x64>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_subview_negative(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_subview' op expected aligned offsets inside the source, found offset -32 for extent 32 in dimension 0}}
+  %s = tile.memdesc_subview %m[-32, 0] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<32x16xf16, #shared, alloc = 64x64>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_subview_alloc(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_subview' op expected a view of the same allocation, found '!tile.memdesc<64x16xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, alloc = 64x32>'}}
+  %s = tile.memdesc_subview %m[0, 16] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<64x16xf16, #shared, alloc = 64x32>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_subview_mutable(%m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_subview' op expected a view of the same allocation, found '!tile.memdesc<64x16xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable, alloc = 64x64>'}}
+  %s = tile.memdesc_subview %m[0, 16] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<64x16xf16, #shared, mutable, alloc = 64x64>
+  tile.return
+}
+
+// -----
+
+#nvmma = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+// Only #tile.shared memdescs can be transposed (by permuting the order), and
+// only whole single-buffer allocations.
+tile.func private @memdesc_trans_nvmma(%m: !tile.memdesc<64x64xf16, #nvmma>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered or a non-#tile.shared memdesc}}
+  %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x64xf16, #nvmma> -> !tile.memdesc<64x64xf16, #tile.nvmma_shared<{swizzle = 128, transposed = true}>>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#shared_t = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+tile.func private @memdesc_trans_view(%m: !tile.memdesc<64x16xf16, #shared, alloc = 64x64>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered or a non-#tile.shared memdesc}}
+  %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x16xf16, #shared, alloc = 64x64> -> !tile.memdesc<16x64xf16, #shared_t>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_trans_buffers(%m: !tile.memdesc<2x64x64xf16, #shared, mutable>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered or a non-#tile.shared memdesc}}
+  %t = tile.memdesc_trans %m {order = array<i32: 0, 2, 1>} : !tile.memdesc<2x64x64xf16, #shared, mutable> -> !tile.memdesc<2x64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_trans_order_size(%m: !tile.memdesc<64x32xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op expected one order entry per dimension}}
+  %t = tile.memdesc_trans %m {order = array<i32: 0>} : !tile.memdesc<64x32xf16, #shared> -> !tile.memdesc<64x32xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_trans_order_perm(%m: !tile.memdesc<64x32xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op expected order to be a permutation}}
+  %t = tile.memdesc_trans %m {order = array<i32: 1, 1>} : !tile.memdesc<64x32xf16, #shared> -> !tile.memdesc<32x32xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_trans_result(%m: !tile.memdesc<64x32xf16, #shared>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op expected result '!tile.memdesc<32x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>>', found '!tile.memdesc<32x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x32xf16, #shared> -> !tile.memdesc<32x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @async_copy_immutable(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: !tile.memdesc<64x64xf16, #shared>) {
+  // expected-error @+1 {{'tile.async_copy' op expected a mutable destination, found '!tile.memdesc<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  tile.async_copy %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked>, !tile.memdesc<64x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @async_copy_shape(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: !tile.memdesc<128x64xf16, #shared, mutable>) {
+  // expected-error @+1 {{'tile.async_copy' op expected a destination tile of the pointers' shape and pointee type, found '!tile.memdesc<128x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  tile.async_copy %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked>, !tile.memdesc<128x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @async_copy_pointee(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: !tile.memdesc<64x64xbf16, #shared, mutable>) {
+  // expected-error @+1 {{'tile.async_copy' op expected a destination tile of the pointers' shape and pointee type, found '!tile.memdesc<64x64xbf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  tile.async_copy %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked>, !tile.memdesc<64x64xbf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// One buffer of a multi-buffered allocation is copied into, not all of them.
+tile.func private @async_copy_buffers(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: !tile.memdesc<1x64x64xf16, #shared, mutable>) {
+  // expected-error @+1 {{'tile.async_copy' op expected a destination tile of the pointers' shape and pointee type, found '!tile.memdesc<1x64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, mutable>'}}
+  tile.async_copy %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked>, !tile.memdesc<1x64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// The custom syntax infers the mask type from the pointers; the generic one
+// can disagree.
+tile.func private @async_copy_mask(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: !tile.memdesc<64x64xf16, #shared, mutable>, %k: tensor<64x32xi1, #blocked>) {
+  // expected-error @+1 {{'tile.async_copy' op failed to verify that mask has the shape of ptr with i1 elements}}
+  "tile.async_copy"(%p, %m, %k) : (tensor<64x64x!tile.ptr<f16>, #blocked>, !tile.memdesc<64x64xf16, #shared, mutable>, tensor<64x32xi1, #blocked>) -> ()
+  tile.return
+}
+
+// -----
+
+tile.func private @async_wait_num() {
+  // expected-error @+1 {{'tile.async_wait' op requires attribute 'num'}}
+  tile.async_wait
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.shared_offset (a dialect attribute, on any op)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @shared_offset_misaligned() {
+  // expected-error @+1 {{'tile.local_alloc' op expected tile.shared_offset to be a non-negative multiple of 16, found 8 : i32}}
+  %m = tile.local_alloc {tile.shared_offset = 8 : i32} : () -> !tile.memdesc<64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @shared_offset_negative() {
+  // expected-error @+1 {{'tile.local_alloc' op expected tile.shared_offset to be a non-negative multiple of 16, found -16 : i32}}
+  %m = tile.local_alloc {tile.shared_offset = -16 : i32} : () -> !tile.memdesc<64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#b1 = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func private @shared_offset_not_int(%t: tensor<512xf32, #b4>) {
+  // expected-error @+1 {{'tile.convert_layout' op expected tile.shared_offset to be a non-negative multiple of 16, found "0"}}
+  %c = tile.convert_layout %t {tile.shared_offset = "0"} : tensor<512xf32, #b4> -> tensor<512xf32, #b1>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Laid-out tile.dot
+//===----------------------------------------------------------------------===//
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+tile.func private @dot_mma_operand_blocked(%a: tensor<64x32xf16, #blocked>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected operand a in a #tile.dot_operand layout of the result's #tile.mma, found 'tensor<64x32xf16, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>'}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #blocked>, tensor<32x64xf16, #b16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+tile.func private @dot_mma_operand_plain(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected operand b in a #tile.dot_operand layout of the result's #tile.mma, found 'tensor<32x64xf16>'}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+tile.func private @dot_operand_swapped(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #a16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected operand b in #tile.dot_operand<{opIdx = 1, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>}>, found #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #a16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#mma41 = #tile.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma41, kWidth = 2}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+tile.func private @dot_operand_other_parent(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected operand a in #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>}>, found #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#fa = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#fb = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+// The FMA path: a blocked result takes operands of its own layout.
+tile.func private @dot_blocked_result_mma_operands(%a: tensor<64x32xf16, #fa>, %b: tensor<32x64xf16, #fb>, %c: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{'tile.dot' op expected operand a in #tile.dot_operand<{opIdx = 0, parent = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>, found #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #fa>, tensor<32x64xf16, #fb>, tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a8 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+tile.func private @dot_kwidth_f16(%a: tensor<64x32xf16, #a8>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected kWidth 2 for mma.sync operands of 'f16', found 4}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a8>, tensor<32x64xf16, #b16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a8 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+tile.func private @dot_kwidth_fp8(%a: tensor<64x64xf8E4M3FN, #a8>, %b: tensor<64x64xf8E4M3FN, #b16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected kWidth 4 for mma.sync operands of 'f8E4M3FN', found 2}}
+  %d = tile.dot %a, %b, %c : tensor<64x64xf8E4M3FN, #a8>, tensor<64x64xf8E4M3FN, #b16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+tile.func private @dot_kwidth_tf32(%a: tensor<64x16xf32, #a16>, %b: tensor<16x64xf32, #b16>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected kWidth 1 for mma.sync operands of 'f32', found 2}}
+  %d = tile.dot %a, %b, %c : tensor<64x16xf32, #a16>, tensor<16x64xf32, #b16>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+#b = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
+// f64 has no mma.sync form with these fragments.
+tile.func private @dot_kwidth_f64(%a: tensor<64x16xf64, #a>, %b: tensor<16x64xf64, #b>, %c: tensor<64x64xf64, #mma>) {
+  // expected-error @+1 {{'tile.dot' op expected kWidth 0 for mma.sync operands of 'f64', found 1}}
+  %d = tile.dot %a, %b, %c : tensor<64x16xf64, #a>, tensor<16x64xf64, #b>, tensor<64x64xf64, #mma> -> tensor<64x64xf64, #mma>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+tile.func private @dot_acc_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{'tile.dot' op expected the accumulator in the result's layout #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, found #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+// An accumulator without an encoding (the message's "found" part is left out).
+tile.func private @dot_acc_no_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op expected the accumulator in the result's layout #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, found}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32> -> tensor<64x64xf32, #mma>
+  tile.return
+}
+
+// -----
+
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+// Operands in an mma layout, a result without an encoding (the expected
+// parent in the message is left out).
+tile.func private @dot_result_no_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op expected operand a in #tile.dot_operand<{opIdx = 0, parent = }}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32> -> tensor<64x64xf32>
+  tile.return
+}
