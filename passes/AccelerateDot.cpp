@@ -16,6 +16,7 @@
 // mma layout) and put the operand conversions through shared memory.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Layouts.h"
@@ -37,31 +38,10 @@ namespace {
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
-/// The element types of a dot that mma.sync computes directly on `chip`.
-bool hasMmaTypes(DotOp op, StringRef chip) {
-  Type a = tile::getElementTypeOrSelf(op.getA().getType());
-  Type b = tile::getElementTypeOrSelf(op.getB().getType());
-  Type c = tile::getElementTypeOrSelf(op.getC().getType());
-  if (isFp8(a) && isFp8(b))
-    return c.isF32() && chip != "sm_80";
-  if (a != b)
-    return false;
-  if (a.isF16())
-    return c.isF32() || c.isF16();
-  if (a.isBF16())
-    return c.isF32();
-  if (a.isF32())
-    return c.isF32() && op.getInputPrecision() == "tf32";
-  if (a.isInteger(8))
-    return c.isInteger(32);
-  return false;
-}
-
-/// Whether the shape fits the m16n8kK instruction (power-of-two tiles: at
-/// least one instruction per dimension).
-bool hasMmaShape(DotOp op) {
-  auto a = cast<RankedTensorType>(op.getA().getType());
-  auto d = cast<RankedTensorType>(op.getD().getType());
+/// Whether a [.., M, N] result with K-deep operands of `aElem` fits the
+/// m16n8kK instruction (power-of-two tiles: at least one instruction per
+/// dimension).
+bool hasMmaShape(RankedTensorType a, RankedTensorType d) {
   unsigned rank = d.getRank();
   int64_t m = d.getDimSize(rank - 2), n = d.getDimSize(rank - 1);
   int64_t k = a.getDimSize(rank - 1);
@@ -202,12 +182,25 @@ private:
     auto func = op->getParentOfType<FuncOp>();
     unsigned numWarps = func ? func.getNumWarps() : 4;
     Value a = op.getA(), bb = op.getB(), c = op.getC();
-    if (hasMmaShape(op) && (hasMmaTypes(op, chip) || fp8OnAmpere(op))) {
-      if (fp8OnAmpere(op)) {
-        // fp8 -> f16 is exact; sm_80 has no fp8 mma.
-        a = widenToF16(b, loc, a);
-        bb = widenToF16(b, loc, bb);
-      }
+    Type cElem = tile::getElementTypeOrSelf(c.getType());
+    StringRef precision = op.getInputPrecision();
+    auto mmaApplies = [&] {
+      auto at = cast<RankedTensorType>(a.getType());
+      Type bElem = tile::getElementTypeOrSelf(bb.getType());
+      return hasMmaShape(at, dType) &&
+             mmaV2Computes(at.getElementType(), bElem, cElem, precision, chip);
+    };
+    // fp8 operands that the fp8 mma.sync cannot take (sm_80 has none; it
+    // accumulates only in f32; small tiles go to FMA, which does not read
+    // fp8) are widened to f16 first: fp8 -> f16 is exact, so the products
+    // are those of the fp8 values.
+    if (!mmaApplies() &&
+        (isFp8(tile::getElementTypeOrSelf(a.getType())) ||
+         isFp8(tile::getElementTypeOrSelf(bb.getType())))) {
+      a = widenToF16(b, loc, a);
+      bb = widenToF16(b, loc, bb);
+    }
+    if (mmaApplies()) {
       Type aElem = tile::getElementTypeOrSelf(a.getType());
       unsigned kWidth = isFp8(aElem) ? 4 : getMmaKWidth(aElem);
       auto mma = MmaEncodingAttr::get(ctx, 2,
@@ -249,15 +242,11 @@ private:
     op.erase();
   }
 
-  bool fp8OnAmpere(DotOp op) {
-    Type a = tile::getElementTypeOrSelf(op.getA().getType());
-    Type b = tile::getElementTypeOrSelf(op.getB().getType());
-    Type c = tile::getElementTypeOrSelf(op.getC().getType());
-    return chip == "sm_80" && isFp8(a) && isFp8(b) && c.isF32();
-  }
-
+  /// `x` with fp8 elements extended to f16; other tiles unchanged.
   Value widenToF16(OpBuilder &b, Location loc, Value x) {
     auto t = cast<RankedTensorType>(x.getType());
+    if (!isFp8(t.getElementType()))
+      return x;
     auto f16 = RankedTensorType::get(t.getShape(), b.getF16Type(),
                                      t.getEncoding());
     return arith::ExtFOp::create(b, loc, f16, x);

@@ -85,3 +85,21 @@ void tilec::populateRematerializationPatterns(RewritePatternSet &patterns) {
   ConvertLayoutOp::getCanonicalizationPatterns(patterns,
                                                patterns.getContext());
 }
+
+bool tilec::mmaV2Computes(Type a, Type b, Type c, StringRef inputPrecision,
+                          StringRef chip) {
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (isFp8(a) && isFp8(b))
+    return c.isF32() && chip != "sm_80";
+  if (a != b)
+    return false;
+  if (a.isF16())
+    return c.isF32() || c.isF16();
+  if (a.isBF16())
+    return c.isF32();
+  if (a.isF32())
+    return c.isF32() && inputPrecision == "tf32";
+  if (a.isInteger(8))
+    return c.isInteger(32);
+  return false;
+}

@@ -29,6 +29,13 @@ void populateRematerializationPatterns(mlir::RewritePatternSet &patterns);
 tile::SharedEncodingAttr sharedEncodingFor(mlir::RankedTensorType t,
                                            llvm::ArrayRef<unsigned> order);
 
+/// Whether mma.sync (PTX ISA 9.7.14.5) computes `A x B + C` with these
+/// element types on `chip` ("sm_80", "sm_89", "sm_90a", ...): f16 into f16
+/// or f32, bf16 into f32, f32 as tf32 (`inputPrecision` "tf32") into f32,
+/// s8 into s32, and fp8 (e4m3/e5m2, any mix) into f32 from sm_89 on.
+bool mmaV2Computes(mlir::Type a, mlir::Type b, mlir::Type c,
+                   llvm::StringRef inputPrecision, llvm::StringRef chip);
+
 } // namespace tilec
 
 #endif // TILEC_PASSES_LAYOUTUTILS_H

@@ -6,6 +6,7 @@
 // layout conversions have their own pattern files under passes/SIMT/.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 
 #include "passes/SIMT/SIMTUtils.h"
@@ -310,7 +311,7 @@ public:
     populateScanToSIMTPatterns(converter, patterns);
     populateDotToSIMTPatterns(converter, patterns);
     populateSharedMemoryToSIMTPatterns(converter, axis, patterns);
-    populateFloatConversionToSIMTPatterns(converter, target, patterns);
+    populateFloatConversionToSIMTPatterns(converter, target, patterns, chip);
     populateMathToSIMTPatterns(converter, target, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
         patterns, converter);
@@ -344,6 +345,28 @@ private:
                      "encodings of the result's (run tile-accelerate-dot "
                      "first), found ")
             << op.getA().getType() << " and " << op.getB().getType();
+        unimplemented = true;
+        return;
+      }
+      // What tile-accelerate-dot produces always passes; explicit
+      // encodings in a .mlir input may ask for what no instruction does.
+      Type a = tile::getElementTypeOrSelf(op.getA().getType());
+      Type b = tile::getElementTypeOrSelf(op.getB().getType());
+      Type c = d.getElementType();
+      if (isa<tile::MmaEncodingAttr>(d.getEncoding()) &&
+          !mmaV2Computes(a, b, c, op.getInputPrecision(), chip)) {
+        op.emitError("unimplemented: mma.sync has no form for ")
+            << a << " x " << b << " + " << c << " (input_precision "
+            << op.getInputPrecision() << ") on " << chip
+            << "; expected f16 into f16/f32, bf16 into f32, f32 as tf32, "
+               "i8 into i32, or fp8 into f32 on sm_89+";
+        unimplemented = true;
+      } else if (isa<tile::BlockedEncodingAttr>(d.getEncoding()) &&
+                 (isa<Float8E4M3FNType, Float8E5M2Type>(a) ||
+                  isa<Float8E4M3FNType, Float8E5M2Type>(b))) {
+        op.emitError("unimplemented: an FMA tile.dot (blocked result) does "
+                     "not read fp8 operands; extend them to f16 first (as "
+                     "tile-accelerate-dot does)");
         unimplemented = true;
       }
     });
@@ -394,9 +417,9 @@ private:
           return isa<Float8E4M3FNType, Float8E5M2Type>(
               tile::getElementTypeOrSelf(t));
         });
-        if (fp8 && isFp8Conversion(op) && (chip == "sm_80")) {
-          op->emitError("unimplemented: fp8 conversions need sm_89 or newer, "
-                        "found --arch ")
+        if (fp8 && isa<arith::TruncFOp>(op) && chip == "sm_80") {
+          op->emitError("unimplemented: conversions to fp8 need sm_89 or "
+                        "newer (cvt.rn.satfinite.e4m3x2/e5m2x2), found --arch ")
               << chip;
           unimplemented = true;
         } else if (fp8 && (isa<arith::ArithDialect, math::MathDialect>(

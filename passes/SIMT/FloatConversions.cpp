@@ -6,7 +6,8 @@
 // `cvt.rn.satfinite.e4m3x2.f32` — round to nearest even, saturating to the
 // largest finite value, NaN kept — from fp32 (fp16/bf16 convert through
 // fp32 exactly); from fp8, `cvt.rn.f16x2.e4m3x2`, exact, then fp16 to the
-// wider type exactly. Arithmetic on fp8 itself is not defined (Triton
+// wider type exactly. sm_80 has no fp8 cvt: there, from fp8 is integer
+// arithmetic on the byte (exact too), and to fp8 is refused before lowering. Arithmetic on fp8 itself is not defined (Triton
 // refuses it too). Toward-zero truncations (Triton's
 // fp_downcast_rounding="rtz") lower here too, to cvt.rz.
 //
@@ -80,8 +81,42 @@ struct TruncToFp8 : public OpConversionPattern<arith::TruncFOp> {
   }
 };
 
+/// fp8 byte -> fp16 without fp8 cvt (sm_80), exact. e5m2 is the high byte
+/// of the f16 with the same value (same exponent bias 15, fewer mantissa
+/// bits). e4m3fn (bias 7, no infinities, S.1111.111 NaN): the byte's
+/// exponent and mantissa placed in an f16's fields give x * 2^-8 for
+/// normal and subnormal x alike, so one exact f16 multiply by 2^8
+/// rescales it; NaN bytes are selected separately.
+Value fp8ToF16Bits(OpBuilder &b, Location loc, Value byte, Type fp8) {
+  Type i16 = b.getI16Type();
+  auto c16 = [&](int v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i16, v));
+  };
+  Value x = arith::ExtUIOp::create(b, loc, i16, byte);
+  if (isa<Float8E5M2Type>(fp8))
+    return arith::BitcastOp::create(
+        b, loc, b.getF16Type(), arith::ShLIOp::create(b, loc, x, c16(8)));
+  Value sign = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, x, c16(0x80)), c16(8));
+  Value mag = arith::AndIOp::create(b, loc, x, c16(0x7f));
+  Value scaledBits = arith::ShLIOp::create(b, loc, mag, c16(7));
+  Value scaled = arith::BitcastOp::create(b, loc, b.getF16Type(), scaledBits);
+  Value two8 = arith::ConstantOp::create(b, loc, b.getF16FloatAttr(256.0));
+  Value value = arith::MulFOp::create(b, loc, scaled, two8);
+  Value isNan = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mag,
+                                      c16(0x7f));
+  Value nan = arith::BitcastOp::create(b, loc, b.getF16Type(), c16(0x7e00));
+  Value unsignedValue = arith::SelectOp::create(b, loc, isNan, nan, value);
+  Value bits = arith::BitcastOp::create(b, loc, i16, unsignedValue);
+  return arith::BitcastOp::create(b, loc, b.getF16Type(),
+                                  arith::OrIOp::create(b, loc, bits, sign));
+}
+
 struct ExtFromFp8 : public OpConversionPattern<arith::ExtFOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ExtFromFp8(TileTypeConverter &converter, MLIRContext *ctx, unsigned benefit,
+             bool hasFp8Cvt)
+      : OpConversionPattern(converter, ctx, benefit), hasFp8Cvt(hasFp8Cvt) {}
+  bool hasFp8Cvt;
   LogicalResult
   matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -92,7 +127,8 @@ struct ExtFromFp8 : public OpConversionPattern<arith::ExtFOp> {
     Type to = tile::getElementTypeOrSelf(op.getType());
     rewriter.replaceOp(
         op, perElement(rewriter, loc, adaptor.getIn(), to, [&](Value e) {
-          Value h = fp8ToF16(rewriter, loc, e, from);
+          Value h = hasFp8Cvt ? fp8ToF16(rewriter, loc, e, from)
+                              : fp8ToF16Bits(rewriter, loc, e, from);
           if (to.isF16())
             return h;
           Value f = arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), h);
@@ -148,7 +184,8 @@ struct TruncTowardZero : public OpConversionPattern<arith::TruncFOp> {
 
 void simt::populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
                                      ConversionTarget &target,
-                                     RewritePatternSet &patterns) {
+                                     RewritePatternSet &patterns,
+                                     StringRef chip) {
   auto touchesFp8 = [](Operation *op) {
     for (Type t : op->getOperandTypes())
       if (isFp8(tile::getElementTypeOrSelf(t)))
@@ -164,8 +201,10 @@ void simt::populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
           return false;
         return converter.isLegal(op) && !touchesFp8(op);
       });
-  patterns.add<TruncToFp8, ExtFromFp8, TruncTowardZero>(converter, patterns.getContext(),
-                                       /*benefit=*/3);
+  patterns.add<TruncToFp8, TruncTowardZero>(converter, patterns.getContext(),
+                                            /*benefit=*/3);
+  patterns.add<ExtFromFp8>(converter, patterns.getContext(), /*benefit=*/3,
+                           /*hasFp8Cvt=*/chip != "sm_80");
 }
 
 bool simt::isFp8Conversion(Operation *op) {

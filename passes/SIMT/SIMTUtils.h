@@ -201,11 +201,13 @@ void populateAtomicToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a scalar atomic needs to broadcast its old value.
 int64_t getAtomicSharedMemoryBytes(mlir::Operation *op);
-/// Float conversions PTX needs spelled out: fp8 (sm_89+; truncf/extf touching
-/// fp8 become illegal) and toward-zero truncf (cvt.rz).
+/// Float conversions PTX needs spelled out: fp8 (truncf/extf touching fp8
+/// become illegal; to fp8 needs sm_89+, from fp8 uses sm_89's cvt or, on
+/// `chip` sm_80, integer arithmetic) and toward-zero truncf (cvt.rz).
 void populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
                                mlir::ConversionTarget &target,
-                               mlir::RewritePatternSet &patterns);
+                               mlir::RewritePatternSet &patterns,
+                               llvm::StringRef chip);
 /// Whether `op` is a conversion the fp8 patterns lower (truncf / extf).
 bool isFp8Conversion(mlir::Operation *op);
 /// Patterns for tile.dot (mma.sync and FMA).

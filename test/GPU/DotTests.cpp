@@ -862,11 +862,14 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   MatmulSpec i8 = spec("matmul_int8", Elem::I8, Elem::I32, Prec::Exact);
   i8.aligned = true;
   addMatmul(i8, {ragged, deep, {1, 1, 1}});
-  // Native fp8 dots get the fp8 tolerance; the upcast one is an fp16 dot.
+  // Native fp8 dots get the fp8 tolerance; the upcast ones (in the kernel,
+  // or by tilec for sm_80) are fp16 dots.
   for (auto [file, e, prec] :
        {std::tuple{"matmul_fp8e4nv", Elem::E4M3, Prec::Fp8},
         {"matmul_fp8e5", Elem::E5M2, Prec::Fp8},
-        {"matmul_fp8e4nv_upcast", Elem::E4M3, Prec::ExactProducts}}) {
+        {"matmul_fp8e4nv_upcast", Elem::E4M3, Prec::ExactProducts},
+        {"matmul_fp8e4nv_sm80", Elem::E4M3, Prec::ExactProducts},
+        {"matmul_fp8e5_sm80", Elem::E5M2, Prec::ExactProducts}}) {
     MatmulSpec f8 = spec(file, e, Elem::F32, prec);
     f8.aligned = true;
     addMatmul(f8, {ragged, deep});

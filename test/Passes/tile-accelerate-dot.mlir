@@ -87,6 +87,25 @@ tile.func private @fp8(%a: tensor<64x32xf8E4M3FN, #b>, %b: tensor<32x64xf8E5M2, 
 
 // -----
 
+#b = #tile.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b8 = #tile.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]}>
+// fp8 that the fp8 mma.sync cannot take is widened to f16 on every chip:
+// an f16 accumulator (out_dtype=tl.float16) runs on the f16 instruction,
+// a dot smaller than the instruction (M = 8) on FMA.
+// CHECK-LABEL: tile.func private @fp8_widened(
+// CHECK:         arith.extf %{{.*}} : tensor<64x32xf8E4M3FN, #blocked> to tensor<64x32xf16, #blocked>
+// CHECK:         tile.dot {{.*}} : tensor<64x32xf16, #dot_op{{[0-9]*}}>, tensor<32x64xf16, #dot_op{{[0-9]*}}>, tensor<64x64xf16, #mma>
+// CHECK:         arith.extf %{{.*}} : tensor<8x32xf8E4M3FN, #blocked1> to tensor<8x32xf16, #blocked1>
+// CHECK:         tile.dot {{.*}} : tensor<8x32xf16, #dot_op{{[0-9]*}}>, tensor<32x64xf16, #dot_op{{[0-9]*}}>, tensor<8x64xf32, #blocked1>
+tile.func private @fp8_widened(%a: tensor<64x32xf8E4M3FN, #b>, %b: tensor<32x64xf8E5M2, #b>, %c: tensor<64x64xf16, #b>,
+                               %a8: tensor<8x32xf8E4M3FN, #b8>, %b8: tensor<32x64xf8E4M3FN, #b8>, %c8: tensor<8x64xf32, #b8>) attributes {tile.num_warps = 4 : i32} {
+  %d = tile.dot %a, %b, %c : tensor<64x32xf8E4M3FN, #b>, tensor<32x64xf8E5M2, #b>, tensor<64x64xf16, #b> -> tensor<64x64xf16, #b>
+  %e = tile.dot %a8, %b8, %c8 : tensor<8x32xf8E4M3FN, #b8>, tensor<32x64xf8E4M3FN, #b8>, tensor<8x64xf32, #b8> -> tensor<8x64xf32, #b8>
+  tile.return
+}
+
+// -----
+
 #b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // `acc + tl.dot(a, b)` accumulates into the dot (as Triton combines it).
 // CHECK-LABEL: tile.func private @combine(

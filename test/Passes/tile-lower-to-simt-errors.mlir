@@ -40,3 +40,49 @@ tile.func @descriptors(%b: !tile.ptr<f16>, %m: i32, %s: i64) {
   tile.desc_store %d[%m, %m], %t : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
   tile.return
 }
+
+// -----
+
+// Explicit encodings that ask for an mma.sync no instruction has: bf16 into
+// bf16, and f32 with input_precision "ieee" (mma.sync would round to tf32).
+#mma = #tile.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#a1 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+#b1 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
+tile.func @mma_unsupported(%p: !tile.ptr<bf16>, %q: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %x = arith.constant dense<1.0> : tensor<64x16xbf16, #a>
+  %y = arith.constant dense<1.0> : tensor<16x64xbf16, #b>
+  %c = arith.constant dense<0.0> : tensor<64x64xbf16, #mma>
+  // expected-error @+1 {{unimplemented: mma.sync has no form for 'bf16' x 'bf16' + 'bf16' (input_precision tf32) on sm_90a}}
+  %d = tile.dot %x, %y, %c : tensor<64x16xbf16, #a>, tensor<16x64xbf16, #b>, tensor<64x64xbf16, #mma> -> tensor<64x64xbf16, #mma>
+  %pp = tile.splat %p : !tile.ptr<bf16> -> tensor<64x64x!tile.ptr<bf16>, #mma>
+  tile.store %pp, %d : tensor<64x64x!tile.ptr<bf16>, #mma>
+  %xf = arith.constant dense<1.0> : tensor<64x8xf32, #a1>
+  %yf = arith.constant dense<1.0> : tensor<8x64xf32, #b1>
+  %cf = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  // expected-error @+1 {{unimplemented: mma.sync has no form for 'f32' x 'f32' + 'f32' (input_precision ieee) on sm_90a}}
+  %e = tile.dot %xf, %yf, %cf {input_precision = "ieee"} : tensor<64x8xf32, #a1>, tensor<8x64xf32, #b1>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  %qp = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>, #mma>
+  tile.store %qp, %e : tensor<64x64x!tile.ptr<f32>, #mma>
+  tile.return
+}
+
+// -----
+
+// An FMA dot reads no fp8 (tile-accelerate-dot extends such operands).
+#bl = #tile.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]}>
+#fa = #tile.dot_operand<{opIdx = 0, parent = #bl, kWidth = 0}>
+#fb = #tile.dot_operand<{opIdx = 1, parent = #bl, kWidth = 0}>
+tile.func @fma_fp8(%p: !tile.ptr<f8E4M3FN>, %q: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %pa = tile.splat %p : !tile.ptr<f8E4M3FN> -> tensor<8x32x!tile.ptr<f8E4M3FN>, #fa>
+  %x = tile.load %pa : tensor<8x32x!tile.ptr<f8E4M3FN>, #fa>
+  %pb = tile.splat %p : !tile.ptr<f8E4M3FN> -> tensor<32x64x!tile.ptr<f8E4M3FN>, #fb>
+  %y = tile.load %pb : tensor<32x64x!tile.ptr<f8E4M3FN>, #fb>
+  %c = arith.constant dense<0.0> : tensor<8x64xf32, #bl>
+  // expected-error @+1 {{unimplemented: an FMA tile.dot (blocked result) does not read fp8 operands; extend them to f16 first (as tile-accelerate-dot does)}}
+  %d = tile.dot %x, %y, %c : tensor<8x32xf8E4M3FN, #fa>, tensor<32x64xf8E4M3FN, #fb>, tensor<8x64xf32, #bl> -> tensor<8x64xf32, #bl>
+  %qp = tile.splat %q : !tile.ptr<f32> -> tensor<8x64x!tile.ptr<f32>, #bl>
+  tile.store %qp, %d : tensor<8x64x!tile.ptr<f32>, #bl>
+  tile.return
+}

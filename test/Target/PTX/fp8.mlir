@@ -1,6 +1,7 @@
 // fp8 conversions: fp32 -> e4m3 with cvt.rn.satfinite (sm_89+), e5m2 -> fp32
 // through cvt.rn.f16x2.e5m2x2; fp8 moves through memory as bytes. On sm_80
-// the conversions are refused with a located error.
+// conversions to fp8 are refused with a located error (fp8-sm80.mlir:
+// conversions from fp8 are integer arithmetic there).
 // REQUIRES: ptxas
 // RUN: tilec %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -8,7 +9,7 @@
 // RUN: not tilec %s --arch=sm_80 -o %t80.ptx 2>&1 | FileCheck %s --check-prefix=SM80
 // CHECK: cvt.rn.satfinite.e4m3x2.f32
 // CHECK: cvt.rn.f16x2.e5m2x2
-// SM80: error: unimplemented: fp8 conversions need sm_89 or newer, found --arch sm_80
+// SM80: error: unimplemented: conversions to fp8 need sm_89 or newer (cvt.rn.satfinite.e4m3x2/e5m2x2), found --arch sm_80
 tile.func @fp8(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                %q: !tile.ptr<f8E4M3FN> {tile.divisibility = 16 : i32},
                %p: !tile.ptr<f8E5M2> {tile.divisibility = 16 : i32}) {
