@@ -1173,8 +1173,8 @@ int main(int argc, char **argv) {
     std::printf("%d skipped: missing kernel files are a packaging bug\n",
                 skipped);
   if (notBuilt)
-    std::printf("%d skipped: kernels this build does not compile (tl.dot "
-                "kernels: configure with -DTILEC_GPU_DOT_TESTS=ON)\n",
+    std::printf("%d skipped: kernels this build does not compile (the "
+                "SKIP lines say why)\n",
                 notBuilt);
   if (skipped + notBuilt)
     std::printf("%d passed, %d failed, %d skipped\n", passed, failed,
