@@ -174,10 +174,14 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   // Buffer dimensions (stages) may have any size; the tile's are powers
   // of two.
   unsigned bufferDims = shape.size() - enc.getRank();
-  for (unsigned d = 0; d < shape.size(); ++d)
-    if (shape[d] <= 0 || (d >= bufferDims && !llvm::isPowerOf2_64(shape[d])))
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (d < bufferDims && shape[d] <= 0)
+      return emitError() << "expected a positive buffer count (dimension "
+                         << d << "), found " << shape[d];
+    if (d >= bufferDims && (shape[d] <= 0 || !llvm::isPowerOf2_64(shape[d])))
       return emitError() << "expected power-of-two tile dimensions, found "
                          << shape[d];
+  }
   if (allocShape.size() != shape.size())
     return emitError() << "expected an allocation shape of rank "
                        << shape.size();
@@ -379,9 +383,13 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected instrShape = [16, 8] for mma version 2";
   if (version == 3 && (instrShape.size() != 3 || instrShape[0] != 64 ||
                        instrShape[1] % 8 != 0 || instrShape[1] == 0 ||
-                       instrShape[1] > 256))
+                       instrShape[1] > 256 ||
+                       (instrShape[2] != 8 && instrShape[2] != 16 &&
+                        instrShape[2] != 32)))
     return emitError() << "expected instrShape = [64, N, K] with N a "
-                          "multiple of 8 up to 256 for mma version 3";
+                          "multiple of 8 up to 256 and K 8, 16 or 32 (tf32, "
+                          "16-bit, 8-bit operands; PTX ISA 9.7.15) for mma "
+                          "version 3";
   return success();
 }
 

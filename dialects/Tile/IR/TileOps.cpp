@@ -674,6 +674,10 @@ LogicalResult DotOp::verify() {
                << "result's #tile.mma, found " << t;
       continue;
     }
+    if (!de)
+      return emitOpError("expected a result with an encoding (the parent of "
+                         "operand ")
+             << (idx ? "b" : "a") << "'s " << op << "), found " << d;
     if (op.getOpIdx() != idx || op.getParent() != de)
       return emitOpError("expected operand ")
              << (idx ? "b" : "a") << " in #tile.dot_operand<{opIdx = " << idx
@@ -690,7 +694,7 @@ LogicalResult DotOp::verify() {
   }
   if (isa_and_nonnull<MmaEncodingAttr>(de) && c.getEncoding() != de)
     return emitOpError("expected the accumulator in the result's layout ")
-           << de << ", found " << c.getEncoding();
+           << de << ", found " << c;
   return success();
 }
 
@@ -789,12 +793,11 @@ LogicalResult LocalAllocOp::verify() {
     if (t.getEncoding() &&
         !isa<DistributedEncodingAttrInterface>(t.getEncoding()))
       return emitOpError("expected a distributed source, found ") << t;
-    return success();
-  }
-  if (!m.getMutableMemory())
+  } else if (!m.getMutableMemory()) {
     return emitOpError("expected a mutable memdesc for an allocation without "
                        "a source (nothing could write it), found ")
            << m;
+  }
   if (m.getAllocShape() != m.getShape())
     return emitOpError("expected a whole allocation, found a view ") << m;
   return success();

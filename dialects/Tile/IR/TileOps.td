@@ -652,7 +652,8 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [
   let description = [{
     A buffer in shared memory of the result's type, live until its last
     use; with `src`, every element of the distributed tile `src` is stored
-    into it first (the result is then immutable). Offsets are assigned by
+    into it first (the result is `mutable` only if later ops write it). The
+    result is a whole allocation, never a view. Offsets are assigned by
     `tile-allocate-shared`, which records them as `tile.shared_offset`.
 
     ```mlir

@@ -570,7 +570,7 @@ tile.func private @mma_v2_instr(%t: tensor<64x64xf32, #tile.mma<{version = 2, wa
 
 // -----
 
-// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 for mma version 3}}
+// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 and K 8, 16 or 32}}
 tile.func private @mma_v3_instr_n(%t: tensor<64x64xf32, #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 12, 16]}>>) {
   tile.return
 }
@@ -578,8 +578,16 @@ tile.func private @mma_v3_instr_n(%t: tensor<64x64xf32, #tile.mma<{version = 3, 
 // -----
 
 // Version 3 (wgmma) takes [64, N, K] per warpgroup.
-// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 for mma version 3}}
+// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 and K 8, 16 or 32}}
 tile.func private @mma_v3_instr_rank(%t: tensor<64x64xf32, #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 8]}>>) {
+  tile.return
+}
+
+// -----
+
+// wgmma's K is 8 (tf32), 16 (16-bit) or 32 (8-bit).
+// expected-error @+1 {{expected instrShape = [64, N, K] with N a multiple of 8 up to 256 and K 8, 16 or 32 (tf32, 16-bit, 8-bit operands; PTX ISA 9.7.15) for mma version 3}}
+tile.func private @mma_v3_instr_k(%t: tensor<64x64xf32, #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 7]}>>) {
   tile.return
 }
 
@@ -731,7 +739,7 @@ tile.func private @memdesc_not_pow2(%m: !tile.memdesc<3x48x64xf16, #shared, muta
 
 #shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 // Buffer dimensions may have any positive size (3 stages), not 0.
-// expected-error @+1 {{expected power-of-two tile dimensions, found 0}}
+// expected-error @+1 {{expected a positive buffer count (dimension 0), found 0}}
 tile.func private @memdesc_zero_buffers(%m: !tile.memdesc<0x64x64xf16, #shared, mutable>) {
   tile.return
 }
@@ -791,6 +799,17 @@ tile.func private @local_alloc_shape(%v: tensor<64x64xf16, #blocked>) {
 tile.func private @local_alloc_not_distributed(%v: tensor<64x64xf16, #shared>) {
   // expected-error @+1 {{'tile.local_alloc' op expected a distributed source, found 'tensor<64x64xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
   %m = tile.local_alloc %v : (tensor<64x64xf16, #shared>) -> !tile.memdesc<64x64xf16, #shared>
+  tile.return
+}
+
+// -----
+
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// With a source too, the result is a whole allocation.
+tile.func private @local_alloc_src_view(%v: tensor<64x16xf16, #blocked>) {
+  // expected-error @+1 {{'tile.local_alloc' op expected a whole allocation, found a view '!tile.memdesc<64x16xf16, #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>, alloc = 64x64>'}}
+  %m = tile.local_alloc %v : (tensor<64x16xf16, #blocked>) -> !tile.memdesc<64x16xf16, #shared, alloc = 64x64>
   tile.return
 }
 
@@ -1205,7 +1224,7 @@ tile.func private @dot_kwidth_f64(%a: tensor<64x16xf64, #a>, %b: tensor<16x64xf6
 #a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
 tile.func private @dot_acc_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32, #blocked>) {
-  // expected-error @+1 {{'tile.dot' op expected the accumulator in the result's layout #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, found #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}}
+  // expected-error @+1 {{'tile.dot' op expected the accumulator in the result's layout #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, found 'tensor<64x64xf32, #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>'}}
   %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
   tile.return
 }
@@ -1215,9 +1234,9 @@ tile.func private @dot_acc_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64x
 #mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
-// An accumulator without an encoding (the message's "found" part is left out).
+// An accumulator without an encoding: the message shows its type.
 tile.func private @dot_acc_no_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op expected the accumulator in the result's layout #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, found}}
+  // expected-error @+1 {{'tile.dot' op expected the accumulator in the result's layout #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, found 'tensor<64x64xf32>'}}
   %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32> -> tensor<64x64xf32, #mma>
   tile.return
 }
@@ -1227,10 +1246,9 @@ tile.func private @dot_acc_no_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x
 #mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #a16 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b16 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
-// Operands in an mma layout, a result without an encoding (the expected
-// parent in the message is left out).
+// Operands in an mma layout, a result without an encoding.
 tile.func private @dot_result_no_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<32x64xf16, #b16>, %c: tensor<64x64xf32>) {
-  // expected-error @+1 {{'tile.dot' op expected operand a in #tile.dot_operand<{opIdx = 0, parent = }}
+  // expected-error @+1 {{'tile.dot' op expected a result with an encoding (the parent of operand a's #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>), found 'tensor<64x64xf32>'}}
   %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32> -> tensor<64x64xf32>
   tile.return
 }
