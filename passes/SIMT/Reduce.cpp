@@ -81,21 +81,6 @@ ReducePlan makePlan(tile::ReduceOp op) {
   return p;
 }
 
-/// Packs the bits of `id` selected by `mask` into the low bits (i32): the
-/// index of this warp among the warps along the axis.
-Value extractBits(OpBuilder &b, Location loc, Value id, uint64_t mask) {
-  SmallVector<int64_t> bases;
-  int64_t next = 1;
-  for (unsigned bit = 0; bit < 64 && (mask >> bit); ++bit) {
-    if (mask >> bit & 1) {
-      bases.push_back(next);
-      next <<= 1;
-    } else {
-      bases.push_back(0);
-    }
-  }
-  return emitLinearFunction(b, loc, id, bases);
-}
 
 struct ReduceOpLowering : public OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;

@@ -62,6 +62,20 @@ Value simt::emitWarpId(OpBuilder &b, Location loc) {
   return arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
 }
 
+Value simt::extractBits(OpBuilder &b, Location loc, Value id, uint64_t mask) {
+  SmallVector<int64_t> bases;
+  int64_t next = 1;
+  for (unsigned bit = 0; bit < 64 && (mask >> bit); ++bit) {
+    if (mask >> bit & 1) {
+      bases.push_back(next);
+      next <<= 1;
+    } else {
+      bases.push_back(0);
+    }
+  }
+  return emitLinearFunction(b, loc, id, bases);
+}
+
 Value simt::emitLinearFunction(OpBuilder &b, Location loc, Value id,
                                ArrayRef<int64_t> bases, int64_t *mayBeSet) {
   Value result;

@@ -46,6 +46,11 @@ mlir::Value emitLinearFunction(mlir::OpBuilder &b, mlir::Location loc,
                                mlir::Value id, llvm::ArrayRef<int64_t> bases,
                                int64_t *mayBeSet = nullptr);
 
+/// The bits of `id` (i32) selected by `mask`, packed into the low bits in
+/// order (pext): e.g. the index of this warp among the warps along an axis.
+mlir::Value extractBits(mlir::OpBuilder &b, mlir::Location loc, mlir::Value id,
+                        uint64_t mask);
+
 /// The thread-dependent part of a linear layout's coordinates: per tile
 /// dimension, the XOR of the bases of this thread's lane and warp bits, and
 /// the bits it may have set.

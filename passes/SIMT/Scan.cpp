@@ -120,20 +120,6 @@ ScanPlan makePlan(tile::ScanOp op) {
   return p;
 }
 
-/// Packs the bits of `id` selected by `mask` into the low bits (i32).
-Value extractBits(OpBuilder &b, Location loc, Value id, uint64_t mask) {
-  SmallVector<int64_t> bases;
-  int64_t next = 1;
-  for (unsigned bit = 0; bit < 64 && (mask >> bit); ++bit) {
-    if (mask >> bit & 1) {
-      bases.push_back(next);
-      next <<= 1;
-    } else {
-      bases.push_back(0);
-    }
-  }
-  return emitLinearFunction(b, loc, id, bases);
-}
 
 SmallVector<Value> select(OpBuilder &b, Location loc, Value cond,
                           ArrayRef<Value> t, ArrayRef<Value> f) {
