@@ -214,7 +214,7 @@ public:
     SmallVector<DotOp> dots;
     getOperation().walk([&](DotOp dot) { dots.push_back(dot); });
     for (DotOp dot : dots)
-      if (isa<MmaEncodingAttr>(
+      if (isa_and_nonnull<MmaEncodingAttr>(
               cast<RankedTensorType>(dot.getD().getType()).getEncoding()))
         splitAlongK(dot);
   }

@@ -174,6 +174,11 @@ FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
       return Type(b.getBF16Type());
     return Type(b.getF32Type());
   }
+  if (!ta.isInteger() || !tb.isInteger()) {
+    error(l) << "unsupported operand types " << a.describe() << " and "
+             << b2.describe();
+    return failure();
+  }
   unsigned wa = ta.getIntOrFloatBitWidth(), wb = tb.getIntOrFloatBitWidth();
   return wa >= wb ? ta : tb;
 }
@@ -763,7 +768,21 @@ FailureOr<PyValue> CodeGen::select(const PyValue &cond, const PyValue &x,
     TRY(cb, castTo(c, b.getI1Type(), l));
     c = cb;
   }
-  TRY(type, promote(x, y, false, l));
+  // Pointers select as they are (Triton's where takes two pointers of one
+  // type); everything else promotes as arithmetic does.
+  Type type;
+  Type px = elementTypeOf(x), py = elementTypeOf(y);
+  if (isa_and_nonnull<tile::PtrType>(px) || isa_and_nonnull<tile::PtrType>(py)) {
+    if (px != py) {
+      error(l) << "expected two pointers of one type for tl.where, found "
+               << x.describe() << " and " << y.describe();
+      return failure();
+    }
+    type = px;
+  } else {
+    TRY(t, promote(x, y, false, l));
+    type = t;
+  }
   TRY(xv0, toValue(x, l, type));
   TRY(yv0, toValue(y, l, type));
   TRY(xv, castTo(xv0, type, l));

@@ -31,3 +31,11 @@ def k_load_no_other(out_ptr, x_ptr, n):
     offs = tl.arange(0, 16)
     x = tl.load(x_ptr + offs, mask=offs < n)
     tl.store(out_ptr + offs, x)
+
+
+@triton.jit
+def k_where_ptrs(out_ptr, x_ptr, n):
+    # A pointer tile chosen per element (and a scalar pointer broadcast).
+    offs = tl.arange(0, 16)
+    src = tl.where(offs < n, x_ptr + offs, x_ptr)
+    tl.store(out_ptr + offs, tl.load(src))

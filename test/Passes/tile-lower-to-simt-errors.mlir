@@ -43,21 +43,21 @@ tile.func @descriptors(%b: !tile.ptr<f16>, %m: i32, %s: i64) {
 
 // -----
 
-// Explicit encodings that ask for an mma.sync no instruction has: bf16 into
-// bf16, and f32 with input_precision "ieee" (mma.sync would round to tf32).
+// Explicit encodings that ask for an mma.sync no instruction has: fp8 into
+// f16, and f32 with input_precision "ieee" (mma.sync would round to tf32).
 #mma = #tile.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
-#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
-#b = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 4}>
+#b = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 4}>
 #a1 = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
 #b1 = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
-tile.func @mma_unsupported(%p: !tile.ptr<bf16>, %q: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
-  %x = arith.constant dense<1.0> : tensor<64x16xbf16, #a>
-  %y = arith.constant dense<1.0> : tensor<16x64xbf16, #b>
-  %c = arith.constant dense<0.0> : tensor<64x64xbf16, #mma>
-  // expected-error @+1 {{unimplemented: mma.sync has no form for 'bf16' x 'bf16' + 'bf16' (input_precision tf32) on sm_90a}}
-  %d = tile.dot %x, %y, %c : tensor<64x16xbf16, #a>, tensor<16x64xbf16, #b>, tensor<64x64xbf16, #mma> -> tensor<64x64xbf16, #mma>
-  %pp = tile.splat %p : !tile.ptr<bf16> -> tensor<64x64x!tile.ptr<bf16>, #mma>
-  tile.store %pp, %d : tensor<64x64x!tile.ptr<bf16>, #mma>
+tile.func @mma_unsupported(%p: !tile.ptr<f16>, %q: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %x = arith.constant dense<1.0> : tensor<64x32xf8E4M3FN, #a>
+  %y = arith.constant dense<1.0> : tensor<32x64xf8E4M3FN, #b>
+  %c = arith.constant dense<0.0> : tensor<64x64xf16, #mma>
+  // expected-error @+1 {{unimplemented: mma.sync has no form for 'f8E4M3FN' x 'f8E4M3FN' + 'f16' (input_precision tf32) on sm_90a}}
+  %d = tile.dot %x, %y, %c : tensor<64x32xf8E4M3FN, #a>, tensor<32x64xf8E4M3FN, #b>, tensor<64x64xf16, #mma> -> tensor<64x64xf16, #mma>
+  %pp = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #mma>
+  tile.store %pp, %d : tensor<64x64x!tile.ptr<f16>, #mma>
   %xf = arith.constant dense<1.0> : tensor<64x8xf32, #a1>
   %yf = arith.constant dense<1.0> : tensor<8x64xf32, #b1>
   %cf = arith.constant dense<0.0> : tensor<64x64xf32, #mma>

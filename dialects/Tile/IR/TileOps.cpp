@@ -657,6 +657,36 @@ LogicalResult DotOp::verify() {
     return emitOpError("expected a, b and c all float or all integer, found ")
            << a.getElementType() << ", " << b.getElementType() << " and "
            << c.getElementType();
+  // The element types tl.dot takes (Triton 3.6 on CUDA) and tilec lowers:
+  // i8 into i32; f16, bf16, f32, fp8 (any two) into f32; f16 and fp8 also
+  // into f16; f64 into f64.
+  {
+    Type ea = a.getElementType(), eb = b.getElementType(),
+         ec = c.getElementType();
+    auto isFp8 = [](Type t) {
+      return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+    };
+    bool ok;
+    if (!aFloat)
+      ok = ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32);
+    else if (isFp8(ea) || isFp8(eb))
+      ok = isFp8(ea) && isFp8(eb) && (ec.isF32() || ec.isF16());
+    else if (ea != eb)
+      ok = false;
+    else if (ea.isF16())
+      ok = ec.isF32() || ec.isF16();
+    else if (ea.isBF16() || ea.isF32())
+      ok = ec.isF32();
+    else if (ea.isF64())
+      ok = ec.isF64();
+    else
+      ok = false;
+    if (!ok)
+      return emitOpError("expected i8 x i8 into i32, f16/bf16/f32 (both the "
+                         "same) or fp8 x fp8 into f32, f16 or fp8 into f16, "
+                         "or f64 into f64, found ")
+             << ea << " x " << eb << " into " << ec;
+  }
   StringRef p = getInputPrecision();
   if (p != "tf32" && p != "tf32x3" && p != "ieee")
     return emitOpError("expected input_precision \"tf32\", \"tf32x3\" or "

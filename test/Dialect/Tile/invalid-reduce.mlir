@@ -228,6 +228,41 @@ tile.func private @dot_kinds(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: ten
 
 // -----
 
+// tl.dot's element types: no fp8 accumulator, no bf16 one, no mixed 16-bit
+// operands, int8 only into i32.
+tile.func private @dot_fp8_acc(%a: tensor<16x32xf8E4M3FN>, %c: tensor<16x16xf8E4M3FN>) {
+  %b = arith.constant dense<1.0> : tensor<32x16xf8E4M3FN>
+  // expected-error @+1 {{'tile.dot' op expected i8 x i8 into i32, f16/bf16/f32 (both the same) or fp8 x fp8 into f32, f16 or fp8 into f16, or f64 into f64, found 'f8E4M3FN' x 'f8E4M3FN' into 'f8E4M3FN'}}
+  %d = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN>, tensor<32x16xf8E4M3FN>, tensor<16x16xf8E4M3FN> -> tensor<16x16xf8E4M3FN>
+  tile.return
+}
+
+// -----
+
+tile.func private @dot_bf16_acc(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xbf16>) {
+  // expected-error @+1 {{found 'bf16' x 'bf16' into 'bf16'}}
+  %d = tile.dot %a, %b, %c : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xbf16>
+  tile.return
+}
+
+// -----
+
+tile.func private @dot_mixed(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{found 'f16' x 'bf16' into 'f32'}}
+  %d = tile.dot %a, %b, %c : tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.func private @dot_i16(%a: tensor<16x16xi16>, %c: tensor<16x16xi32>) {
+  // expected-error @+1 {{found 'i16' x 'i16' into 'i32'}}
+  %d = tile.dot %a, %a, %c : tensor<16x16xi16>, tensor<16x16xi16>, tensor<16x16xi32> -> tensor<16x16xi32>
+  tile.return
+}
+
+// -----
+
 tile.func private @dot_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
   // expected-error @+1 {{'tile.dot' op expected input_precision "tf32", "tf32x3" or "ieee", found "bf16x3"}}
   %d = tile.dot %a, %b, %c {input_precision = "bf16x3"} : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>

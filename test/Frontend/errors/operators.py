@@ -64,3 +64,15 @@ def k_exp_int(p):
 @triton.jit
 def k_bitcast_width(p):
     y = tl.load(p).to(tl.int16, bitcast=True)
+
+
+@triton.jit
+def k_where_ptrs(p, q):
+    offs = tl.arange(0, 16)
+    tl.store(tl.where(offs < 8, p + offs, q + offs), 1.0)
+
+
+@triton.jit
+def k_where_ptr_int(p):
+    offs = tl.arange(0, 16)
+    tl.store(tl.where(offs < 8, p + offs, offs), 1.0)
