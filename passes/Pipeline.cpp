@@ -223,8 +223,10 @@ private:
           b, loc, n,
           arith::ConstantOp::create(b, loc,
                                     b.getIntegerAttr(iv.getType(), stages)));
-      if (!s.getType().isInteger(32))
+      if (s.getType().isIndex())
         s = arith::IndexCastOp::create(b, loc, b.getI32Type(), s);
+      else if (!s.getType().isInteger(32))
+        s = arith::TruncIOp::create(b, loc, b.getI32Type(), s); // < stages
       return s;
     };
     SmallVector<Operation *> copies;

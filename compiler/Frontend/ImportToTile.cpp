@@ -219,6 +219,14 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     constexprValues[name] = parseConstexprText(text);
   }
   unsigned numWarps = options.numWarps, numStages = options.numStages;
+  // num_stages: as tl.range's, at most 1024 (a pipeline that deep has no
+  // use, and each stage is unrolled into the prologue).
+  constexpr unsigned kMaxNumStages = 1024;
+  if (numStages > kMaxNumStages) {
+    emitError(fileLoc) << "expected num_stages in [1, " << kMaxNumStages
+                       << "], found " << numStages;
+    return nullptr;
+  }
   std::optional<AutotuneSpec> autotune;
   for (const py::ExprPtr &dec : kernel->decorators) {
     auto *callExpr = llvm::dyn_cast<py::Call>(dec.get());
@@ -289,9 +297,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
                         << index << ", found " << cfg.numWarps;
       return nullptr;
     }
-    if (!numStages && (cfg.numStages < 1 || cfg.numStages > INT32_MAX)) {
-      emitError(cfgLoc) << "expected num_stages a positive integer in "
-                           "autotune config "
+    if (!numStages && (cfg.numStages < 1 || cfg.numStages > kMaxNumStages)) {
+      emitError(cfgLoc) << "expected num_stages in [1, " << kMaxNumStages
+                        << "] in autotune config "
                         << index << ", found " << cfg.numStages;
       return nullptr;
     }
@@ -1460,7 +1468,27 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       }
       return success();
     }
-    // A run-time loop: scf.for.
+    // A run-time loop: scf.for, whose step must be positive. A constant
+    // negative step runs the loop over [ub, lb) with the positive step and
+    // maps the induction variable back to lb + ub - iv (as Triton does):
+    // range(10, 0, -3) gives 10, 7, 4, 1. A run-time step is assumed
+    // positive (Triton's assumption too).
+    bool negativeStep = false;
+    if (!step.isRuntime() && (step.kind == PyValue::Kind::Int ||
+                              step.kind == PyValue::Kind::Bool)) {
+      int64_t st = step.kind == PyValue::Kind::Int ? step.i : int64_t(step.b);
+      if (st == 0) {
+        error(f->iter->loc) << "expected a non-zero step for "
+                            << (kind == "py.range" ? StringRef("range") : kind)
+                            << " (Python's range raises on 0)";
+        return failure();
+      }
+      if (st < 0) {
+        negativeStep = true;
+        step = PyValue::ofInt(-st);
+        std::swap(lb, ub);
+      }
+    }
     Location l = loc(s.loc);
     auto isWide = [&](const PyValue &v) {
       return v.isRuntime() && tile::getElementTypeOrSelf(v.v.getType()).isInteger(64);
@@ -1565,7 +1593,11 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
         body->back().erase();
       b.setInsertionPointToEnd(body);
-      scope[targetName->id] = PyValue::ofValue(forOp.getInductionVar());
+      Value iv = forOp.getInductionVar();
+      if (negativeStep)
+        iv = arith::SubIOp::create(
+            b, l, arith::AddIOp::create(b, l, bvals[0], bvals[1]), iv);
+      scope[targetName->id] = PyValue::ofValue(iv);
       for (auto [k, name] : llvm::enumerate(carried))
         scope[name] = PyValue::ofValue(forOp.getRegionIterArg(k));
       if (failed(execBlock(f->body)))

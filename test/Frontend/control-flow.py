@@ -72,3 +72,18 @@ def k_if_no_else(out_ptr, flag):
     if flag:
         v = 7
     tl.store(out_ptr, v)
+
+
+@triton.jit
+def k_range_down(out_ptr, n):
+    # Python's order: n, n - 3, ..., down to 1 (> 0); i is used, not counted.
+    t = 0
+    for i in range(n, 0, -3):
+        t = t * 2 + i
+    tl.store(out_ptr, t)
+
+
+@triton.jit
+def k_range_zero_step(out_ptr, n):
+    for i in range(0, n, 0):
+        tl.store(out_ptr, i)

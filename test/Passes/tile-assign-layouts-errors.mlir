@@ -17,9 +17,10 @@ tile.func @ragged_2d(%t: i32) {
 
 // -----
 
-// An encoding that is not a layout tilec understands is refused, not replaced.
+// An encoding that is not a layout tilec understands is refused, not replaced
+// (by the tile.func verifier, before any pass).
 tile.func @foreign_encoding(%x: !tile.ptr<f32>) {
-  // expected-error @+1 {{expected a distributed encoding of rank 1 on 'tensor<128xi32, "foo">', found "foo"}}
+  // expected-error @+1 {{'tile.make_range' op expected a distributed encoding (#tile.blocked, #tile.slice, #tile.mma, #tile.dot_operand) on a tile, found 'tensor<128xi32, "foo">'}}
   %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, "foo">
   tile.return
 }
@@ -27,9 +28,9 @@ tile.func @foreign_encoding(%x: !tile.ptr<f32>) {
 // -----
 
 #b1 = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// A blocked encoding of the wrong rank.
+// A blocked encoding of the wrong rank (the tile.func verifier).
 tile.func @rank_mismatch(%x: !tile.ptr<f32>) {
-  // expected-error @+1 {{expected a distributed encoding of rank 2}}
+  // expected-error @+1 {{'tile.splat' op expected an encoding of rank 2 on 'tensor<1x128x!tile.ptr<f32>, #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>', found one of rank 1}}
   %xb = tile.splat %x : !tile.ptr<f32> -> tensor<1x128x!tile.ptr<f32>, #b1>
   tile.return
 }

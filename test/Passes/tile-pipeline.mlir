@@ -124,3 +124,39 @@ tile.func @stores(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pc: !tile
   } {tile.num_stages = 3 : i32}
   tile.return
 }
+
+// -----
+
+#b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tile.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#bo = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+// An i64 induction variable (an i64 K bound): the buffer slot is truncated
+// to i32.
+// CHECK-LABEL: tile.func @i64_loop(
+// CHECK:         scf.for %[[I:.*]] = %c0_i64 to %arg1 step %c16_i64
+// CHECK:           arith.remsi %{{.*}}, %c3_i64 : i64
+// CHECK:           arith.trunci %{{.*}} : i64 to i32
+// CHECK:           tile.memdesc_index
+tile.func @i64_loop(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i64) attributes {tile.num_warps = 4 : i32, tile.num_stages = 3 : i32} {
+  %c0 = arith.constant 0 : i64
+  %c16 = arith.constant 16 : i64
+  %c32 = arith.constant dense<32> : tensor<64x32xi32, #b>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #tile.slice<{dim = 0, parent = #b}>>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #tile.slice<{dim = 0, parent = #b}>> -> tensor<1x32xi32, #b>
+  %off = tile.broadcast %e : tensor<1x32xi32, #b> -> tensor<64x32xi32, #b>
+  %base = tile.splat %pa : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #b>
+  %p0 = tile.addptr %base, %off : tensor<64x32x!tile.ptr<f16>, #b>, tensor<64x32xi32, #b>
+  %res:2 = scf.for %k = %c0 to %n step %c16 iter_args(%p = %p0, %acc = %acc0) -> (tensor<64x32x!tile.ptr<f16>, #b>, tensor<64x64xf32, #mma>) : i64 {
+    %v = tile.load %p : tensor<64x32x!tile.ptr<f16>, #b>
+    %buf = tile.local_alloc %v : (tensor<64x32xf16, #b>) -> !tile.memdesc<64x32xf16, #s, mutable>
+    %x = tile.local_load %buf : !tile.memdesc<64x32xf16, #s, mutable> -> tensor<64x32xf16, #a>
+    %bt = tile.trans %x {order = array<i32: 1, 0>} : tensor<64x32xf16, #a> -> tensor<32x64xf16, #bo>
+    %d = tile.dot %x, %bt, %acc : tensor<64x32xf16, #a>, tensor<32x64xf16, #bo>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %pn = tile.addptr %p, %c32 : tensor<64x32x!tile.ptr<f16>, #b>, tensor<64x32xi32, #b>
+    scf.yield %pn, %d : tensor<64x32x!tile.ptr<f16>, #b>, tensor<64x64xf32, #mma>
+  }
+  tile.return
+}

@@ -124,6 +124,45 @@ LogicalResult FuncOp::verify() {
   return success();
 }
 
+/// A tensor's encoding must be distributed and describe the tensor's rank
+/// (the layout math indexes its dimensions by the tensor's).
+static LogicalResult verifyTensorEncoding(Operation *at, Type type) {
+  auto t = dyn_cast<RankedTensorType>(type);
+  if (!t || !t.getEncoding())
+    return success();
+  auto enc = dyn_cast<DistributedEncodingAttrInterface>(t.getEncoding());
+  if (!enc)
+    return at->emitOpError("expected a distributed encoding (#tile.blocked, "
+                           "#tile.slice, #tile.mma, #tile.dot_operand) on a "
+                           "tile, found ")
+           << t;
+  if (enc.getRank() != unsigned(t.getRank()))
+    return at->emitOpError("expected an encoding of rank ")
+           << t.getRank() << " on " << t << ", found one of rank "
+           << enc.getRank();
+  return success();
+}
+
+LogicalResult FuncOp::verifyRegions() {
+  WalkResult r = getBody().walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (failed(verifyTensorEncoding(op, t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(verifyTensorEncoding(op, arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (r.wasInterrupted())
+    return failure();
+  for (BlockArgument arg : getArguments())
+    if (failed(verifyTensorEncoding(*this, arg.getType())))
+      return failure();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ReturnOp and CallOp
 //===----------------------------------------------------------------------===//

@@ -72,6 +72,8 @@ def Tile_FuncOp : Tile_Op<"func", [
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  // Every tile in the body carries an encoding of its own rank.
+  let hasRegionVerifier = 1;
 }
 
 def Tile_ReturnOp : Tile_Op<"return", [

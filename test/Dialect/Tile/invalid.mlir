@@ -1252,3 +1252,23 @@ tile.func private @dot_result_no_layout(%a: tensor<64x32xf16, #a16>, %b: tensor<
   %d = tile.dot %a, %b, %c : tensor<64x32xf16, #a16>, tensor<32x64xf16, #b16>, tensor<64x64xf32> -> tensor<64x64xf32>
   tile.return
 }
+
+// -----
+
+// Every tile in a tile.func carries an encoding of its own rank (a rank-1
+// blocked encoding on a 2-D tile used to crash tile-allocate-shared).
+#blocked = #tile.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bad = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func private @encoding_rank(%t: tensor<16x16xf16, #blocked>) {
+  // expected-error @+1 {{'tile.convert_layout' op expected an encoding of rank 2 on 'tensor<16x16xf16, #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>', found one of rank 1}}
+  %0 = tile.convert_layout %t : tensor<16x16xf16, #blocked> -> tensor<16x16xf16, #bad>
+  tile.return
+}
+
+// -----
+
+#mma3 = #tile.mma<{version = 2, warpsPerCTA = [1, 2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{'tile.func' op expected an encoding of rank 2 on 'tensor<16x16xf32, #tile.mma<{version = 2, warpsPerCTA = [1, 2, 2], instrShape = [16, 8]}>>', found one of rank 3}}
+tile.func private @encoding_rank_arg(%t: tensor<16x16xf32, #mma3>) {
+  tile.return
+}
