@@ -106,6 +106,8 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (mlir::failed(checkChipOption(getOperation(), chip)))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     combineDotAdds(module);
     SmallVector<DotOp> dots;
@@ -144,8 +146,8 @@ private:
         auto dot = add->getOperand(i).getDefiningOp<DotOp>();
         if (!dot || !dot->hasOneUse() ||
             dot.getD().getType() != add->getResult(0).getType() ||
-            !matchPattern(dot.getC(), m_AnyZeroFloat()) &&
-                !matchPattern(dot.getC(), m_Zero()))
+            (!matchPattern(dot.getC(), m_AnyZeroFloat()) &&
+             !matchPattern(dot.getC(), m_Zero())))
           continue;
         dot.getCMutable().assign(add->getOperand(1 - i));
         // The dot now comes after its new accumulator.

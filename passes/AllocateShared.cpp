@@ -82,6 +82,8 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (mlir::failed(checkChipOption(getOperation(), chip)))
+      return signalPassFailure();
     bool failed = false;
     getOperation().walk([&](FuncOp func) {
       if (func.isExternal())

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LayoutUtils.h"
+#include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Layouts.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -84,6 +85,18 @@ void tilec::populateRematerializationPatterns(RewritePatternSet &patterns) {
   patterns.add<RematerializeThroughConversion>(patterns.getContext());
   ConvertLayoutOp::getCanonicalizationPatterns(patterns,
                                                patterns.getContext());
+}
+
+bool tilec::isSupportedChip(StringRef chip) {
+  return chip == "sm_80" || chip == "sm_89" || chip == "sm_90" ||
+         chip == "sm_90a";
+}
+
+LogicalResult tilec::checkChipOption(Operation *op, StringRef chip) {
+  if (isSupportedChip(chip))
+    return success();
+  return op->emitError("expected chip sm_80, sm_89, sm_90 or sm_90a, found '")
+         << chip << "'";
 }
 
 bool tilec::mmaV2Computes(Type a, Type b, Type c, StringRef inputPrecision,

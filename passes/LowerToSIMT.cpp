@@ -275,6 +275,8 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (mlir::failed(checkChipOption(getOperation(), chip)))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     if (failed(checkInput(module)))

@@ -19,6 +19,14 @@
 
 namespace tilec {
 
+/// Whether `chip` names a GPU tilec targets: sm_80, sm_89, sm_90 or sm_90a
+/// (the values of the passes' `chip` options and of tilec's --arch).
+bool isSupportedChip(llvm::StringRef chip);
+
+/// For a pass's `chip` option: success for a supported chip, else an error
+/// on `op` naming what was expected and what was found.
+mlir::LogicalResult checkChipOption(mlir::Operation *op, llvm::StringRef chip);
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -276,9 +276,9 @@ private:
       rewriter.eraseOp(c.load);
     }
     // One commit group per iteration, after the last copy.
-    Operation *lastCopy = copies.front();
+    Operation *lastCopy = nullptr;
     for (Operation *c : copies)
-      if (lastCopy->isBeforeInBlock(c))
+      if (!lastCopy || lastCopy->isBeforeInBlock(c))
         lastCopy = c;
     rewriter.setInsertionPointAfter(lastCopy);
     auto commit = AsyncCommitGroupOp::create(rewriter, loc);

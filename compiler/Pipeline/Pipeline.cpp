@@ -15,8 +15,7 @@
 using namespace mlir;
 
 bool tilec::isSupportedArch(llvm::StringRef arch) {
-  return arch == "sm_80" || arch == "sm_89" || arch == "sm_90" ||
-         arch == "sm_90a";
+  return isSupportedChip(arch);
 }
 
 void tilec::buildTilePipeline(OpPassManager &pm, const PipelineOptions &) {

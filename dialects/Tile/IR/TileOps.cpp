@@ -899,6 +899,11 @@ LogicalResult MemDescIndexOp::verify() {
     return emitOpError("expected the source without its leading dimension, "
                        "found ")
            << dst;
+  APInt index;
+  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
+      (index.isNegative() || index.sge(src.getShape().front())))
+    return emitOpError("expected a buffer index in [0, ")
+           << src.getShape().front() << "), found " << index.getSExtValue();
   return success();
 }
 

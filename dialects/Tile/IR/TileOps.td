@@ -613,7 +613,7 @@ def Tile_DotOp : Tile_Op<"dot", [Pure]> {
   let arguments = (ins Tile_NumTensor:$a, Tile_NumTensor:$b,
                        Tile_NumTensor:$c,
                        DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
-                       OptionalAttr<I32Attr>:$max_num_imprecise_acc);
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$max_num_imprecise_acc);
   let results = (outs Tile_NumTensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) `->`
@@ -811,7 +811,7 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait", [
     tile.async_wait {num = 1 : i32}
     ```
   }];
-  let arguments = (ins I32Attr:$num);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
   let assemblyFormat = "attr-dict";
 }
 

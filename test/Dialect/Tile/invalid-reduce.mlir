@@ -300,3 +300,11 @@ tile.func private @trans_result(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
   %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<16x64xf32>
   tile.return %t : tensor<16x64xf32>
 }
+
+// -----
+
+tile.func private @dot_imprecise_acc_negative(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  // expected-error @+1 {{'tile.dot' op attribute 'max_num_imprecise_acc' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
+  %d = tile.dot %a, %b, %c {max_num_imprecise_acc = -1 : i32} : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.return %d : tensor<16x16xf32>
+}

@@ -911,6 +911,26 @@ tile.func private @memdesc_index_shape(%m: !tile.memdesc<3x64x64xf16, #shared, m
 // -----
 
 #shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_index_out_of_range(%m: !tile.memdesc<3x64x64xf16, #shared, mutable>) {
+  %c3 = arith.constant 3 : i32
+  // expected-error @+1 {{'tile.memdesc_index' op expected a buffer index in [0, 3), found 3}}
+  %s = tile.memdesc_index %m[%c3] : !tile.memdesc<3x64x64xf16, #shared, mutable> -> !tile.memdesc<64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @memdesc_index_negative(%m: !tile.memdesc<3x64x64xf16, #shared, mutable>) {
+  %c-1 = arith.constant -1 : i32
+  // expected-error @+1 {{'tile.memdesc_index' op expected a buffer index in [0, 3), found -1}}
+  %s = tile.memdesc_index %m[%c-1] : !tile.memdesc<3x64x64xf16, #shared, mutable> -> !tile.memdesc<64x64xf16, #shared, mutable>
+  tile.return
+}
+
+// -----
+
+#shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 tile.func private @memdesc_subview_rank(%m: !tile.memdesc<64x64xf16, #shared>) {
   // expected-error @+1 {{'tile.memdesc_subview' op expected one offset per dimension and a result of the source's rank}}
   %s = tile.memdesc_subview %m[0] : !tile.memdesc<64x64xf16, #shared> -> !tile.memdesc<64x16xf16, #shared, alloc = 64x64>
@@ -1077,6 +1097,14 @@ tile.func private @async_copy_mask(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %
 tile.func private @async_wait_num() {
   // expected-error @+1 {{'tile.async_wait' op requires attribute 'num'}}
   tile.async_wait
+  tile.return
+}
+
+// -----
+
+tile.func private @async_wait_negative() {
+  // expected-error @+1 {{'tile.async_wait' op attribute 'num' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
+  tile.async_wait {num = -1 : i32}
   tile.return
 }
 

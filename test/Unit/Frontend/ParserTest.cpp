@@ -11,7 +11,6 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <random>
-#include <sstream>
 
 using namespace tilec::py;
 using llvm::cast;
@@ -35,16 +34,6 @@ std::string dump(const Expr &e) {
   llvm::raw_string_ostream os(s);
   dumpExpr(e, os);
   return s;
-}
-
-/// Wraps `body` (indented by 4) in a jit function and parses the file.
-ParseResult parseKernel(const std::string &body) {
-  std::string src = "import triton\nimport triton.language as tl\n\n"
-                    "@triton.jit\ndef kernel(x, BLOCK: tl.constexpr):\n";
-  std::istringstream in(body);
-  for (std::string line; std::getline(in, line);)
-    src += (line.empty() ? "" : "    ") + line + "\n";
-  return parseModule(src, "test.py");
 }
 
 /// The first diagnostic of parsing `src` as a file, `line:col: message`.
