@@ -311,6 +311,7 @@ public:
     populateReduceToSIMTPatterns(converter, patterns);
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
+    populateHistogramToSIMTPatterns(converter, patterns);
     populateDotToSIMTPatterns(converter, patterns);
     populateSharedMemoryToSIMTPatterns(converter, axis, patterns);
     populateFloatConversionToSIMTPatterns(converter, target, patterns, chip);

@@ -64,11 +64,23 @@ bool frontend::present(const std::optional<PyValue> &v) {
   return v && v->kind != PyValue::Kind::None;
 }
 
-namespace {
-/// The `mask` of tl.load / tl.store: converted to i1 and broadcast together
-/// with `ptr`.
-FailureOr<Value> memoryMask(CodeGen &g, const PyValue &maskArg, Value &ptr,
-                            SourceLoc l) {
+FailureOr<bool> frontend::propagateNanArg(CodeGen &g,
+                                          const std::optional<PyValue> &v,
+                                          SourceLoc l) {
+  if (!present(v))
+    return false;
+  if (v->kind == PyValue::Kind::Bool)
+    return v->b;
+  if (v->kind == PyValue::Kind::Int && (v->i == 0 || v->i == 0xFFFF))
+    return v->i == 0xFFFF;
+  g.error(l) << "expected tl.PropagateNan.NONE or tl.PropagateNan.ALL for "
+                "propagate_nan, found "
+             << v->describe();
+  return failure();
+}
+
+FailureOr<Value> frontend::memoryMask(CodeGen &g, const PyValue &maskArg,
+                                      Value &ptr, SourceLoc l) {
   Type i1 = g.b.getI1Type();
   FailureOr<Value> m = g.toValue(maskArg, l, i1);
   if (succeeded(m) && !tile::getElementTypeOrSelf(m->getType()).isInteger(1))
@@ -77,6 +89,8 @@ FailureOr<Value> memoryMask(CodeGen &g, const PyValue &maskArg, Value &ptr,
     return failure();
   return *m;
 }
+
+namespace {
 
 /// A shape argument: an int or a tuple/list of ints (compile-time).
 FailureOr<SmallVector<int64_t>> shapeArg(CodeGen &g, const PyValue &v,
@@ -139,7 +153,7 @@ const std::set<std::string> &knownTlFunctions() {
       "associative_scan", "atomic_add", "atomic_max", "atomic_min",
       "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
       "trans", "permute", "make_tensor_descriptor", "device_print",
-      "device_assert", "sqrt_rn", "div_rn", "umulhi", "clamp", "softmax",
+      "device_assert", "sqrt_rn", "div_rn", "fdiv", "umulhi", "clamp", "softmax",
       "inline_asm_elementwise", "extern_elementwise", "join", "split", "cat",
       "ravel", "flip", "histogram", "make_block_ptr", "advance", "rand",
       "randn", "randint", "pointer_type", "tensor", "dtype"};
@@ -189,11 +203,16 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
       path == "triton.language.math" || path == "triton.language.extra") {
     if (attr == "math")
       return PyValue::module("triton.language.math");
+    if (attr == "PropagateNan")
+      return PyValue::module("triton.language.PropagateNan");
     if (Type t = dtypeByName(attr))
       return PyValue::ofDType(t);
     if (knownTlFunctions().count(attr))
       return PyValue::builtin("tl." + attr);
   }
+  // Triton's enum PropagateNan { NONE = 0x0000, ALL = 0xFFFF }.
+  if (path == "triton.language.PropagateNan" && (attr == "NONE" || attr == "ALL"))
+    return PyValue::ofInt(attr == "ALL" ? 0xFFFF : 0);
   if (path.rfind("triton", 0) == 0) {
     error(l) << "unimplemented: '" << attr << "' of module '" << path
              << "' is not supported by tilec";
@@ -653,12 +672,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(xy, operandsAs({*s[0], *s[1]}, type, l));
     Value xv = xy[0], yv = xy[1];
     bool isMax = name == "tl.maximum";
-    bool propagateNan = false;
-    if (present(s[2])) {
-      // tl.PropagateNan.ALL is not modelled as an enum yet: accept a bool.
-      if (s[2]->kind == K::Bool)
-        propagateNan = s[2]->b;
-    }
+    TRY(propagateNan, propagateNanArg(*this, s[2], l));
     Value r;
     if (isa<FloatType>(type)) {
       // NONE (default): the non-NaN operand wins (maxnum); ALL: NaN wins.
@@ -761,6 +775,38 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(xy, operandsAs({*s[0], *s[1]}, et, l));
     Value xv = xy[0], yv = xy[1];
     return PyValue::ofValue(arith::DivFOp::create(b, lc, xv, yv));
+  }
+  if (name == "tl.fdiv") {
+    // Triton: both operands floating-point; ieee_rounding=True is the
+    // IEEE-rounded division (div.rn, as tl.div_rn), False (default) may be
+    // approximate (as `/`: div.full.f32 for fp32).
+    TRY(s, bindArgs(*this, args, {"x", "y", "ieee_rounding"}, 2, "fdiv", l));
+    for (int i = 0; i < 2; ++i) {
+      Type et = elementTypeOf(*s[i]);
+      if (s[i]->kind == K::Float)
+        continue;
+      if (!et || !isa<FloatType>(et) || isa<Float8E4M3FNType, Float8E5M2Type>(et)) {
+        error(l) << "expected floating-point operands of tl.fdiv (fp16, bf16, "
+                    "fp32, fp64), found "
+                 << s[i]->describe() << " for " << (i ? "y" : "x");
+        return failure();
+      }
+    }
+    bool ieee = false;
+    if (present(s[2])) {
+      if (s[2]->kind != K::Bool) {
+        error(l) << "expected a compile-time bool for ieee_rounding, found "
+                 << s[2]->describe();
+        return failure();
+      }
+      ieee = s[2]->b;
+    }
+    TRY(type, promote(*s[0], *s[1], true, l));
+    TRY(xy, operandsAs({*s[0], *s[1]}, type, l));
+    if (ieee)
+      return PyValue::ofValue(arith::DivFOp::create(b, lc, xy[0], xy[1]));
+    return PyValue::ofValue(arith::DivFOp::create(b, lc, xy[0], xy[1],
+                                                  arith::FastMathFlags::afn));
   }
   if (name == "tl.fma") {
     TRY(s, bindArgs(*this, args, {"x", "y", "z"}, 3, "fma", l));

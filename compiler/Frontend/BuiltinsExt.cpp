@@ -177,12 +177,16 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   if (name == "tl.sum" || name == "tl.max" || name == "tl.min" ||
       name == "tl.xor_sum" || name == "tl.argmax" || name == "tl.argmin") {
     bool isArg = name == "tl.argmax" || name == "tl.argmin";
+    // propagate_nan (last) is tilec's: Triton's reductions take none and
+    // behave as NONE.
     TRY(s, isArg ? bindArgs(*this, args,
-                        {"input", "axis", "tie_break_left", "keep_dims"}, 2,
-                        name.substr(3), l)
+                        {"input", "axis", "tie_break_left", "keep_dims",
+                         "propagate_nan"},
+                        2, name.substr(3), l)
                  : bindArgs(*this, args,
                         {"input", "axis", "return_indices",
-                         "return_indices_tie_break_left", "keep_dims", "dtype"},
+                         "return_indices_tie_break_left", "keep_dims", "dtype",
+                         "propagate_nan"},
                         1, name.substr(3), l));
     TRY(x0, toValue(*s[0], l));
     Value x = x0;
@@ -236,17 +240,25 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     }
     bool isMax = name == "tl.max" || name == "tl.argmax";
     bool withIndex = isArg || flag(s[2]);
+    TRY(nanWins, propagateNanArg(*this, isArg ? s[4] : s[6], l));
     if (!withIndex)
       return reduceTiles(
           *this, {x}, axis, keepDims,
-          [&, isF, isMax](ArrayRef<Value> a,
-                          ArrayRef<Value> c) -> FailureOr<SmallVector<Value>> {
+          [&, isF, isMax, nanWins](ArrayRef<Value> a, ArrayRef<Value> c)
+              -> FailureOr<SmallVector<Value>> {
             Location rl = loc(l);
-            // tl.maximum semantics: the non-NaN operand wins (maxnumf).
-            Value r = isF ? (isMax ? Value(arith::MaxNumFOp::create(b, rl, a[0], c[0]))
-                                   : Value(arith::MinNumFOp::create(b, rl, a[0], c[0])))
-                          : (isMax ? Value(arith::MaxSIOp::create(b, rl, a[0], c[0]))
-                                   : Value(arith::MinSIOp::create(b, rl, a[0], c[0])));
+            // tl.maximum's semantics: NONE, the non-NaN operand wins
+            // (maxnumf; NaN only if every element is); ALL, NaN wins.
+            Value r;
+            if (isF && nanWins)
+              r = isMax ? Value(arith::MaximumFOp::create(b, rl, a[0], c[0]))
+                        : Value(arith::MinimumFOp::create(b, rl, a[0], c[0]));
+            else if (isF)
+              r = isMax ? Value(arith::MaxNumFOp::create(b, rl, a[0], c[0]))
+                        : Value(arith::MinNumFOp::create(b, rl, a[0], c[0]));
+            else
+              r = isMax ? Value(arith::MaxSIOp::create(b, rl, a[0], c[0]))
+                        : Value(arith::MinSIOp::create(b, rl, a[0], c[0]));
             return SmallVector<Value>{r};
           },
           l);
@@ -280,17 +292,36 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     TRY(res, reduceTiles(
                  *this, {xs, ib}, axis ? std::optional<int64_t>(ax) : std::nullopt,
                  keepDims,
-                 [&, isF, isMax](ArrayRef<Value> a, ArrayRef<Value> c)
+                 [&, isF, isMax, nanWins](ArrayRef<Value> a, ArrayRef<Value> c)
                      -> FailureOr<SmallVector<Value>> {
                    Location rl = loc(l);
                    Value better, equal;
                    if (isF) {
-                     better = arith::CmpFOp::create(
-                         b, rl, isMax ? arith::CmpFPredicate::OGT
-                                      : arith::CmpFPredicate::OLT,
-                         a[0], c[0]);
-                     equal = arith::CmpFOp::create(b, rl, arith::CmpFPredicate::OEQ,
-                                                   a[0], c[0]);
+                     // NaN is the least element under NONE and the greatest
+                     // under ALL, and NaNs are equal to each other, so the
+                     // index always names an element the value equals (the
+                     // same value tl.max returns) and ties, NaN ones
+                     // included, keep the lower index: a total order, so
+                     // any reduction tree gives the same answer.
+                     auto cmp = [&](arith::CmpFPredicate p, Value u, Value v) {
+                       return Value(arith::CmpFOp::create(b, rl, p, u, v));
+                     };
+                     Value nanA = cmp(arith::CmpFPredicate::UNO, a[0], a[0]);
+                     Value nanC = cmp(arith::CmpFPredicate::UNO, c[0], c[0]);
+                     Value yes = arith::ConstantIntOp::create(b, rl, 1, 1);
+                     Value onlyA = arith::AndIOp::create(
+                         b, rl, nanA, arith::XOrIOp::create(b, rl, nanC, yes));
+                     Value onlyC = arith::AndIOp::create(
+                         b, rl, nanC, arith::XOrIOp::create(b, rl, nanA, yes));
+                     better = arith::OrIOp::create(
+                         b, rl,
+                         cmp(isMax ? arith::CmpFPredicate::OGT
+                                   : arith::CmpFPredicate::OLT,
+                             a[0], c[0]),
+                         nanWins ? onlyA : onlyC);
+                     equal = arith::OrIOp::create(
+                         b, rl, cmp(arith::CmpFPredicate::OEQ, a[0], c[0]),
+                         arith::AndIOp::create(b, rl, nanA, nanC));
                    } else {
                      better = arith::CmpIOp::create(
                          b, rl, isMax ? arith::CmpIPredicate::sgt
@@ -612,9 +643,10 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       return failure();
     Value mask;
     if (present(s[2])) {
-      TRY(m0, toValue(*s[2], l, b.getI1Type()));
+      // As tl.load and tl.store: any integer or bool mask, nonzero is true.
+      TRY(m0, memoryMask(*this, *s[2], ptr, l));
       Value m = m0;
-      if (failed(broadcastPair(ptr, m, l)) || failed(broadcastPair(v, m, l)))
+      if (failed(broadcastPair(v, m, l)) || failed(broadcastPair(ptr, v, l)))
         return failure();
       mask = m;
     }
@@ -725,6 +757,41 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return PyValue::none();
   }
 
+  if (name == "tl.histogram") {
+    // Triton 3.6: a 1-D integer input, a compile-time bin count, an
+    // optional bool mask (broadcast to the input's shape); the counts are
+    // int32. Out-of-range values: tile.histogram's description.
+    TRY(s, bindArgs(*this, args, {"input", "num_bins", "mask"}, 2, "histogram", l));
+    TRY(x, toValue(*s[0], l));
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t || t.getRank() != 1 || !t.getElementType().isSignlessInteger() ||
+        t.getElementType().isInteger(1)) {
+      error(l) << "expected a 1-D tile of integers for tl.histogram, found "
+               << x.getType();
+      return failure();
+    }
+    if (s[1]->kind != K::Int || s[1]->i <= 0 || s[1]->i > (int64_t(1) << 20) ||
+        (s[1]->i & (s[1]->i - 1))) {
+      error(l) << "expected num_bins to be a compile-time power of two in "
+                  "[1, 2^20], found "
+               << s[1]->describe();
+      return failure();
+    }
+    Value mask;
+    if (present(s[2])) {
+      TRY(m0, toValue(*s[2], l));
+      if (!tile::getElementTypeOrSelf(m0.getType()).isInteger(1)) {
+        error(l) << "expected a bool mask for tl.histogram (as Triton), found "
+                 << m0.getType();
+        return failure();
+      }
+      TRY(m, broadcastTo(m0, t.getShape(), l));
+      mask = m;
+    }
+    auto resType = RankedTensorType::get({s[1]->i}, b.getI32Type());
+    return PyValue::ofValue(
+        tile::HistogramOp::create(b, lc, resType, x, mask).getResult());
+  }
   error(l) << "unimplemented: " << name << " is not supported by tilec yet";
   return failure();
 }

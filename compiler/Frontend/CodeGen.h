@@ -100,6 +100,19 @@ mlir::FailureOr<ArgSlots> bindArgs(CodeGen &g, const CallArgs &args,
 mlir::Type withElement(mlir::Type shapeOf, mlir::Type elem);
 /// A bound argument that is given and not None.
 bool present(const std::optional<PyValue> &v);
+/// The `mask` of a memory operation (tl.load, tl.store, the atomics):
+/// any scalar or tile, converted to i1 as Triton's `mask.to(tl.int1)` (a
+/// nonzero value is true) and broadcast together with `ptr`.
+mlir::FailureOr<mlir::Value> memoryMask(CodeGen &g, const PyValue &maskArg,
+                                        mlir::Value &ptr, py::SourceLoc l);
+/// Triton's `propagate_nan` argument (tl.maximum, tl.minimum, and tilec's
+/// extension on tl.max, tl.min, tl.argmax, tl.argmin): true for
+/// `tl.PropagateNan.ALL` (NaN wins), false for `tl.PropagateNan.NONE` or
+/// absent (the non-NaN operand wins). A bool is accepted as well (True:
+/// ALL). Anything else: an error naming what was found.
+mlir::FailureOr<bool> propagateNanArg(CodeGen &cg,
+                                      const std::optional<PyValue> &v,
+                                      py::SourceLoc l);
 
 /// One `triton.Config(...)` of an `@triton.autotune`, as host code built it
 /// (HostEval.cpp), with Triton's defaults for what it leaves out.

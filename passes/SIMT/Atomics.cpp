@@ -5,7 +5,9 @@
 // An element is updated exactly once however many threads hold it: a tile
 // smaller than its layout's CTA tile is replicated, and only the first
 // replica (the thread whose unwrapped coordinate is inside the tile) issues
-// the atomic. A scalar atomic is issued by thread 0 alone and its old value
+// the atomic; its old value then reaches the other replicas (register
+// copies, shuffles, or shared memory across warps: broadcastReplicas).
+// A scalar atomic is issued by thread 0 alone and its old value
 // is broadcast to the whole CTA through shared memory, so that, e.g., a
 // spin lock (`while tl.atomic_cas(lock, 0, 1) == 1: pass`) is taken once per
 // program and every thread sees the same result, as in Triton. Float
@@ -247,6 +249,23 @@ SmallVector<Value> ownerPredicates(OpBuilder &b, Location loc,
   return preds;
 }
 
+/// The old values of a tile atomic, defined at the owners only, given to
+/// every thread that holds each element (Triton: every replica reads the
+/// value the one issued atomic returned). Nothing when the result is unused.
+Value broadcastResult(OpBuilder &b, Location loc, Operation *op, Value old) {
+  if (op->use_empty())
+    return old;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t offset = 0;
+  if (getBroadcastReplicasBytes(type) > 0) {
+    FailureOr<int64_t> at = getSharedOffset(op);
+    offset = succeeded(at) ? *at : 0;
+  }
+  return broadcastReplicas(b, loc, old, getLayout(type),
+                           cast<VectorType>(old.getType()).getElementType(),
+                           offset);
+}
+
 struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -283,7 +302,7 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
           emitRMW(rewriter, loc, op.getKind(), quals, pred, addr, val, elem);
       result = insertElement(rewriter, loc, result, old, e);
     }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, broadcastResult(rewriter, loc, op, result));
     return success();
   }
 };
@@ -319,7 +338,7 @@ struct AtomicCASLowering : public OpConversionPattern<tile::AtomicCASOp> {
           elem);
       result = insertElement(rewriter, loc, result, old, e);
     }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, broadcastResult(rewriter, loc, op, result));
     return success();
   }
 };
@@ -329,7 +348,11 @@ struct AtomicCASLowering : public OpConversionPattern<tile::AtomicCASOp> {
 int64_t simt::getAtomicSharedMemoryBytes(Operation *op) {
   if (!isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
     return 0;
-  return isa<RankedTensorType>(op->getResult(0).getType()) ? 0 : 8;
+  auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!tensor)
+    return 8;
+  // Broadcasting the old values to replicas in other warps.
+  return op->use_empty() ? 0 : getBroadcastReplicasBytes(tensor);
 }
 
 void simt::populateAtomicToSIMTPatterns(TileTypeConverter &converter,

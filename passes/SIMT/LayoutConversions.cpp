@@ -158,6 +158,47 @@ Value simt::convertLayout(OpBuilder &b, Location loc, Value src, const LL &sl,
   return exchangeThroughShared(b, loc, src, sl, dl, elem, byteOffset);
 }
 
+Value simt::broadcastReplicas(OpBuilder &b, Location loc, Value vals,
+                              const LL &layout, Type elem,
+                              int64_t byteOffset) {
+  if (layout.getFreeMask(LL::kWarp))
+    // The first replicas store, every thread loads its elements back.
+    return exchangeThroughShared(b, loc, vals, layout, layout, elem,
+                                 byteOffset);
+  int64_t regs = layout.getNumRegisters();
+  uint64_t freeRegs = layout.getFreeMask(LL::kRegister);
+  if (freeRegs) {
+    SmallVector<int32_t> mask;
+    for (int64_t r = 0; r < regs; ++r)
+      mask.push_back(int32_t(uint64_t(r) & ~freeRegs));
+    vals = LLVM::ShuffleVectorOp::create(b, loc, vals, vals, mask);
+  }
+  uint64_t freeLanes = layout.getFreeMask(LL::kLane);
+  if (!freeLanes)
+    return vals;
+  Value lane = emitLaneId(b, loc);
+  Value srcLane = arith::AndIOp::create(
+      b, loc, lane, i32Const(b, loc, int64_t(~freeLanes & 31)));
+  Value result = poisonValue(b, loc, vals.getType());
+  SmallVector<Value> shuffled(regs);
+  for (int64_t r = 0; r < regs; ++r) {
+    int64_t from = int64_t(uint64_t(r) & ~freeRegs);
+    if (!shuffled[from])
+      shuffled[from] =
+          warpShuffleIdx(b, loc, extractElement(b, loc, vals, from), srcLane);
+    result = insertElement(b, loc, result, shuffled[from], r);
+  }
+  return result;
+}
+
+int64_t simt::getBroadcastReplicasBytes(RankedTensorType type) {
+  if (!getLayout(type).getFreeMask(LL::kWarp))
+    return 0;
+  Type elem = type.getElementType();
+  int64_t bytes = isa<tile::PtrType>(elem) ? 8 : getElementBytes(elem);
+  return type.getNumElements() * std::max<int64_t>(bytes, 1);
+}
+
 namespace {
 
 /// Every thread stores its elements of `src` (layout `sl`) at their
@@ -256,6 +297,8 @@ int64_t simt::getScratchBytes(Operation *op) {
     return getScanSharedMemoryBytes(scan);
   if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op))
     return getAtomicSharedMemoryBytes(op);
+  if (auto histogram = dyn_cast<tile::HistogramOp>(op))
+    return getHistogramSharedMemoryBytes(histogram);
   RankedTensorType src;
   if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(op)) {
     src = cast<RankedTensorType>(cvt.getSrc().getType());

@@ -190,6 +190,20 @@ mlir::Value convertLayout(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value src, const tile::LinearLayout &srcLayout,
                           const tile::LinearLayout &dstLayout,
                           mlir::Type elem, int64_t byteOffset);
+/// A tile whose value is defined only at the first replica of each element
+/// (`vals`, layout `layout`: the result of an op issued by one owner, such
+/// as an atomic) made whole: every replica receives its owner's value, by
+/// register copies (register replication), `shfl.sync.idx` from the lane
+/// with the free lane bits clear (lane replication), or through shared
+/// memory at `byteOffset` when warps replicate (a barrier; the op must then
+/// reserve getBroadcastReplicasBytes as scratch).
+mlir::Value broadcastReplicas(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value vals,
+                              const tile::LinearLayout &layout,
+                              mlir::Type elem, int64_t byteOffset);
+/// Shared bytes broadcastReplicas needs for a tile of `type` (0 unless
+/// warps replicate its elements).
+int64_t getBroadcastReplicasBytes(mlir::RankedTensorType type);
 /// `shfl.sync.idx` of a scalar of up to 64 bits from lane `srcLane` (i32).
 mlir::Value warpShuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value v, mlir::Value srcLane);
@@ -219,6 +233,11 @@ bool isFp8Conversion(mlir::Operation *op);
 void populateDotToSIMTPatterns(TileTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 /// Patterns for tile.scan.
+/// tile.histogram through shared-memory counters (Histogram.cpp).
+void populateHistogramToSIMTPatterns(TileTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+/// The counters' bytes: 4 per bin.
+int64_t getHistogramSharedMemoryBytes(tile::HistogramOp op);
 void populateScanToSIMTPatterns(TileTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a tile.scan needs for its cross-warp step.

@@ -57,10 +57,12 @@ MemDescView getView(Value memdesc) {
   tile::OffsetMap alloc = enc.toOffsetMap(allocTile, type.getElementType());
   // The origin: the sum of the offsets of the subviews this is taken from.
   SmallVector<int64_t> origin(tile.size(), 0);
-  for (Value v = memdesc; auto sub = v.getDefiningOp<tile::MemDescSubviewOp>();
-       v = sub.getSrc())
+  Value v = memdesc;
+  while (auto sub = v.getDefiningOp<tile::MemDescSubviewOp>()) {
     for (unsigned d = 0; d < origin.size(); ++d)
       origin[d] += sub.getOffsets()[bufferDims + d];
+    v = sub.getSrc();
+  }
   SmallVector<SmallVector<int64_t>> bits;
   for (unsigned d = 0; d < tile.size(); ++d)
     bits.push_back(SmallVector<int64_t>(

@@ -293,6 +293,8 @@ struct TestCase {
 
 /// Appends the tl.dot cases (DotTests.cpp).
 void addDotCases(std::vector<TestCase> &cases);
+/// The semantics-parity cases (SemanticsTests.cpp).
+void addSemanticsCases(std::vector<TestCase> &cases);
 
 } // namespace gputest
 } // namespace tilec

@@ -1031,6 +1031,8 @@ std::vector<TestCase> allCases() {
                    }});
   // tl.dot: GEMMs per input type and precision, transposes, pipelining.
   addDotCases(cases);
+  // Triton-semantics parity: atomics on replicated tiles, ...
+  addSemanticsCases(cases);
   return cases;
 }
 

@@ -68,7 +68,8 @@ if [ "$sanitize" = 1 ]; then
       echo "run.sh: compute-sanitizer run exited with $rc"
       status=1
     fi
-    # Kernels that exchange tiles through shared memory: convert_layout, and
+    # Kernels that exchange tiles through shared memory: convert_layout, the
+    # semantics cases below, and
     # the tl.dot GEMMs whose K loop is pipelined through shared memory
     # (cp.async stages; num_stages 1-4, the indirect aux store, ragged
     # tiles). Without the dot kernels in the bundle their cases SKIP.
@@ -76,6 +77,11 @@ if [ "$sanitize" = 1 ]; then
     racy+=",matmul_fp16_stages3,matmul_fp16_stages4,matmul_aux_fp16"
     racy+=",matmul_fp16_aligned,matmul_fp16,matmul_int8,matmul_fp8e4nv"
     racy+=",matmul_fp32_tf32x3,matmul_nt_fp16,attention_chain_16"
+    # Results of atomics broadcast across warps, histogram counters,
+    # reductions across warps.
+    racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"
+    racy+=",replicated_atomics_r8_w8,histogram_b1024_n64_w4"
+    racy+=",histogram_b128_n16_w8,nan_reductions_w8"
     echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only $racy"
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 3 \
       "$here/bin/tilec-gpu-tests" "$kernels" --only "$racy"

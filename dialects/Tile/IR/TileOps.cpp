@@ -907,6 +907,27 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+LogicalResult HistogramOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (src.getRank() != 1 || !src.getElementType().isSignlessInteger() ||
+      src.getElementType().isInteger(1))
+    return emitOpError("expected a 1-D tile of integers, found ") << src;
+  if (result.getRank() != 1 || !result.getElementType().isInteger(32))
+    return emitOpError("expected a 1-D i32 result (one count per bin), "
+                       "found ")
+           << result;
+  if (getMask()) {
+    auto mask = cast<RankedTensorType>(getMask().getType());
+    if (mask.getShape() != src.getShape() ||
+        !mask.getElementType().isInteger(1))
+      return emitOpError("expected a mask of i1 with the shape of the "
+                         "source, found ")
+             << mask;
+  }
+  return success();
+}
+
 LogicalResult MemDescSubviewOp::verify() {
   MemDescType src = getSrc().getType(), dst = getResult().getType();
   ArrayRef<int64_t> offs = getOffsets();

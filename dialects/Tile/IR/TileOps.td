@@ -642,6 +642,31 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "count the values of a 1-D integer tile into bins (tl.histogram)";
+  let description = [{
+    Result element `i` (i32) is the number of elements of `src` (a 1-D
+    integer tile) that fall in bin `i`, bins of width 1 starting at 0.
+    Elements whose `mask` (i1, the shape of `src`) is false are not
+    counted. Values outside `[0, num_bins)` follow Triton 3.6's lowering,
+    which reads only the low bits of each value: a value `v` falls in bin
+    `v mod P` (two's complement, so -1 is `P - 1`) with
+    `P = max(num_bins, 32)`, and is dropped when that is `num_bins` or more
+    (only possible for fewer than 32 bins). `num_bins` is the result's
+    length, a power of two.
+
+    ```mlir
+    %h = tile.histogram %x, %mask : tensor<1024xi32>, tensor<1024xi1> -> tensor<64xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, Optional<Tile_Tensor>:$mask);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`,` $mask^)? attr-dict `:` type($src) (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//

@@ -193,3 +193,27 @@ tile.func private @assume_i32(%x: i32) {
   tile.assume %x : i32
   tile.return
 }
+
+// -----
+
+tile.func private @histogram_float(%x: tensor<256xf32>) {
+  // expected-error @+1 {{'tile.histogram' op expected a 1-D tile of integers, found 'tensor<256xf32>'}}
+  %h = tile.histogram %x : tensor<256xf32> -> tensor<64xi32>
+  tile.return
+}
+
+// -----
+
+tile.func private @histogram_result(%x: tensor<256xi32>) {
+  // expected-error @+1 {{'tile.histogram' op expected a 1-D i32 result (one count per bin), found 'tensor<64xi64>'}}
+  %h = tile.histogram %x : tensor<256xi32> -> tensor<64xi64>
+  tile.return
+}
+
+// -----
+
+tile.func private @histogram_mask(%x: tensor<256xi32>, %m: tensor<128xi1>) {
+  // expected-error @+1 {{'tile.histogram' op expected a mask of i1 with the shape of the source, found 'tensor<128xi1>'}}
+  %h = tile.histogram %x, %m : tensor<256xi32>, tensor<128xi1> -> tensor<64xi32>
+  tile.return
+}

@@ -92,3 +92,13 @@ tile.func @hints(%x: !tile.ptr<f32>, %n: i32) {
   tile.store %hx, %sv : !tile.ptr<f32>
   tile.return
 }
+
+// tile.histogram, with and without a mask.
+// CHECK-LABEL: tile.func private @histogram(
+// CHECK:         %[[H:.*]] = tile.histogram %{{.*}}, %{{.*}} : tensor<256xi32>, tensor<256xi1> -> tensor<64xi32>
+// CHECK:         %{{.*}} = tile.histogram %{{.*}} : tensor<256xi8> -> tensor<16xi32>
+tile.func private @histogram(%x: tensor<256xi32>, %m: tensor<256xi1>, %y: tensor<256xi8>) -> (tensor<64xi32>, tensor<16xi32>) {
+  %h = tile.histogram %x, %m : tensor<256xi32>, tensor<256xi1> -> tensor<64xi32>
+  %g = tile.histogram %y : tensor<256xi8> -> tensor<16xi32>
+  tile.return %h, %g : tensor<64xi32>, tensor<16xi32>
+}

@@ -1,0 +1,387 @@
+//===- SemanticsTests.cpp - Triton-semantics parity GPU cases -------------===//
+//
+// Cases whose right answer is fixed by Triton's documented semantics rather
+// than by arithmetic alone (issue 8): the old values of atomics on tiles
+// that several threads hold; max/min/argmax/argmin under NaN, +-0, +-inf;
+// tl.fdiv's two roundings; tl.histogram; integer masks on atomics. Kernels: test/GPU/kernels/py/semantics.py,
+// compiled at build time (test/CMakeLists.txt); each case checks the
+// kernel's output against a CPU model of the semantics.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTestUtils.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace tilec;
+using namespace tilec::gputest;
+
+namespace {
+
+std::string str(const char *fmt, long a, long b = 0, long c = 0,
+                long d = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), fmt, a, b, c, d);
+  return buf;
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics on replicated tiles
+//===----------------------------------------------------------------------===//
+
+/// replicated_atomics_kernel (R counters per program, the old values used
+/// broadcast over C columns) on NPROG programs. Every holder of an element
+/// must see the value the one issued atomic returned: each [C] row of an
+/// output is one value, and the values obey the atomics' semantics:
+/// tickets from atomic_add are a permutation of the programs; the old
+/// values of atomic_xchg are the initial value and every program's value
+/// but the last one's; exactly one atomic_cas(0 -> pid + 1) sees 0 and the
+/// others see the winner's value; the fp16 atomic_max of distinct values
+/// returns -inf to exactly one program and otherwise a smaller value some
+/// other program wrote (smaller or larger: a program whose value loses
+/// sees the larger one); bf16 exchange as the int one.
+void runReplicatedAtomics(const Env &env, const std::string &file, int R,
+                          int C) {
+  const int P = 37;
+  Kernel k = env.kernel(file, "replicated_atomics_kernel");
+  const uint16_t negInfHalf = 0xFC00, bfInit = 0x3F80; // bf16 1.0
+  std::vector<int32_t> zeros(R, 0);
+  std::vector<uint16_t> hinit(R, negInfHalf), binit(R, bfInit);
+  DeviceBuffer cnt(R * 4), xchg(R * 4), cas(R * 4), hmax(R * 2), bx(R * 2);
+  cnt.upload(zeros);
+  xchg.upload(zeros);
+  cas.upload(zeros);
+  hmax.upload(hinit);
+  bx.upload(binit);
+  size_t n = size_t(R) * P * C;
+  DeviceBuffer tickets(n * 4), xold(n * 4), cold(n * 4), hold(n * 2),
+      bold(n * 2);
+  for (DeviceBuffer *b : {&tickets, &xold, &cold, &hold, &bold})
+    b->poison();
+  check(k.launch(Grid{P, 1, 1},
+                 {Arg::ptr(cnt.get()), Arg::ptr(xchg.get()), Arg::ptr(cas.get()),
+                  Arg::ptr(hmax.get()), Arg::ptr(bx.get()),
+                  Arg::ptr(tickets.get()), Arg::ptr(xold.get()),
+                  Arg::ptr(cold.get()), Arg::ptr(hold.get()),
+                  Arg::ptr(bold.get()), Arg::i32(P)}));
+  env.sync();
+  auto t = tickets.download<int32_t>(n), x = xold.download<int32_t>(n),
+       o = cold.download<int32_t>(n);
+  auto h = hold.download<uint16_t>(n), b = bold.download<uint16_t>(n);
+  auto xFinal = xchg.download<int32_t>(R), oFinal = cas.download<int32_t>(R);
+  auto cFinal = cnt.download<int32_t>(R);
+  auto bFinal = bx.download<uint16_t>(R);
+  // Row (r, i) of an output: C equal values, returned.
+  auto row = [&](const auto &v, const char *what, int r, int i) {
+    size_t at = (size_t(r) * P + i) * C;
+    for (int c = 1; c < C; ++c)
+      if (v[at + c] != v[at])
+        failCase(std::string(what) +
+                 str(": element %ld, row %ld: column %ld holds %ld", r, i, c,
+                     long(v[at + c])) +
+                 str(", column 0 holds %ld (the threads holding the element "
+                     "disagree)",
+                     long(v[at])));
+    return v[at];
+  };
+  // The fp16 / bf16 value program p wrote for element r.
+  auto halfOf = [](int p, int r) { return floatToHalf(1.0f + float(p + r) / 64); };
+  auto bf16Of = [](int p, int r) {
+    return uint16_t(floatBits(2.0f + float(p + r) / 32) >> 16);
+  };
+  for (int r = 0; r < R; ++r) {
+    if (cFinal[r] != P)
+      failCase(str("atomic_add: counter %ld ends at %ld, expected %ld", r,
+                   cFinal[r], P));
+    std::set<int32_t> seen;
+    for (int i = 0; i < P; ++i) {
+      int32_t pid = row(t, "atomic_add tickets", r, i);
+      if (pid < 0 || pid >= P || !seen.insert(pid).second)
+        failCase(str("atomic_add: element %ld, ticket %ld names program %ld "
+                     "(not a permutation of the programs)",
+                     r, i, pid));
+    }
+    // Exchange: {0} + every program's pid + 1 but the last one's.
+    std::multiset<int32_t> olds, want = {0};
+    for (int i = 0; i < P; ++i)
+      olds.insert(row(x, "atomic_xchg", r, i));
+    for (int p = 0; p < P; ++p)
+      if (p + 1 != xFinal[r])
+        want.insert(p + 1);
+    if (olds != want)
+      failCase(str("atomic_xchg: element %ld: the old values are not the "
+                   "initial 0 and the other programs' values (final %ld)",
+                   r, xFinal[r]));
+    // Compare-and-swap: one winner w sees 0, the rest see w + 1.
+    int winners = 0;
+    for (int i = 0; i < P; ++i) {
+      int32_t v = row(o, "atomic_cas", r, i);
+      if (v == 0) {
+        ++winners;
+        if (oFinal[r] != i + 1)
+          failCase(str("atomic_cas: element %ld: program %ld saw 0 but the "
+                       "memory holds %ld",
+                       r, i, oFinal[r]));
+      } else if (v != oFinal[r]) {
+        failCase(str("atomic_cas: element %ld, program %ld saw %ld, expected "
+                     "0 or the winner's %ld",
+                     r, i, v, oFinal[r]));
+      }
+    }
+    if (winners != 1)
+      failCase(str("atomic_cas: element %ld: %ld programs saw 0, expected 1",
+                   r, winners));
+    // fp16 max: -inf for the first, else a smaller value of another program.
+    int firsts = 0;
+    for (int i = 0; i < P; ++i) {
+      uint16_t v = row(h, "atomic_max fp16", r, i);
+      if (v == negInfHalf) {
+        ++firsts;
+        continue;
+      }
+      bool found = false;
+      for (int p = 0; p < P; ++p)
+        found |= p != i && halfOf(p, r) == v;
+      if (!found)
+        failCase(str("atomic_max fp16: element %ld, program %ld saw 0x%04lx, "
+                     "no other program's value",
+                     r, i, v));
+    }
+    if (firsts != 1)
+      failCase(str("atomic_max fp16: element %ld: %ld programs saw -inf, "
+                   "expected 1",
+                   r, firsts));
+    // bf16 exchange: the initial 1.0 and every value but the last one's.
+    std::multiset<uint16_t> bolds, bwant = {bfInit};
+    for (int i = 0; i < P; ++i)
+      bolds.insert(row(b, "atomic_xchg bf16", r, i));
+    for (int p = 0; p < P; ++p)
+      if (bf16Of(p, r) != bFinal[r])
+        bwant.insert(bf16Of(p, r));
+    if (bolds != bwant)
+      failCase(str("atomic_xchg bf16: element %ld: the old values are not "
+                   "the initial 1.0 and the other programs' values",
+                   r));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Float reductions under NaN, +-0 and +-inf
+//===----------------------------------------------------------------------===//
+
+/// The model of a max (or min) reduction of `row` with its index: NaN is
+/// the least element (`nanWins` false: Triton's default, the non-NaN
+/// operand wins) or the greatest (true: tl.PropagateNan.ALL, as torch);
+/// NaNs equal each other, +0 equals -0, ties keep the lowest index.
+std::pair<float, int> modelReduce(const std::vector<float> &row, bool isMax,
+                                  bool nanWins) {
+  auto better = [&](float a, float c) { // a strictly better than c
+    bool na = std::isnan(a), nc = std::isnan(c);
+    if (na || nc)
+      return nanWins ? (na && !nc) : (nc && !na);
+    return isMax ? a > c : a < c;
+  };
+  int best = 0;
+  for (int i = 1; i < int(row.size()); ++i)
+    if (better(row[i], row[best]))
+      best = i;
+  return {row[best], best};
+}
+
+/// Two floats the same value: both NaN, or equal (+0 == -0).
+bool sameValue(float a, float b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+/// nan_reductions_kernel on rows drawn from {NaN, +-inf, +-0, +-1, 2.5},
+/// some all NaN, some NaN-free, the issue's rows ([inf, nan] then masked
+/// -inf; 63 x inf then NaN); N ragged (columns N..BLOCK-1 are masked).
+void runNanReductions(const Env &env, const std::string &file,
+                      const std::string &caseName) {
+  const int BLOCK = 64, ROWS = 8, N = 61, NROWS = 8 * ROWS;
+  Kernel k = env.kernel(file, "nan_reductions_kernel");
+  Rng rng = env.rng(caseName);
+  const float nan = std::nanf(""), inf = INFINITY;
+  const float pool[] = {nan, inf, -inf, 0.0f, -0.0f, 1.0f, -1.0f, 2.5f};
+  std::vector<float> x(size_t(NROWS) * N);
+  for (int r = 0; r < NROWS; ++r)
+    for (int c = 0; c < N; ++c) {
+      float v = pool[rng.next() % 8];
+      if (r % 8 == 1) // all NaN
+        v = nan;
+      else if (r % 8 == 2 && std::isnan(v)) // NaN-free
+        v = 1.0f;
+      else if (r % 8 == 3) // few distinct values: many ties
+        v = pool[3 + rng.next() % 2];
+      x[size_t(r) * N + c] = v;
+    }
+  // The issue's examples: [inf, nan, (masked)] and [inf x 63 (ragged), nan].
+  for (int c = 0; c < N; ++c) {
+    x[size_t(4) * N + c] = c == 0 ? inf : c == 1 ? nan : -inf;
+    x[size_t(5) * N + c] = c == N - 1 ? nan : inf;
+  }
+  const int outs = 16;
+  DeviceBuffer dx(x.size() * 4), dval(size_t(outs) * NROWS * 4),
+      didx(size_t(outs) * NROWS * 4);
+  dx.upload(x);
+  dval.poison();
+  didx.poison();
+  check(k.launch(Grid{NROWS / ROWS, 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dval.get()), Arg::ptr(didx.get()),
+                  Arg::i32(N), Arg::i32(NROWS)}));
+  env.sync();
+  auto val = dval.download<float>(size_t(outs) * NROWS);
+  auto idx = didx.download<int32_t>(size_t(outs) * NROWS);
+  const char *names[outs] = {
+      "tl.max", "tl.max(return_indices)", "tl.argmax", "tl.min",
+      "tl.min(return_indices)", "tl.argmin", "tl.max ALL",
+      "tl.max(return_indices) ALL", "tl.argmax ALL", "tl.min ALL",
+      "tl.min(return_indices) ALL", "tl.argmin ALL",
+      "loop of tl.maximum, tl.max", "loop of tl.minimum, tl.min",
+      "loop of tl.maximum ALL, tl.max ALL", "loop of tl.minimum ALL, tl.min ALL"};
+  for (int r = 0; r < NROWS; ++r) {
+    // The BLOCK-wide tiles the kernel reduces.
+    std::vector<float> lo(BLOCK, -inf), hi(BLOCK, inf);
+    for (int c = 0; c < N; ++c)
+      lo[c] = hi[c] = x[size_t(r) * N + c];
+    for (int o = 0; o < outs; ++o) {
+      bool isMax = o < 12 ? (o % 6) < 3 : o % 2 == 0;
+      bool all = o < 12 ? o >= 6 : o >= 14;
+      auto [want, wantIdx] = modelReduce(isMax ? lo : hi, isMax, all);
+      int kind = o < 12 ? o % 3 : 0; // 0 value, 1 value + index, 2 index
+      float v = val[size_t(o) * NROWS + r];
+      int32_t i = idx[size_t(o) * NROWS + r];
+      if (kind != 2 && !sameValue(v, want))
+        failCase(std::string(names[o]) + str(", row %ld: expected ", r) +
+                 describe(floatBits(want)) + ", found " +
+                 describe(floatBits(v)));
+      if (kind != 0 && i != wantIdx)
+        failCase(std::string(names[o]) +
+                 str(", row %ld: expected index %ld, found %ld", r, wantIdx, i));
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// tl.fdiv, tl.histogram, integer masks on atomics
+//===----------------------------------------------------------------------===//
+
+/// fdiv_kernel: ieee_rounding=True bit-exact to the IEEE quotient (the CPU's
+/// float division), the default within div.full.f32's 2 ulp.
+void runFdiv(const Env &env, const std::string &caseName) {
+  const size_t n = 100000 + 3;
+  Kernel k = env.kernel("fdiv_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, n), y = randomFloats(rng, n);
+  // Quotients near and at powers of two, and exact ones.
+  for (size_t i = 0; i < n; i += 7)
+    x[i] = y[i] * float(1 << (i % 5));
+  DeviceBuffer dx(n * 4), dy(n * 4), da((n + kGuard) * 4), di((n + kGuard) * 4);
+  dx.upload(x);
+  dy.upload(y);
+  da.poison();
+  di.poison();
+  check(k.launch(Grid{cdiv(n, 1024), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(da.get()),
+                  Arg::ptr(di.get()), Arg::i32(int32_t(n))}));
+  env.sync();
+  auto approx = da.download<uint32_t>(n + kGuard);
+  auto ieee = di.download<uint32_t>(n + kGuard);
+  expectRange(ieee, 0, n, [&](size_t i) { return x[i] / y[i]; },
+              "tl.fdiv(ieee_rounding=True) element");
+  expectUntouched(ieee, n, n + kGuard, "tl.fdiv(ieee_rounding=True) guard");
+  expectUntouched(approx, n, n + kGuard, "tl.fdiv guard");
+  for (size_t i = 0; i < n; ++i) {
+    float q = x[i] / y[i], a = bitsFloat(approx[i]);
+    float ulp = std::nextafter(std::fabs(q), INFINITY) - std::fabs(q);
+    if (!(std::fabs(a - q) <= 2 * ulp))
+      failCase("tl.fdiv element " + std::to_string(i) + ": expected " +
+               describe(floatBits(q)) + " within 2 ulp, found " +
+               describe(approx[i]));
+  }
+}
+
+/// histogram_kernel (BLOCK values per program, BINS bins, counts summed
+/// over the programs by atomic_add with an integer mask) on values in
+/// [-40, 100]: the model bins a value by its low bits, log2(max(BINS, 32))
+/// of them, and drops it when that bin is BINS or more; elements past n are
+/// masked off.
+void runHistogram(const Env &env, const std::string &file, int BLOCK,
+                  int BINS, const std::string &caseName) {
+  const size_t n = 50000 + 11;
+  Kernel k = env.kernel(file, "histogram_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<int32_t> x(n);
+  for (int32_t &v : x)
+    v = int32_t(rng.next() % 141) - 40;
+  std::vector<int64_t> want(BINS, 0);
+  int32_t window = std::max(BINS, 32);
+  for (int32_t v : x) {
+    int32_t bin = v & (window - 1);
+    if (bin < BINS)
+      ++want[bin];
+  }
+  std::vector<int32_t> zeros(BINS + kGuard, 0);
+  DeviceBuffer dx(n * 4), dh((BINS + kGuard) * 4);
+  dx.upload(x);
+  dh.upload(zeros);
+  check(k.launch(Grid{cdiv(n, BLOCK), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dh.get()), Arg::i32(int32_t(n))}));
+  env.sync();
+  auto h = dh.download<int32_t>(BINS + kGuard);
+  for (int i = 0; i < BINS + int(kGuard); ++i) {
+    int64_t w = i < BINS ? want[i] : 0;
+    if (h[i] != w)
+      failCase(str("tl.histogram bin %ld: expected %ld, found %ld", i, w, h[i]));
+  }
+}
+
+} // namespace
+
+void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
+  // R x C tiles on 1, 4 and 8 warps: replicas in lanes (shuffles), in
+  // registers and lanes, and across warps (shared memory).
+  struct Replicated {
+    const char *file;
+    int R, C, warps;
+  };
+  for (Replicated c : {Replicated{"replicated_atomics_r1_w1", 1, 8, 1},
+                       Replicated{"replicated_atomics_r1_w4", 1, 8, 4},
+                       Replicated{"replicated_atomics_r4_w4", 4, 8, 4},
+                       Replicated{"replicated_atomics_r8_w8", 8, 16, 8},
+                       Replicated{"replicated_atomics_r8_w1", 8, 4, 1}}) {
+    // Named after their kernel file (run.sh --only selects by it).
+    std::string name = std::string(c.file) + "/replicated results R=" +
+                       std::to_string(c.R) + " C=" + std::to_string(c.C) +
+                       " " + std::to_string(c.warps) + " warps";
+    cases.push_back({name, false, true, [c](const Env &e) {
+                       runReplicatedAtomics(e, c.file, c.R, c.C);
+                     }});
+  }
+  for (int warps : {1, 4, 8}) {
+    std::string file = "nan_reductions_w" + std::to_string(warps);
+    std::string name = file + "/max min argmax argmin under NaN (NONE ALL) " +
+                       std::to_string(warps) + " warps";
+    cases.push_back({name, false, true, [file, name](const Env &e) {
+                       runNanReductions(e, file, name);
+                     }});
+  }
+  cases.push_back({"fdiv_kernel/ieee_rounding False True", false, true,
+                   [](const Env &e) { runFdiv(e, "fdiv"); }});
+  struct Hist {
+    const char *file;
+    int block, bins, warps;
+  };
+  for (Hist h : {Hist{"histogram_b1024_n64_w4", 1024, 64, 4},
+                 Hist{"histogram_b128_n16_w8", 128, 16, 8},
+                 Hist{"histogram_b64_n128_w1", 64, 128, 1}}) {
+    std::string name = std::string(h.file) + "/BLOCK=" +
+                       std::to_string(h.block) + " bins=" +
+                       std::to_string(h.bins) + " " + std::to_string(h.warps) +
+                       " warps (atomic int mask)";
+    cases.push_back({name, false, true, [h, name](const Env &e) {
+                       runHistogram(e, h.file, h.block, h.bins, name);
+                     }});
+  }
+}

@@ -1,0 +1,113 @@
+"""Kernels for tilec's semantics-parity GPU tests (test/GPU/SemanticsTests.cpp):
+cases where the answer depends on Triton's documented semantics rather than
+on arithmetic alone. Triton 3.6 syntax."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def replicated_atomics_kernel(CNT, XCHG, CAS, HMAX, BX, TICKETS, XOLD, COLD, HOLD, BOLD, NPROG,
+                              R: tl.constexpr, C: tl.constexpr):
+    """R atomics per program on an R-element tile, smaller than the CTA, so
+    several threads hold each element; each old value is then used broadcast
+    over C columns (an [R, C] store), where every holder must see the value
+    the one issued atomic returned."""
+    pid = tl.program_id(0)
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    zeros = tl.zeros([R], dtype=tl.int32)
+    # Tickets: each program draws one per counter; row `ticket` names it.
+    t = tl.atomic_add(CNT + r, 1)
+    tl.store(TICKETS + (r[:, None] * NPROG + t[:, None]) * C + c[None, :], pid + 0 * t[:, None])
+    rows = (r[:, None] * NPROG + pid) * C + c[None, :]
+    x = tl.atomic_xchg(XCHG + r, zeros + pid + 1)
+    tl.store(XOLD + rows, x[:, None] * 1)
+    o = tl.atomic_cas(CAS + r, zeros, zeros + pid + 1)
+    tl.store(COLD + rows, o[:, None] + 0 * c[None, :])
+    # 16-bit compare-and-swap loops: fp16 max, bf16 exchange.
+    v = (1.0 + (pid + r).to(tl.float32) / 64.0).to(tl.float16)
+    h = tl.atomic_max(HMAX + r, v)
+    tl.store(HOLD + rows, tl.broadcast_to(h[:, None], (R, C)))
+    bv = (2.0 + (pid + r).to(tl.float32) / 32.0).to(tl.bfloat16)
+    b = tl.atomic_xchg(BX + r, bv)
+    tl.store(BOLD + rows, tl.broadcast_to(b[:, None], (R, C)))
+
+
+@triton.jit
+def nan_reductions_kernel(X, VAL, IDX, N, NROWS, BLOCK: tl.constexpr, ROWS: tl.constexpr):
+    """Float reductions under NaN, +-0.0 and +-inf, per row of X [NROWS, N], ROWS rows per program
+    (N <= BLOCK; the BLOCK-wide tiles read masked elements as -inf for the
+    max kind and +inf for the min kind). Row r of output k (VAL[k * NROWS + r],
+    IDX[k * NROWS + r]): k = 0 tl.max, 1 tl.max(return_indices=True), 2
+    tl.argmax, 3..5 the same for min, 6..11 all of them with
+    propagate_nan=tl.PropagateNan.ALL, 12 / 13 tl.maximum / tl.minimum over
+    16-column chunks in a loop, then reduced (NONE), 14 / 15 the same with ALL."""
+    r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    c = tl.arange(0, BLOCK)
+    offs = r[:, None] * N + c[None, :]
+    m = c[None, :] < N
+    lo = tl.load(X + offs, mask=m, other=float('-inf'))
+    hi = tl.load(X + offs, mask=m, other=float('inf'))
+    ALL: tl.constexpr = tl.PropagateNan.ALL
+    tl.store(VAL + 0 * NROWS + r, tl.max(lo, axis=1))
+    v, i = tl.max(lo, axis=1, return_indices=True)
+    tl.store(VAL + 1 * NROWS + r, v)
+    tl.store(IDX + 1 * NROWS + r, i)
+    tl.store(IDX + 2 * NROWS + r, tl.argmax(lo, axis=1))
+    tl.store(VAL + 3 * NROWS + r, tl.min(hi, axis=1))
+    v, i = tl.min(hi, axis=1, return_indices=True)
+    tl.store(VAL + 4 * NROWS + r, v)
+    tl.store(IDX + 4 * NROWS + r, i)
+    tl.store(IDX + 5 * NROWS + r, tl.argmin(hi, axis=1))
+    tl.store(VAL + 6 * NROWS + r, tl.max(lo, axis=1, propagate_nan=ALL))
+    v, i = tl.max(lo, axis=1, return_indices=True, propagate_nan=ALL)
+    tl.store(VAL + 7 * NROWS + r, v)
+    tl.store(IDX + 7 * NROWS + r, i)
+    tl.store(IDX + 8 * NROWS + r, tl.argmax(lo, axis=1, propagate_nan=ALL))
+    tl.store(VAL + 9 * NROWS + r, tl.min(hi, axis=1, propagate_nan=ALL))
+    v, i = tl.min(hi, axis=1, return_indices=True, propagate_nan=ALL)
+    tl.store(VAL + 10 * NROWS + r, v)
+    tl.store(IDX + 10 * NROWS + r, i)
+    tl.store(IDX + 11 * NROWS + r, tl.argmin(hi, axis=1, propagate_nan=ALL))
+    amax = tl.full([ROWS, 16], float('-inf'), tl.float32)
+    amin = tl.full([ROWS, 16], float('inf'), tl.float32)
+    pmax = amax
+    pmin = amin
+    for k in range(0, BLOCK, 16):
+        cc = k + tl.arange(0, 16)
+        cm = cc[None, :] < N
+        a = tl.load(X + r[:, None] * N + cc[None, :], mask=cm, other=float('-inf'))
+        b = tl.load(X + r[:, None] * N + cc[None, :], mask=cm, other=float('inf'))
+        amax = tl.maximum(amax, a)
+        amin = tl.minimum(amin, b)
+        pmax = tl.maximum(pmax, a, propagate_nan=ALL)
+        pmin = tl.minimum(pmin, b, propagate_nan=ALL)
+    tl.store(VAL + 12 * NROWS + r, tl.max(amax, axis=1))
+    tl.store(VAL + 13 * NROWS + r, tl.min(amin, axis=1))
+    tl.store(VAL + 14 * NROWS + r, tl.max(pmax, axis=1, propagate_nan=ALL))
+    tl.store(VAL + 15 * NROWS + r, tl.min(pmin, axis=1, propagate_nan=ALL))
+
+
+@triton.jit
+def fdiv_kernel(X, Y, APPROX, IEEE, n, BLOCK: tl.constexpr):
+    """tl.fdiv: the default may be approximate (div.full.f32, as `/`);
+    ieee_rounding=True is the IEEE-rounded quotient (div.rn.f32)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(X + offs, mask=m)
+    y = tl.load(Y + offs, mask=m)
+    tl.store(APPROX + offs, tl.fdiv(x, y), mask=m)
+    tl.store(IEEE + offs, tl.fdiv(x, y, ieee_rounding=True), mask=m)
+
+
+@triton.jit
+def histogram_kernel(X, HIST, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
+    """tl.histogram of each program's BLOCK values (masked past n: not
+    counted), summed into HIST by atomics with an integer mask (nonzero is
+    true, as for loads and stores)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(X + offs, mask=m, other=0)
+    h = tl.histogram(x, BINS, mask=m)
+    bins = tl.arange(0, BINS)
+    tl.atomic_add(HIST + bins, h, mask=h)
