@@ -56,15 +56,15 @@ void runReplicatedAtomics(const Env &env, const std::string &file, int R,
   bx.upload(binit);
   size_t n = size_t(R) * P * C;
   DeviceBuffer tickets(n * 4), xold(n * 4), cold(n * 4), hold(n * 2),
-      bold(n * 2);
-  for (DeviceBuffer *b : {&tickets, &xold, &cold, &hold, &bold})
+      bold(n * 2), ew(size_t(P) * 3 * R * 4);
+  for (DeviceBuffer *b : {&tickets, &xold, &cold, &hold, &bold, &ew})
     b->poison();
   check(k.launch(Grid{P, 1, 1},
                  {Arg::ptr(cnt.get()), Arg::ptr(xchg.get()), Arg::ptr(cas.get()),
                   Arg::ptr(hmax.get()), Arg::ptr(bx.get()),
                   Arg::ptr(tickets.get()), Arg::ptr(xold.get()),
                   Arg::ptr(cold.get()), Arg::ptr(hold.get()),
-                  Arg::ptr(bold.get()), Arg::i32(P)}));
+                  Arg::ptr(bold.get()), Arg::ptr(ew.get()), Arg::i32(P)}));
   env.sync();
   auto t = tickets.download<int32_t>(n), x = xold.download<int32_t>(n),
        o = cold.download<int32_t>(n);
@@ -72,6 +72,17 @@ void runReplicatedAtomics(const Env &env, const std::string &file, int R,
   auto xFinal = xchg.download<int32_t>(R), oFinal = cas.download<int32_t>(R);
   auto cFinal = cnt.download<int32_t>(R);
   auto bFinal = bx.download<uint16_t>(R);
+  auto elementwise = ew.download<int32_t>(size_t(P) * 3 * R);
+  // The element-wise copies (value + 1) agree with the broadcast rows.
+  auto checkElementwise = [&](int r, int pid, int j, int32_t v,
+                              const char *what) {
+    int32_t e = elementwise[(size_t(pid) * 3 + j) * R + r];
+    if (e != v + 1)
+      failCase(std::string(what) +
+               str(": element %ld, program %ld: stored element-wise as %ld, "
+                   "broadcast as %ld (+1)",
+                   r, pid, e, long(v) + 1));
+  };
   // Row (r, i) of an output: C equal values, returned.
   auto row = [&](const auto &v, const char *what, int r, int i) {
     size_t at = (size_t(r) * P + i) * C;
@@ -101,11 +112,14 @@ void runReplicatedAtomics(const Env &env, const std::string &file, int R,
         failCase(str("atomic_add: element %ld, ticket %ld names program %ld "
                      "(not a permutation of the programs)",
                      r, i, pid));
+      checkElementwise(r, pid, 0, i, "atomic_add");
     }
     // Exchange: {0} + every program's pid + 1 but the last one's.
     std::multiset<int32_t> olds, want = {0};
-    for (int i = 0; i < P; ++i)
+    for (int i = 0; i < P; ++i) {
       olds.insert(row(x, "atomic_xchg", r, i));
+      checkElementwise(r, i, 1, row(x, "atomic_xchg", r, i), "atomic_xchg");
+    }
     for (int p = 0; p < P; ++p)
       if (p + 1 != xFinal[r])
         want.insert(p + 1);
@@ -117,6 +131,7 @@ void runReplicatedAtomics(const Env &env, const std::string &file, int R,
     int winners = 0;
     for (int i = 0; i < P; ++i) {
       int32_t v = row(o, "atomic_cas", r, i);
+      checkElementwise(r, i, 2, v, "atomic_cas");
       if (v == 0) {
         ++winners;
         if (oFinal[r] != i + 1)

@@ -6,12 +6,13 @@ import triton.language as tl
 
 
 @triton.jit
-def replicated_atomics_kernel(CNT, XCHG, CAS, HMAX, BX, TICKETS, XOLD, COLD, HOLD, BOLD, NPROG,
+def replicated_atomics_kernel(CNT, XCHG, CAS, HMAX, BX, TICKETS, XOLD, COLD, HOLD, BOLD, EW, NPROG,
                               R: tl.constexpr, C: tl.constexpr):
     """R atomics per program on an R-element tile, smaller than the CTA, so
     several threads hold each element; each old value is then used broadcast
     over C columns (an [R, C] store), where every holder must see the value
-    the one issued atomic returned."""
+    the one issued atomic returned; the int results are also stored
+    element-wise (EW[(pid * 3 + j) * R + r], one more than the value)."""
     pid = tl.program_id(0)
     r = tl.arange(0, R)
     c = tl.arange(0, C)
@@ -24,6 +25,9 @@ def replicated_atomics_kernel(CNT, XCHG, CAS, HMAX, BX, TICKETS, XOLD, COLD, HOL
     tl.store(XOLD + rows, x[:, None] * 1)
     o = tl.atomic_cas(CAS + r, zeros, zeros + pid + 1)
     tl.store(COLD + rows, o[:, None] + 0 * c[None, :])
+    tl.store(EW + (pid * 3 + 0) * R + r, t + 1)
+    tl.store(EW + (pid * 3 + 1) * R + r, x + 1)
+    tl.store(EW + (pid * 3 + 2) * R + r, o + 1)
     # 16-bit compare-and-swap loops: fp16 max, bf16 exchange.
     v = (1.0 + (pid + r).to(tl.float32) / 64.0).to(tl.float16)
     h = tl.atomic_max(HMAX + r, v)
