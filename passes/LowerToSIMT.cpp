@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "passes/SIMT/SIMTUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -325,6 +326,53 @@ public:
   }
 
 private:
+  /// A kernel becomes a PTX `.entry` of its name: the name must be a PTX
+  /// identifier (PTX ISA 4.4: a letter followed by letters, digits, `_` or
+  /// `$`, or `_`/`$` followed by at least one of them; non-ASCII letters,
+  /// which Python allows, are not), and its parameters must fit the 32764
+  /// bytes of `.param` space an entry may have (PTX ISA 5.1.6.1, ISA 8.1+
+  /// on sm_70+; ptxas enforces it).
+  LogicalResult checkKernelSymbol(tile::FuncOp func) {
+    StringRef name = func.getName();
+    auto isIdChar = [](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '$';
+    };
+    bool valid = !name.empty() && llvm::all_of(name, isIdChar) &&
+                 (llvm::isAlpha(name[0]) ||
+                  ((name[0] == '_' || name[0] == '$') && name.size() > 1));
+    if (!valid) {
+      // Control bytes escaped; UTF-8 letters shown as they are.
+      std::string shown;
+      for (unsigned char c : name)
+        shown += (c < 0x20 || c == 0x7f)
+                     ? "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, 2)
+                     : std::string(1, char(c));
+      func.emitError("kernel name '")
+          << shown << "' is not a valid PTX identifier "
+          << "(expected an ASCII letter followed by letters, digits, '_' or "
+             "'$', or '_'/'$' followed by at least one of them); rename the "
+             "kernel";
+      return failure();
+    }
+    int64_t bytes = 0;
+    for (Type t : func.getArgumentTypes()) {
+      int64_t size = isa<tile::PtrType>(t) ? 8
+                     : t.isIntOrFloat()
+                         ? std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8)
+                         : 8;
+      bytes = llvm::alignTo(bytes, size) + size;
+    }
+    constexpr int64_t kMaxParamBytes = 32764;
+    if (bytes > kMaxParamBytes) {
+      func.emitError("kernel '")
+          << name << "' takes " << bytes << " bytes of parameters ("
+          << func.getNumArguments() << " arguments), more than the "
+          << kMaxParamBytes << " bytes a PTX entry may have";
+      return failure();
+    }
+    return success();
+  }
+
   /// Every tile must carry an encoding this lowering understands, every
   /// call must have been inlined, and no op may be one this lowering does
   /// not implement yet (scan, dot, trans, atomics, descriptors).
@@ -385,6 +433,8 @@ private:
     // small enough to unroll (tilec emits one value per element per thread);
     // fp8 only moves and converts (sm_89+); bf16 atomic add needs sm_90.
     module.walk([&](tile::FuncOp func) {
+      if (func.isPublic() && failed(checkKernelSymbol(func)))
+        unimplemented = true;
       unsigned warps = func.getNumWarps();
       // One error per kernel and kind: the first op that shows it.
       bool warpsReported = false, sizeReported = false;
