@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tilec_rt: a thin ctypes binding over the tilec runtime's C API (tilec/runtime.h).
+"""tilec_rt: a thin ctypes binding over the tilec runtime's C API (tilec/runtime_c.h).
 
 Loads libtilec_runtime.so from $TILEC_RUNTIME_LIB or, in a gpu-bundle, from
 ../lib next to this file. Kernels launch with torch tensors (their data_ptr())

@@ -1,6 +1,6 @@
 //===- CApi.cpp - The C API over the C++ runtime ------------------*- C++ -*-===//
 //
-// Implements tilec/runtime.h: opaque handles that own shared pointers to the
+// Implements tilec/runtime_c.h: opaque handles that own shared pointers to the
 // C++ objects, tilec_arg -> tilec::Arg conversion with range checks, and a
 // thread-local last-error string. Every entry point catches all exceptions
 // (std::bad_alloc is the only one the C++ side can raise) so none crosses
@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/runtime.h"
+#include "tilec/runtime_c.h"
 #include "tilec/Runtime.h"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-/*===- runtime.h - Load and launch tilec kernels (C API) ----------*- C -*-===*\
+/*===- runtime_c.h - Load and launch tilec kernels (C API) --------*- C -*-===*\
 |*                                                                            *|
 |* The C API of the tilec runtime, for host programs in C and for Python's    *|
 |* ctypes (bench/tilec_rt.py). It wraps the C++ API of tilec/Runtime.h with   *|
