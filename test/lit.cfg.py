@@ -40,6 +40,12 @@ if os.path.exists(os.path.join(config.test_source_root, "Frontend", "Inputs",
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    # The toolkit's libcuda stub, to link host programs without a driver.
+    stubs = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)),
+                         "lib64", "stubs")
+    if os.path.exists(os.path.join(stubs, "libcuda.so")):
+        config.available_features.add("cuda-stubs")
+        config.substitutions.append(("%cuda_stubs", stubs))
 
 
 def have_gpu():

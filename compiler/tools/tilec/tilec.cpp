@@ -21,6 +21,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -93,9 +94,13 @@ int fail() { return 1; }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  // --mlir-print-ir-before/after=<pass> name passes by their argument: the
+  // passes must be registered before the pass manager's options exist.
+  tilec::registerAllPasses();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&tilecCategory});
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -210,6 +215,11 @@ int main(int argc, char **argv) {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
       return fail();
+    // --mlir-timing: the report prints when `timing` goes out of scope.
+    DefaultTimingManager timingManager;
+    applyDefaultTimingManagerCLOptions(timingManager);
+    TimingScope timing = timingManager.getRootScope();
+    pm.enableTiming(timing);
     tilec::buildTilePipeline(pm, opts);
     if (emitStage >= Stage::Layout)
       tilec::buildLayoutPipeline(pm, opts);
