@@ -45,7 +45,11 @@ static int report(const Status &s) {
 /// an error.
 template <typename F> static int guarded(F &&body) {
   try {
-    return body();
+    int status = body();
+    // A successful call clears the thread's last error.
+    if (status == TILEC_OK)
+      lastError.clear();
+    return status;
   } catch (const std::exception &e) {
     return fail(std::string("internal error: ") + e.what());
   } catch (...) {
@@ -86,8 +90,12 @@ int tilec_context_synchronize(tilec_context ctx) {
 int tilec_module_load_ptx(tilec_context ctx, const char *ptx,
                           tilec_module *out) {
   return guarded([&] {
-    if (!ctx || !ptx || !out)
-      return fail("tilec_module_load_ptx: NULL argument");
+    if (!ctx)
+      return fail("tilec_module_load_ptx: ctx is NULL");
+    if (!ptx)
+      return fail("tilec_module_load_ptx: ptx is NULL");
+    if (!out)
+      return fail("tilec_module_load_ptx: out is NULL");
     *out = nullptr;
     auto handle = std::make_unique<tilec_module_s>();
     if (Status s = Module::loadPTX(ctx->context, ptx, handle->module); !s.ok())
@@ -100,8 +108,12 @@ int tilec_module_load_ptx(tilec_context ctx, const char *ptx,
 int tilec_module_load_file(tilec_context ctx, const char *path,
                            tilec_module *out) {
   return guarded([&] {
-    if (!ctx || !path || !out)
-      return fail("tilec_module_load_file: NULL argument");
+    if (!ctx)
+      return fail("tilec_module_load_file: ctx is NULL");
+    if (!path)
+      return fail("tilec_module_load_file: path is NULL");
+    if (!out)
+      return fail("tilec_module_load_file: out is NULL");
     *out = nullptr;
     auto handle = std::make_unique<tilec_module_s>();
     if (Status s = Module::loadFile(ctx->context, path, handle->module);
@@ -117,8 +129,12 @@ void tilec_module_destroy(tilec_module module) { delete module; }
 int tilec_module_get_kernel(tilec_module module, const char *name,
                             tilec_kernel *out) {
   return guarded([&] {
-    if (!module || !name || !out)
-      return fail("tilec_module_get_kernel: NULL argument");
+    if (!module)
+      return fail("tilec_module_get_kernel: module is NULL");
+    if (!name)
+      return fail("tilec_module_get_kernel: name is NULL");
+    if (!out)
+      return fail("tilec_module_get_kernel: out is NULL");
     *out = nullptr;
     auto handle = std::make_unique<tilec_kernel_s>();
     if (Status s = module->module.getKernel(name, handle->kernel); !s.ok())

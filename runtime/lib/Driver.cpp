@@ -15,6 +15,7 @@
 #include "Guard.h"
 
 #include <fstream>
+#include <sys/stat.h>
 #include <mutex>
 #include <sstream>
 
@@ -214,6 +215,10 @@ Status Module::loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
 Status Module::loadFile(std::shared_ptr<Context> context,
                         const std::string &path, Module &out) {
   return detail::guarded([&]() -> Status {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      return Status::error("cannot load '" + path +
+                           "': it is a directory, not a PTX file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
       return Status::error("cannot open PTX file '" + path + "'");

@@ -3,7 +3,8 @@
 // The checks Kernel::launch runs before it calls cuLaunchKernel: the argument
 // count, each argument's kind against its signature entry, the
 // specialization facts the compiler relied on (pointer alignment, integer
-// divisibility, equal to 1), the grid against the device limits and the
+// divisibility, equal to 1), pointers that are null or not aligned to their
+// element type, integers that do not fit the signature's type, the grid against the device limits and the
 // dynamic shared memory against the opt-in maximum. A kernel compiled for
 // `*fp32:16` may use 16-byte vector loads; launched with a misaligned pointer
 // it would fault or read wrong data, so the runtime refuses instead. These
@@ -112,6 +113,13 @@ Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
       if (p.isPointer) {
         if (a.kind() != ArgKind::Pointer)
           return mismatch();
+        if (a.bits() == 0)
+          return fail("a null pointer for " + p.str());
+        // Every access through the pointer is of its element type.
+        if (unsigned elem = byteSize(p.type); elem > 1 && a.bits() % elem != 0)
+          return fail("pointer " + hex(a.bits()) + " is not aligned to its " +
+                      "element type (" + std::string(toString(p.type)) +
+                      ", " + std::to_string(elem) + " bytes)");
         if (p.divisibility && a.bits() % p.divisibility != 0)
           return fail("pointer " + hex(a.bits()) + " is not " +
                       std::to_string(p.divisibility) +
@@ -124,13 +132,30 @@ Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
           return mismatch();
         continue;
       }
-      // Integers: width must match, signedness is the signature's.
+      // Integers: the width must match and the value must fit the
+      // signature's type (an unsigned value past the signed maximum, or a
+      // negative one for an unsigned type, would be reinterpreted).
       unsigned width = integerBitWidth(p.type);
       if (argIntegerWidth(a.kind()) != width)
         return mismatch();
       uint64_t raw = a.bits();
       if (width < 64)
         raw &= (uint64_t(1) << width) - 1;
+      bool argSigned = a.kind() == ArgKind::I8 || a.kind() == ArgKind::I16 ||
+                       a.kind() == ArgKind::I32 || a.kind() == ArgKind::I64;
+      bool argUnsigned = a.kind() == ArgKind::U8 || a.kind() == ArgKind::U16 ||
+                         a.kind() == ArgKind::U32 || a.kind() == ArgKind::U64;
+      bool topBit = width > 1 && ((raw >> (width - 1)) & 1);
+      if (topBit && argUnsigned && isSigned(p.type))
+        return fail(std::to_string(raw) + " (" + toString(a.kind()) +
+                    ") does not fit in " + toString(p.type));
+      if (topBit && argSigned && !isSigned(p.type)) {
+        uint64_t mask = width < 64 ? (uint64_t(1) << width) - 1 : ~uint64_t(0);
+        uint64_t mag = ((~raw) + 1) & mask;
+        return fail("-" + std::to_string(mag ? mag : raw) + " (" +
+                    toString(a.kind()) + ") does not fit in " +
+                    toString(p.type));
+      }
       bool negative = false;
       uint64_t magnitude = raw;
       std::string text;

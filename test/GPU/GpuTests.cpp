@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuTestUtils.h"
+#include "tilec/runtime_c.h"
 
 #include <cmath>
 #include <cstdio>
@@ -862,6 +863,41 @@ void runRefusal(const Env &env,
   expectUntouched(out, 0, n + 16, "element");
 }
 
+/// The C API's error reporting (tilec/runtime_c.h): a NULL argument is
+/// named, loading a directory says so, and a successful call clears the
+/// thread's last error.
+void runCApiErrors(const Env &env) {
+  tilec_module m = nullptr;
+  auto expect = [](int status, const std::string &want) {
+    std::string got = tilec_last_error();
+    if (status != TILEC_ERROR || got != want)
+      failCase("expected TILEC_ERROR and '" + want + "', found " +
+               std::to_string(status) + " and '" + got + "'");
+  };
+  expect(tilec_module_load_file(nullptr, "x.ptx", &m),
+         "tilec_module_load_file: ctx is NULL");
+  tilec_context ctx = nullptr;
+  if (tilec_context_create(0, &ctx) != TILEC_OK)
+    failCase(std::string("tilec_context_create: ") + tilec_last_error());
+  if (std::string(tilec_last_error()) != "")
+    failCase(std::string("a successful call left the last error '") +
+             tilec_last_error() + "'");
+  expect(tilec_module_load_file(ctx, nullptr, &m),
+         "tilec_module_load_file: path is NULL");
+  expect(tilec_module_load_file(ctx, env.kernelDir.c_str(), &m),
+         "cannot load '" + env.kernelDir +
+             "': it is a directory, not a PTX file");
+  expect(tilec_module_get_kernel(nullptr, "k", nullptr),
+         "tilec_module_get_kernel: module is NULL");
+  if (tilec_module_load_file(ctx, (env.kernelDir + "/add_kernel.ptx").c_str(),
+                             &m) != TILEC_OK ||
+      std::string(tilec_last_error()) != "")
+    failCase(std::string("loading add_kernel.ptx: '") + tilec_last_error() +
+             "'");
+  tilec_module_destroy(m);
+  tilec_context_destroy(ctx);
+}
+
 /// fp16 conversion checks against known encodings (CPU only).
 void runHalfSelfTest() {
   struct Case {
@@ -1020,6 +1056,26 @@ std::vector<TestCase> allCases() {
                          "argument 3 of kernel 'add_kernel': 98433 is not "
                          "divisible by 16 as the signature i32:16 requires");
                    }});
+  cases.push_back({"refuse/null_pointer", false, true, [](const Env &e) {
+                     runRefusal(
+                         e,
+                         [](std::vector<Arg> &a, CUdeviceptr) {
+                           a[1] = Arg::ptr(CUdeviceptr(0));
+                         },
+                         "argument 1 of kernel 'add_kernel': a null pointer "
+                         "for *fp32:16");
+                   }});
+  cases.push_back({"refuse/u32_past_i32", false, true, [](const Env &e) {
+                     runRefusal(
+                         e,
+                         [](std::vector<Arg> &a, CUdeviceptr) {
+                           a[3] = Arg::u32(0x80000010u);
+                         },
+                         "argument 3 of kernel 'add_kernel': 2147483664 (u32) "
+                         "does not fit in i32");
+                   }});
+  cases.push_back({"runtime/c_api_errors", false, true,
+                   [](const Env &e) { runCApiErrors(e); }});
   cases.push_back({"refuse/wrong_kind", false, true, [](const Env &e) {
                      runRefusal(
                          e,

@@ -4,9 +4,10 @@
 |* ctypes (bench/tilec_rt.py). It wraps the C++ API of tilec/Runtime.h with   *|
 |* opaque handles and plain-old-data arguments: every fallible function       *|
 |* returns TILEC_OK (0) or TILEC_ERROR (1), and tilec_last_error() gives the  *|
-|* calling thread's most recent error message. Nothing here throws, exits or  *|
-|* aborts. Handles are independent: a kernel keeps its module loaded and a    *|
-|* module keeps its context retained, whatever order they are destroyed in.   *|
+|* message of the calling thread's last fallible call ("" after a success).   *|
+|* Nothing here throws, exits or aborts. Handles are independent: a kernel    *|
+|* keeps its module loaded and a module keeps its context retained, whatever  *|
+|* order they are destroyed in.                                               *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -63,8 +64,9 @@ typedef struct tilec_arg {
   } value;
 } tilec_arg;
 
-/** The calling thread's most recent error message ("" if none). The pointer
- *  stays valid until the thread's next failing call. */
+/** The error message of the calling thread's most recent call into this
+ *  API: "" after a call that succeeded (a success clears it). The pointer
+ *  stays valid until the thread's next call into the API. */
 const char *tilec_last_error(void);
 
 /** Initialises the driver and retains device `device`'s primary context

@@ -2,8 +2,8 @@
 //
 // Unit tests of checkLaunchArgs, checkGrid and checkSharedMemory: the
 // refusals Kernel::launch makes before calling the driver (wrong argument
-// count, kind or width, misaligned pointers, integers that break their
-// divisibility or equal-to-1 fact, empty or oversized grids, too much shared
+// count, kind or width, null or misaligned pointers, integers that do not
+// fit their type or break their divisibility or equal-to-1 fact, empty or oversized grids, too much shared
 // memory), with their exact messages, and the launches they must accept.
 //
 //===----------------------------------------------------------------------===//
@@ -52,11 +52,35 @@ std::string refusal(const KernelInfo &k, const std::vector<Arg> &args) {
 TEST(LaunchChecks, AcceptsGoodLaunch) {
   Status s = checkLaunchArgs(addKernel(), addArgs(98432));
   EXPECT_TRUE(s.ok()) << s.message();
-  // Host pointers and null are just addresses to the check.
+  // Host pointers are just addresses to the check.
   alignas(16) static float buf[4];
   s = checkLaunchArgs(addKernel(), {Arg::ptr(buf), Arg::ptr(buf),
-                                    Arg::ptr(CUdeviceptr(0)), Arg::i32(0)});
+                                    Arg::ptr(buf), Arg::i32(0)});
   EXPECT_TRUE(s.ok()) << s.message();
+}
+
+TEST(LaunchChecks, NullAndElementAlignment) {
+  std::vector<Arg> args = addArgs(16);
+  args[2] = Arg::ptr(CUdeviceptr(0));
+  EXPECT_EQ(refusal(addKernel(), args),
+            "argument 2 of kernel 'add_kernel': a null pointer for *fp32:16");
+  // Without a fact a pointer still needs its element type's alignment.
+  KernelInfo k = makeKernel("k", "*fp32,*fp16,*i8,*fp64");
+  EXPECT_TRUE(checkLaunchArgs(k, {Arg::ptr(kBase + 4), Arg::ptr(kBase + 2),
+                                  Arg::ptr(kBase + 1), Arg::ptr(kBase + 8)})
+                  .ok());
+  EXPECT_EQ(refusal(k, {Arg::ptr(kBase + 2), Arg::ptr(kBase + 2),
+                        Arg::ptr(kBase + 1), Arg::ptr(kBase + 8)}),
+            "argument 0 of kernel 'k': pointer 0x7f0000000002 is not aligned "
+            "to its element type (fp32, 4 bytes)");
+  EXPECT_EQ(refusal(k, {Arg::ptr(kBase + 4), Arg::ptr(kBase + 3),
+                        Arg::ptr(kBase + 1), Arg::ptr(kBase + 8)}),
+            "argument 1 of kernel 'k': pointer 0x7f0000000003 is not aligned "
+            "to its element type (fp16, 2 bytes)");
+  EXPECT_EQ(refusal(k, {Arg::ptr(kBase + 4), Arg::ptr(kBase + 2),
+                        Arg::ptr(kBase + 1), Arg::ptr(kBase + 4)}),
+            "argument 3 of kernel 'k': pointer 0x7f0000000004 is not aligned "
+            "to its element type (fp64, 8 bytes)");
 }
 
 TEST(LaunchChecks, Count) {
@@ -101,13 +125,42 @@ TEST(LaunchChecks, Kinds) {
             "argument 3 of kernel 'add_kernel': expected i32, found pointer");
 }
 
-TEST(LaunchChecks, IntegerSignednessIsIgnoredWidthIsNot) {
+TEST(LaunchChecks, IntegersMustFitTheirTypeWidthMustMatch) {
   KernelInfo k = makeKernel("k", "i32,u32,i64,u64,i16,u16,i8,u8,i1");
-  std::vector<Arg> args = {Arg::u32(7),  Arg::i32(-7), Arg::u64(7),
-                           Arg::i64(-7), Arg::u16(7),  Arg::i16(-7),
-                           Arg::u8(7),   Arg::i8(-7),  Arg::i1(true)};
+  std::vector<Arg> args = {Arg::u32(7),  Arg::i32(7),  Arg::u64(7),
+                           Arg::i64(7),  Arg::u16(7),  Arg::i16(7),
+                           Arg::u8(7),   Arg::i8(7),   Arg::i1(true)};
   Status s = checkLaunchArgs(k, args);
   EXPECT_TRUE(s.ok()) << s.message();
+  // Values past the other signedness's range would be reinterpreted.
+  std::vector<Arg> bad = args;
+  bad[0] = Arg::u32(0xFFFFFFFFu);
+  EXPECT_EQ(refusal(k, bad),
+            "argument 0 of kernel 'k': 4294967295 (u32) does not fit in i32");
+  bad = args;
+  bad[1] = Arg::i32(-7);
+  EXPECT_EQ(refusal(k, bad),
+            "argument 1 of kernel 'k': -7 (i32) does not fit in u32");
+  bad = args;
+  bad[3] = Arg::i64(-1);
+  EXPECT_EQ(refusal(k, bad),
+            "argument 3 of kernel 'k': -1 (i64) does not fit in u64");
+  bad = args;
+  bad[2] = Arg::u64(uint64_t(1) << 63);
+  EXPECT_EQ(refusal(k, bad), "argument 2 of kernel 'k': 9223372036854775808 "
+                             "(u64) does not fit in i64");
+  bad = args;
+  bad[7] = Arg::i8(-128);
+  EXPECT_EQ(refusal(k, bad),
+            "argument 7 of kernel 'k': -128 (i8) does not fit in u8");
+  bad = args;
+  bad[6] = Arg::u8(200);
+  EXPECT_EQ(refusal(k, bad),
+            "argument 6 of kernel 'k': 200 (u8) does not fit in i8");
+  // Within range either way is fine: u32 7 for i32, i32 7 for u32.
+  args[0] = Arg::u32(0x7FFFFFFFu);
+  args[1] = Arg::i32(0x7FFFFFFF);
+  EXPECT_TRUE(checkLaunchArgs(k, args).ok());
   args[8] = Arg::i8(1);
   EXPECT_EQ(refusal(k, args), "argument 8 of kernel 'k': expected i1, found i8");
   args[8] = Arg::i1(false);
@@ -142,11 +195,12 @@ TEST(LaunchChecks, PointerAlignment) {
   args[2] = Arg::ptr(kBase + 8);
   EXPECT_NE(refusal(addKernel(), args).find("argument 2 of kernel"),
             std::string::npos);
-  // Without the fact any address is fine; with :128 a 16-aligned one is not.
+  // Without the fact any element-aligned address is fine; with :128 a
+  // 16-aligned one is not.
   KernelInfo k = makeKernel("k", "*fp32,*fp16:128");
   EXPECT_TRUE(
-      checkLaunchArgs(k, {Arg::ptr(kBase + 2), Arg::ptr(kBase + 128)}).ok());
-  EXPECT_EQ(refusal(k, {Arg::ptr(kBase + 2), Arg::ptr(kBase + 16)}),
+      checkLaunchArgs(k, {Arg::ptr(kBase + 4), Arg::ptr(kBase + 128)}).ok());
+  EXPECT_EQ(refusal(k, {Arg::ptr(kBase + 4), Arg::ptr(kBase + 16)}),
             "argument 1 of kernel 'k': pointer 0x7f0000000010 is not "
             "128-byte aligned as the signature *fp16:128 requires");
 }
@@ -172,11 +226,10 @@ TEST(LaunchChecks, Divisibility) {
                         Arg::i16(2)}),
             "argument 1 of kernel 'k': 4294967292 is not divisible by 8 as "
             "the signature u32:8 requires");
-  // An i32 argument to a u32 parameter is read as the parameter's type.
+  // A negative i32 argument does not fit a u32 parameter.
   EXPECT_EQ(refusal(k, {Arg::i64(16), Arg::i32(-4), Arg::u64(16),
                         Arg::i16(2)}),
-            "argument 1 of kernel 'k': 4294967292 is not divisible by 8 as "
-            "the signature u32:8 requires");
+            "argument 1 of kernel 'k': -4 (i32) does not fit in u32");
 }
 
 TEST(LaunchChecks, EqualToOne) {
