@@ -27,6 +27,8 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Folded tile.splat of a constant: an arith.constant.
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// Argument attribute: the value (an integer, or a pointer's address in
     /// bytes) is a multiple of this power of two.

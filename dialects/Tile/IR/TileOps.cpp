@@ -252,6 +252,13 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute value = adaptor.getSrc();
+  if (!isa_and_nonnull<IntegerAttr, FloatAttr>(value))
+    return {};
+  return SplatElementsAttr::get(cast<ShapedType>(getType()), value);
+}
+
 OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getSrc().getType() == getResult().getType())
     return getSrc();
