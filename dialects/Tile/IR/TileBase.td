@@ -40,6 +40,13 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getEqualToAttrName() {
       return "tile.equal_to";
     }
+    /// Argument attribute (unit): the integer argument, or the integers a
+    /// pointer argument points to, are unsigned (`u32`, `*u32` in the
+    /// signature). The IR's integers stay signless; this only keeps the
+    /// signature's signedness for the kernel's metadata and the runtime.
+    static constexpr ::llvm::StringLiteral getUnsignedAttrName() {
+      return "tile.unsigned";
+    }
     /// Function attribute: warps per CTA (threads = 32 * num_warps).
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return "tile.num_warps";
