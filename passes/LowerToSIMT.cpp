@@ -606,14 +606,18 @@ private:
   }
 
 public:
-  /// Triton's AOT signature syntax: `*fp32:16,i32,i32:1`.
+  /// Triton's AOT signature syntax: `*fp32:16,i32,i32:1`; `tile.unsigned`
+  /// arguments are `u32`, `*u8`.
   static std::string getSignature(tile::FuncOp func) {
     std::string sig;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       if (i)
         sig += ",";
       Type t = func.getArgumentTypes()[i];
-      auto name = [](Type t) -> std::string {
+      bool isUnsigned =
+          func.getArgAttr(i, tile::TileDialect::getUnsignedAttrName()) !=
+          nullptr;
+      auto name = [isUnsigned](Type t) -> std::string {
         if (t.isF16())
           return "fp16";
         if (t.isBF16())
@@ -627,7 +631,8 @@ public:
         if (isa<Float8E5M2Type>(t))
           return "fp8e5";
         if (auto i = dyn_cast<IntegerType>(t))
-          return (i.isUnsigned() ? "u" : "i") + std::to_string(i.getWidth());
+          return (isUnsigned || i.isUnsigned() ? "u" : "i") +
+                 std::to_string(i.getWidth());
         return "?";
       };
       if (auto p = dyn_cast<tile::PtrType>(t))

@@ -162,12 +162,19 @@ const std::set<std::string> &knownTlFunctions() {
 } // namespace
 
 Type CodeGen::dtypeByName(StringRef name) {
+  auto u = [&](unsigned w) {
+    return IntegerType::get(ctx, w, IntegerType::Unsigned);
+  };
   return llvm::StringSwitch<Type>(name)
       .Cases({"int1", "i1", "bool"}, b.getI1Type())
-      .Cases({"int8", "i8", "uint8", "u8"}, b.getI8Type())
-      .Cases({"int16", "i16", "uint16", "u16"}, b.getI16Type())
-      .Cases({"int32", "i32", "uint32", "u32"}, b.getI32Type())
-      .Cases({"int64", "i64", "uint64", "u64"}, b.getI64Type())
+      .Cases({"int8", "i8"}, b.getI8Type())
+      .Cases({"int16", "i16"}, b.getI16Type())
+      .Cases({"int32", "i32"}, b.getI32Type())
+      .Cases({"int64", "i64"}, b.getI64Type())
+      .Cases({"uint8", "u8"}, u(8))
+      .Cases({"uint16", "u16"}, u(16))
+      .Cases({"uint32", "u32"}, u(32))
+      .Cases({"uint64", "u64"}, u(64))
       .Cases({"float16", "fp16"}, b.getF16Type())
       .Cases({"bfloat16", "bf16"}, b.getBF16Type())
       .Cases({"float32", "fp32"}, b.getF32Type())
@@ -246,11 +253,10 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
     }
     TRY(v, toValue(self, l));
     // bitcast=True reinterprets the bits: no rounding applies (Triton).
-    if (towardZero && !bitcast &&
-        tile::getElementTypeOrSelf(v.getType()) != s[0]->dtype) {
+    if (towardZero && !bitcast && elementTypeOf(self) != s[0]->dtype) {
       // Triton: the rounding mode applies to floating-point downcasts only
       // (a cast to the same type returns the value first).
-      Type from = tile::getElementTypeOrSelf(v.getType()), to = s[0]->dtype;
+      Type from = elementTypeOf(self), to = s[0]->dtype;
       bool fromOk = from.isF32() || from.isF64();
       bool toOk = to.isF16() || to.isBF16() || (to.isF32() && from.isF64());
       if (!fromOk || !toOk) {
@@ -268,8 +274,8 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
               arith::FastMathFlagsAttr())
               .getResult());
     }
-    TRY(r, castTo(v, s[0]->dtype, l, bitcast));
-    return PyValue::ofValue(r);
+    TRY(r, castTo(v, s[0]->dtype, l, bitcast, elementTypeOf(self)));
+    return PyValue::ofValue(r, s[0]->dtype);
   }
   if (name == "T") {
     // Triton's code generator makes `x.T` permute(x, (1, 0)): 2-D only.
@@ -519,7 +525,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     }
     Type et = dt.dtype;
-    auto t = RankedTensorType::get(shape, et);
+    auto t = RankedTensorType::get(shape, toIRType(et));
     PyValue value = full ? *s[1] : PyValue::ofInt(0);
     if (value.isNumber()) {
       Attribute elem;
@@ -530,18 +536,25 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       else if (value.kind == K::Float) {
         error(l) << "expected an integer fill value for " << et;
         return failure();
-      } else
-        elem = b.getIntegerAttr(et, value.kind == K::Int ? value.i : int64_t(value.b));
-      return PyValue::ofValue(arith::ConstantOp::create(
-          b, lc, DenseElementsAttr::get(t, elem)));
+      } else {
+        int64_t x = value.kind == K::Int ? value.i : int64_t(value.b);
+        if (et.isInteger(1))
+          x = x != 0;
+        else if (failed(checkIntRange(x, et, l)))
+          return failure();
+        elem = b.getIntegerAttr(toIRType(et), x);
+      }
+      return PyValue::ofValue(
+          arith::ConstantOp::create(b, lc, DenseElementsAttr::get(t, elem)),
+          et);
     }
     TRY(v0, toValue(value, l));
-    TRY(v, castTo(v0, et, l));
+    TRY(v, castTo(v0, et, l, false, elementTypeOf(value)));
     if (isa<RankedTensorType>(v.getType())) {
       error(l) << "expected a scalar fill value, found a tile";
       return failure();
     }
-    return PyValue::ofValue(tile::SplatOp::create(b, lc, t, v));
+    return PyValue::ofValue(tile::SplatOp::create(b, lc, t, v), et);
   }
   if (name == "tl.zeros_like" || name == "tl.full_like") {
     if (args.args.empty() || !args.args[0].isRuntime()) {
@@ -561,7 +574,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       }
       a.args.push_back(args.args[1]);
     }
-    a.args.push_back(PyValue::ofDType(tile::getElementTypeOrSelf(x.getType())));
+    a.args.push_back(PyValue::ofDType(elementTypeOf(args.args[0])));
     return callBuiltin(name == "tl.zeros_like" ? "tl.zeros" : "tl.full", a, l);
   }
 
@@ -600,12 +613,13 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       TRY(m, memoryMask(*this, *s[1], ptr, l));
       mask = m;
     }
-    Type pointee = cast<tile::PtrType>(tile::getElementTypeOrSelf(ptr.getType()))
-                       .getPointeeType();
+    // The pointee's dtype (unsigned for `*u32`).
+    Type pointee = cast<tile::PtrType>(elementTypeOf(*s[0])).getPointeeType();
     Value other;
     if (mask && present(s[2])) {
       TRY(o0, toValue(*s[2], l, pointee));
-      TRY(o1, castTo(o0, pointee, l));
+      TRY(o1, castTo(o0, pointee, l, false,
+                     s[2]->isRuntime() ? elementTypeOf(*s[2]) : pointee));
       TRY(o, broadcastTo(o1, isa<RankedTensorType>(ptr.getType())
                                  ? cast<RankedTensorType>(ptr.getType()).getShape()
                                  : ArrayRef<int64_t>{},
@@ -614,7 +628,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     }
     Type resultType = tile::getPointeeTypeOf(ptr.getType());
     return PyValue::ofValue(
-        tile::LoadOp::create(b, lc, resultType, ptr, mask, other));
+        tile::LoadOp::create(b, lc, resultType, ptr, mask, other), pointee);
   }
   if (name == "tl.store") {
     TRY(s, bindArgs(*this, args,
@@ -633,8 +647,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     }
     Value ptr = s[0]->v;
-    Type pointee = cast<tile::PtrType>(tile::getElementTypeOrSelf(ptr.getType()))
-                       .getPointeeType();
+    Type pointee = cast<tile::PtrType>(elementTypeOf(*s[0])).getPointeeType();
     TRY(v0, toValue(*s[1], l, pointee));
     Value v = v0;
     if (!isa<RankedTensorType>(ptr.getType()) &&
@@ -655,7 +668,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     if (mask && failed(broadcastPair(ptr, mask, l)))
       return failure();
-    TRY(vc, castTo(v, pointee, l));
+    TRY(vc, castTo(v, pointee, l, false,
+                   s[1]->isRuntime() ? elementTypeOf(*s[1]) : pointee));
     tile::StoreOp::create(b, lc, ptr, vc, mask);
     return PyValue::none();
   }
@@ -682,11 +696,14 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       else
         r = isMax ? Value(arith::MaxNumFOp::create(b, lc, xv, yv))
                   : Value(arith::MinNumFOp::create(b, lc, xv, yv));
+    } else if (isUnsignedInt(type)) {
+      r = isMax ? Value(arith::MaxUIOp::create(b, lc, xv, yv))
+                : Value(arith::MinUIOp::create(b, lc, xv, yv));
     } else {
       r = isMax ? Value(arith::MaxSIOp::create(b, lc, xv, yv))
                 : Value(arith::MinSIOp::create(b, lc, xv, yv));
     }
-    return PyValue::ofValue(r);
+    return PyValue::ofValue(r, type);
   }
   static const std::set<std::string> unaryMath = {
       "tl.exp", "tl.exp2", "tl.log", "tl.log2", "tl.sqrt", "tl.rsqrt",
@@ -696,6 +713,9 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(s, bindArgs(*this, args, {"x"}, 1, name.substr(3), l));
     TRY(v, toValue(*s[0], l));
     Type et = tile::getElementTypeOrSelf(v.getType());
+    // |x| of an unsigned value is x (Triton's abs).
+    if (name == "tl.abs" && isUnsignedInt(elementTypeOf(*s[0])))
+      return PyValue::ofValue(v, elementTypeOf(*s[0]));
     if (name == "tl.abs" && et.isInteger())
       return PyValue::ofValue(math::AbsIOp::create(b, lc, v));
     if (!isa<FloatType>(et) || isa<Float8E4M3FNType, Float8E5M2Type>(et)) {
@@ -756,7 +776,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(xy, operandsAs({*s[0], *s[1]}, type, l));
     Value xv = xy[0], yv = xy[1];
     return PyValue::ofValue(
-        arith::MulUIExtendedOp::create(b, lc, xv, yv).getHigh());
+        arith::MulUIExtendedOp::create(b, lc, xv, yv).getHigh(), type);
   }
   if (name == "tl.sqrt_rn") {
     TRY(s, bindArgs(*this, args, {"x"}, 1, "sqrt_rn", l));
@@ -849,11 +869,11 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
         TRY(e, expandDims(cur, ax, l));
         cur = e;
       }
-      return PyValue::ofValue(cur);
+      return PyValue::ofValue(cur, elementTypeOf(*s[0]));
     }
     TRY(axis, intArg(*this, s[1], "axis", l));
     TRY(e, expandDims(v, axis, l));
-    return PyValue::ofValue(e);
+    return PyValue::ofValue(e, elementTypeOf(*s[0]));
   }
   if (name == "tl.broadcast_to" || name == "tl.reshape" || name == "tl.view") {
     if (args.args.empty()) {
@@ -872,9 +892,10 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
         shapeV = v;
     TRY(shape, shapeArg(*this, shapeV, l));
     TRY(v, toValue(args.args[0], l));
+    Type dtype = elementTypeOf(args.args[0]);
     if (name == "tl.broadcast_to") {
       TRY(r, broadcastTo(v, shape, l));
-      return PyValue::ofValue(r);
+      return PyValue::ofValue(r, dtype);
     }
     auto t = dyn_cast<RankedTensorType>(v.getType());
     int64_t n = 1;
@@ -885,8 +906,10 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                << " elements";
       return failure();
     }
-    return PyValue::ofValue(tile::ReshapeOp::create(
-        b, lc, RankedTensorType::get(shape, t.getElementType()), v));
+    return PyValue::ofValue(
+        tile::ReshapeOp::create(
+            b, lc, RankedTensorType::get(shape, t.getElementType()), v),
+        dtype);
   }
   if (name == "tl.broadcast") {
     TRY(s, bindArgs(*this, args, {"input", "other"}, 2, "broadcast", l));
@@ -895,7 +918,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     Value xv = x, yv = y;
     if (failed(broadcastPair(xv, yv, l)))
       return failure();
-    return PyValue::ofTuple({PyValue::ofValue(xv), PyValue::ofValue(yv)});
+    return PyValue::ofTuple({PyValue::ofValue(xv, elementTypeOf(*s[0])),
+                             PyValue::ofValue(yv, elementTypeOf(*s[1]))});
   }
 
   return callExtendedBuiltin(name, args, l);

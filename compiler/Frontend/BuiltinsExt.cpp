@@ -56,11 +56,13 @@ FailureOr<SmallVector<int64_t>> intList(CodeGen &g, const PyValue &v,
 Type elemOf(Value v) { return tile::getElementTypeOrSelf(v.getType()); }
 } // namespace
 
-/// Reduces `srcs` along `axis` (None: over all elements) with `combine`.
+/// Reduces `srcs` along `axis` (None: over all elements) with `combine`;
+/// the results have the dtypes `dtypes` (one per source; empty: the IR's).
 static FailureOr<PyValue> reduceTiles(CodeGen &g, SmallVector<Value> srcs,
                                       std::optional<int64_t> axisOpt,
                                       bool keepDims, const Combiner &combine,
-                                      SourceLoc l) {
+                                      SourceLoc l,
+                                      ArrayRef<Type> dtypes = {}) {
   Location lc = g.loc(l);
   OpBuilder &b = g.b;
   for (Value &s : srcs) {
@@ -105,7 +107,7 @@ static FailureOr<PyValue> reduceTiles(CodeGen &g, SmallVector<Value> srcs,
     tile::ReduceReturnOp::create(b, lc, *results);
   }
   SmallVector<PyValue> outs;
-  for (Value r : reduce.getResults()) {
+  for (auto [k, r] : llvm::enumerate(reduce.getResults())) {
     Value v = r;
     if (keepDims) {
       if (!axisOpt) {
@@ -124,22 +126,24 @@ static FailureOr<PyValue> reduceTiles(CodeGen &g, SmallVector<Value> srcs,
         v = tile::SplatOp::create(b, lc, RankedTensorType::get({1}, v.getType()), v);
       }
     }
-    outs.push_back(PyValue::ofValue(v));
+    outs.push_back(PyValue::ofValue(v, k < dtypes.size() ? dtypes[k] : Type()));
   }
   if (outs.size() == 1)
     return outs[0];
   return PyValue::ofTuple(std::vector<PyValue>(outs.begin(), outs.end()));
 }
 
-/// Builds the combiner `fn(lhs..., rhs...)` by inlining a user function.
-static Combiner userCombiner(CodeGen &g, const PyValue &fn, SourceLoc l) {
-  return [&g, fn, l](ArrayRef<Value> lhs,
-                     ArrayRef<Value> rhs) -> FailureOr<SmallVector<Value>> {
+/// Builds the combiner `fn(lhs..., rhs...)` by inlining a user function;
+/// its operands have the dtypes `dtypes` (one per operand).
+static Combiner userCombiner(CodeGen &g, const PyValue &fn, SourceLoc l,
+                             SmallVector<Type> dtypes) {
+  return [&g, fn, l, dtypes](ArrayRef<Value> lhs, ArrayRef<Value> rhs)
+             -> FailureOr<SmallVector<Value>> {
     CallArgs args;
-    for (Value v : lhs)
-      args.args.push_back(PyValue::ofValue(v));
-    for (Value v : rhs)
-      args.args.push_back(PyValue::ofValue(v));
+    for (auto [k, v] : llvm::enumerate(lhs))
+      args.args.push_back(PyValue::ofValue(v, dtypes[k]));
+    for (auto [k, v] : llvm::enumerate(rhs))
+      args.args.push_back(PyValue::ofValue(v, dtypes[k]));
     auto r = g.call(fn, args, l);
     if (failed(r))
       return failure();
@@ -152,10 +156,11 @@ static Combiner userCombiner(CodeGen &g, const PyValue &fn, SourceLoc l) {
     }
     SmallVector<Value> out;
     for (auto [k, v] : llvm::enumerate(vals)) {
-      auto x = g.toValue(v, l, lhs[k].getType());
+      auto x = g.toValue(v, l, dtypes[k]);
       if (failed(x))
         return failure();
-      auto c = g.castTo(*x, lhs[k].getType(), l);
+      auto c = g.castTo(*x, dtypes[k], l, false,
+                        v.isRuntime() ? g.elementTypeOf(v) : dtypes[k]);
       if (failed(c))
         return failure();
       if (isa<RankedTensorType>(c->getType())) {
@@ -201,17 +206,22 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     }
     bool keepDims = flag(isArg ? s[3] : s[4]);
     Type et = elemOf(x);
+    // The dtype: unsigned values reduce with unsigned max/min/compares.
+    Type dtype = elementTypeOf(*s[0]);
+    bool isU = isUnsignedInt(dtype);
     bool isF = isa<FloatType>(et);
     if (name == "tl.sum") {
-      // Narrow types accumulate in 32 bits (Triton's _pick_sum_dtype).
-      Type acc = et;
+      // Narrow types accumulate in 32 bits (Triton's _pick_sum_dtype:
+      // uint32 for unsigned ones).
+      Type acc = dtype;
       if (present(s[5]) && s[5]->kind == K::DType)
         acc = s[5]->dtype;
       else if (isF && et.getIntOrFloatBitWidth() < 32)
         acc = b.getF32Type();
       else if (!isF && et.getIntOrFloatBitWidth() < 32)
-        acc = b.getI32Type();
-      TRY(xc, castTo(x, acc, l));
+        acc = isU ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
+                  : Type(b.getI32Type());
+      TRY(xc, castTo(x, acc, l, false, dtype));
       x = xc;
       bool f = isa<FloatType>(acc);
       return reduceTiles(*this, {x}, axis, keepDims,
@@ -222,7 +232,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                                f ? Value(arith::AddFOp::create(b, rl, a[0], c[0]))
                                  : Value(arith::AddIOp::create(b, rl, a[0], c[0]))};
                          },
-                         l);
+                         l, {acc});
     }
     if (name == "tl.xor_sum") {
       if (isF) {
@@ -236,7 +246,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                            return SmallVector<Value>{
                                arith::XOrIOp::create(b, loc(l), a[0], c[0])};
                          },
-                         l);
+                         l, {dtype});
     }
     bool isMax = name == "tl.max" || name == "tl.argmax";
     bool withIndex = isArg || flag(s[2]);
@@ -244,7 +254,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     if (!withIndex)
       return reduceTiles(
           *this, {x}, axis, keepDims,
-          [&, isF, isMax, nanWins](ArrayRef<Value> a, ArrayRef<Value> c)
+          [&, isF, isU, isMax, nanWins](ArrayRef<Value> a, ArrayRef<Value> c)
               -> FailureOr<SmallVector<Value>> {
             Location rl = loc(l);
             // tl.maximum's semantics: NONE, the non-NaN operand wins
@@ -256,12 +266,15 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
             else if (isF)
               r = isMax ? Value(arith::MaxNumFOp::create(b, rl, a[0], c[0]))
                         : Value(arith::MinNumFOp::create(b, rl, a[0], c[0]));
+            else if (isU)
+              r = isMax ? Value(arith::MaxUIOp::create(b, rl, a[0], c[0]))
+                        : Value(arith::MinUIOp::create(b, rl, a[0], c[0]));
             else
               r = isMax ? Value(arith::MaxSIOp::create(b, rl, a[0], c[0]))
                         : Value(arith::MinSIOp::create(b, rl, a[0], c[0]));
             return SmallVector<Value>{r};
           },
-          l);
+          l, {dtype});
     // Values with their indices along the axis; ties keep the lower index.
     auto t = dyn_cast<RankedTensorType>(x.getType());
     if (!t) {
@@ -292,7 +305,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     TRY(res, reduceTiles(
                  *this, {xs, ib}, axis ? std::optional<int64_t>(ax) : std::nullopt,
                  keepDims,
-                 [&, isF, isMax, nanWins](ArrayRef<Value> a, ArrayRef<Value> c)
+                 [&, isF, isU, isMax, nanWins](ArrayRef<Value> a, ArrayRef<Value> c)
                      -> FailureOr<SmallVector<Value>> {
                    Location rl = loc(l);
                    Value better, equal;
@@ -323,9 +336,11 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                          b, rl, cmp(arith::CmpFPredicate::OEQ, a[0], c[0]),
                          arith::AndIOp::create(b, rl, nanA, nanC));
                    } else {
+                     using P = arith::CmpIPredicate;
                      better = arith::CmpIOp::create(
-                         b, rl, isMax ? arith::CmpIPredicate::sgt
-                                      : arith::CmpIPredicate::slt,
+                         b, rl,
+                         isMax ? (isU ? P::ugt : P::sgt)
+                               : (isU ? P::ult : P::slt),
                          a[0], c[0]);
                      equal = arith::CmpIOp::create(b, rl, arith::CmpIPredicate::eq,
                                                    a[0], c[0]);
@@ -338,7 +353,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                        arith::SelectOp::create(b, rl, keep, a[0], c[0]),
                        arith::SelectOp::create(b, rl, keep, a[1], c[1])};
                  },
-                 l));
+                 l, {dtype, Type()}));
     if (isArg)
       return res.elts[1];
     return res;
@@ -347,11 +362,14 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     TRY(s, bindArgs(*this, args, {"input", "axis", "combine_fn", "keep_dims"}, 3,
                 "reduce", l));
     SmallVector<Value> srcs;
+    SmallVector<Type> dtypes;
     std::vector<PyValue> ins =
         s[0]->kind == K::Tuple ? s[0]->elts : std::vector<PyValue>{*s[0]};
     for (const PyValue &v : ins) {
       TRY(x, toValue(v, l));
       srcs.push_back(x);
+      dtypes.push_back(v.isRuntime() ? elementTypeOf(v)
+                                     : tile::getElementTypeOrSelf(x.getType()));
     }
     if (srcs.size() > 1)
       for (Value &v : srcs)
@@ -366,7 +384,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       axis = s[1]->i;
     }
     return reduceTiles(*this, srcs, axis, flag(s[3]),
-                       userCombiner(*this, *s[2], l), l);
+                       userCombiner(*this, *s[2], l, dtypes), l, dtypes);
   }
 
   // --- scans ---
@@ -380,6 +398,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     std::vector<PyValue> ins =
         s[0]->kind == K::Tuple ? s[0]->elts : std::vector<PyValue>{*s[0]};
     SmallVector<Value> srcs;
+    SmallVector<Type> dtypes;
     for (const PyValue &v : ins) {
       TRY(x, toValue(v, l));
       if (!isa<RankedTensorType>(x.getType())) {
@@ -387,6 +406,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
         return failure();
       }
       srcs.push_back(x);
+      dtypes.push_back(elementTypeOf(v));
     }
     int64_t axis = 0;
     if (present(s[1])) {
@@ -406,15 +426,19 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     bool reverse = flag(user ? s[3] : s[2]);
     Combiner combine;
     if (user) {
-      combine = userCombiner(*this, *s[2], l);
+      combine = userCombiner(*this, *s[2], l, dtypes);
     } else {
-      Type et = elemOf(srcs[0]);
+      Type et = dtypes[0];
       if (present(s[3]) && s[3]->kind == K::DType)
         et = s[3]->dtype;
       else if (et.getIntOrFloatBitWidth() < 32)
-        et = isa<FloatType>(et) ? Type(b.getF32Type()) : Type(b.getI32Type());
-      TRY(xc, castTo(srcs[0], et, l));
+        et = isa<FloatType>(et) ? Type(b.getF32Type())
+             : isUnsignedInt(et)
+                 ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
+                 : Type(b.getI32Type());
+      TRY(xc, castTo(srcs[0], et, l, false, dtypes[0]));
       srcs[0] = xc;
+      dtypes[0] = et;
       bool f = isa<FloatType>(et), isSum = name == "tl.cumsum";
       combine = [&, f, isSum](ArrayRef<Value> a,
                               ArrayRef<Value> c) -> FailureOr<SmallVector<Value>> {
@@ -440,10 +464,10 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       tile::ScanReturnOp::create(b, lc, *r);
     }
     if (scan.getNumResults() == 1)
-      return PyValue::ofValue(scan->getResult(0));
+      return PyValue::ofValue(scan->getResult(0), dtypes[0]);
     std::vector<PyValue> outs;
-    for (Value r : scan.getResults())
-      outs.push_back(PyValue::ofValue(r));
+    for (auto [k, r] : llvm::enumerate(scan.getResults()))
+      outs.push_back(PyValue::ofValue(r, dtypes[k]));
     return PyValue::ofTuple(outs);
   }
 
@@ -513,7 +537,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       d << (dims.size() == 1 ? ",)" : ")");
       return failure();
     }
-    return PyValue::ofValue(tile::TransOp::create(b, lc, x, order));
+    return PyValue::ofValue(tile::TransOp::create(b, lc, x, order),
+                            elementTypeOf(args.args[0]));
   }
 
   // --- hints, assumptions, barriers ---
@@ -546,7 +571,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
         b, lc, x.getType(), x, name == "tl.multiple_of" ? arr : DenseI64ArrayAttr(),
         name == "tl.max_contiguous" ? arr : DenseI64ArrayAttr(),
         name == "tl.max_constancy" ? arr : DenseI64ArrayAttr());
-    return PyValue::ofValue(hint.getResult());
+    return PyValue::ofValue(hint.getResult(), elementTypeOf(*s[0]));
   }
   if (name == "tl.assume") {
     TRY(s, bindArgs(*this, args, {"cond"}, 1, "assume", l));
@@ -620,7 +645,11 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                << ", found " << ptr.getType();
       return failure();
     }
-    Type pointee = cast<tile::PtrType>(elemOf(ptr)).getPointeeType();
+    // The pointee's dtype: unsigned for `*u32` (max/min compare unsigned).
+    Type pointee = cast<tile::PtrType>(elementTypeOf(*s[0])).getPointeeType();
+    auto fromOf = [&](const PyValue &v) {
+      return v.isRuntime() ? elementTypeOf(v) : pointee;
+    };
     tile::MemSemantic sem;
     tile::MemScope scope;
     if (failed(semScope(s[3], s[4], sem, scope)))
@@ -628,16 +657,17 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     if (isCas) {
       TRY(c0, toValue(*s[1], l, pointee));
       TRY(v0, toValue(*s[2], l, pointee));
-      TRY(c1, castTo(c0, pointee, l));
-      TRY(v1, castTo(v0, pointee, l));
+      TRY(c1, castTo(c0, pointee, l, false, fromOf(*s[1])));
+      TRY(v1, castTo(v0, pointee, l, false, fromOf(*s[2])));
       Value c = c1, v = v1;
       if (failed(broadcastPair(ptr, c, l)) || failed(broadcastPair(ptr, v, l)))
         return failure();
       return PyValue::ofValue(
-          tile::AtomicCASOp::create(b, lc, ptr, c, v, sem, scope).getResult());
+          tile::AtomicCASOp::create(b, lc, ptr, c, v, sem, scope).getResult(),
+          pointee);
     }
     TRY(v0, toValue(*s[1], l, pointee));
-    TRY(v1, castTo(v0, pointee, l));
+    TRY(v1, castTo(v0, pointee, l, false, fromOf(*s[1])));
     Value v = v1;
     if (failed(broadcastPair(ptr, v, l)))
       return failure();
@@ -654,8 +684,10 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     std::string op = name.substr(10);
     tile::RMWKind kind;
     if (op == "add") kind = f ? tile::RMWKind::FAdd : tile::RMWKind::Add;
-    else if (op == "max") kind = tile::RMWKind::Max;
-    else if (op == "min") kind = tile::RMWKind::Min;
+    else if (op == "max")
+      kind = isUnsignedInt(pointee) ? tile::RMWKind::UMax : tile::RMWKind::Max;
+    else if (op == "min")
+      kind = isUnsignedInt(pointee) ? tile::RMWKind::UMin : tile::RMWKind::Min;
     else if (op == "and") kind = tile::RMWKind::And;
     else if (op == "or") kind = tile::RMWKind::Or;
     else if (op == "xor") kind = tile::RMWKind::Xor;
@@ -672,7 +704,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     }
     return PyValue::ofValue(
         tile::AtomicRMWOp::create(b, lc, kind, ptr, v, mask, sem, scope)
-            .getResult());
+            .getResult(),
+        pointee);
   }
 
   // --- tensor descriptors ---
@@ -719,6 +752,9 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     PyValue d;
     d.kind = K::Descriptor;
     d.v = tile::MakeTensorDescOp::create(b, lc, descType, base, shape, strides);
+    if (Type dt = cast<tile::PtrType>(elementTypeOf(*s[0])).getPointeeType();
+        dt != elem)
+      d.dtype = dt;
     return d;
   }
   if (name == "tl.desc.load" || name == "tl.desc.store") {
@@ -747,11 +783,16 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                << " offsets, found " << idx.size();
       return failure();
     }
+    Type dtype = args.args[0].dtype ? args.args[0].dtype
+                                    : descType.getBlockType().getElementType();
     if (isLoad)
       return PyValue::ofValue(tile::DescLoadOp::create(
-          b, lc, descType.getBlockType(), desc, idx));
-    TRY(v0, toValue(args.args[2], l, descType.getBlockType().getElementType()));
-    TRY(v1, castTo(v0, descType.getBlockType().getElementType(), l));
+                                  b, lc, descType.getBlockType(), desc, idx),
+                              dtype);
+    TRY(v0, toValue(args.args[2], l, dtype));
+    TRY(v1, castTo(v0, dtype, l, false,
+                   args.args[2].isRuntime() ? elementTypeOf(args.args[2])
+                                            : dtype));
     TRY(v, broadcastTo(v1, descType.getBlockType().getShape(), l));
     tile::DescStoreOp::create(b, lc, desc, idx, v);
     return PyValue::none();

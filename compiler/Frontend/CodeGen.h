@@ -50,7 +50,11 @@ struct PyValue {
   double f = 0;
   bool b = false;
   std::string s;           ///< Str; Builtin/Method name; Module path
-  mlir::Type dtype;        ///< DType
+  /// DType: the triton dtype (unsigned integers are MLIR's unsigned integer
+  /// types, `ui32`, and pointers to them `!tile.ptr<ui32>`). Runtime and
+  /// Descriptor: the dtype of the elements where the IR's signless type does
+  /// not say it all (unsigned integers, pointers to them), else null.
+  mlir::Type dtype;
   mlir::Value v;           ///< Runtime, Descriptor
   std::vector<PyValue> elts; ///< Tuple; Method: [receiver]; Dict: k0, v0, k1, ...
   const py::FunctionDef *fn = nullptr;
@@ -61,7 +65,9 @@ struct PyValue {
   static PyValue ofBool(bool x) { PyValue p; p.kind = Kind::Bool; p.b = x; return p; }
   static PyValue ofStr(std::string x) { PyValue p; p.kind = Kind::Str; p.s = std::move(x); return p; }
   static PyValue ofDType(mlir::Type t) { PyValue p; p.kind = Kind::DType; p.dtype = t; return p; }
-  static PyValue ofValue(mlir::Value v) { PyValue p; p.kind = Kind::Runtime; p.v = v; return p; }
+  /// A run-time value whose elements have triton dtype `dtype` (null: the
+  /// IR's element type, signed for integers).
+  static PyValue ofValue(mlir::Value v, mlir::Type dtype = {});
   static PyValue ofTuple(std::vector<PyValue> e) { PyValue p; p.kind = Kind::Tuple; p.elts = std::move(e); return p; }
   static PyValue builtin(std::string name) { PyValue p; p.kind = Kind::Builtin; p.s = std::move(name); return p; }
   static PyValue module(std::string path) { PyValue p; p.kind = Kind::Module; p.s = std::move(path); return p; }
@@ -113,6 +119,12 @@ mlir::FailureOr<mlir::Value> memoryMask(CodeGen &g, const PyValue &maskArg,
 mlir::FailureOr<bool> propagateNanArg(CodeGen &cg,
                                       const std::optional<PyValue> &v,
                                       py::SourceLoc l);
+/// Whether `t` is an unsigned integer dtype (`ui8`..`ui64`).
+bool isUnsignedInt(mlir::Type t);
+/// The IR type of a front-end type: unsigned integers become signless ones,
+/// in pointers and tensors too (as in Triton, the IR's integers are
+/// signless and the front end picks the signed or unsigned op).
+mlir::Type toIRType(mlir::Type t);
 
 /// One `triton.Config(...)` of an `@triton.autotune`, as host code built it
 /// (HostEval.cpp), with Triton's defaults for what it leaves out.
@@ -179,9 +191,16 @@ public:
                                    const PyValue &b, py::SourceLoc l);
   mlir::FailureOr<PyValue> unary(py::UnaryOpKind op, const PyValue &a,
                                  py::SourceLoc l);
-  /// Converts `v` to element type `elem` (keeping its shape), as `.to()`.
+  /// Converts `v`, whose elements have dtype `from` (null: its IR element
+  /// type), to dtype `elem` (keeping its shape), as `.to()`: integers widen
+  /// by the source's signedness, integers and floats convert by the integer
+  /// side's (Triton's cast).
   mlir::FailureOr<mlir::Value> castTo(mlir::Value v, mlir::Type elem,
-                                    py::SourceLoc l, bool bitcast = false);
+                                      py::SourceLoc l, bool bitcast = false,
+                                      mlir::Type from = {});
+  /// `v` as a run-time value converted to dtype `elem` (castTo on a PyValue).
+  mlir::FailureOr<PyValue> castValue(const PyValue &v, mlir::Type elem,
+                                     py::SourceLoc l, bool bitcast = false);
   /// Splats/broadcasts `v` to `shape` (numpy rules).
   mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v,
                                            llvm::ArrayRef<int64_t> shape,
@@ -196,7 +215,14 @@ public:
   /// Triton's type for a binary op of `a` and `b` (either may be a constexpr).
   mlir::FailureOr<mlir::Type> promote(const PyValue &a, const PyValue &b,
                                       bool divOrMod, py::SourceLoc l);
+  /// The dtype of `v`'s elements (unsigned integers included), or null.
   mlir::Type elementTypeOf(const PyValue &v);
+  /// `v`'s type with its dtype as element type (`tensor<4xui8>`): what
+  /// loop-carried and branch variables must keep.
+  mlir::Type frontendTypeOf(const PyValue &v);
+  /// Checks that integer `x` fits dtype `t` (signed or unsigned range, or
+  /// either for signless widths below 64, as Triton's constants do).
+  mlir::LogicalResult checkIntRange(int64_t x, mlir::Type t, py::SourceLoc l);
   mlir::FailureOr<mlir::Value> expandDims(mlir::Value v, int64_t axis,
                                           py::SourceLoc l);
   mlir::FailureOr<PyValue> subscript(const PyValue &v,

@@ -22,9 +22,8 @@
 // - max_num_imprecise_acc: for two fp8 operands at most K, default 2^30 on
 //   sm_90 and 0 elsewhere (the CUDA options' default).
 //
-// Every refusal is located at the call. tilec's unsigned integer types are
-// its signed ones (docs/language.md), so uint8 operands, which Triton
-// refuses, are read as int8.
+// Every refusal is located at the call; uint8 operands are refused, as
+// Triton refuses them (tl.int8 is the integer type tl.dot takes).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
@@ -47,7 +46,7 @@ std::string tlName(Type t) {
   if (t.isInteger(1))
     return "tl.int1";
   if (auto i = dyn_cast<IntegerType>(t))
-    return "tl.int" + std::to_string(i.getWidth());
+    return (i.isUnsigned() ? "tl.uint" : "tl.int") + std::to_string(i.getWidth());
   if (t.isF16())
     return "tl.float16";
   if (t.isBF16())
@@ -161,11 +160,11 @@ FailureOr<PyValue> CodeGen::callDot(CallArgs &args, SourceLoc l) {
   }
 
   // Element types.
-  Type ea = ta.getElementType(), eb = tb.getElementType();
+  Type ea = elementTypeOf(*s[0]), eb = elementTypeOf(*s[1]);
   bool fp8 = isFp8(ea) && isFp8(eb);
   if (!fp8) {
     for (Type e : {ea, eb})
-      if (!e.isInteger(8) && !e.isF16() && !e.isBF16() && !e.isF32() &&
+      if (!e.isSignlessInteger(8) && !e.isF16() && !e.isBF16() && !e.isF32() &&
           !e.isF64()) {
         error(l) << "unsupported operand type " << tlName(e)
                  << " for tl.dot: expected tl.int8, tl.float16, tl.bfloat16, "

@@ -113,7 +113,7 @@ namespace {
 /// A parsed signature entry.
 struct SigEntry {
   bool isPointer = false;
-  Type type;
+  Type type; ///< the dtype: `ui32`, `!tile.ptr<ui32>` for unsigned entries
   int64_t divisibility = 1;
   bool equalToOne = false;
   std::string text;
@@ -482,7 +482,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       return nullptr;
     }
     e.type = e.isPointer ? Type(tile::PtrType::get(ctx, elem)) : elem;
-    argTypes.push_back(e.type);
+    argTypes.push_back(toIRType(e.type));
     sig.push_back(e);
     runtimeParams.push_back(p);
   }
@@ -505,6 +505,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     if (e.equalToOne)
       func.setArgAttr(i, tile::TileDialect::getEqualToAttrName(),
                       b.getI32IntegerAttr(1));
+    if (e.type != argTypes[i])
+      func.setArgAttr(i, tile::TileDialect::getUnsignedAttrName(),
+                      b.getUnitAttr());
     entry->getArgument(i).setLoc(loc(runtimeParams[i]->loc));
   }
   b.setInsertionPointToStart(entry);
@@ -527,7 +530,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
         scope[p->name] = PyValue::ofInt(1);
         continue;
       }
-      scope[p->name] = PyValue::ofValue(entry->getArgument(argIndex++));
+      scope[p->name] =
+          PyValue::ofValue(entry->getArgument(argIndex), sig[argIndex].type);
+      ++argIndex;
       continue;
     }
     auto it = constexprValues.find(p->name);
@@ -640,7 +645,7 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
   case PyValue::Kind::Runtime: {
     Type t = v.v.getType();
     if (attr == "dtype")
-      return PyValue::ofDType(tile::getElementTypeOrSelf(t));
+      return PyValue::ofDType(elementTypeOf(v));
     if (attr == "shape") {
       std::vector<PyValue> dims;
       if (auto tensor = dyn_cast<RankedTensorType>(t))
@@ -1044,7 +1049,7 @@ bool sameBinding(const PyValue &a, const PyValue &b) {
   switch (a.kind) {
   case PyValue::Kind::Runtime:
   case PyValue::Kind::Descriptor:
-    return a.v == b.v;
+    return a.v == b.v && a.dtype == b.dtype;
   case PyValue::Kind::Int: return a.i == b.i;
   case PyValue::Kind::Float: return a.f == b.f || (a.f != a.f && b.f != b.f);
   case PyValue::Kind::Bool: return a.b == b.b;
@@ -1264,6 +1269,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     collectAssigned(i.orelse, assigned);
     std::vector<std::string> names;
     std::vector<Value> thenVals, elseVals;
+    std::vector<Type> dtypes;
     scope = before;
     for (const std::string &name : assigned) {
       auto t = thenScope.find(name), e = elseScope.find(name);
@@ -1280,28 +1286,32 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
                         "branches of an if on a run-time value";
         return failure();
       }
-      // Types: a run-time side decides; constexpr numbers follow it.
+      // Types (dtypes, so signedness too): a run-time side decides;
+      // constexpr numbers follow it.
       Type type;
       if (t->second.isRuntime())
-        type = t->second.v.getType();
+        type = frontendTypeOf(t->second);
       else if (e->second.isRuntime())
-        type = e->second.v.getType();
+        type = frontendTypeOf(e->second);
+      Type hint = type ? tile::getElementTypeOrSelf(type) : Type();
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      auto tv = toValue(t->second, s.loc,
-                        type ? tile::getElementTypeOrSelf(type) : Type());
+      auto tv = toValue(t->second, s.loc, hint);
       if (failed(tv))
         return failure();
       b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-      auto ev = toValue(e->second, s.loc,
-                        type ? tile::getElementTypeOrSelf(type) : Type());
+      auto ev = toValue(e->second, s.loc, hint);
       if (failed(ev))
         return failure();
-      if (tv->getType() != ev->getType()) {
+      auto typeOf = [&](const PyValue &x) {
+        return x.isRuntime() ? frontendTypeOf(x) : hint ? hint : elementTypeOf(x);
+      };
+      if (typeOf(t->second) != typeOf(e->second)) {
         error(s.loc) << "variable '" << name
                      << "' has different types in the branches of an if: "
-                     << tv->getType() << " and " << ev->getType();
+                     << typeOf(t->second) << " and " << typeOf(e->second);
         return failure();
       }
+      dtypes.push_back(tile::getElementTypeOrSelf(typeOf(t->second)));
       names.push_back(name);
       thenVals.push_back(*tv);
       elseVals.push_back(*ev);
@@ -1323,7 +1333,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     scf::YieldOp::create(b, l, elseVals);
     ifOp.erase();
     for (auto [k, name] : llvm::enumerate(names))
-      scope[name] = PyValue::ofValue(newIf.getResult(k));
+      scope[name] = PyValue::ofValue(newIf.getResult(k), dtypes[k]);
     return success();
   }
   case StmtKind::For:
@@ -1512,8 +1522,14 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
                             << x.getType();
         return failure();
       }
-      if (x.getType() != ivType)
-        x = arith::ExtSIOp::create(b, l, ivType, x);
+      if (x.getType() != ivType) {
+        // Widened by the bound's signedness.
+        auto wide = castTo(x, ivType, f->iter->loc, false,
+                           v.isRuntime() ? elementTypeOf(v) : Type());
+        if (failed(wide))
+          return failure();
+        x = *wide;
+      }
       bvals.push_back(x);
     }
     // Which variables the body carries, and their types: generate the body
@@ -1549,8 +1565,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
             r = failure();
             break;
           }
-          Type t = next.isRuntime() ? next.v.getType()
-                   : init.isRuntime() ? init.v.getType()
+          Type t = next.isRuntime() ? frontendTypeOf(next)
+                   : init.isRuntime() ? frontendTypeOf(init)
                                       : Type();
           carried.push_back(name);
           carriedTypes.push_back(t);
@@ -1572,16 +1588,20 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
                      << t << "; initialize it as a tile (e.g. tl.zeros)";
         return failure();
       }
-      auto v = toValue(init, s.loc, t ? tile::getElementTypeOrSelf(t) : Type());
+      Type hint = t ? tile::getElementTypeOrSelf(t) : Type();
+      auto v = toValue(init, s.loc, hint);
       if (failed(v))
         return failure();
-      if (t && v->getType() != t) {
+      Type initType = init.isRuntime() ? frontendTypeOf(init)
+                      : hint           ? hint
+                                       : elementTypeOf(init);
+      if (t && initType != t) {
         error(s.loc) << "loop-carried variable '" << name << "' has type "
-                     << v->getType() << " before the loop and " << t
+                     << initType << " before the loop and " << t
                      << " in it; keep its type the same";
         return failure();
       }
-      carriedTypes[k] = v->getType();
+      carriedTypes[k] = initType;
       inits.push_back(*v);
     }
     auto forOp = scf::ForOp::create(b, l, bvals[0], bvals[1], bvals[2], inits);
@@ -1599,19 +1619,23 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
             b, l, arith::AddIOp::create(b, l, bvals[0], bvals[1]), iv);
       scope[targetName->id] = PyValue::ofValue(iv);
       for (auto [k, name] : llvm::enumerate(carried))
-        scope[name] = PyValue::ofValue(forOp.getRegionIterArg(k));
+        scope[name] =
+            PyValue::ofValue(forOp.getRegionIterArg(k),
+                             tile::getElementTypeOrSelf(carriedTypes[k]));
       if (failed(execBlock(f->body)))
         return failure();
       SmallVector<Value> yields;
       for (auto [k, name] : llvm::enumerate(carried)) {
-        auto v = toValue(scope[name], s.loc,
-                         tile::getElementTypeOrSelf(carriedTypes[k]));
+        Type hint = tile::getElementTypeOrSelf(carriedTypes[k]);
+        auto v = toValue(scope[name], s.loc, hint);
         if (failed(v))
           return failure();
-        if (v->getType() != carriedTypes[k]) {
+        Type endType =
+            scope[name].isRuntime() ? frontendTypeOf(scope[name]) : hint;
+        if (endType != carriedTypes[k]) {
           error(s.loc) << "loop-carried variable '" << name << "' has type "
                        << carriedTypes[k] << " before the loop and "
-                       << v->getType() << " at the end of its body";
+                       << endType << " at the end of its body";
           return failure();
         }
         yields.push_back(*v);
@@ -1620,7 +1644,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     }
     scope = before;
     for (auto [k, name] : llvm::enumerate(carried))
-      scope[name] = PyValue::ofValue(forOp.getResult(k));
+      scope[name] = PyValue::ofValue(
+          forOp.getResult(k), tile::getElementTypeOrSelf(carriedTypes[k]));
     return success();
   }
 
@@ -1644,7 +1669,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     if (before.count(name))
       carried.push_back(name);
   SmallVector<Value> inits;
-  SmallVector<Type> types;
+  SmallVector<Type> types;   // IR types of the carried values
+  SmallVector<Type> dtypes;  // and their dtypes
   // Types from a scratch run of the body (for constexpr initial values),
   // and which variables it changes: a compile-time value the body changes
   // becomes a run-time loop variable, since the trip count is not known.
@@ -1657,7 +1683,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     LogicalResult r = execBlock(w.body);
     for (const std::string &name : carried) {
       if (scope.count(name) && scope[name].isRuntime())
-        bodyTypes[name] = scope[name].v.getType();
+        bodyTypes[name] = frontendTypeOf(scope[name]);
       if (scope.count(name) && !sameBinding(scope[name], before[name]))
         changedInBody.insert(name);
     }
@@ -1679,12 +1705,16 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
                       "value in a loop on a run-time condition";
       return failure();
     }
-    auto v = toValue(init, s.loc, t ? tile::getElementTypeOrSelf(t) : Type());
+    Type hint = t ? tile::getElementTypeOrSelf(t) : Type();
+    auto v = toValue(init, s.loc, hint);
     if (failed(v))
       return failure();
     kept.push_back(name);
     inits.push_back(*v);
     types.push_back(v->getType());
+    dtypes.push_back(init.isRuntime() ? elementTypeOf(init)
+                     : hint           ? hint
+                                      : elementTypeOf(init));
   }
   SmallVector<Location> locs(types.size(), l);
   auto whileOp = scf::WhileOp::create(b, l, types, inits);
@@ -1692,7 +1722,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     OpBuilder::InsertionGuard guard(b);
     Block *beforeBlock = b.createBlock(&whileOp.getBefore(), {}, types, locs);
     for (auto [k, name] : llvm::enumerate(kept))
-      scope[name] = PyValue::ofValue(beforeBlock->getArgument(k));
+      scope[name] = PyValue::ofValue(beforeBlock->getArgument(k), dtypes[k]);
     auto c = eval(*w.test);
     if (failed(c))
       return failure();
@@ -1707,17 +1737,20 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     scf::ConditionOp::create(b, l, *cv, beforeBlock->getArguments());
     Block *afterBlock = b.createBlock(&whileOp.getAfter(), {}, types, locs);
     for (auto [k, name] : llvm::enumerate(kept))
-      scope[name] = PyValue::ofValue(afterBlock->getArgument(k));
+      scope[name] = PyValue::ofValue(afterBlock->getArgument(k), dtypes[k]);
     if (failed(execBlock(w.body)))
       return failure();
     SmallVector<Value> yields;
     for (auto [k, name] : llvm::enumerate(kept)) {
-      auto v = toValue(scope[name], s.loc, tile::getElementTypeOrSelf(types[k]));
+      const PyValue &end = scope[name];
+      auto v = toValue(end, s.loc, dtypes[k]);
       if (failed(v))
         return failure();
-      if (v->getType() != types[k]) {
+      Type startType = withElement(types[k], dtypes[k]);
+      Type endType = end.isRuntime() ? frontendTypeOf(end) : dtypes[k];
+      if (endType != startType) {
         error(s.loc) << "loop-carried variable '" << name << "' has type "
-                     << types[k] << " before the loop and " << v->getType()
+                     << startType << " before the loop and " << endType
                      << " at the end of its body";
         return failure();
       }
@@ -1727,6 +1760,6 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
   }
   scope = before;
   for (auto [k, name] : llvm::enumerate(kept))
-    scope[name] = PyValue::ofValue(whileOp.getResult(k));
+    scope[name] = PyValue::ofValue(whileOp.getResult(k), dtypes[k]);
   return success();
 }

@@ -9,6 +9,12 @@
 //    beat integers, wider integers beat narrower ones; `/` on integers and
 //    `//`, `%` on fp16/bf16 compute in fp32 (Triton's computation_type_impl);
 //  - run-time integer `//` and `%` truncate toward zero (C, PTX div/rem);
+//  - unsigned integers (`tl.uint8`..`tl.uint64`, `u32` in signatures) are
+//    signless integers in the IR, as in Triton: the front end carries the
+//    dtype beside the value (PyValue::dtype) and picks the unsigned op
+//    (divui, remui, shrui, cmpi ult.., maxui, extui, uitofp, fptoui); mixed
+//    signedness promotes as Triton's integer_promote_impl (the unsigned side
+//    wins at equal or greater width);
 //  - tiles broadcast as numpy does; a pointer plus an integer is addptr.
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +64,31 @@ int64_t floorDiv(int64_t a, int64_t b) {
 int64_t floorMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
 } // namespace
 
+PyValue PyValue::ofValue(Value v, Type dtype) {
+  PyValue p;
+  p.kind = Kind::Runtime;
+  p.v = v;
+  if (dtype && dtype != tile::getElementTypeOrSelf(v.getType()))
+    p.dtype = dtype;
+  return p;
+}
+
+bool frontend::isUnsignedInt(Type t) {
+  auto i = dyn_cast_or_null<IntegerType>(t);
+  return i && i.isUnsigned();
+}
+
+Type frontend::toIRType(Type t) {
+  if (auto i = dyn_cast_or_null<IntegerType>(t))
+    return i.isUnsigned() ? IntegerType::get(t.getContext(), i.getWidth()) : t;
+  if (auto p = dyn_cast_or_null<tile::PtrType>(t))
+    return tile::PtrType::get(t.getContext(), toIRType(p.getPointeeType()));
+  if (auto r = dyn_cast_or_null<RankedTensorType>(t))
+    return RankedTensorType::get(r.getShape(), toIRType(r.getElementType()),
+                                 r.getEncoding());
+  return t;
+}
+
 Type frontend::withElement(Type shapeOf, Type elem) {
   if (auto t = dyn_cast<RankedTensorType>(shapeOf))
     return RankedTensorType::get(t.getShape(), elem, t.getEncoding());
@@ -67,17 +98,53 @@ Type frontend::withElement(Type shapeOf, Type elem) {
 Type CodeGen::elementTypeOf(const PyValue &v) {
   switch (v.kind) {
   case PyValue::Kind::Runtime:
-    return tile::getElementTypeOrSelf(v.v.getType());
+    return v.dtype ? v.dtype : tile::getElementTypeOrSelf(v.v.getType());
   case PyValue::Kind::Bool:
     return b.getI1Type();
   case PyValue::Kind::Int:
-    return (v.i >= INT32_MIN && v.i <= INT32_MAX) ? b.getI32Type()
-                                                  : b.getI64Type();
+    // Triton's to_tensor: int32, else uint32 in [2^31, 2^32), else int64.
+    if (v.i >= INT32_MIN && v.i <= INT32_MAX)
+      return b.getI32Type();
+    if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX))
+      return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+    return b.getI64Type();
   case PyValue::Kind::Float:
     return b.getF32Type();
   default:
     return {};
   }
+}
+
+Type CodeGen::frontendTypeOf(const PyValue &v) {
+  if (!v.isRuntime())
+    return elementTypeOf(v);
+  return withElement(v.v.getType(), elementTypeOf(v));
+}
+
+LogicalResult CodeGen::checkIntRange(int64_t x, Type t, SourceLoc l) {
+  unsigned w = t.getIntOrFloatBitWidth();
+  if (w == 1)
+    return success();
+  if (isUnsignedInt(t)) {
+    // Triton refuses a negative scalar with an unsigned tensor.
+    if (x < 0 || (w < 64 && x > (int64_t(1) << w) - 1)) {
+      error(l) << "integer " << x << " is out of range for " << t
+               << (x < 0 ? " (cast one side explicitly to mix an unsigned "
+                           "value with a negative one)"
+                         : "");
+      return failure();
+    }
+    return success();
+  }
+  // Out of range for the type: an error, as Triton gives.
+  if (w < 64) {
+    int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
+    if (x < lo || x > hi) {
+      error(l) << "integer " << x << " is out of range for " << t;
+      return failure();
+    }
+  }
+  return success();
 }
 
 FailureOr<Value> CodeGen::toValue(const PyValue &v, SourceLoc l, Type hint) {
@@ -102,17 +169,12 @@ FailureOr<Value> CodeGen::toValue(const PyValue &v, SourceLoc l, Type hint) {
     }
     int64_t x = v.kind == PyValue::Kind::Int ? v.i : int64_t(v.b);
     unsigned w = it.getWidth();
-    if (w == 1) {
+    if (w == 1)
       x = x != 0;
-    } else if (w < 64 && v.kind == PyValue::Kind::Int) {
-      // Out of range for the type: an error, as Triton gives.
-      int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
-      if (x < lo || x > hi) {
-        error(l) << "integer " << x << " is out of range for " << t;
-        return failure();
-      }
-    }
-    return arith::ConstantOp::create(b, lc, b.getIntegerAttr(it, x))
+    else if (v.kind == PyValue::Kind::Int && failed(checkIntRange(x, it, l)))
+      return failure();
+    return arith::ConstantOp::create(b, lc,
+                                     b.getIntegerAttr(toIRType(it), x))
         .getResult();
   }
   error(l) << "cannot make a constant of type " << t;
@@ -179,8 +241,21 @@ FailureOr<Type> CodeGen::promote(const PyValue &a, const PyValue &b2,
              << b2.describe();
     return failure();
   }
+  // Triton's integer_promote_impl: of one signedness the wider wins; else
+  // the unsigned side wins when it is at least as wide as the signed one.
   unsigned wa = ta.getIntOrFloatBitWidth(), wb = tb.getIntOrFloatBitWidth();
-  return wa >= wb ? ta : tb;
+  bool ua = isUnsignedInt(ta), ub = isUnsignedInt(tb);
+  if (ua == ub)
+    return wa >= wb ? ta : tb;
+  if (divOrMod) {
+    error(l) << "cannot use //, % or / with " << ta << " and " << tb
+             << " because they have different signedness; cast them to the "
+                "same signedness";
+    return failure();
+  }
+  if (ua)
+    return wa >= wb ? ta : tb;
+  return wb >= wa ? tb : ta;
 }
 
 FailureOr<SmallVector<Value>> CodeGen::operandsAs(ArrayRef<PyValue> xs,
@@ -190,8 +265,9 @@ FailureOr<SmallVector<Value>> CodeGen::operandsAs(ArrayRef<PyValue> xs,
     TRY(v, toValue(x, l, type));
     vs.push_back(v);
   }
-  for (Value &v : vs) {
-    TRY(c, castTo(v, type, l));
+  for (auto [v, x] : llvm::zip(vs, xs)) {
+    TRY(c, castTo(v, type, l, /*bitcast=*/false,
+                  x.isRuntime() ? elementTypeOf(x) : type));
     v = c;
   }
   for (size_t i = 0; i < vs.size(); ++i)
@@ -201,12 +277,22 @@ FailureOr<SmallVector<Value>> CodeGen::operandsAs(ArrayRef<PyValue> xs,
   return vs;
 }
 
-FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
+FailureOr<PyValue> CodeGen::castValue(const PyValue &v, Type to, SourceLoc l,
+                                      bool bitcast) {
+  TRY(x, toValue(v, l));
+  TRY(r, castTo(x, to, l, bitcast, elementTypeOf(v)));
+  return PyValue::ofValue(r, to);
+}
+
+FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast,
+                                 Type from) {
   Location lc = loc(l);
-  Type from = tile::getElementTypeOrSelf(v.getType());
-  if (from == to)
+  if (!from)
+    from = tile::getElementTypeOrSelf(v.getType());
+  // Types that differ in signedness only are one IR type: nothing to do.
+  if (toIRType(from) == toIRType(to))
     return v;
-  Type dst = withElement(v.getType(), to);
+  Type dst = withElement(v.getType(), toIRType(to));
   if (bitcast) {
     if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth() ||
         isa<tile::PtrType>(from) || isa<tile::PtrType>(to)) {
@@ -216,6 +302,7 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
     }
     return arith::BitcastOp::create(b, lc, dst, v).getResult();
   }
+  bool fromUnsigned = from.isInteger(1) || isUnsignedInt(from);
   if (isa<tile::PtrType>(from) || isa<tile::PtrType>(to)) {
     error(l) << "unimplemented: conversion between " << from << " and " << to;
     return failure();
@@ -223,7 +310,7 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
   // fp8 converts to and from floats only: integers go through fp32.
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   if ((isFp8(from) && !isFloat(to)) || (isFp8(to) && !isFloat(from))) {
-    TRY(mid, castTo(v, b.getF32Type(), l));
+    TRY(mid, castTo(v, b.getF32Type(), l, false, from));
     return castTo(mid, to, l);
   }
   if (to.isInteger(1)) {
@@ -236,7 +323,8 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
       return arith::CmpFOp::create(b, lc, arith::CmpFPredicate::UNE, v, z)
           .getResult();
     }
-    auto c = arith::ConstantOp::create(b, lc, b.getIntegerAttr(zeroT, 0));
+    auto c = arith::ConstantOp::create(b, lc,
+                                       b.getIntegerAttr(toIRType(zeroT), 0));
     TRY(z, broadcastTo(c, shapeOf(v), l));
     return arith::CmpIOp::create(b, lc, arith::CmpIPredicate::ne, v, z)
         .getResult();
@@ -252,18 +340,19 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast) {
   }
   if (from.isInteger() && to.isInteger()) {
     unsigned wf = from.getIntOrFloatBitWidth(), wt = to.getIntOrFloatBitWidth();
+    // Widening follows the source's signedness (Triton's int cast).
     if (wf < wt)
-      return from.isInteger(1)
-                 ? arith::ExtUIOp::create(b, lc, dst, v).getResult()
-                 : arith::ExtSIOp::create(b, lc, dst, v).getResult();
+      return fromUnsigned ? arith::ExtUIOp::create(b, lc, dst, v).getResult()
+                          : arith::ExtSIOp::create(b, lc, dst, v).getResult();
     return arith::TruncIOp::create(b, lc, dst, v).getResult();
   }
   if (from.isInteger() && isFloat(to))
-    return from.isInteger(1)
-               ? arith::UIToFPOp::create(b, lc, dst, v).getResult()
-               : arith::SIToFPOp::create(b, lc, dst, v).getResult();
+    return fromUnsigned ? arith::UIToFPOp::create(b, lc, dst, v).getResult()
+                        : arith::SIToFPOp::create(b, lc, dst, v).getResult();
   if (isFloat(from) && to.isInteger())
-    return arith::FPToSIOp::create(b, lc, dst, v).getResult();
+    return isUnsignedInt(to)
+               ? arith::FPToUIOp::create(b, lc, dst, v).getResult()
+               : arith::FPToSIOp::create(b, lc, dst, v).getResult();
   error(l) << "unimplemented: conversion from " << from << " to " << to;
   return failure();
 }
@@ -515,6 +604,13 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
     TRY(pv, toValue(p, l));
     TRY(ov, toValue(o, l));
     Value pp = pv, oo = ov;
+    // addptr reads its offset as signed: an unsigned one narrower than 64
+    // bits is zero-extended to i64 first (as Triton's add does).
+    Type ot = elementTypeOf(o);
+    if (isUnsignedInt(ot) && ot.getIntOrFloatBitWidth() < 64) {
+      TRY(wide, castTo(oo, b.getI64Type(), l, false, ot));
+      oo = wide;
+    }
     if (failed(broadcastPair(pp, oo, l)))
       return failure();
     if (op == BinOpKind::Sub) {
@@ -525,7 +621,8 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
       oo = arith::SubIOp::create(b, lc, z, oo);
     }
     return PyValue::ofValue(
-        tile::AddPtrOp::create(b, lc, pp.getType(), pp, oo).getResult());
+        tile::AddPtrOp::create(b, lc, pp.getType(), pp, oo).getResult(),
+        elementTypeOf(p));
   }
 
   // Triton's truediv passes div_or_mod too: fp16 / fp16 computes in fp32.
@@ -557,6 +654,7 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
   Value xv = xy[0], yv = xy[1];
   Value r;
   bool f = isFloat(et);
+  bool u = isUnsignedInt(et);
   switch (op) {
   case BinOpKind::Add:
     r = f ? Value(arith::AddFOp::create(b, lc, xv, yv))
@@ -576,11 +674,13 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
     r = arith::DivFOp::create(b, lc, xv, yv, arith::FastMathFlags::afn);
     break;
   case BinOpKind::FloorDiv:
-    r = arith::DivSIOp::create(b, lc, xv, yv);
+    r = u ? Value(arith::DivUIOp::create(b, lc, xv, yv))
+          : Value(arith::DivSIOp::create(b, lc, xv, yv));
     break;
   case BinOpKind::Mod:
     r = f ? Value(arith::RemFOp::create(b, lc, xv, yv))
-          : Value(arith::RemSIOp::create(b, lc, xv, yv));
+        : u ? Value(arith::RemUIOp::create(b, lc, xv, yv))
+            : Value(arith::RemSIOp::create(b, lc, xv, yv));
     break;
   case BinOpKind::BitAnd:
     r = arith::AndIOp::create(b, lc, xv, yv);
@@ -595,12 +695,14 @@ FailureOr<PyValue> CodeGen::binary(BinOpKind op, const PyValue &a,
     r = arith::ShLIOp::create(b, lc, xv, yv);
     break;
   case BinOpKind::RShift:
-    r = arith::ShRSIOp::create(b, lc, xv, yv);
+    // Logical for unsigned values, arithmetic for signed ones.
+    r = u ? Value(arith::ShRUIOp::create(b, lc, xv, yv))
+          : Value(arith::ShRSIOp::create(b, lc, xv, yv));
     break;
   default:
     break;
   }
-  return PyValue::ofValue(r);
+  return PyValue::ofValue(r, et);
 }
 
 FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
@@ -691,13 +793,15 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
     return PyValue::ofValue(arith::CmpFOp::create(b, lc, p, xv, yv));
   }
   arith::CmpIPredicate p;
+  bool u = isUnsignedInt(type);
+  using P = arith::CmpIPredicate;
   switch (op) {
-  case CmpOpKind::Eq: p = arith::CmpIPredicate::eq; break;
-  case CmpOpKind::NotEq: p = arith::CmpIPredicate::ne; break;
-  case CmpOpKind::Lt: p = arith::CmpIPredicate::slt; break;
-  case CmpOpKind::LtE: p = arith::CmpIPredicate::sle; break;
-  case CmpOpKind::Gt: p = arith::CmpIPredicate::sgt; break;
-  default: p = arith::CmpIPredicate::sge; break;
+  case CmpOpKind::Eq: p = P::eq; break;
+  case CmpOpKind::NotEq: p = P::ne; break;
+  case CmpOpKind::Lt: p = u ? P::ult : P::slt; break;
+  case CmpOpKind::LtE: p = u ? P::ule : P::sle; break;
+  case CmpOpKind::Gt: p = u ? P::ugt : P::sgt; break;
+  default: p = u ? P::uge : P::sge; break;
   }
   return PyValue::ofValue(arith::CmpIOp::create(b, lc, p, xv, yv));
 }
@@ -754,7 +858,8 @@ FailureOr<PyValue> CodeGen::unary(UnaryOpKind op, const PyValue &a,
     }
     auto ones = arith::ConstantOp::create(b, lc, b.getIntegerAttr(et, -1));
     TRY(m, broadcastTo(ones, shapeOf(v), l));
-    return PyValue::ofValue(arith::XOrIOp::create(b, lc, v, m));
+    return PyValue::ofValue(arith::XOrIOp::create(b, lc, v, m),
+                            elementTypeOf(a));
   }
   }
   return failure();
@@ -785,8 +890,8 @@ FailureOr<PyValue> CodeGen::select(const PyValue &cond, const PyValue &x,
   }
   TRY(xv0, toValue(x, l, type));
   TRY(yv0, toValue(y, l, type));
-  TRY(xv, castTo(xv0, type, l));
-  TRY(yv, castTo(yv0, type, l));
+  TRY(xv, castTo(xv0, type, l, false, x.isRuntime() ? elementTypeOf(x) : type));
+  TRY(yv, castTo(yv0, type, l, false, y.isRuntime() ? elementTypeOf(y) : type));
   Value a = xv, bb = yv;
   if (failed(broadcastPair(a, bb, l)))
     return failure();
@@ -797,7 +902,7 @@ FailureOr<PyValue> CodeGen::select(const PyValue &cond, const PyValue &x,
       return failure();
     c = cc;
   }
-  return PyValue::ofValue(arith::SelectOp::create(b, loc(l), c, a, bb));
+  return PyValue::ofValue(arith::SelectOp::create(b, loc(l), c, a, bb), type);
 }
 
 FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
@@ -826,6 +931,7 @@ FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
     error(l) << "unsupported subscript of " << v.describe();
     return failure();
   }
+  Type dtype = elementTypeOf(v);
   // Tiles: `None` inserts a dimension, `:` keeps one.
   Value cur = v.v;
   int64_t dim = 0;
@@ -855,5 +961,5 @@ FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
              << cast<RankedTensorType>(v.v.getType()).getRank();
     return failure();
   }
-  return PyValue::ofValue(cur);
+  return PyValue::ofValue(cur, dtype);
 }

@@ -771,6 +771,115 @@ void runLibdevice(const Env &env, const std::string &caseName) {
   expectUntouched(out, funcs * n, funcs * n + kGuard, "guard element");
 }
 
+/// Unsigned integers against a CPU model (Triton's semantics): inputs at
+/// and above 2^(bits-1) on a ragged n, a u32 scalar above 2^31; logical
+/// shifts, unsigned //, %, comparisons, maximum/minimum, zero extension,
+/// mixed-signedness promotion, uint <-> float, uint64, unsigned atomic
+/// max/min into bins and per-program max/min reductions. Exact; outputs
+/// past n stay poisoned.
+void runUnsigned(const Env &env, const std::string &caseName) {
+  const size_t n = 5 * 1024 + 37;
+  const size_t programs = cdiv(n, 1024);
+  const int bins = 64, slots = 11;
+  const uint32_t s = 0x9000'0003u;
+  Kernel k = env.kernel("unsigned_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<uint32_t> a(n), b(n);
+  std::vector<uint8_t> c(n);
+  std::vector<uint64_t> d(n);
+  std::vector<float> fin(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t r = rng.next();
+    // Every fourth value at the top of the range, many above 2^31.
+    a[i] = i % 4 == 0 ? uint32_t(0xFFFFFFFFu - (r & 0xFF)) : uint32_t(r);
+    b[i] = uint32_t(r >> 32) >> (r & 31);
+    if (b[i] == 0)
+      b[i] = 1;
+    c[i] = uint8_t(r >> 13);
+    d[i] = rng.next();
+    fin[i] = float(uint32_t(rng.next()) & 0xFFFFFF00u); // exact in fp32
+  }
+  DeviceBuffer da(n * 4), db(n * 4), dc(n), dd(n * 8), dfin(n * 4),
+      dout((slots * n + kGuard) * 4), dfout((n + kGuard) * 4),
+      dout64((n + kGuard) * 8), damax(bins * 4), damin(bins * 4),
+      dred(programs * 3 * 4);
+  da.upload(a);
+  db.upload(b);
+  dc.upload(c);
+  dd.upload(d);
+  dfin.upload(fin);
+  dout.poison();
+  dfout.poison();
+  dout64.poison();
+  damax.upload(std::vector<uint32_t>(bins, 0));
+  damin.upload(std::vector<uint32_t>(bins, 0xFFFFFFFFu));
+  dred.poison();
+  check(k.launch(Grid{unsigned(programs), 1, 1},
+                 {Arg::ptr(da.get()), Arg::ptr(db.get()), Arg::ptr(dc.get()),
+                  Arg::ptr(dd.get()), Arg::ptr(dfin.get()),
+                  Arg::ptr(dout.get()), Arg::ptr(dfout.get()),
+                  Arg::ptr(dout64.get()), Arg::ptr(damax.get()),
+                  Arg::ptr(damin.get()), Arg::ptr(dred.get()),
+                  Arg::i32(int32_t(n)), Arg::u32(s)}));
+  env.sync();
+  auto out = dout.download<uint32_t>(slots * n + kGuard);
+  auto fout = dfout.download<uint32_t>(n + kGuard);
+  auto out64 = dout64.download<uint64_t>(n + kGuard);
+  auto amax = damax.download<uint32_t>(bins);
+  auto amin = damin.download<uint32_t>(bins);
+  auto red = dred.download<uint32_t>(programs * 3);
+  auto expect = [&](const char *what, size_t i, uint64_t want, uint64_t got) {
+    if (want != got)
+      failCase(std::string(what) + " at " + std::to_string(i) + ": expected " +
+               std::to_string(want) + ", found " + std::to_string(got));
+  };
+  std::vector<uint32_t> wmax(bins, 0), wmin(bins, 0xFFFFFFFFu);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t x = a[i], y = b[i];
+    int32_t sgn = int32_t(i) - 1000;
+    uint32_t want[slots] = {
+        x >> 5, x / y, x % y, std::max(x, y), std::min(x, y),
+        uint32_t(x < y) + uint32_t(x > y) * 2 + uint32_t(x <= y) * 4 +
+            uint32_t(x >= y) * 8,
+        uint32_t(c[i] >> 3), uint32_t(c[i]) + uint32_t(c[i] / 7) * 1000,
+        uint32_t(x < uint32_t(sgn)) + uint32_t(int32_t(c[i]) < sgn) * 2,
+        uint32_t(x > s) + x / s * 2, uint32_t(fin[i])};
+    static const char *names[slots] = {
+        "a >> 5", "a // b", "a % b", "maximum", "minimum", "comparisons",
+        "uint8 >> 3", "uint8 zero extension", "mixed promotion",
+        "u32 scalar", "fp32 -> uint32"};
+    for (int k2 = 0; k2 < slots; ++k2)
+      expect(names[k2], i, want[k2], out[k2 * n + i]);
+    expect("uint32 -> fp32", i, floatBits(float(x)), fout[i]);
+    uint64_t dv = d[i];
+    expect("uint64", i, (dv >> 7) + dv / 3 + (dv > 0x7FFFFFFFFFFFFFFFull),
+           out64[i]);
+    wmax[i % bins] = std::max(wmax[i % bins], x);
+    wmin[i % bins] = std::min(wmin[i % bins], x);
+  }
+  for (int bin = 0; bin < bins; ++bin) {
+    expect("atomic_max bin", bin, wmax[bin], amax[bin]);
+    expect("atomic_min bin", bin, wmin[bin], amin[bin]);
+  }
+  for (size_t p = 0; p < programs; ++p) {
+    uint32_t mx = 0, mn = 0xFFFFFFFFu, cm = 0;
+    for (size_t i = p * 1024; i < std::min(n, (p + 1) * 1024); ++i) {
+      mx = std::max(mx, a[i]);
+      mn = std::min(mn, a[i]);
+      cm = std::max(cm, uint32_t(c[i]));
+    }
+    expect("tl.max program", p, mx, red[p * 3]);
+    expect("tl.min program", p, mn, red[p * 3 + 1]);
+    expect("tl.max uint8 program", p, cm, red[p * 3 + 2]);
+  }
+  for (size_t i = slots * n; i < slots * n + kGuard; ++i)
+    expect("guard element", i, kPoison32, out[i]);
+  for (size_t i = n; i < n + kGuard; ++i) {
+    expect("fp32 guard element", i, kPoison32, fout[i]);
+    expect("uint64 guard element", i, ~uint64_t(0), out64[i]);
+  }
+}
+
 /// Tile atomics from every program into 64 bins: integer add (exact) and
 /// float max / min over values of both signs and signed zeros
 /// (order-independent, exact; -0.0 below +0.0).
@@ -1031,6 +1140,10 @@ std::vector<TestCase> allCases() {
                    [](const Env &e) { runHalfXchg(e, "atomics/fp16 xchg"); }});
   cases.push_back({"atomics/add,max,min", false, true,
                    [](const Env &e) { runAtomics(e, "atomics/add,max,min"); }});
+  cases.push_back({"unsigned/u8,u32,u64 ops,promotion,atomics", false, true,
+                   [](const Env &e) {
+                     runUnsigned(e, "unsigned/u8,u32,u64 ops,promotion,atomics");
+                   }});
   cases.push_back({"refuse/arg_count", false, true, [](const Env &e) {
                      runRefusal(
                          e, [](std::vector<Arg> &a, CUdeviceptr) { a.pop_back(); },

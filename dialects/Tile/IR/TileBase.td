@@ -27,6 +27,8 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Folded tile.splat of a constant: an arith.constant.
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// Argument attribute: the value (an integer, or a pointer's address in
     /// bytes) is a multiple of this power of two.
@@ -37,6 +39,13 @@ def Tile_Dialect : Dialect {
     /// specializes `== 1`).
     static constexpr ::llvm::StringLiteral getEqualToAttrName() {
       return "tile.equal_to";
+    }
+    /// Argument attribute (unit): the integer argument, or the integers a
+    /// pointer argument points to, are unsigned (`u32`, `*u32` in the
+    /// signature). The IR's integers stay signless; this only keeps the
+    /// signature's signedness for the kernel's metadata and the runtime.
+    static constexpr ::llvm::StringLiteral getUnsignedAttrName() {
+      return "tile.unsigned";
     }
     /// Function attribute: warps per CTA (threads = 32 * num_warps).
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {

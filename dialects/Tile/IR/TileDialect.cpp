@@ -9,6 +9,7 @@
 #include "dialects/Tile/IR/TileDialect.h"
 #include "dialects/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -94,6 +95,12 @@ void TileDialect::initialize() {
 #include "dialects/Tile/IR/TileOps.cpp.inc"
       >();
   addInterfaces<TileInlinerInterface, TileOpAsmInterface>();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder,
+                                            Attribute value, Type type,
+                                            Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,

@@ -114,6 +114,17 @@ LogicalResult FuncOp::verify() {
                << " to be an integer on an integer argument, found " << a
                << " on argument " << i << " of type " << t;
     }
+    if (auto a = getArgAttr(i, TileDialect::getUnsignedAttrName())) {
+      Type elem = t;
+      if (auto p = dyn_cast<PtrType>(t))
+        elem = p.getPointeeType();
+      if (!isa<UnitAttr>(a) || !isa<IntegerType>(elem) || elem.isInteger(1))
+        return emitOpError("expected ")
+               << TileDialect::getUnsignedAttrName()
+               << " to be a unit attribute on an integer argument or a "
+                  "pointer to integers (not i1), found "
+               << a << " on argument " << i << " of type " << t;
+    }
     if (isKernel() && isa<Float8E4M3FNType, Float8E5M2Type>(t))
       return emitOpError("unimplemented: scalar fp8 kernel argument ")
              << i << " (" << t << "); pass fp8 data through a pointer";
@@ -250,6 +261,13 @@ LogicalResult BroadcastOp::verify() {
              << d << " to be 1 or " << dst.getDimSize(d) << ", found "
              << src.getDimSize(d);
   return success();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute value = adaptor.getSrc();
+  if (!isa_and_nonnull<IntegerAttr, FloatAttr>(value))
+    return {};
+  return SplatElementsAttr::get(cast<ShapedType>(getType()), value);
 }
 
 OpFoldResult BroadcastOp::fold(FoldAdaptor) {

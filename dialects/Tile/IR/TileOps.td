@@ -188,6 +188,9 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  // A splat of an integer or float constant is a dense constant (as
+  // Triton's), so arith folds through tiles of constants.
+  let hasFolder = 1;
 }
 
 def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {

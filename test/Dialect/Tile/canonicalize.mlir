@@ -1,5 +1,6 @@
 // Canonicalization of tile ops: convert_layout folds (same type) and chain
-// folding, broadcast to the same type, addptr by zero; and cases left alone.
+// folding, broadcast to the same type, addptr by zero, splat of a constant
+// (a dense constant, so arith folds through tiles); and cases left alone.
 // RUN: tilec-opt %s --canonicalize --split-input-file | FileCheck %s
 
 #b1 = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -129,4 +130,27 @@ tile.func private @addptr_nonzero(%p: !tile.ptr<f32>) -> !tile.ptr<f32> {
   %c1 = arith.constant 1 : i32
   %q = tile.addptr %p, %c1 : !tile.ptr<f32>, i32
   tile.return %q : !tile.ptr<f32>
+}
+
+// -----
+
+// A splat of a constant is a dense constant, and unsigned arith folds
+// through it (248 >> 3 == 31 on i8 read as unsigned); a splat of an argument
+// or a pointer stays.
+// CHECK-LABEL: tile.func private @splat_const(
+// CHECK-SAME:      %[[N:.*]]: i32, %[[P:.*]]: !tile.ptr<f32>)
+// CHECK-DAG:     %[[C:.*]] = arith.constant dense<31> : tensor<4xi8>
+// CHECK-DAG:     %[[S:.*]] = tile.splat %[[N]] : i32 -> tensor<4xi32>
+// CHECK-DAG:     %[[Q:.*]] = tile.splat %[[P]] : !tile.ptr<f32> -> tensor<4x!tile.ptr<f32>>
+// CHECK-NOT:     arith.shrui
+// CHECK:         tile.return %[[C]], %[[S]], %[[Q]]
+tile.func private @splat_const(%n: i32, %p: !tile.ptr<f32>) -> (tensor<4xi8>, tensor<4xi32>, tensor<4x!tile.ptr<f32>>) {
+  %c248 = arith.constant 248 : i8
+  %c3 = arith.constant 3 : i8
+  %x = tile.splat %c248 : i8 -> tensor<4xi8>
+  %k = tile.splat %c3 : i8 -> tensor<4xi8>
+  %r = arith.shrui %x, %k : tensor<4xi8>
+  %s = tile.splat %n : i32 -> tensor<4xi32>
+  %q = tile.splat %p : !tile.ptr<f32> -> tensor<4x!tile.ptr<f32>>
+  tile.return %r, %s, %q : tensor<4xi8>, tensor<4xi32>, tensor<4x!tile.ptr<f32>>
 }

@@ -83,6 +83,20 @@ tile.func @equal_to_not_int(%n: i32 {tile.equal_to = "one"}) {
 
 // -----
 
+// expected-error @+1 {{'tile.func' op expected tile.unsigned to be a unit attribute on an integer argument or a pointer to integers (not i1), found unit on argument 0 of type '!tile.ptr<f32>'}}
+tile.func @unsigned_float_pointer(%p: !tile.ptr<f32> {tile.unsigned}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected tile.unsigned to be a unit attribute on an integer argument or a pointer to integers (not i1), found 1 : i32 on argument 0 of type 'i32'}}
+tile.func @unsigned_not_unit(%n: i32 {tile.unsigned = 1 : i32}) {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.func' op expected kernel argument 1 to be a scalar or pointer, found 'tensor<16xf32>'}}
 tile.func @kernel_tensor_arg(%x: !tile.ptr<f32>, %t: tensor<16xf32>) {
   tile.return

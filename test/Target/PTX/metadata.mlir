@@ -10,6 +10,7 @@
 
 // CHECK:       // tilec.kernel name=scalar num_warps=2 shared=0 signature=*fp32,i32:1,i64:16,fp16,bf16,fp32{{$}}
 // CHECK-NEXT:  // tilec.kernel name=cvt num_warps=4 shared=2048 signature=*fp32:16{{$}}
+// CHECK-NEXT:  // tilec.kernel name=unsigned_args num_warps=4 shared=0 signature=*u32:16,u32,u8:1,*i32{{$}}
 // CHECK:       .extern .shared .align 16 .b8 tilec_shared[];
 // CHECK-LABEL: .visible .entry scalar(
 // CHECK:       .maxntid 64, 1, 1
@@ -44,5 +45,16 @@ tile.func @cvt(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {ti
   %xb1 = tile.splat %x : !tile.ptr<f32> -> tensor<512x!tile.ptr<f32>, #b1>
   %xp1 = tile.addptr %xb1, %r1 : tensor<512x!tile.ptr<f32>, #b1>, tensor<512xi32, #b1>
   tile.store %xp1, %c : tensor<512x!tile.ptr<f32>, #b1>
+  tile.return
+}
+
+// `tile.unsigned` arguments keep u32 / *u32 in the signature (the IR's
+// integers stay signless).
+tile.func @unsigned_args(%p: !tile.ptr<i32> {tile.divisibility = 16 : i32, tile.unsigned},
+                         %n: i32 {tile.unsigned}, %b: i8 {tile.equal_to = 1 : i32, tile.unsigned},
+                         %q: !tile.ptr<i32>) attributes {tile.num_warps = 4 : i32} {
+  %v = tile.load %p : !tile.ptr<i32>
+  %w = arith.divui %v, %n : i32
+  tile.store %q, %w : !tile.ptr<i32>
   tile.return
 }
