@@ -420,9 +420,23 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
         TRY(t, truthiness(x, l));
         return PyValue::ofBool(t);
       }
-      return PyValue::ofInt(x.kind == K::Float ? int64_t(x.f)
-                            : x.kind == K::Int ? x.i
-                                               : int64_t(x.b));
+      if (x.kind == K::Float) {
+        // Python: int(inf) and int(nan) raise; tilec's integers are 64-bit.
+        if (std::isnan(x.f) || std::isinf(x.f)) {
+          error(l) << "cannot convert float " << (std::isnan(x.f) ? "NaN" : "infinity")
+                   << " to integer (Python raises)";
+          return failure();
+        }
+        double t = std::trunc(x.f);
+        if (t < -9223372036854775808.0 || t >= 9223372036854775808.0) {
+          error(l) << "int() of " << x.f
+                   << " does not fit in 64 bits (tilec's compile-time "
+                      "integers are 64-bit)";
+          return failure();
+        }
+        return PyValue::ofInt(int64_t(t));
+      }
+      return PyValue::ofInt(x.kind == K::Int ? x.i : int64_t(x.b));
     }
     error(l) << name.substr(3) << "() expects a compile-time number";
     return failure();
@@ -444,6 +458,15 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   if (name == "triton.next_power_of_2") {
     TRY(s, bindArgs(*this, args, {"n"}, 1, "next_power_of_2", l));
     TRY(n, intArg(*this, s[0], "n", l));
+    // Triton's bit trick: 0 for n <= 0, else the least power of two >= n.
+    if (n <= 0)
+      return PyValue::ofInt(0);
+    if (n > (int64_t(1) << 62)) {
+      error(l) << "triton.next_power_of_2(" << n
+               << ") does not fit in 64 bits (tilec's compile-time integers "
+                  "are 64-bit)";
+      return failure();
+    }
     int64_t p = 1;
     while (p < n)
       p <<= 1;
@@ -498,6 +521,16 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     }
     int64_t n = end - start;
+    if (start < 0 && n <= (int64_t(1) << 20) && !(n & (n - 1))) {
+      // tile.make_range counts up from a non-negative start: a negative
+      // start is arange(0, n) + start.
+      auto t = RankedTensorType::get({n}, b.getI32Type());
+      Value r = tile::MakeRangeOp::create(b, lc, t, b.getI32IntegerAttr(0),
+                                          b.getI32IntegerAttr(int32_t(n)));
+      Value off = tile::SplatOp::create(
+          b, lc, t, arith::ConstantIntOp::create(b, lc, start, 32));
+      return PyValue::ofValue(arith::AddIOp::create(b, lc, r, off));
+    }
     if (n > (int64_t(1) << 20)) {
       error(l) << "tl.arange of " << n << " elements is larger than the limit "
                << "of 1048576 (2^20, as Triton's TRITON_MAX_TENSOR_NUMEL)";

@@ -122,7 +122,8 @@ struct SigEntry {
 std::string trim(llvm::StringRef s) { return s.trim().str(); }
 
 /// A constexpr value from text: int, float, bool, None, else a string.
-PyValue parseConstexprText(llvm::StringRef text) {
+PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
+  tooBig = false;
   text = text.trim();
   int64_t i;
   if (!text.getAsInteger(0, i))
@@ -134,6 +135,13 @@ PyValue parseConstexprText(llvm::StringRef text) {
       noSep += c;
   if (noSep != text && !llvm::StringRef(noSep).getAsInteger(0, i))
     return PyValue::ofInt(i);
+  // An integer literal that getAsInteger refused is out of 64-bit range:
+  // an error, not a float.
+  llvm::StringRef digits = llvm::StringRef(noSep).ltrim("+-");
+  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit)) {
+    tooBig = true;
+    return PyValue::none();
+  }
   double d;
   if (!text.getAsDouble(d))
     return PyValue::ofFloat(d);
@@ -216,7 +224,14 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       emitError(fileLoc) << "-D " << name << " given more than once";
       return nullptr;
     }
-    constexprValues[name] = parseConstexprText(text);
+    bool tooBig;
+    constexprValues[name] = parseConstexprText(text, tooBig);
+    if (tooBig) {
+      emitError(fileLoc) << "-D " << name << "=" << text
+                         << ": the integer does not fit in 64 bits (tilec's "
+                            "compile-time integers are 64-bit)";
+      return nullptr;
+    }
   }
   unsigned numWarps = options.numWarps, numStages = options.numStages;
   // num_stages: as tl.range's, at most 1024 (a pipeline that deep has no
@@ -426,7 +441,15 @@ OwningOpRef<ModuleOp> CodeGen::run() {
             return nullptr;
           }
         // The signature's value wins over an autotune config's.
-        constexprValues[p->name] = parseConstexprText(text);
+        bool tooBig;
+        constexprValues[p->name] = parseConstexprText(text, tooBig);
+        if (tooBig) {
+          emitError(loc(p->loc))
+              << "constexpr '" << p->name << "' = " << text
+              << " in the signature does not fit in 64 bits (tilec's "
+                 "compile-time integers are 64-bit)";
+          return nullptr;
+        }
       }
       continue;
     }

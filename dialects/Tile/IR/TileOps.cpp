@@ -223,9 +223,9 @@ LogicalResult MakeRangeOp::verify() {
   auto type = getResult().getType();
   if (type.getRank() != 1)
     return emitOpError("expected a 1-D result, found rank ") << type.getRank();
-  if (getEnd() <= getStart())
-    return emitOpError("expected end > start, found start = ")
-           << getStart() << ", end = " << getEnd();
+  if (int32_t(getStart()) < 0 || int32_t(getEnd()) <= int32_t(getStart()))
+    return emitOpError("expected 0 <= start < end, found start = ")
+           << int32_t(getStart()) << ", end = " << int32_t(getEnd());
   if (type.getDimSize(0) != int64_t(getEnd()) - getStart())
     return emitOpError("expected ")
            << int64_t(getEnd()) - getStart()

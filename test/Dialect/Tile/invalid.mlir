@@ -179,7 +179,7 @@ tile.func @make_range_rank() {
 // -----
 
 tile.func @make_range_empty() {
-  // expected-error @+1 {{'tile.make_range' op expected end > start, found start = 16, end = 16}}
+  // expected-error @+1 {{'tile.make_range' op expected 0 <= start < end, found start = 16, end = 16}}
   %r = tile.make_range {start = 16 : i32, end = 16 : i32} : tensor<1xi32>
   tile.return
 }
