@@ -17,6 +17,72 @@
 
 using namespace mlir;
 
+namespace {
+/// Forwards to another stream with control bytes (other than tab, newline
+/// and carriage return) replaced by '?': one byte for one, so carets under
+/// a source line still line up.
+class SanitizingStream : public llvm::raw_ostream {
+public:
+  explicit SanitizingStream(llvm::raw_ostream &os) : os(os) { SetUnbuffered(); }
+
+private:
+  void write_impl(const char *ptr, size_t size) override {
+    std::string out(ptr, size);
+    for (char &c : out) {
+      unsigned char u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7f)
+        c = '?';
+    }
+    os << out;
+    pos += size;
+  }
+  uint64_t current_pos() const override { return pos; }
+  llvm::raw_ostream &os;
+  uint64_t pos = 0;
+};
+} // namespace
+
+struct tilec::DiagnosticReporter::Impl {
+  Impl(llvm::SourceMgr &sm, MLIRContext *ctx, llvm::raw_ostream &os,
+       unsigned limit)
+      : ctx(ctx), out(os), stream(os), handler(sm, ctx, stream), limit(limit) {
+    // Registered after the printer, so it sees each diagnostic first.
+    id = ctx->getDiagEngine().registerHandler(
+        [this](Diagnostic &d) -> LogicalResult {
+          if (d.getSeverity() != DiagnosticSeverity::Error)
+            return failure(); // printed (notes ride with their error)
+          if (this->limit == 0 || ++errors <= this->limit)
+            return failure();
+          ++dropped;
+          return success(); // consumed: not printed
+        });
+  }
+  ~Impl() { ctx->getDiagEngine().eraseHandler(id); }
+  MLIRContext *ctx;
+  llvm::raw_ostream &out;
+  SanitizingStream stream;
+  SourceMgrDiagnosticHandler handler;
+  unsigned limit;
+  unsigned errors = 0, dropped = 0;
+  DiagnosticEngine::HandlerID id;
+};
+
+tilec::DiagnosticReporter::DiagnosticReporter(llvm::SourceMgr &sourceMgr,
+                                              MLIRContext *ctx,
+                                              llvm::raw_ostream &os,
+                                              unsigned errorLimit)
+    : impl(std::make_unique<Impl>(sourceMgr, ctx, os, errorLimit)) {}
+
+tilec::DiagnosticReporter::~DiagnosticReporter() = default;
+
+void tilec::DiagnosticReporter::finish() {
+  if (impl->dropped)
+    impl->out << "tilec: error: " << impl->dropped << " more error"
+              << (impl->dropped == 1 ? "" : "s") << " not shown (the limit is "
+              << impl->limit << "; --error-limit=0 shows all)\n";
+  impl->dropped = 0;
+}
+
 void tilec::prepareContext(MLIRContext &ctx) {
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -70,7 +136,11 @@ bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
   llvm::raw_string_ostream diagStream(diagnostics);
-  SourceMgrDiagnosticHandler handler(sourceMgr, &ctx, diagStream);
+  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream, kernel.errorLimit);
+  struct Finish {
+    DiagnosticReporter &r;
+    ~Finish() { r.finish(); }
+  } finishAtEnd{reporter};
   if (!isSupportedArch(options.arch)) {
     diagStream << "error: unsupported arch '" << options.arch
                << "'; expected sm_80, sm_89, sm_90 or sm_90a\n";

@@ -16,9 +16,35 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
 
 namespace tilec {
+
+/// The default for DiagnosticReporter's error limit (tilec --error-limit,
+/// as clang's -ferror-limit).
+inline constexpr unsigned kDefaultErrorLimit = 20;
+
+/// Prints the diagnostics of `ctx` to `os` as `file:line:col: error: ...`
+/// with the source line (from `sourceMgr`) and a caret: at most
+/// `errorLimit` errors (0: no limit; the rest are counted, not printed),
+/// and control bytes of the source shown as '?' (raw escape sequences from
+/// an untrusted file never reach a terminal). Register it before anything
+/// emits; call finish() at the end for the "N more errors" line.
+class DiagnosticReporter {
+public:
+  DiagnosticReporter(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
+                     llvm::raw_ostream &os, unsigned errorLimit);
+  ~DiagnosticReporter();
+  DiagnosticReporter(const DiagnosticReporter &) = delete;
+  DiagnosticReporter &operator=(const DiagnosticReporter &) = delete;
+  /// Reports how many errors the limit suppressed, if any.
+  void finish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
 
 /// Where to stop (tilec --emit=...).
 enum class Stage { AST, Tile, Layout, SIMT, LLVMDialect, LLVMIR, PTX };

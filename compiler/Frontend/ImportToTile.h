@@ -45,6 +45,9 @@ struct KernelOptions {
   /// The target (`--arch`), which host code evaluated for autotune configs
   /// sees as `get_current_target().arch` (sm_90a: 90).
   std::string arch = "sm_90a";
+  /// Most errors one compile reports (compileTritonToPTX; tilec's
+  /// --error-limit); 0: no limit.
+  unsigned errorLimit = 20;
 };
 
 /// Emits kernel `options.kernelName` of `module` as tile IR. Errors are

@@ -173,6 +173,9 @@ private:
   /// resynchronizes. Further errors are not reported meanwhile.
   bool panic = false;
   unsigned depth = 0;
+  /// Operators in the binary-operator chains being parsed (each deepens the
+  /// left-associative tree; limited separately from nesting).
+  unsigned chain = 0;
   Module *module = nullptr;
   /// Names bound to `jit` by from-imports (`from triton import jit as j`).
   std::vector<std::string> jitNames;
@@ -638,6 +641,11 @@ ExprPtr Parser::parseBinary(unsigned level) {
   if (!lhs)
     return nullptr;
   DepthScope scope(*this);
+  struct ChainScope {
+    Parser &p;
+    unsigned saved;
+    ~ChainScope() { p.chain = saved; }
+  } chainScope{*this, chain};
   while (true) {
     const Token &t = tok();
     if (!t.is(TokenKind::Op))
@@ -682,9 +690,15 @@ ExprPtr Parser::parseBinary(unsigned level) {
     }
     if (!match)
       break;
-    // Each operator of a chain nests the tree one level deeper.
-    if (!deeper())
+    // Each operator of a chain deepens the tree one level (consumers
+    // recurse over it), but a flat chain is not source nesting: it has its
+    // own, larger limit.
+    if (++chain > kMaxChainLength) {
+      error(tok().getLoc(), "chain of binary operators longer than " +
+                                std::to_string(kMaxChainLength) +
+                                " (split it into several statements)");
       return nullptr;
+    }
     advance();
     ExprPtr rhs = parseBinary(level + 1);
     if (!rhs)

@@ -34,6 +34,10 @@ namespace py {
 /// The deepest nesting of expressions (parentheses, operators, trailers)
 /// the parser accepts; deeper input is an error, not a stack overflow.
 constexpr unsigned kMaxNestingDepth = 200;
+/// The longest chain of one binary operator level (`a + b + ... + z`, left
+/// associative, so each operator adds a level to the tree, but no nesting
+/// in the source) the parser accepts; longer is an error naming the limit.
+constexpr unsigned kMaxChainLength = 1000;
 
 /// The module (always non-null, possibly partial) and every diagnostic of
 /// the lexer and the parser, ordered by location. Parser errors located after

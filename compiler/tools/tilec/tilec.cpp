@@ -84,6 +84,13 @@ cl::opt<int> autotuneConfig(
              "specializes it (.py input; an index, default 0)"),
     cl::value_desc("N"), cl::init(-1), cl::cat(tilecCategory));
 
+cl::opt<unsigned> errorLimit(
+    "error-limit",
+    cl::desc("Stop printing errors after N (default 20; 0: no limit), as "
+             "clang's -ferror-limit"),
+    cl::value_desc("N"), cl::init(tilec::kDefaultErrorLimit),
+    cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -148,6 +155,7 @@ int main(int argc, char **argv) {
   kernelOptions.numStages = numStages;
   kernelOptions.autotuneConfig = autotuneConfig;
   kernelOptions.arch = arch;
+  kernelOptions.errorLimit = errorLimit;
   for (const std::string &d : defines) {
     auto [name, value] = llvm::StringRef(d).split('=');
     if (name.empty() || !llvm::StringRef(d).contains('=')) {
@@ -169,7 +177,13 @@ int main(int argc, char **argv) {
   }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  tilec::DiagnosticReporter diagnostics(sourceMgr, &context, llvm::errs(),
+                                       errorLimit);
+  // Every return below reports the errors the limit held back.
+  struct Finish {
+    tilec::DiagnosticReporter &r;
+    ~Finish() { r.finish(); }
+  } finishAtEnd{diagnostics};
 
   OwningOpRef<ModuleOp> module;
   if (isPython) {
