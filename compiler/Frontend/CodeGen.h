@@ -280,6 +280,20 @@ public:
   unsigned inlineDepth = 0;
   /// Inside a dry run of a loop body: diagnostics are the real run's.
   bool dryRun = false;
+  /// Work done so far, against KernelOptions' budgets.
+  unsigned inlinedCalls = 0;
+  unsigned unrolledIterations = 0;
+  /// Counts the operations `b` creates.
+  struct OpCounter : public mlir::OpBuilder::Listener {
+    uint64_t count = 0;
+    void notifyOperationInserted(mlir::Operation *,
+                                 mlir::OpBuilder::InsertPoint) override {
+      ++count;
+    }
+  } opCounter;
+  /// An error at `l` when the kernel's tile IR has grown past
+  /// KernelOptions::maxOperations.
+  mlir::LogicalResult checkOperationBudget(py::SourceLoc l);
 };
 
 /// Whether an annotation expression names tl.constexpr.

@@ -96,7 +96,18 @@ bool frontend::isConstexprAnnotation(const py::Expr *a) {
 CodeGen::CodeGen(const py::Module &module, const KernelOptions &options,
                  MLIRContext *ctx)
     : module(module), options(options), ctx(ctx), b(ctx),
-      fileName(StringAttr::get(ctx, module.fileName)) {}
+      fileName(StringAttr::get(ctx, module.fileName)) {
+  b.setListener(&opCounter);
+}
+
+LogicalResult CodeGen::checkOperationBudget(SourceLoc l) {
+  if (options.maxOperations == 0 || opCounter.count <= options.maxOperations)
+    return success();
+  error(l) << "the kernel's tile IR exceeds the budget of "
+           << options.maxOperations
+           << " operations (--max-operations=N raises it; 0: no limit)";
+  return failure();
+}
 
 Location CodeGen::loc(SourceLoc l) {
   Location result = FileLineColLoc::get(fileName, l.line, l.col);
@@ -922,6 +933,13 @@ FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
              << fn.name << "'";
     return failure();
   }
+  if (options.maxInlinedCalls && ++inlinedCalls > options.maxInlinedCalls) {
+    error(l) << "inlining '" << fn.name << "' exceeds the budget of "
+             << options.maxInlinedCalls
+             << " helper calls per kernel (--max-inlined-calls=N raises it; "
+                "0: no limit)";
+    return failure();
+  }
   for (const py::Param &p : fn.params)
     if (p.kind == py::Param::Kind::VarArgs ||
         p.kind == py::Param::Kind::KwArgs) {
@@ -1099,7 +1117,7 @@ LogicalResult CodeGen::execBlock(const py::StmtList &stmts) {
       // Code after a return is dead, as in Python.
       break;
     }
-    if (failed(exec(*s)))
+    if (failed(exec(*s)) || failed(checkOperationBudget(s->loc)))
       return failure();
   }
   return success();
@@ -1495,6 +1513,15 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         return failure();
       }
       for (int64_t k = lb.i; step.i > 0 ? k < ub.i : k > ub.i; k += step.i) {
+        if (options.maxUnrolledIterations &&
+            ++unrolledIterations > options.maxUnrolledIterations) {
+          error(f->iter->loc)
+              << "unrolling exceeds the budget of "
+              << options.maxUnrolledIterations
+              << " tl.static_range iterations per kernel "
+                 "(--max-unrolled-iterations=N raises it; 0: no limit)";
+          return failure();
+        }
         scope[targetName->id] = PyValue::ofInt(k);
         if (failed(execBlock(f->body)))
           return failure();

@@ -48,6 +48,15 @@ struct KernelOptions {
   /// Most errors one compile reports (compileTritonToPTX; tilec's
   /// --error-limit); 0: no limit.
   unsigned errorLimit = 20;
+  /// Budgets on the work one kernel may ask of the front end, so that
+  /// untrusted source ends quickly (each exceeded is a located error naming
+  /// the budget and its tilec option; real kernels stay far below):
+  /// helper calls inlined (--max-inlined-calls), iterations of loops
+  /// unrolled at compile time (tl.static_range; --max-unrolled-iterations),
+  /// and operations in the kernel's tile IR (--max-operations).
+  unsigned maxInlinedCalls = 10000;
+  unsigned maxUnrolledIterations = 10000;
+  unsigned maxOperations = 200000;
 };
 
 /// Emits kernel `options.kernelName` of `module` as tile IR. Errors are

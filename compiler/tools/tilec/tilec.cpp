@@ -91,6 +91,22 @@ cl::opt<unsigned> errorLimit(
     cl::value_desc("N"), cl::init(tilec::kDefaultErrorLimit),
     cl::cat(tilecCategory));
 
+cl::opt<unsigned> maxInlinedCalls(
+    "max-inlined-calls",
+    cl::desc("Budget: helper calls inlined per kernel (.py input; default "
+             "10000; 0: no limit)"),
+    cl::value_desc("N"), cl::init(10000), cl::cat(tilecCategory));
+cl::opt<unsigned> maxUnrolledIterations(
+    "max-unrolled-iterations",
+    cl::desc("Budget: tl.static_range iterations unrolled per kernel (.py "
+             "input; default 10000; 0: no limit)"),
+    cl::value_desc("N"), cl::init(10000), cl::cat(tilecCategory));
+cl::opt<unsigned> maxOperations(
+    "max-operations",
+    cl::desc("Budget: operations in a kernel's tile IR (.py input; default "
+             "200000; 0: no limit)"),
+    cl::value_desc("N"), cl::init(200000), cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -156,6 +172,9 @@ int main(int argc, char **argv) {
   kernelOptions.autotuneConfig = autotuneConfig;
   kernelOptions.arch = arch;
   kernelOptions.errorLimit = errorLimit;
+  kernelOptions.maxInlinedCalls = maxInlinedCalls;
+  kernelOptions.maxUnrolledIterations = maxUnrolledIterations;
+  kernelOptions.maxOperations = maxOperations;
   for (const std::string &d : defines) {
     auto [name, value] = llvm::StringRef(d).split('=');
     if (name.empty() || !llvm::StringRef(d).contains('=')) {
