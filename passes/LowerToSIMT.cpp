@@ -354,6 +354,35 @@ private:
              "kernel";
       return failure();
     }
+    // Names the runtime and libdevice use: a kernel of that name would
+    // collide with them.
+    if (name == "tilec_shared" || name.starts_with("__nv_")) {
+      func.emitError("kernel name '")
+          << name << "' is reserved ("
+          << (name == "tilec_shared" ? "tilec's shared-memory buffer"
+                                     : "libdevice's functions")
+          << "); rename the kernel";
+      return failure();
+    }
+    // Parameters: scalars and pointers of the types a signature can name
+    // (the runtime reads them back from the metadata line).
+    auto scalarOk = [](Type t, bool pointee) {
+      if (auto i = dyn_cast<IntegerType>(t))
+        return llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth());
+      if (t.isF16() || t.isBF16() || t.isF32() || t.isF64())
+        return true;
+      return pointee && isa<Float8E4M3FNType, Float8E5M2Type>(t);
+    };
+    for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
+      auto p = dyn_cast<tile::PtrType>(t);
+      if (p ? scalarOk(p.getPointeeType(), true) : scalarOk(t, false))
+        continue;
+      func.emitError("parameter ")
+          << i << " of kernel '" << name << "' has type " << t
+          << "; expected i1, i8, i16, i32, i64, f16, bf16, f32 or f64, or a "
+             "!tile.ptr to one of them or to f8E4M3FN / f8E5M2";
+      return failure();
+    }
     int64_t bytes = 0;
     for (Type t : func.getArgumentTypes()) {
       int64_t size = isa<tile::PtrType>(t) ? 8

@@ -43,9 +43,13 @@ if config.ptxas and os.path.exists(config.ptxas):
     # The toolkit's libcuda stub, to link host programs without a driver.
     stubs = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)),
                          "lib64", "stubs")
-    if os.path.exists(os.path.join(stubs, "libcuda.so")):
+    cuda_include = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)),
+                                "include")
+    if os.path.exists(os.path.join(stubs, "libcuda.so")) and \
+            os.path.exists(os.path.join(cuda_include, "cuda.h")):
         config.available_features.add("cuda-stubs")
         config.substitutions.append(("%cuda_stubs", stubs))
+        config.substitutions.append(("%cuda_include", cuda_include))
 
 
 def have_gpu():

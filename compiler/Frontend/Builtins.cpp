@@ -82,6 +82,11 @@ FailureOr<bool> frontend::propagateNanArg(CodeGen &g,
 FailureOr<Value> frontend::memoryMask(CodeGen &g, const PyValue &maskArg,
                                       Value &ptr, SourceLoc l) {
   Type i1 = g.b.getI1Type();
+  if (Type et = g.elementTypeOf(maskArg); et && isa<FloatType>(et)) {
+    g.error(l) << "expected a bool or integer mask, found "
+               << maskArg.describe();
+    return failure();
+  }
   FailureOr<Value> m = g.toValue(maskArg, l, i1);
   if (succeeded(m) && !tile::getElementTypeOrSelf(m->getType()).isInteger(1))
     m = g.castTo(*m, i1, l);

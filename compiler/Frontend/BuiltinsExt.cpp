@@ -204,6 +204,25 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       }
       axis = s[1]->i;
     }
+    // Flags must be compile-time bools (or None).
+    SmallVector<int, 3> flagSlots =
+        isArg ? SmallVector<int, 3>{2, 3} : SmallVector<int, 3>{2, 3, 4};
+    for (int i : flagSlots)
+      if (present(s[i]) && s[i]->kind != K::Bool) {
+        error(l) << "expected a compile-time bool for "
+                 << (isArg ? (i == 2 ? "tie_break_left" : "keep_dims")
+                           : (i == 2   ? "return_indices"
+                              : i == 3 ? "return_indices_tie_break_left"
+                                       : "keep_dims"))
+                 << ", found " << s[i]->describe();
+        return failure();
+      }
+    // propagate_nan only orders max and min.
+    if ((name == "tl.sum" || name == "tl.xor_sum") && present(s[6])) {
+      error(l) << "unexpected propagate_nan for " << name
+               << " (it applies to tl.max, tl.min, tl.argmax and tl.argmin)";
+      return failure();
+    }
     bool keepDims = flag(isArg ? s[3] : s[4]);
     Type et = elemOf(x);
     // The dtype: unsigned values reduce with unsigned max/min/compares.
@@ -211,13 +230,11 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     bool isU = isUnsignedInt(dtype);
     bool isF = isa<FloatType>(et);
     if (name == "tl.sum") {
-      // Narrow types accumulate in 32 bits (Triton's _pick_sum_dtype:
-      // uint32 for unsigned ones).
+      // Narrow integers accumulate in 32 bits (Triton's _pick_sum_dtype:
+      // uint32 for unsigned ones); floats keep their type, as in Triton.
       Type acc = dtype;
       if (present(s[5]) && s[5]->kind == K::DType)
         acc = s[5]->dtype;
-      else if (isF && et.getIntOrFloatBitWidth() < 32)
-        acc = b.getF32Type();
       else if (!isF && et.getIntOrFloatBitWidth() < 32)
         acc = isU ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
                   : Type(b.getI32Type());
@@ -393,8 +410,11 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     bool user = name == "tl.associative_scan";
     TRY(s, user ? bindArgs(*this, args, {"input", "axis", "combine_fn", "reverse"},
                        3, "associative_scan", l)
-                : bindArgs(*this, args, {"input", "axis", "reverse", "dtype"}, 1,
-                       name.substr(3), l));
+            : name == "tl.cumsum"
+                ? bindArgs(*this, args, {"input", "axis", "reverse", "dtype"}, 1,
+                           "cumsum", l)
+                : bindArgs(*this, args, {"input", "axis", "reverse"}, 1,
+                           "cumprod", l));
     std::vector<PyValue> ins =
         s[0]->kind == K::Tuple ? s[0]->elts : std::vector<PyValue>{*s[0]};
     SmallVector<Value> srcs;
@@ -428,12 +448,15 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     if (user) {
       combine = userCombiner(*this, *s[2], l, dtypes);
     } else {
+      // Triton: cumsum picks its dtype as tl.sum (narrow integers in 32
+      // bits, or `dtype=`); cumprod and floats keep the input's type.
       Type et = dtypes[0];
-      if (present(s[3]) && s[3]->kind == K::DType)
+      bool isCumsum = name == "tl.cumsum";
+      if (isCumsum && present(s[3]) && s[3]->kind == K::DType)
         et = s[3]->dtype;
-      else if (et.getIntOrFloatBitWidth() < 32)
-        et = isa<FloatType>(et) ? Type(b.getF32Type())
-             : isUnsignedInt(et)
+      else if (isCumsum && !isa<FloatType>(et) &&
+               et.getIntOrFloatBitWidth() < 32)
+        et = isUnsignedInt(et)
                  ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
                  : Type(b.getI32Type());
       TRY(xc, castTo(srcs[0], et, l, false, dtypes[0]));
@@ -829,9 +852,21 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       TRY(m, broadcastTo(m0, t.getShape(), l));
       mask = m;
     }
+    // Narrower integers widen to i32 by their signedness (-1 of an int8 is
+    // -1, bin P - 1, as for int32; 255 of a uint8 stays 255).
+    Value xs = x;
+    if (t.getElementType().getIntOrFloatBitWidth() < 32) {
+      TRY(w, castValue(*s[0], isUnsignedInt(elementTypeOf(*s[0]))
+                                  ? Type(IntegerType::get(ctx, 32,
+                                                          IntegerType::Unsigned))
+                                  : Type(b.getI32Type()),
+                       l));
+      TRY(wv, toValue(w, l));
+      xs = wv;
+    }
     auto resType = RankedTensorType::get({s[1]->i}, b.getI32Type());
     return PyValue::ofValue(
-        tile::HistogramOp::create(b, lc, resType, x, mask).getResult());
+        tile::HistogramOp::create(b, lc, resType, xs, mask).getResult());
   }
   error(l) << "unimplemented: " << name << " is not supported by tilec yet";
   return failure();

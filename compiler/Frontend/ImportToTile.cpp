@@ -1555,6 +1555,17 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     };
     Type ivType = (isWide(lb) || isWide(ub) || isWide(step)) ? b.getI64Type()
                                                             : b.getI32Type();
+    // An unsigned bound makes the loop unsigned (Triton types the counter
+    // as integer_promote_impl of the bounds): the counter is a uint and the
+    // loop compares unsigned.
+    bool unsignedLoop = llvm::any_of(
+        std::vector<PyValue>{lb, ub, step}, [&](const PyValue &v) {
+          return v.isRuntime() && isUnsignedInt(elementTypeOf(v));
+        });
+    Type ivDtype = unsignedLoop ? Type(IntegerType::get(
+                                      ctx, ivType.getIntOrFloatBitWidth(),
+                                      IntegerType::Unsigned))
+                                : Type();
     SmallVector<Value> bvals;
     for (auto [k, v] : llvm::enumerate(std::vector<PyValue>{lb, ub, step})) {
       if (!v.isRuntime() && v.kind != PyValue::Kind::Int &&
@@ -1594,7 +1605,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&scratch);
       Value iv = scratch.addArgument(ivType, l);
-      scope[targetName->id] = PyValue::ofValue(iv);
+      scope[targetName->id] = PyValue::ofValue(iv, ivDtype);
       LogicalResult r = execBlock(f->body);
       std::map<std::string, PyValue> after = scope;
       scope = before;
@@ -1655,6 +1666,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       inits.push_back(*v);
     }
     auto forOp = scf::ForOp::create(b, l, bvals[0], bvals[1], bvals[2], inits);
+    if (unsignedLoop)
+      forOp.setUnsignedCmp(true);
     for (NamedAttribute a : loopAttrs)
       forOp->setAttr(a.getName(), a.getValue());
     {
@@ -1667,7 +1680,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       if (negativeStep)
         iv = arith::SubIOp::create(
             b, l, arith::AddIOp::create(b, l, bvals[0], bvals[1]), iv);
-      scope[targetName->id] = PyValue::ofValue(iv);
+      scope[targetName->id] = PyValue::ofValue(iv, ivDtype);
       for (auto [k, name] : llvm::enumerate(carried))
         scope[name] =
             PyValue::ofValue(forOp.getRegionIterArg(k),

@@ -138,7 +138,7 @@ LogicalResult CodeGen::checkIntRange(int64_t x, Type t, SourceLoc l) {
   }
   // Out of range for the type: an error, as Triton gives.
   if (w < 64) {
-    int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
+    int64_t lo = -(int64_t(1) << (w - 1)), hi = (int64_t(1) << (w - 1)) - 1;
     if (x < lo || x > hi) {
       error(l) << "integer " << x << " is out of range for " << t;
       return failure();
