@@ -209,15 +209,26 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     globals[fn->name] = f;
   }
 
-  const py::FunctionDef *kernel = module.lookupFunction(options.kernelName);
+  const py::FunctionDef *kernel =
+      options.kernelName.empty() ? nullptr
+                                 : module.lookupFunction(options.kernelName);
   if (!kernel) {
+    // The file's jit functions, at most 20 of them.
     std::string names;
+    size_t shown = 0;
     for (const auto &fn : module.functions)
-      names += (names.empty() ? "" : ", ") + fn->name;
-    emitError(fileLoc) << "kernel '" << options.kernelName
-                       << "' not found: expected a @triton.jit function of "
-                          "that name; the file's jit functions are: "
-                       << (names.empty() ? "(none)" : names);
+      if (shown++ < 20)
+        names += (names.empty() ? "" : ", ") + fn->name;
+    if (module.functions.size() > 20)
+      names += ", and " + std::to_string(module.functions.size() - 20) +
+               " more";
+    InFlightDiagnostic d = emitError(fileLoc);
+    if (options.kernelName.empty())
+      d << "expected --kernel NAME, the @triton.jit function to compile";
+    else
+      d << "kernel '" << options.kernelName
+        << "' not found: expected a @triton.jit function of that name";
+    d << "; the file's jit functions are: " << (names.empty() ? "(none)" : names);
     return nullptr;
   }
   Location kernelLoc = loc(kernel->loc);
@@ -417,8 +428,15 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   if (!llvm::StringRef(options.signature).trim().empty()) {
     SmallVector<llvm::StringRef> parts;
     llvm::StringRef(options.signature).split(parts, ',');
-    for (llvm::StringRef p : parts)
+    for (auto [i, p] : llvm::enumerate(parts)) {
+      if (p.trim().empty()) {
+        emitError(fileLoc) << "expected a type or a value for signature entry "
+                           << i + 1 << " of '" << options.signature
+                           << "', found an empty entry";
+        return nullptr;
+      }
       entries.push_back(trim(p));
+    }
   }
   unsigned numRuntime = llvm::count_if(params, [](const py::Param *p) {
     return !isConstexprAnnotation(p->annotation.get());
@@ -471,6 +489,12 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     if (t.consume_front("*"))
       e.isPointer = true;
     auto [typeName, fact] = t.split(':');
+    if (t.contains(':') && fact.trim().empty()) {
+      emitError(loc(p->loc)) << "expected a fact after ':' in signature entry '"
+                             << text << "' (':16' divisible by 16, ':1' equal "
+                                        "to 1), found nothing";
+      return nullptr;
+    }
     Type elem = dtypeByName(typeName.trim());
     if (!elem) {
       emitError(loc(p->loc))

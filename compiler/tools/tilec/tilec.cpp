@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
 #include "compiler/InitAll.h"
+#include "TilecVersion.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Target/PTX/PTXBackend.h"
 #include "dialects/Tile/IR/TileOps.h"
@@ -84,6 +85,12 @@ cl::opt<int> autotuneConfig(
              "specializes it (.py input; an index, default 0)"),
     cl::value_desc("N"), cl::init(-1), cl::cat(tilecCategory));
 
+cl::opt<std::string> inputLanguage(
+    "x",
+    cl::desc("Input language: py (Triton) or mlir (tile dialect); default: "
+             "from the file's extension (.py, else mlir), e.g. for '-' (stdin)"),
+    cl::value_desc("py|mlir"), cl::Prefix, cl::cat(tilecCategory));
+
 cl::opt<unsigned> errorLimit(
     "error-limit",
     cl::desc("Stop printing errors after N (default 20; 0: no limit), as "
@@ -125,6 +132,11 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions({&tilecCategory});
+  // --version: tilec's version and commit first, then LLVM's.
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tilec " << TILEC_VERSION << " (commit " << TILEC_COMMIT << ")\n";
+    cl::PrintVersionMessage();
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "tilec: compile tile programs to NVIDIA GPU kernels\n\n"
@@ -141,7 +153,15 @@ int main(int argc, char **argv) {
                  << numWarps << "\n";
     return fail();
   }
-  bool isPython = llvm::StringRef(inputFilename).ends_with(".py");
+  if (!inputLanguage.empty() && inputLanguage != "py" &&
+      inputLanguage != "mlir") {
+    llvm::errs() << "tilec: error: expected -x py or -x mlir, found -x "
+                 << inputLanguage << "\n";
+    return fail();
+  }
+  bool isPython = inputLanguage.empty()
+                      ? llvm::StringRef(inputFilename).ends_with(".py")
+                      : inputLanguage == "py";
   if (!isPython &&
       (!kernelName.empty() || !signature.empty() || !defines.empty() ||
        numStages != 0 || autotuneConfig.getNumOccurrences())) {
@@ -157,11 +177,6 @@ int main(int argc, char **argv) {
   }
   if (!isPython && emitStage == Stage::AST) {
     llvm::errs() << "tilec: error: --emit=ast applies to .py input\n";
-    return fail();
-  }
-  if (isPython && kernelName.empty() && emitStage != Stage::AST) {
-    llvm::errs() << "tilec: error: --kernel NAME is required for .py input "
-                    "(the @triton.jit function to compile)\n";
     return fail();
   }
   tilec::frontend::KernelOptions kernelOptions;
