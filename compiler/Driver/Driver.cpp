@@ -13,7 +13,11 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <mutex>
 
 using namespace mlir;
 
@@ -126,10 +130,63 @@ LogicalResult tilec::runPipeline(ModuleOp module, Stage stop,
   return pm.run(module);
 }
 
+namespace {
+/// The reason of the last fatal error on this thread (set by the handler
+/// just before it unwinds to runRecoveringFromCrashes).
+thread_local std::string fatalReason;
+} // namespace
+
+bool tilec::runRecoveringFromCrashes(llvm::function_ref<bool()> work,
+                                     std::string &diagnostics) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::CrashRecoveryContext::Enable();
+    llvm::install_fatal_error_handler(
+        [](void *, const char *reason, bool) {
+          // Inside runRecoveringFromCrashes: unwind to it. Elsewhere LLVM
+          // goes on as usual (prints and exits).
+          if (llvm::CrashRecoveryContext *crc =
+                  llvm::CrashRecoveryContext::GetCurrent()) {
+            fatalReason = reason ? reason : "";
+            crc->HandleExit(1);
+          }
+        },
+        nullptr);
+  });
+  fatalReason.clear();
+  bool result = false;
+  llvm::CrashRecoveryContext crc;
+  if (crc.RunSafely([&] { result = work(); }))
+    return result;
+  diagnostics += "error: internal compiler error: ";
+  diagnostics += fatalReason.empty()
+                     ? std::string("the compiler crashed (signal ") +
+                           std::to_string(crc.RetCode) + ")"
+                     : fatalReason;
+  diagnostics += "; the input may be valid: please report it\n";
+  return false;
+}
+
 bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                                const frontend::KernelOptions &kernel,
                                const PipelineOptions &options,
                                std::string &ptx, std::string &diagnostics) {
+  std::string out;
+  bool ok = runRecoveringFromCrashes(
+      [&] {
+        return compileTritonToPTXUnprotected(source, fileName, kernel, options,
+                                             out, diagnostics);
+      },
+      diagnostics);
+  if (ok)
+    ptx = std::move(out);
+  return ok;
+}
+
+bool tilec::compileTritonToPTXUnprotected(
+    llvm::StringRef source, llvm::StringRef fileName,
+    const frontend::KernelOptions &kernel, const PipelineOptions &options,
+    std::string &ptx, std::string &diagnostics) {
   MLIRContext ctx(MLIRContext::Threading::DISABLED);
   prepareContext(ctx);
   llvm::SourceMgr sourceMgr;

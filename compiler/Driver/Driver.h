@@ -13,6 +13,7 @@
 #include "compiler/Pipeline/Pipeline.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,11 +68,32 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module, Stage stop,
 /// Triton-language `source` (named `fileName` in messages) for `arch` to
 /// PTX with the runtime's metadata lines. Returns false on error, with every
 /// diagnostic (`file:line:col: error: ...`, source line, caret) in
-/// `diagnostics`. Thread-safe: each call has its own MLIR context.
+/// `diagnostics`. Thread-safe: each call has its own MLIR context. An LLVM
+/// fatal error or a crash inside the compiler is an error too (an
+/// "internal compiler error" line; runRecoveringFromCrashes), never the end
+/// of the host process.
 bool compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                         const frontend::KernelOptions &kernel,
                         const PipelineOptions &options, std::string &ptx,
                         std::string &diagnostics);
+
+/// compileTritonToPTX without the crash recovery (what it runs inside
+/// runRecoveringFromCrashes).
+bool compileTritonToPTXUnprotected(llvm::StringRef source,
+                                   llvm::StringRef fileName,
+                                   const frontend::KernelOptions &kernel,
+                                   const PipelineOptions &options,
+                                   std::string &ptx, std::string &diagnostics);
+
+/// Runs `work` so that an LLVM fatal error (report_fatal_error) or a crash
+/// inside it (a signal such as SIGSEGV or SIGABRT) ends `work` instead of the
+/// process: returns false and appends "error: internal compiler error: ..."
+/// to `diagnostics`; otherwise returns what `work` returned. The first call
+/// enables llvm::CrashRecoveryContext for the process and installs LLVM's
+/// fatal-error handler (a host that installs its own LLVM fatal-error handler
+/// replaces tilec's). Memory held by an aborted `work` is leaked.
+bool runRecoveringFromCrashes(llvm::function_ref<bool()> work,
+                              std::string &diagnostics);
 
 /// Registers the dialects, interfaces and translations tilec uses.
 void prepareContext(mlir::MLIRContext &ctx);
