@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "passes/SIMT/SIMTUtils.h"
 #include "passes/SharedMemoryUtils.h"
@@ -59,11 +60,8 @@ Operation *tilec::getMemDescAllocation(Value memdesc) {
 unsigned tilec::getSharedBudget(StringRef chip) {
   // cudaDevAttrMaxSharedMemoryPerBlockOptin (CUDA C Programming Guide,
   // "Technical Specifications per Compute Capability").
-  if (chip == "sm_80")
-    return 163 * 1024;
-  if (chip == "sm_89")
-    return 99 * 1024;
-  return 227 * 1024;
+  const TargetInfo *target = lookupTarget(chip);
+  return target ? target->sharedBytes : 227 * 1024;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "dialects/Tile/IR/Layouts.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -88,22 +89,21 @@ void tilec::populateRematerializationPatterns(RewritePatternSet &patterns) {
 }
 
 bool tilec::isSupportedChip(StringRef chip) {
-  return chip == "sm_80" || chip == "sm_89" || chip == "sm_90" ||
-         chip == "sm_90a";
+  return lookupTarget(chip) != nullptr;
 }
 
 LogicalResult tilec::checkChipOption(Operation *op, StringRef chip) {
   if (isSupportedChip(chip))
     return success();
-  return op->emitError("expected chip sm_80, sm_89, sm_90 or sm_90a, found '")
-         << chip << "'";
+  return op->emitError("expected chip ")
+         << getSupportedTargetNames() << ", found '" << chip << "'";
 }
 
 bool tilec::mmaV2Computes(Type a, Type b, Type c, StringRef inputPrecision,
                           StringRef chip) {
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   if (isFp8(a) && isFp8(b))
-    return c.isF32() && chip != "sm_80";
+    return c.isF32() && lookupTarget(chip) && lookupTarget(chip)->hasFp8();
   if (a != b)
     return false;
   if (a.isF16())

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
+#include "passes/Target.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include "passes/SIMT/SIMTUtils.h"
@@ -499,7 +500,8 @@ private:
           return isa<Float8E4M3FNType, Float8E5M2Type>(
               tile::getElementTypeOrSelf(t));
         });
-        if (fp8 && isa<arith::TruncFOp>(op) && chip == "sm_80") {
+        const TargetInfo *target = lookupTarget(chip);
+        if (fp8 && isa<arith::TruncFOp>(op) && target && !target->hasFp8()) {
           op->emitError("unimplemented: conversions to fp8 need sm_89 or "
                         "newer (cvt.rn.satfinite.e4m3x2/e5m2x2), found --arch ")
               << chip;
@@ -517,7 +519,7 @@ private:
         if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
             rmw && rmw.getKind() == tile::RMWKind::FAdd &&
             tile::getElementTypeOrSelf(rmw.getVal().getType()).isBF16() &&
-            (chip == "sm_80" || chip == "sm_89")) {
+            target && !target->hasBf16AtomicAdd()) {
           op->emitError("unimplemented: bf16 atomic_add needs sm_90 or newer "
                         "(atom.add.bf16), found --arch ")
               << chip;
@@ -584,7 +586,11 @@ private:
     b.setInsertionPointToEnd(module.getBody());
     auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
                                             /*triple=*/"nvptx64-nvidia-cuda",
-                                            chip, /*features=*/"+ptx84");
+                                            chip, /*features=*/"+ptx" +
+                                                std::to_string(
+                                                    lookupTarget(chip)
+                                                        ? lookupTarget(chip)->ptxVersion
+                                                        : 84));
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
                                               "tilec_kernels",
                                               b.getArrayAttr({target}));

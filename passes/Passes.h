@@ -19,8 +19,8 @@
 
 namespace tilec {
 
-/// Whether `chip` names a GPU tilec targets: sm_80, sm_89, sm_90 or sm_90a
-/// (the values of the passes' `chip` options and of tilec's --arch).
+/// Whether `chip` names a GPU tilec targets (passes/Target.h: the values
+/// of the passes' `chip` options and of tilec's --arch).
 bool isSupportedChip(llvm::StringRef chip);
 
 /// For a pass's `chip` option: success for a supported chip, else an error

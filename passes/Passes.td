@@ -72,7 +72,7 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target GPU: sm_80, sm_89, sm_90 or sm_90a (anything else is an error)">,
+           "target GPU: sm_80 to sm_121f as passes/Target.h lists them (anything else is an error)">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
@@ -101,7 +101,7 @@ def TileAllocateSharedPass : Pass<"tile-allocate-shared", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target GPU: sm_80, sm_89, sm_90 or sm_90a (anything else is an error); sets the default budget">,
+           "target GPU: sm_80 to sm_121f as passes/Target.h lists them (anything else is an error); sets the default budget">,
     Option<"sharedBudget", "shared-budget", "unsigned", /*default=*/"0",
            "largest dynamic shared memory per CTA in bytes (0: the chip's)">,
   ];
@@ -233,7 +233,7 @@ def TileLowerToSIMTPass : Pass<"tile-lower-to-simt", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "target GPU: sm_80, sm_89, sm_90 or sm_90a (anything else is an error)">,
+           "target GPU: sm_80 to sm_121f as passes/Target.h lists them (anything else is an error)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

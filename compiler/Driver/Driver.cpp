@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
+#include "passes/Target.h"
 
 #include "compiler/Frontend/Parser.h"
 #include "compiler/InitAll.h"
@@ -200,7 +201,7 @@ bool tilec::compileTritonToPTXUnprotected(
   } finishAtEnd{reporter};
   if (!isSupportedArch(options.arch)) {
     diagStream << "error: unsupported arch '" << options.arch
-               << "'; expected sm_80, sm_89, sm_90 or sm_90a\n";
+               << "'; expected one of " << getSupportedTargetNames() << "\n";
     return false;
   }
   // Host code evaluated for autotune configs sees the target compiled for.

@@ -14,7 +14,7 @@ namespace tilec {
 
 /// Options shared by every stage.
 struct PipelineOptions {
-  /// Target GPU: sm_80, sm_89, sm_90 or sm_90a.
+  /// Target GPU: a name passes/Target.h knows (sm_80 ... sm_121f).
   std::string arch = "sm_90a";
   /// Warps per CTA for kernels without tile.num_warps (0: keep/4).
   unsigned numWarps = 0;

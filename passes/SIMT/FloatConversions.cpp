@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
+#include "passes/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -204,7 +205,8 @@ void simt::populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
   patterns.add<TruncToFp8, TruncTowardZero>(converter, patterns.getContext(),
                                             /*benefit=*/3);
   patterns.add<ExtFromFp8>(converter, patterns.getContext(), /*benefit=*/3,
-                           /*hasFp8Cvt=*/chip != "sm_80");
+                           /*hasFp8Cvt=*/lookupTarget(chip) &&
+                               lookupTarget(chip)->hasFp8());
 }
 
 bool simt::isFp8Conversion(Operation *op) {

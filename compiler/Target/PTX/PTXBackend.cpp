@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/PTX/PTXBackend.h"
+#include "passes/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -171,11 +172,15 @@ optimize(llvm::Module &m, StringRef arch, Location loc, bool fpFusion) {
     emitError(loc) << "NVPTX target unavailable: " << error;
     return failure();
   }
+  // The PTX ISA version the target needs (passes/Target.h).
+  const tilec::TargetInfo *info = tilec::lookupTarget(arch);
+  std::string ptxFeature =
+      "+ptx" + std::to_string(info ? info->ptxVersion : 84);
   llvm::TargetOptions options;
   if (fpFusion)
     options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, arch, "+ptx84", options, llvm::Reloc::PIC_, std::nullopt,
+      triple, arch, ptxFeature, options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   if (!tm) {
     emitError(loc) << "cannot create an NVPTX target machine for " << arch;

@@ -22,7 +22,8 @@ mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, llvm::StringRef arch,
                                llvm::raw_ostream &os, bool fpFusion = true);
 
 /// Translates and compiles the `gpu.module` in `module` to PTX for `arch`
-/// (sm_80, sm_89, sm_90, sm_90a; PTX ISA 8.0), metadata lines first. With
+/// (passes/Target.h: sm_80 ... sm_121f, each with its PTX ISA version),
+/// metadata lines first. With
 /// `fpFusion` (the default, as Triton's enable_fp_fusion), a multiply and
 /// an add may contract into one fma; without, every fp32 op rounds (`.rn`).
 mlir::LogicalResult emitPTX(mlir::ModuleOp module, llvm::StringRef arch,

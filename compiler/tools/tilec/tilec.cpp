@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
 #include "compiler/InitAll.h"
+#include "passes/Target.h"
 #include "TilecVersion.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Target/PTX/PTXBackend.h"
@@ -55,7 +56,10 @@ cl::opt<Stage> emitStage(
         clEnumValN(Stage::PTX, "ptx", "PTX assembly with kernel metadata (default)")),
     cl::cat(tilecCategory));
 cl::opt<std::string> arch("arch",
-                          cl::desc("Target GPU: sm_80, sm_89, sm_90, sm_90a"),
+                          cl::desc("Target GPU: sm_80 ... sm_121f (sm_80, sm_86, sm_87, sm_88, "
+                                   "sm_89, sm_90, sm_90a, sm_100[a|f], "
+                                   "sm_103[a|f], sm_110[a|f], sm_120[a|f], "
+                                   "sm_121[a|f])"),
                           cl::init("sm_90a"), cl::cat(tilecCategory));
 cl::opt<unsigned> numWarps("num-warps",
                            cl::desc("Warps per CTA for every kernel "
@@ -144,7 +148,8 @@ int main(int argc, char **argv) {
 
   if (!tilec::isSupportedArch(arch)) {
     llvm::errs() << "tilec: error: unsupported --arch '" << arch
-                 << "'; expected sm_80, sm_89, sm_90 or sm_90a\n";
+                 << "'; expected one of " << tilec::getSupportedTargetNames()
+                 << "\n";
     return fail();
   }
   if (numWarps != 0 && (numWarps > 32 || (numWarps & (numWarps - 1)))) {

@@ -1,0 +1,49 @@
+//===- Target.h - The NVIDIA GPUs tilec compiles for ------------*- C++ -*-===//
+//
+// One description per target (--arch, the passes' chip= options): what the
+// passes and the PTX backend ask of a GPU is a query here, not a comparison
+// of strings.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_TARGET_H
+#define TILEC_PASSES_TARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tilec {
+
+/// A GPU target: every sm_XY from sm_80 that both LLVM 22's NVPTX backend
+/// and ptxas 13 accept.
+struct TargetInfo {
+  /// The --arch spelling: "sm_90a".
+  llvm::StringLiteral name;
+  /// Compute capability times ten plus minor: 80, 86, 90, 100, 120, ...
+  unsigned computeCapability;
+  /// The PTX ISA version the PTX declares (84 = 8.4): the oldest that
+  /// supports the target, so the PTX loads on the oldest driver that can
+  /// run it (PTX ISA, "Release notes").
+  unsigned ptxVersion;
+  /// The opt-in maximum of dynamic shared memory per CTA, in bytes
+  /// (CUDA C++ Programming Guide, "Technical Specifications per Compute
+  /// Capability").
+  unsigned sharedBytes;
+
+  /// fp8 (e4m3, e5m2) mma.sync and cvt forms: sm_89 and later.
+  bool hasFp8() const { return computeCapability >= 89; }
+  /// atom.add.noftz.bf16: sm_90 and later.
+  bool hasBf16AtomicAdd() const { return computeCapability >= 90; }
+};
+
+/// Every supported target, in order of compute capability.
+llvm::ArrayRef<TargetInfo> getSupportedTargets();
+/// The target named `name`, or null.
+const TargetInfo *lookupTarget(llvm::StringRef name);
+/// "sm_80, sm_86, ..., sm_121f", for messages.
+std::string getSupportedTargetNames();
+
+} // namespace tilec
+
+#endif // TILEC_PASSES_TARGET_H
