@@ -268,6 +268,15 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     bool isMax = name == "tl.max" || name == "tl.argmax";
     bool withIndex = isArg || flag(s[2]);
     TRY(nanWins, propagateNanArg(*this, isArg ? s[4] : s[6], l));
+    if (!withIndex && et.getIntOrFloatBitWidth() < 32) {
+      // Triton's max/min without indices reduce narrow types as float32 /
+      // int32 (its result type); the values are the same.
+      Type wide = isF ? Type(b.getF32Type()) : Type(b.getI32Type());
+      TRY(xc, castTo(x, wide, l, false, dtype));
+      x = xc;
+      dtype = wide;
+      isU = false;
+    }
     if (!withIndex)
       return reduceTiles(
           *this, {x}, axis, keepDims,

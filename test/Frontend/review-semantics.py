@@ -57,3 +57,9 @@ def k_tb(x_ptr, y_ptr, BLOCK: tl.constexpr):
 def k_fmask(x_ptr, m_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, 1, mask=tl.load(m_ptr + offs))
+
+
+@triton.jit
+def k_max16(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(y_ptr, tl.max(tl.load(x_ptr + offs), 0) * 3.0)
