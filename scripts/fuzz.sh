@@ -50,6 +50,6 @@ cp -n test/Frontend/Inputs/*.py test/Frontend/*.py examples/*.py test/Fuzz/crash
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 exec nice -n 5 "$build/bin/tilec-frontend-fuzzer" \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
   -dict=test/Fuzz/python.dict -artifact_prefix="$artifacts/" \
   -print_final_stats=1 "$@" "$corpus"

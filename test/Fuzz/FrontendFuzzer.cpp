@@ -4,8 +4,9 @@
 // (py::parseModule), and its syntax tree printed to a null stream; if it
 // parsed without diagnostics and holds a jit function, the first one is
 // imported as a kernel (frontend::importKernel) into a fresh MLIR context with
-// a signature guessed from its parameters, and what imports is run through
-// the tile and layout pipelines (Stage::Layout). Diagnostics are swallowed:
+// a signature guessed from its parameters (under KernelOptions' default
+// budgets), and what imports is run through the whole pipeline and LLVM's
+// NVPTX backend to PTX text (emitPTX). Diagnostics are swallowed:
 // an error is a fine outcome, a crash, hang, leak or sanitizer report is not.
 //
 // Built only with -DTILEC_BUILD_FUZZERS=ON and clang (scripts/fuzz.sh);
@@ -17,6 +18,7 @@
 #include "compiler/Frontend/ImportToTile.h"
 #include "compiler/Frontend/Parser.h"
 #include "compiler/InitAll.h"
+#include "compiler/Target/PTX/PTXBackend.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -107,6 +109,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       frontend::importKernel(*parsed.module, options, &ctx);
   if (!module)
     return 0;
-  (void)runPipeline(*module, Stage::Layout, PipelineOptions());
+  // The whole pipeline, through LLVM's NVPTX backend to PTX text: the
+  // symbol, parameter and fatal-error checks live past the layout stage.
+  if (failed(runPipeline(*module, Stage::LLVMDialect, PipelineOptions())))
+    return 0;
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  (void)emitPTX(*module, "sm_90a", os, /*fpFusion=*/true);
   return 0;
 }
