@@ -571,7 +571,8 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   b.setInsertionPointToStart(entry);
 
   for (auto &[name, text] : options.constexprs)
-    if (!llvm::any_of(params, [&, n = name](const py::Param *p) {
+    if (!options.constexprsForSomeKernel &&
+        !llvm::any_of(params, [&, n = name](const py::Param *p) {
           return p->name == n && isConstexprAnnotation(p->annotation.get());
         })) {
       emitError(kernelLoc) << "-D " << name << ": kernel '" << kernel->name

@@ -55,6 +55,10 @@ struct KernelOptions {
   /// unrolled at compile time (tl.static_range; --max-unrolled-iterations),
   /// and operations in the kernel's tile IR (--max-operations).
   unsigned maxInlinedCalls = 10000;
+  /// Several kernels compiled together (tilec --kernel a,b): a constexpr
+  /// value applies to each kernel that declares it, and one no kernel
+  /// declares is the caller's error to report.
+  bool constexprsForSomeKernel = false;
   unsigned maxUnrolledIterations = 10000;
   unsigned maxOperations = 200000;
 };

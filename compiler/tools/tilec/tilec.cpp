@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
 #include "compiler/InitAll.h"
+#include "compiler/Frontend/CodeGen.h"
+#include "compiler/Frontend/Parser.h"
 #include "passes/Target.h"
 #include "TilecVersion.h"
 #include "compiler/Pipeline/Pipeline.h"
@@ -67,14 +69,17 @@ cl::opt<unsigned> numWarps("num-warps",
                                     "in [1, 32])"),
                            cl::init(0), cl::cat(tilecCategory));
 
-cl::opt<std::string> kernelName("kernel",
-                                cl::desc("The @triton.jit function to compile (.py input)"),
-                                cl::value_desc("name"), cl::cat(tilecCategory));
-cl::opt<std::string> signature(
+cl::list<std::string> kernelNames(
+    "kernel",
+    cl::desc("The @triton.jit function to compile (.py input); several "
+             "(repeated, or a comma list) compile into one module"),
+    cl::value_desc("name"), cl::CommaSeparated, cl::cat(tilecCategory));
+cl::list<std::string> signatures(
     "signature",
     cl::desc("Kernel signature (.py input), Triton AOT syntax: "
              "'*fp32:16,*fp32:16,i32:16,1024' (pointer to fp32 aligned to 16 "
-             "bytes, i32 divisible by 16, a constexpr value)"),
+             "bytes, i32 divisible by 16, a constexpr value); with several "
+             "kernels, one for all or one per kernel in order"),
     cl::value_desc("entries"), cl::cat(tilecCategory));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Constexpr value (.py input): -D NAME=VALUE"),
@@ -168,7 +173,7 @@ int main(int argc, char **argv) {
                       ? llvm::StringRef(inputFilename).ends_with(".py")
                       : inputLanguage == "py";
   if (!isPython &&
-      (!kernelName.empty() || !signature.empty() || !defines.empty() ||
+      (!kernelNames.empty() || !signatures.empty() || !defines.empty() ||
        numStages != 0 || autotuneConfig.getNumOccurrences())) {
     llvm::errs() << "tilec: error: --kernel, --signature, -D, --num-stages "
                     "and --autotune-config apply to .py input\n";
@@ -185,8 +190,26 @@ int main(int argc, char **argv) {
     return fail();
   }
   tilec::frontend::KernelOptions kernelOptions;
-  kernelOptions.kernelName = kernelName;
-  kernelOptions.signature = signature;
+  // Kernels and their signatures: one signature for all, or one each.
+  std::vector<std::string> kernels(kernelNames.begin(), kernelNames.end());
+  if (kernels.empty())
+    kernels.push_back(""); // the import lists the file's kernels
+  for (size_t i = 0; i < kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (kernels[i] == kernels[j] && !kernels[i].empty()) {
+        llvm::errs() << "tilec: error: --kernel " << kernels[i]
+                     << " given twice\n";
+        return fail();
+      }
+  if (signatures.size() > 1 && signatures.size() != kernels.size()) {
+    llvm::errs() << "tilec: error: expected one --signature for all kernels or "
+                    "one per --kernel ("
+                 << kernels.size() << "), found " << signatures.size() << "\n";
+    return fail();
+  }
+  kernelOptions.signature = signatures.empty() ? "" : signatures.front();
+  kernelOptions.kernelName = kernels.front();
+  kernelOptions.constexprsForSomeKernel = kernels.size() > 1;
   kernelOptions.numWarps = numWarps;
   kernelOptions.numStages = numStages;
   kernelOptions.autotuneConfig = autotuneConfig;
@@ -247,7 +270,45 @@ int main(int argc, char **argv) {
       output->keep();
       return 0;
     }
-    module = tilec::importTritonFile(sourceMgr, &context, kernelOptions);
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      tilec::frontend::KernelOptions one = kernelOptions;
+      one.kernelName = kernels[i];
+      if (signatures.size() > 1)
+        one.signature = signatures[i];
+      OwningOpRef<ModuleOp> m =
+          tilec::importTritonFile(sourceMgr, &context, one);
+      if (!m)
+        return fail();
+      if (!module) {
+        module = std::move(m);
+        continue;
+      }
+      // One module: the kernels' functions side by side.
+      for (Operation &op : llvm::make_early_inc_range(*m->getBody()))
+        op.moveBefore(module->getBody(), module->getBody()->end());
+    }
+    if (kernels.size() > 1) {
+      // Each -D must name a constexpr parameter of some kernel.
+      tilec::py::ParseResult parsed = tilec::py::parseModule(
+          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
+          inputFilename);
+      for (const auto &[name, value] : kernelOptions.constexprs) {
+        (void)value;
+        bool used = false;
+        for (const std::string &k : kernels)
+          if (const tilec::py::FunctionDef *fn =
+                  parsed.module->lookupFunction(k))
+            for (const tilec::py::Param &p : fn->params)
+              used |= p.name == name && tilec::frontend::isConstexprAnnotation(
+                                            p.annotation.get());
+        if (!used) {
+          llvm::errs() << "tilec: error: -D " << name
+                       << ": no kernel given has a constexpr parameter of "
+                          "that name\n";
+          return fail();
+        }
+      }
+    }
   } else {
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (module && failed(verify(*module)))
