@@ -24,23 +24,40 @@ using namespace mlir;
 
 namespace {
 /// Forwards to another stream with control bytes (other than tab, newline
-/// and carriage return) replaced by '?': one byte for one, so carets under
-/// a source line still line up.
+/// and carriage return) replaced by '?' (one byte for one, so carets under
+/// a source line still line up) and lines cut after 4096 columns.
 class SanitizingStream : public llvm::raw_ostream {
 public:
   explicit SanitizingStream(llvm::raw_ostream &os) : os(os) { SetUnbuffered(); }
 
 private:
   void write_impl(const char *ptr, size_t size) override {
-    std::string out(ptr, size);
-    for (char &c : out) {
+    std::string out;
+    out.reserve(size);
+    for (size_t i = 0; i < size; ++i) {
+      char c = ptr[i];
+      if (c == '\n') {
+        column = 0;
+        out += c;
+        continue;
+      }
+      // Lines past kMaxColumns (a quoted source line of megabytes) end in
+      // "..." instead: the output stays O(errors), not O(input).
+      if (++column > kMaxColumns) {
+        if (column == kMaxColumns + 1)
+          out += " ...";
+        continue;
+      }
       unsigned char u = static_cast<unsigned char>(c);
-      if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7f)
+      if ((u < 0x20 && c != '\t' && c != '\r') || u == 0x7f)
         c = '?';
+      out += c;
     }
     os << out;
     pos += size;
   }
+  static constexpr size_t kMaxColumns = 4096;
+  size_t column = 0;
   uint64_t current_pos() const override { return pos; }
   llvm::raw_ostream &os;
   uint64_t pos = 0;

@@ -382,6 +382,11 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   if (name == "py.abs") {
     if (args.args.size() == 1 && args.args[0].isNumber()) {
       const PyValue &x = args.args[0];
+      if (x.kind == K::Int && x.i == INT64_MIN) {
+        error(l) << "integer overflow in a compile-time expression (tilec's "
+                    "compile-time integers are 64-bit)";
+        return failure();
+      }
       return x.kind == K::Float ? PyValue::ofFloat(std::fabs(x.f))
                                 : PyValue::ofInt(std::llabs(x.kind == K::Int ? x.i : int64_t(x.b)));
     }

@@ -134,27 +134,33 @@ std::string trim(llvm::StringRef s) { return s.trim().str(); }
 
 /// A constexpr value from text: int, float, bool, None, else a string.
 PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
+  // As Triton's compile.py: int(text) (decimal, an optional sign, `_`
+  // separators: "0100" is 100, "+64" is 64), else float(text) (no hex), else
+  // the string.
   tooBig = false;
   text = text.trim();
-  int64_t i;
-  if (!text.getAsInteger(0, i))
-    return PyValue::ofInt(i);
-  // Python's digit separators: 1_024.
   std::string noSep;
   for (char c : text)
     if (c != '_')
       noSep += c;
-  if (noSep != text && !llvm::StringRef(noSep).getAsInteger(0, i))
-    return PyValue::ofInt(i);
-  // An integer literal that getAsInteger refused is out of 64-bit range:
-  // an error, not a float.
-  llvm::StringRef digits = llvm::StringRef(noSep).ltrim("+-");
+  llvm::StringRef num(noSep);
+  bool negative = num.starts_with("-");
+  llvm::StringRef digits = num.starts_with("+") || negative ? num.drop_front() : num;
   if (!digits.empty() && llvm::all_of(digits, llvm::isDigit)) {
-    tooBig = true;
-    return PyValue::none();
+    digits = digits.ltrim('0');
+    uint64_t u = 0;
+    if (digits.empty())
+      return PyValue::ofInt(0);
+    if (digits.getAsInteger(10, u) ||
+        u > (negative ? uint64_t(1) << 63 : uint64_t(INT64_MAX))) {
+      // Out of 64-bit range: an error, not a float.
+      tooBig = true;
+      return PyValue::none();
+    }
+    return PyValue::ofInt(negative ? int64_t(0 - u) : int64_t(u));
   }
   double d;
-  if (!text.getAsDouble(d))
+  if (!text.contains_insensitive("x") && !text.getAsDouble(d))
     return PyValue::ofFloat(d);
   if (text == "True" || text == "true")
     return PyValue::ofBool(true);

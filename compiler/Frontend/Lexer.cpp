@@ -84,7 +84,19 @@ private:
     return pos + ahead < src.size() ? src[pos + ahead] : 0;
   }
   void error(size_t offset, std::string message) {
+    // A file of garbage stops after kMaxErrors: the rest is not lexed (its
+    // errors would cost memory and time for nothing anyone reads).
+    constexpr size_t kMaxErrors = 1000;
+    if (result.diagnostics.size() >= kMaxErrors)
+      return;
     result.diagnostics.push_back({result.getLoc(offset), std::move(message)});
+    if (result.diagnostics.size() == kMaxErrors) {
+      result.diagnostics.push_back(
+          {result.getLoc(offset), "too many errors (" +
+                                      std::to_string(kMaxErrors) +
+                                      "); the rest of the file is not read"});
+      pos = src.size();
+    }
   }
   void push(TokenKind kind, size_t begin, size_t end) {
     Token tok;

@@ -528,10 +528,18 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
     return PyValue::ofInt(floorMod(ia, ib));
   case BinOpKind::Pow:
     if (!isF && ib >= 0) {
-      int64_t r = 1;
-      for (int64_t k = 0; k < ib && r != 0; ++k)
-        if (__builtin_mul_overflow(r, ia, &r))
+      // Square and multiply: O(log ib) (1 ** (2**63 - 1) is instant, as in
+      // Python); any overflow is reported.
+      int64_t r = 1, base = ia, e = ib;
+      while (e > 0) {
+        if ((e & 1) && __builtin_mul_overflow(r, base, &r))
           return overflow();
+        e >>= 1;
+        if (e > 0 && __builtin_mul_overflow(base, base, &base)) {
+          // The base only matters while bits of e remain.
+          return overflow();
+        }
+      }
       return PyValue::ofInt(r);
     }
     return PyValue::ofFloat(std::pow(fa, fb));
@@ -821,9 +829,17 @@ FailureOr<PyValue> CodeGen::unary(UnaryOpKind op, const PyValue &a,
     }
     if (op == UnaryOpKind::Plus)
       return a;
-    if (op == UnaryOpKind::Minus)
-      return a.kind == K::Float ? PyValue::ofFloat(-a.f)
-                                : PyValue::ofInt(-(a.kind == K::Int ? a.i : int64_t(a.b)));
+    if (op == UnaryOpKind::Minus) {
+      if (a.kind == K::Float)
+        return PyValue::ofFloat(-a.f);
+      int64_t v = a.kind == K::Int ? a.i : int64_t(a.b), r;
+      if (__builtin_sub_overflow(int64_t(0), v, &r)) {
+        error(l) << "integer overflow in a compile-time expression (tilec's "
+                    "compile-time integers are 64-bit)";
+        return failure();
+      }
+      return PyValue::ofInt(r);
+    }
     if (a.kind == K::Float) {
       error(l) << "unsupported operand float of ~";
       return failure();

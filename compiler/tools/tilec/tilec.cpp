@@ -341,8 +341,14 @@ int main(int argc, char **argv) {
       tilec::buildSIMTPipeline(pm, opts);
     if (emitStage >= Stage::LLVMDialect)
       tilec::buildLLVMPipeline(pm, opts);
-    if (failed(pm.run(*module)))
+    // An LLVM fatal error or a crash (e.g. an NVVM op of a .mlir input the
+    // target cannot select) is an "internal compiler error", exit 1.
+    std::string ice;
+    if (!tilec::runRecoveringFromCrashes(
+            [&] { return succeeded(pm.run(*module)); }, ice)) {
+      llvm::errs() << ice;
       return fail();
+    }
   }
 
   auto output = openOutputFile(outputFilename, &errorMessage);
@@ -351,11 +357,27 @@ int main(int argc, char **argv) {
     return fail();
   }
   if (emitStage == Stage::PTX) {
-    if (failed(tilec::emitPTX(*module, arch, output->os(), !noFPFusion)))
+    std::string ice;
+    if (!tilec::runRecoveringFromCrashes(
+            [&] {
+              return succeeded(
+                  tilec::emitPTX(*module, arch, output->os(), !noFPFusion));
+            },
+            ice)) {
+      llvm::errs() << ice;
       return fail();
+    }
   } else if (emitStage == Stage::LLVMIR) {
-    if (failed(tilec::emitLLVMIR(*module, arch, output->os(), !noFPFusion)))
+    std::string ice;
+    if (!tilec::runRecoveringFromCrashes(
+            [&] {
+              return succeeded(
+                  tilec::emitLLVMIR(*module, arch, output->os(), !noFPFusion));
+            },
+            ice)) {
+      llvm::errs() << ice;
       return fail();
+    }
   } else {
     module->print(output->os());
     output->os() << "\n";
