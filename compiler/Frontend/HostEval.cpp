@@ -225,6 +225,8 @@ private:
   std::vector<std::string> evaluating;
   std::optional<HostValue> returned;
   unsigned depth = 0;
+  /// Host functions called so far (a budget).
+  unsigned calls = 0;
 
   InFlightDiagnostic error(SourceLoc l) { return g.error(l); }
   LogicalResult unimplemented(SourceLoc l, const Twine &what) {
@@ -555,6 +557,14 @@ FailureOr<HostValue> HostEvaluator::callFunction(
              << fn.name << "'";
     return failure();
   }
+  // A budget on the host code's work: real autotune helpers make a few
+  // calls; a doubling recursion would make 2^depth.
+  if (++calls > 100000) {
+    error(l) << "host code evaluated for @triton.autotune exceeds the budget "
+                "of 100000 function calls at '"
+             << fn.name << "'";
+    return failure();
+  }
   std::map<std::string, HostValue> frame;
   std::vector<bool> bound(fn.params.size(), false);
   size_t next = 0;
@@ -771,6 +781,12 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
   // Concatenation of lists (or tuples), and the dict union of Python 3.9.
   if (op.op == BinOpKind::Add && a.kind == b.kind &&
       (a.kind == Kind::List || a.kind == Kind::Tuple)) {
+    if (a.elts.size() + b.elts.size() > (size_t(1) << 20)) {
+      error(op.loc)
+          << "a host-code list of " << a.elts.size() + b.elts.size()
+          << " elements is longer than the limit of 1048576";
+      return failure();
+    }
     HostValue out = a;
     out.elts.insert(out.elts.end(), b.elts.begin(), b.elts.end());
     return out;

@@ -447,13 +447,27 @@ namespace {
 FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
                               const PyValue &b, SourceLoc l) {
   using K = PyValue::Kind;
+  // Compile-time tuples and strings stay under 2^20 elements / bytes (a
+  // doubling loop would otherwise exhaust memory).
+  constexpr size_t kMaxSequence = size_t(1) << 20;
+  auto tooLong = [&](size_t n) {
+    g.error(l) << "a compile-time " << (a.kind == K::Str ? "string" : "tuple")
+               << " of " << n << (a.kind == K::Str ? " bytes" : " elements")
+               << " is longer than the limit of " << kMaxSequence;
+    return failure();
+  };
   if (op == BinOpKind::Add && a.kind == K::Tuple && b.kind == K::Tuple) {
+    if (a.elts.size() + b.elts.size() > kMaxSequence)
+      return tooLong(a.elts.size() + b.elts.size());
     std::vector<PyValue> e = a.elts;
     e.insert(e.end(), b.elts.begin(), b.elts.end());
     return PyValue::ofTuple(e);
   }
-  if (op == BinOpKind::Add && a.kind == K::Str && b.kind == K::Str)
+  if (op == BinOpKind::Add && a.kind == K::Str && b.kind == K::Str) {
+    if (a.s.size() + b.s.size() > kMaxSequence)
+      return tooLong(a.s.size() + b.s.size());
     return PyValue::ofStr(a.s + b.s);
+  }
   if (!a.isNumber() || !b.isNumber()) {
     g.error(l) << "unsupported operand types for " << getSpelling(op) << ": "
                << a.describe() << " and " << b.describe();
