@@ -60,8 +60,7 @@ Operation *tilec::getMemDescAllocation(Value memdesc) {
 unsigned tilec::getSharedBudget(StringRef chip) {
   // cudaDevAttrMaxSharedMemoryPerBlockOptin (CUDA C Programming Guide,
   // "Technical Specifications per Compute Capability").
-  const TargetInfo *target = lookupTarget(chip);
-  return target ? target->sharedBytes : 227 * 1024;
+  return getTarget(chip).sharedBytes;
 }
 
 namespace {

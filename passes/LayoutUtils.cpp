@@ -103,7 +103,7 @@ bool tilec::mmaV2Computes(Type a, Type b, Type c, StringRef inputPrecision,
                           StringRef chip) {
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   if (isFp8(a) && isFp8(b))
-    return c.isF32() && lookupTarget(chip) && lookupTarget(chip)->hasFp8();
+    return c.isF32() && getTarget(chip).hasFp8();
   if (a != b)
     return false;
   if (a.isF16())

@@ -462,6 +462,7 @@ private:
     // Per kernel: encodings must use the kernel's warps; fragments must stay
     // small enough to unroll (tilec emits one value per element per thread);
     // fp8 only moves and converts (sm_89+); bf16 atomic add needs sm_90.
+    const TargetInfo &target = getTarget(chip);
     module.walk([&](tile::FuncOp func) {
       if (func.isPublic() && failed(checkKernelSymbol(func)))
         unimplemented = true;
@@ -500,8 +501,7 @@ private:
           return isa<Float8E4M3FNType, Float8E5M2Type>(
               tile::getElementTypeOrSelf(t));
         });
-        const TargetInfo *target = lookupTarget(chip);
-        if (fp8 && isa<arith::TruncFOp>(op) && target && !target->hasFp8()) {
+        if (fp8 && isa<arith::TruncFOp>(op) && !target.hasFp8()) {
           op->emitError("unimplemented: conversions to fp8 need sm_89 or "
                         "newer (cvt.rn.satfinite.e4m3x2/e5m2x2), found --arch ")
               << chip;
@@ -519,7 +519,7 @@ private:
         if (auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
             rmw && rmw.getKind() == tile::RMWKind::FAdd &&
             tile::getElementTypeOrSelf(rmw.getVal().getType()).isBF16() &&
-            target && !target->hasBf16AtomicAdd()) {
+            !target.hasBf16AtomicAdd()) {
           op->emitError("unimplemented: bf16 atomic_add needs sm_90 or newer "
                         "(atom.add.bf16), found --arch ")
               << chip;
@@ -586,11 +586,8 @@ private:
     b.setInsertionPointToEnd(module.getBody());
     auto target = NVVM::NVVMTargetAttr::get(ctx, /*optLevel=*/3,
                                             /*triple=*/"nvptx64-nvidia-cuda",
-                                            chip, /*features=*/"+ptx" +
-                                                std::to_string(
-                                                    lookupTarget(chip)
-                                                        ? lookupTarget(chip)->ptxVersion
-                                                        : 84));
+                                            chip,
+                                            getTarget(chip).ptxFeature());
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
                                               "tilec_kernels",
                                               b.getArrayAttr({target}));

@@ -33,6 +33,12 @@ const TargetInfo *tilec::lookupTarget(llvm::StringRef name) {
   return nullptr;
 }
 
+const TargetInfo &tilec::getTarget(llvm::StringRef name) {
+  if (const TargetInfo *t = lookupTarget(name))
+    return *t;
+  return *lookupTarget("sm_90a");
+}
+
 std::string tilec::getSupportedTargetNames() {
   std::string names;
   for (const TargetInfo &t : kTargets)

@@ -35,12 +35,18 @@ struct TargetInfo {
   bool hasFp8() const { return computeCapability >= 89; }
   /// atom.add.noftz.bf16: sm_90 and later.
   bool hasBf16AtomicAdd() const { return computeCapability >= 90; }
+  /// The NVPTX subtarget feature of ptxVersion: "+ptx84".
+  std::string ptxFeature() const { return "+ptx" + std::to_string(ptxVersion); }
 };
 
 /// Every supported target, in order of compute capability.
 llvm::ArrayRef<TargetInfo> getSupportedTargets();
 /// The target named `name`, or null.
 const TargetInfo *lookupTarget(llvm::StringRef name);
+/// The target named `name`, which the caller has validated (a pass after
+/// checkChipOption, the backend after --arch was checked); sm_90a's
+/// description for an unknown name.
+const TargetInfo &getTarget(llvm::StringRef name);
 /// "sm_80, sm_86, ..., sm_121f", for messages.
 std::string getSupportedTargetNames();
 

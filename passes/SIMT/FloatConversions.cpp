@@ -205,8 +205,7 @@ void simt::populateFloatConversionToSIMTPatterns(TileTypeConverter &converter,
   patterns.add<TruncToFp8, TruncTowardZero>(converter, patterns.getContext(),
                                             /*benefit=*/3);
   patterns.add<ExtFromFp8>(converter, patterns.getContext(), /*benefit=*/3,
-                           /*hasFp8Cvt=*/lookupTarget(chip) &&
-                               lookupTarget(chip)->hasFp8());
+                           /*hasFp8Cvt=*/getTarget(chip).hasFp8());
 }
 
 bool simt::isFp8Conversion(Operation *op) {

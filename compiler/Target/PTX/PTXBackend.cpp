@@ -173,9 +173,7 @@ optimize(llvm::Module &m, StringRef arch, Location loc, bool fpFusion) {
     return failure();
   }
   // The PTX ISA version the target needs (passes/Target.h).
-  const tilec::TargetInfo *info = tilec::lookupTarget(arch);
-  std::string ptxFeature =
-      "+ptx" + std::to_string(info ? info->ptxVersion : 84);
+  std::string ptxFeature = tilec::getTarget(arch).ptxFeature();
   llvm::TargetOptions options;
   if (fpFusion)
     options.AllowFPOpFusion = llvm::FPOpFusion::Fast;

@@ -322,6 +322,16 @@ int main(int argc, char **argv) {
   if (!module)
     return fail();
 
+  // The pipeline and the backend: an LLVM fatal error or a crash (e.g. an
+  // NVVM op of a .mlir input the target cannot select) is an "internal
+  // compiler error", exit 1.
+  auto recovering = [](llvm::function_ref<LogicalResult()> step) {
+    std::string ice;
+    bool ok = tilec::runRecoveringFromCrashes(
+        [&] { return succeeded(step()); }, ice);
+    llvm::errs() << ice;
+    return ok;
+  };
   tilec::PipelineOptions opts;
   opts.arch = arch;
   opts.numWarps = numWarps;
@@ -341,14 +351,8 @@ int main(int argc, char **argv) {
       tilec::buildSIMTPipeline(pm, opts);
     if (emitStage >= Stage::LLVMDialect)
       tilec::buildLLVMPipeline(pm, opts);
-    // An LLVM fatal error or a crash (e.g. an NVVM op of a .mlir input the
-    // target cannot select) is an "internal compiler error", exit 1.
-    std::string ice;
-    if (!tilec::runRecoveringFromCrashes(
-            [&] { return succeeded(pm.run(*module)); }, ice)) {
-      llvm::errs() << ice;
+    if (!recovering([&] { return pm.run(*module); }))
       return fail();
-    }
   }
 
   auto output = openOutputFile(outputFilename, &errorMessage);
@@ -357,27 +361,15 @@ int main(int argc, char **argv) {
     return fail();
   }
   if (emitStage == Stage::PTX) {
-    std::string ice;
-    if (!tilec::runRecoveringFromCrashes(
-            [&] {
-              return succeeded(
-                  tilec::emitPTX(*module, arch, output->os(), !noFPFusion));
-            },
-            ice)) {
-      llvm::errs() << ice;
+    if (!recovering([&] {
+          return tilec::emitPTX(*module, arch, output->os(), !noFPFusion);
+        }))
       return fail();
-    }
   } else if (emitStage == Stage::LLVMIR) {
-    std::string ice;
-    if (!tilec::runRecoveringFromCrashes(
-            [&] {
-              return succeeded(
-                  tilec::emitLLVMIR(*module, arch, output->os(), !noFPFusion));
-            },
-            ice)) {
-      llvm::errs() << ice;
+    if (!recovering([&] {
+          return tilec::emitLLVMIR(*module, arch, output->os(), !noFPFusion);
+        }))
       return fail();
-    }
   } else {
     module->print(output->os());
     output->os() << "\n";
