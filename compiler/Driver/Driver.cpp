@@ -7,7 +7,9 @@
 #include "compiler/Driver/Driver.h"
 #include "passes/Target.h"
 
+#include "compiler/Frontend/CodeGen.h"
 #include "compiler/Frontend/Parser.h"
+#include "dialects/Tile/IR/TileOps.h"
 #include "compiler/InitAll.h"
 #include "compiler/Target/PTX/PTXBackend.h"
 
@@ -64,6 +66,16 @@ private:
 };
 } // namespace
 
+static llvm::StringRef severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error: return "error";
+  case DiagnosticSeverity::Warning: return "warning";
+  case DiagnosticSeverity::Note: return "note";
+  case DiagnosticSeverity::Remark: return "remark";
+  }
+  return "error";
+}
+
 struct tilec::DiagnosticReporter::Impl {
   Impl(llvm::SourceMgr &sm, MLIRContext *ctx, llvm::raw_ostream &os,
        unsigned limit)
@@ -71,12 +83,22 @@ struct tilec::DiagnosticReporter::Impl {
     // Registered after the printer, so it sees each diagnostic first.
     id = ctx->getDiagEngine().registerHandler(
         [this](Diagnostic &d) -> LogicalResult {
-          if (d.getSeverity() != DiagnosticSeverity::Error)
-            return failure(); // printed (notes ride with their error)
-          if (this->limit == 0 || ++errors <= this->limit)
-            return failure();
-          ++dropped;
-          return success(); // consumed: not printed
+          if (d.getSeverity() == DiagnosticSeverity::Error &&
+              this->limit != 0 && ++errors > this->limit) {
+            ++dropped;
+            return success(); // consumed: not printed
+          }
+          // Line 0: about the whole file (a kernel it lacks), printed as
+          // `file: error: ...` with no line, column or caret.
+          auto fileLoc = dyn_cast<FileLineColLoc>(d.getLocation());
+          if (!fileLoc || fileLoc.getLine() != 0)
+            return failure(); // the printer's (notes ride with their error)
+          stream << fileLoc.getFilename().getValue() << ": "
+                 << severityName(d.getSeverity()) << ": " << d.str() << "\n";
+          for (Diagnostic &note : d.getNotes())
+            handler.emitDiagnostic(note.getLocation(), note.str(),
+                                   DiagnosticSeverity::Note);
+          return success();
         });
   }
   ~Impl() { ctx->getDiagEngine().eraseHandler(id); }
@@ -135,6 +157,98 @@ tilec::importTritonFile(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
   return frontend::importKernel(*parsed.module, options, ctx);
 }
 
+OwningOpRef<ModuleOp>
+tilec::importTritonKernels(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
+                           llvm::ArrayRef<frontend::KernelOptions> kernels) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::string fileName = buffer->getBufferIdentifier().str();
+  StringAttr file = StringAttr::get(ctx, fileName);
+  if (kernels.empty()) {
+    emitError(FileLineColLoc::get(file, 0, 0)) << "no kernel to compile";
+    return nullptr;
+  }
+  for (size_t i = 0; i < kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (!kernels[i].kernelName.empty() &&
+          kernels[i].kernelName == kernels[j].kernelName) {
+        emitError(FileLineColLoc::get(file, 0, 0))
+            << "kernel '" << kernels[i].kernelName << "' given twice";
+        return nullptr;
+      }
+  py::ParseResult parsed = py::parseModule(buffer->getBuffer(), fileName);
+  if (!parsed.succeeded()) {
+    for (const py::Diagnostic &d : parsed.diagnostics)
+      emitError(FileLineColLoc::get(file, d.loc.line, d.loc.col)) << d.message;
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module;
+  for (const frontend::KernelOptions &options : kernels) {
+    frontend::KernelOptions one = options;
+    one.constexprsForSomeKernel |= kernels.size() > 1;
+    OwningOpRef<ModuleOp> m = frontend::importKernel(*parsed.module, one, ctx);
+    if (!m)
+      return nullptr;
+    if (!module) {
+      module = std::move(m);
+      continue;
+    }
+    // One module: the kernels' functions side by side.
+    for (Operation &op : llvm::make_early_inc_range(*m->getBody()))
+      op.moveBefore(module->getBody(), module->getBody()->end());
+  }
+  if (kernels.size() == 1)
+    return module;
+  // Each constexpr value must name a constexpr parameter of some kernel
+  // given it (one kernel alone reports that itself).
+  for (const frontend::KernelOptions &options : kernels)
+    for (const auto &[name, value] : options.constexprs) {
+      (void)value;
+      bool used = false;
+      for (const frontend::KernelOptions &k : kernels)
+        if (const py::FunctionDef *fn =
+                parsed.module->lookupFunction(k.kernelName))
+          for (const py::Param &p : fn->params)
+            used |= p.name == name &&
+                    frontend::isConstexprAnnotation(p.annotation.get());
+      if (!used) {
+        emitError(FileLineColLoc::get(file, 0, 0))
+            << "-D " << name
+            << ": no kernel given has a constexpr parameter of that name";
+        return nullptr;
+      }
+    }
+  return module;
+}
+
+LogicalResult tilec::checkOperationBudget(ModuleOp module,
+                                          uint64_t maxOperations) {
+  if (maxOperations == 0)
+    return success();
+  LogicalResult result = success();
+  module.walk([&](tile::FuncOp func) {
+    int64_t numWarps = 4;
+    if (auto attr = func->getAttrOfType<IntegerAttr>(
+            tile::TileDialect::getNumWarpsAttrName()))
+      numWarps = std::max<int64_t>(attr.getInt(), 1);
+    uint64_t work = 0;
+    func.walk([&](Operation *op) {
+      work += tile::getOperationWork(op, 32 * numWarps);
+      return work > maxOperations ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+    });
+    if (work > maxOperations) {
+      func.emitError() << "the kernel's tile IR exceeds the budget of "
+                       << maxOperations
+                       << " operations (counted per thread: an op on a tile "
+                          "weighs its elements per thread; --max-operations=N "
+                          "raises it; 0: no limit)";
+      result = failure();
+    }
+  });
+  return result;
+}
+
 LogicalResult tilec::runPipeline(ModuleOp module, Stage stop,
                                  const PipelineOptions &options) {
   PassManager pm(module.getContext());
@@ -189,6 +303,15 @@ bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                                const frontend::KernelOptions &kernel,
                                const PipelineOptions &options,
                                std::string &ptx, std::string &diagnostics) {
+  return compileTritonToPTX(source, fileName,
+                            llvm::ArrayRef<frontend::KernelOptions>(kernel),
+                            options, ptx, diagnostics);
+}
+
+bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
+                               llvm::ArrayRef<frontend::KernelOptions> kernel,
+                               const PipelineOptions &options,
+                               std::string &ptx, std::string &diagnostics) {
   std::string out;
   bool ok = runRecoveringFromCrashes(
       [&] {
@@ -203,15 +326,18 @@ bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
 
 bool tilec::compileTritonToPTXUnprotected(
     llvm::StringRef source, llvm::StringRef fileName,
-    const frontend::KernelOptions &kernel, const PipelineOptions &options,
-    std::string &ptx, std::string &diagnostics) {
+    llvm::ArrayRef<frontend::KernelOptions> kernels,
+    const PipelineOptions &options, std::string &ptx,
+    std::string &diagnostics) {
   MLIRContext ctx(MLIRContext::Threading::DISABLED);
   prepareContext(ctx);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
   llvm::raw_string_ostream diagStream(diagnostics);
-  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream, kernel.errorLimit);
+  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream,
+                              kernels.empty() ? kDefaultErrorLimit
+                                              : kernels.front().errorLimit);
   struct Finish {
     DiagnosticReporter &r;
     ~Finish() { r.finish(); }
@@ -222,10 +348,12 @@ bool tilec::compileTritonToPTXUnprotected(
     return false;
   }
   // Host code evaluated for autotune configs sees the target compiled for.
-  frontend::KernelOptions kernelForArch = kernel;
-  kernelForArch.arch = options.arch;
+  std::vector<frontend::KernelOptions> kernelsForArch(kernels.begin(),
+                                                     kernels.end());
+  for (frontend::KernelOptions &k : kernelsForArch)
+    k.arch = options.arch;
   OwningOpRef<ModuleOp> module =
-      importTritonFile(sourceMgr, &ctx, kernelForArch);
+      importTritonKernels(sourceMgr, &ctx, kernelsForArch);
   if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
     return false;
   llvm::raw_string_ostream ptxStream(ptx);

@@ -60,6 +60,22 @@ importTritonFile(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
                  const frontend::KernelOptions &options,
                  llvm::raw_ostream *astOut = nullptr);
 
+/// Parses the `.py` file in the main buffer of `sourceMgr` once and imports
+/// each of `kernels` (its name, signature, constexprs) into one module:
+/// tilec --kernel a,b. With several kernels a constexpr value may be meant
+/// for any of them; one that names no constexpr parameter of any is an
+/// error at the file. Returns null after any error.
+mlir::OwningOpRef<mlir::ModuleOp>
+importTritonKernels(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
+                    llvm::ArrayRef<frontend::KernelOptions> kernels);
+
+/// An error at each `tile.func` of `module` whose work
+/// (tile::getOperationWork summed over its ops, at its num_warps) exceeds
+/// `maxOperations` (0: no limit): the `--max-operations` budget for `.mlir`
+/// input, which the front end applies to `.py` input as it generates.
+mlir::LogicalResult checkOperationBudget(mlir::ModuleOp module,
+                                         uint64_t maxOperations);
+
 /// Runs the pipeline on tile IR up to `stop` (Tile..LLVMDialect).
 mlir::LogicalResult runPipeline(mlir::ModuleOp module, Stage stop,
                                 const PipelineOptions &options);
@@ -77,13 +93,21 @@ bool compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                         const PipelineOptions &options, std::string &ptx,
                         std::string &diagnostics);
 
+/// The same for several kernels of one source in one PTX module (one
+/// KernelOptions each: name, signature, constexprs; importTritonKernels).
+/// The error limit is the first kernel's.
+bool compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
+                        llvm::ArrayRef<frontend::KernelOptions> kernels,
+                        const PipelineOptions &options, std::string &ptx,
+                        std::string &diagnostics);
+
 /// compileTritonToPTX without the crash recovery (what it runs inside
 /// runRecoveringFromCrashes).
-bool compileTritonToPTXUnprotected(llvm::StringRef source,
-                                   llvm::StringRef fileName,
-                                   const frontend::KernelOptions &kernel,
-                                   const PipelineOptions &options,
-                                   std::string &ptx, std::string &diagnostics);
+bool compileTritonToPTXUnprotected(
+    llvm::StringRef source, llvm::StringRef fileName,
+    llvm::ArrayRef<frontend::KernelOptions> kernels,
+    const PipelineOptions &options, std::string &ptx,
+    std::string &diagnostics);
 
 /// Runs `work` so that an LLVM fatal error (report_fatal_error) or a crash
 /// inside it (a signal such as SIGSEGV or SIGABRT) ends `work` instead of the

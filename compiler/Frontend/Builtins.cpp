@@ -526,14 +526,18 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                << ", end = " << end;
       return failure();
     }
-    if (start < INT32_MIN || end > INT32_MAX) {
-      error(l) << "tl.arange bounds must fit in int32";
+    // Triton's semantic.arange: both bounds non-negative and within 32
+    // bits; the values (end - 1 at most) must also fit int32 here.
+    if (start < 0 || end > (int64_t(1) << 31)) {
+      error(l) << "tl.arange bounds must fit in int32 (0 <= start < end <= "
+                  "2^31), found start = "
+               << start << ", end = " << end;
       return failure();
     }
     int64_t n = end - start;
-    if (start < 0 && n <= (int64_t(1) << 20) && !(n & (n - 1))) {
-      // tile.make_range counts up from a non-negative start: a negative
-      // start is arange(0, n) + start.
+    if (end > INT32_MAX && n <= (int64_t(1) << 20) && !(n & (n - 1))) {
+      // tile.make_range's end attribute is an i32: an end of 2^31 is
+      // arange(0, n) + start.
       auto t = RankedTensorType::get({n}, b.getI32Type());
       Value r = tile::MakeRangeOp::create(b, lc, t, b.getI32IntegerAttr(0),
                                           b.getI32IntegerAttr(int32_t(n)));
@@ -885,6 +889,24 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   }
   if (name == "tl.cdiv") {
     TRY(s, bindArgs(*this, args, {"x", "div"}, 2, "cdiv", l));
+    if (s[0]->kind == K::Int && s[1]->kind == K::Int) {
+      // Python's (x + div - 1) // div without an intermediate overflow
+      // (cdiv(2**63 - 1, 2) is 2**62).
+      __int128 x = s[0]->i, d = s[1]->i;
+      if (d == 0) {
+        error(l) << "division by zero in a compile-time expression";
+        return failure();
+      }
+      __int128 n = x + d - 1, q = n / d;
+      if ((n % d != 0) && ((n < 0) != (d < 0)))
+        --q; // floor
+      if (q > INT64_MAX || q < INT64_MIN) {
+        error(l) << "integer overflow in a compile-time expression (tilec's "
+                    "compile-time integers are 64-bit)";
+        return failure();
+      }
+      return PyValue::ofInt(int64_t(q));
+    }
     // (x + div - 1) // div, folded for compile-time values.
     TRY(sum, binary(BinOpKind::Add, *s[0], *s[1], l));
     TRY(m1, binary(BinOpKind::Sub, sum, PyValue::ofInt(1), l));

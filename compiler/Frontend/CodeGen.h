@@ -278,17 +278,27 @@ public:
   /// Set by a `return` in an inlined helper.
   std::optional<PyValue> returnValue;
   unsigned inlineDepth = 0;
-  /// Inside a dry run of a loop body: diagnostics are the real run's.
+  /// Inside a dry run of a loop body (generated in a scratch block to learn
+  /// which variables it carries): a loop met there runs its body once and
+  /// binds stand-ins for its results (bindDryRunResults) rather than
+  /// generating the body a second time.
   bool dryRun = false;
+  /// Binds each of `names` to a stand-in value of its init's type and the
+  /// matching dtype: what a loop yields, as far as a dry run needs to know.
+  void bindDryRunResults(llvm::ArrayRef<std::string> names,
+                         mlir::ValueRange inits,
+                         llvm::ArrayRef<mlir::Type> dtypes, mlir::Location l);
   /// Work done so far, against KernelOptions' budgets.
   unsigned inlinedCalls = 0;
   unsigned unrolledIterations = 0;
-  /// Counts the operations `b` creates.
+  /// Counts the work of the operations `b` creates (tile::getOperationWork:
+  /// scalar operations per thread once lowered), dry runs included.
   struct OpCounter : public mlir::OpBuilder::Listener {
     uint64_t count = 0;
-    void notifyOperationInserted(mlir::Operation *,
+    int64_t threadsPerCTA = 128;
+    void notifyOperationInserted(mlir::Operation *op,
                                  mlir::OpBuilder::InsertPoint) override {
-      ++count;
+      count += tile::getOperationWork(op, threadsPerCTA);
     }
   } opCounter;
   /// An error at `l` when the kernel's tile IR has grown past

@@ -105,8 +105,22 @@ LogicalResult CodeGen::checkOperationBudget(SourceLoc l) {
     return success();
   error(l) << "the kernel's tile IR exceeds the budget of "
            << options.maxOperations
-           << " operations (--max-operations=N raises it; 0: no limit)";
+           << " operations (counted per thread: an op on a tile weighs its "
+              "elements per thread; --max-operations=N raises it; 0: no "
+              "limit)";
   return failure();
+}
+
+void CodeGen::bindDryRunResults(llvm::ArrayRef<std::string> names,
+                                ValueRange inits, llvm::ArrayRef<Type> dtypes,
+                                Location l) {
+  for (auto [name, init, dtype] : llvm::zip_equal(names, inits, dtypes)) {
+    // A stand-in of the loop result's type; the dry run's block is erased.
+    Value v = UnrealizedConversionCastOp::create(b, l, init.getType(),
+                                                 ValueRange{})
+                  .getResult(0);
+    scope[name] = PyValue::ofValue(v, tile::getElementTypeOrSelf(dtype));
+  }
 }
 
 Location CodeGen::loc(SourceLoc l) {
@@ -228,7 +242,8 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     if (module.functions.size() > 20)
       names += ", and " + std::to_string(module.functions.size() - 20) +
                " more";
-    InFlightDiagnostic d = emitError(fileLoc);
+    // About the file as a whole: line 0 (printed as `file: error: ...`).
+    InFlightDiagnostic d = emitError(FileLineColLoc::get(fileName, 0, 0));
     if (options.kernelName.empty())
       d << "expected --kernel NAME, the @triton.jit function to compile";
     else
@@ -418,6 +433,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     numWarps = 4;
   if (!numStages)
     numStages = 3;
+  opCounter.threadsPerCTA = 32 * int64_t(numWarps);
 
   // Signature entries -> parameters.
   std::vector<const py::Param *> params;
@@ -1625,19 +1641,24 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       bvals.push_back(x);
     }
     // Which variables the body carries, and their types: generate the body
-    // once in a scratch block (Triton does the same).
+    // once in a scratch block (Triton does the same). Inside a dry run that
+    // one run is all the outer run needs (the loop's results), so a loop
+    // nested d deep is generated O(d) times, not 2^d.
     std::set<std::string> assigned;
     collectAssigned(f->body, assigned);
     std::map<std::string, PyValue> before = scope;
     std::vector<std::string> carried;
     std::vector<Type> carriedTypes;
+    const bool outerDryRun = dryRun;
     {
       Block scratch;
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&scratch);
       Value iv = scratch.addArgument(ivType, l);
       scope[targetName->id] = PyValue::ofValue(iv, ivDtype);
+      dryRun = true;
       LogicalResult r = execBlock(f->body);
+      dryRun = outerDryRun;
       std::map<std::string, PyValue> after = scope;
       scope = before;
       // Read the body's types before its scratch ops are erased.
@@ -1695,6 +1716,11 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       }
       carriedTypes[k] = initType;
       inits.push_back(*v);
+    }
+    if (outerDryRun) {
+      scope = before;
+      bindDryRunResults(carried, inits, carriedTypes, l);
+      return success();
     }
     auto forOp = scf::ForOp::create(b, l, bvals[0], bvals[1], bvals[2], inits);
     if (unsignedLoop)
@@ -1770,11 +1796,14 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
   // becomes a run-time loop variable, since the trip count is not known.
   std::map<std::string, Type> bodyTypes;
   std::set<std::string> changedInBody;
+  const bool outerDryRun = dryRun;
   {
     Block scratch;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&scratch);
+    dryRun = true;
     LogicalResult r = execBlock(w.body);
+    dryRun = outerDryRun;
     for (const std::string &name : carried) {
       if (scope.count(name) && scope[name].isRuntime())
         bodyTypes[name] = frontendTypeOf(scope[name]);
@@ -1809,6 +1838,12 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     dtypes.push_back(init.isRuntime() ? elementTypeOf(init)
                      : hint           ? hint
                                       : elementTypeOf(init));
+  }
+  if (outerDryRun) {
+    scope = before;
+    std::vector<Type> dtypeList(dtypes.begin(), dtypes.end());
+    bindDryRunResults(kept, inits, dtypeList, l);
+    return success();
   }
   SmallVector<Location> locs(types.size(), l);
   auto whileOp = scf::WhileOp::create(b, l, types, inits);

@@ -556,7 +556,28 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
       }
       return PyValue::ofInt(r);
     }
-    return PyValue::ofFloat(std::pow(fa, fb));
+    // Python's errors: 0 ** -1 and 0.0 ** -1.0 raise ZeroDivisionError, a
+    // negative base to a fractional power is complex, and a finite result
+    // too large for a double raises OverflowError.
+    if (fa == 0 && fb < 0) {
+      g.error(l) << "0.0 cannot be raised to a negative power in a "
+                    "compile-time expression";
+      return failure();
+    }
+    if (fa < 0 && std::isfinite(fb) && fb != std::floor(fb)) {
+      g.error(l) << "unsupported: a negative number raised to a fractional "
+                    "power is complex";
+      return failure();
+    }
+    {
+      double r = std::pow(fa, fb);
+      if (std::isinf(r) && std::isfinite(fa) && std::isfinite(fb)) {
+        g.error(l) << "floating-point overflow in a compile-time expression "
+                      "(** gives a value past the largest double)";
+        return failure();
+      }
+      return PyValue::ofFloat(r);
+    }
   case BinOpKind::LShift:
   case BinOpKind::RShift:
   case BinOpKind::BitAnd:

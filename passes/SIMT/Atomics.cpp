@@ -225,11 +225,7 @@ Value broadcastFromThreadZero(OpBuilder &b, Location loc, Operation *op,
   int64_t at = succeeded(offset) ? *offset : 0;
   Value slot = getSharedBase(b, loc, at);
   // (tile-insert-barriers orders the slot against its earlier readers.)
-  unsigned bits = v.getType().getIntOrFloatBitWidth();
-  std::string w = std::to_string(bits);
-  createInlineAsm(b, loc, TypeRange(), ValueRange{first, slot, v},
-      "@$0 st.shared.b" + w + " [ $1 + 0 ], $2;",
-      std::string("b,l,") + constraintFor(bits), /*hasSideEffects=*/true);
+  createPredicatedSharedStore(b, loc, first, slot, v);
   gpu::BarrierOp::create(b, loc);
   return LLVM::LoadOp::create(b, loc, v.getType(), slot);
 }

@@ -55,10 +55,8 @@ struct HistogramLowering : public OpConversionPattern<tile::HistogramOp> {
       Value bin = arith::AddIOp::create(b, loc, tid, i32Const(b, loc, first));
       Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                            bin, i32Const(b, loc, numBins));
-      createInlineAsm(b, loc, TypeRange(),
-                      ValueRange{inside, counterAddress(b, loc, base, bin), zero},
-                      "@$0 st.shared.b32 [ $1 + 0 ], $2;", "b,l,r",
-                      /*hasSideEffects=*/true);
+      createPredicatedSharedStore(b, loc, inside,
+                                  counterAddress(b, loc, base, bin), zero);
     }
     gpu::BarrierOp::create(b, loc);
 

@@ -322,6 +322,20 @@ Operation *simt::createInlineAsm(OpBuilder &b, Location loc,
       /*operand_attrs=*/ArrayAttr());
 }
 
+void simt::createPredicatedSharedStore(OpBuilder &b, Location loc, Value pred,
+                                       Value addr, Value value) {
+  unsigned bits = value.getType().getIntOrFloatBitWidth();
+  if (!value.getType().isInteger())
+    value = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), value);
+  if (bits < 16)
+    value = arith::ExtUIOp::create(b, loc, b.getI16Type(), value);
+  std::string width = bits < 16 ? "8" : std::to_string(bits);
+  char constraint = bits == 64 ? 'l' : bits <= 16 ? 'h' : 'r';
+  createInlineAsm(b, loc, TypeRange(), ValueRange{pred, addr, value},
+                  "@$0 st.shared.b" + width + " [ $1 + 0 ], $2;",
+                  std::string("b,l,") + constraint, /*hasSideEffects=*/true);
+}
+
 Value simt::splatVector(OpBuilder &b, Location loc, Value v, int64_t n) {
   auto type = VectorType::get({n}, v.getType());
   Value vec = insertElement(b, loc, poisonValue(b, loc, type), v, 0);

@@ -122,6 +122,14 @@ mlir::Operation *createInlineAsm(mlir::OpBuilder &b, mlir::Location loc,
                                  llvm::StringRef constraints,
                                  bool hasSideEffects);
 
+/// `@pred st.shared.bN [addr], value;` (PTX ISA 9.7.9.10): stores scalar
+/// `value` (an integer or float of 1 to 64 bits; those under 16 bits as one
+/// byte) at the shared-memory pointer `addr` in the threads where the i1
+/// `pred` holds. A predicated store, not a branch around one.
+void createPredicatedSharedStore(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value pred, mlir::Value addr,
+                                 mlir::Value value);
+
 /// A pointer (address space 3) `byteOffset` bytes into the kernel's
 /// dynamic shared memory.
 mlir::Value getSharedBase(mlir::OpBuilder &b, mlir::Location loc,

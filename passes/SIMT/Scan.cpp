@@ -286,20 +286,7 @@ struct ScanOpLowering : public OpConversionPattern<tile::ScanOp> {
           for (size_t q = 0; q < n; ++q) {
             Value at = LLVM::GEPOp::create(rewriter, loc, ptrType, elemTypes[q],
                                            slots[q], ArrayRef<LLVM::GEPArg>{warp});
-            unsigned bits = elemTypes[q].getIntOrFloatBitWidth();
-            Value bitsV = total[q];
-            Type it = rewriter.getIntegerType(std::max(16u, bits));
-            if (!elemTypes[q].isInteger() || bits < 16) {
-              Value asInt = arith::BitcastOp::create(
-                  rewriter, loc, rewriter.getIntegerType(bits), total[q]);
-              bitsV = bits < 16 ? Value(arith::ExtUIOp::create(rewriter, loc, it, asInt))
-                                : asInt;
-            }
-            std::string w = std::to_string(std::max(16u, bits));
-            createInlineAsm(rewriter, loc, TypeRange(), ValueRange{last, at, bitsV},
-                bits < 16 ? "@$0 st.shared.b8 [ $1 + 0 ], $2;"
-                          : "@$0 st.shared.b" + w + " [ $1 + 0 ], $2;",
-                std::string("b,l,") + (bits == 64 ? "l" : bits <= 16 ? "h" : "r"), /*hasSideEffects=*/true);
+            createPredicatedSharedStore(rewriter, loc, last, at, total[q]);
           }
           gpu::BarrierOp::create(rewriter, loc);
           SmallVector<Value> prefix, all;

@@ -12,7 +12,6 @@
 #include "compiler/Driver/Driver.h"
 #include "compiler/InitAll.h"
 #include "compiler/Frontend/CodeGen.h"
-#include "compiler/Frontend/Parser.h"
 #include "passes/Target.h"
 #include "TilecVersion.h"
 #include "compiler/Pipeline/Pipeline.h"
@@ -119,9 +118,9 @@ cl::opt<unsigned> maxUnrolledIterations(
     cl::value_desc("N"), cl::init(10000), cl::cat(tilecCategory));
 cl::opt<unsigned> maxOperations(
     "max-operations",
-    cl::desc("Budget: operations in a kernel's tile IR (.py input; default "
-             "200000; 0: no limit)"),
-    cl::value_desc("N"), cl::init(200000), cl::cat(tilecCategory));
+    cl::desc("Budget: operations in a kernel's tile IR, each weighted by "
+             "its tile's elements per thread (default 100000; 0: no limit)"),
+    cl::value_desc("N"), cl::init(100000), cl::cat(tilecCategory));
 
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
@@ -194,13 +193,6 @@ int main(int argc, char **argv) {
   std::vector<std::string> kernels(kernelNames.begin(), kernelNames.end());
   if (kernels.empty())
     kernels.push_back(""); // the import lists the file's kernels
-  for (size_t i = 0; i < kernels.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (kernels[i] == kernels[j] && !kernels[i].empty()) {
-        llvm::errs() << "tilec: error: --kernel " << kernels[i]
-                     << " given twice\n";
-        return fail();
-      }
   if (signatures.size() > 1 && signatures.size() != kernels.size()) {
     llvm::errs() << "tilec: error: expected one --signature for all kernels or "
                     "one per --kernel ("
@@ -209,7 +201,6 @@ int main(int argc, char **argv) {
   }
   kernelOptions.signature = signatures.empty() ? "" : signatures.front();
   kernelOptions.kernelName = kernels.front();
-  kernelOptions.constexprsForSomeKernel = kernels.size() > 1;
   kernelOptions.numWarps = numWarps;
   kernelOptions.numStages = numStages;
   kernelOptions.autotuneConfig = autotuneConfig;
@@ -270,45 +261,14 @@ int main(int argc, char **argv) {
       output->keep();
       return 0;
     }
+    std::vector<tilec::frontend::KernelOptions> each;
     for (size_t i = 0; i < kernels.size(); ++i) {
-      tilec::frontend::KernelOptions one = kernelOptions;
-      one.kernelName = kernels[i];
+      each.push_back(kernelOptions);
+      each.back().kernelName = kernels[i];
       if (signatures.size() > 1)
-        one.signature = signatures[i];
-      OwningOpRef<ModuleOp> m =
-          tilec::importTritonFile(sourceMgr, &context, one);
-      if (!m)
-        return fail();
-      if (!module) {
-        module = std::move(m);
-        continue;
-      }
-      // One module: the kernels' functions side by side.
-      for (Operation &op : llvm::make_early_inc_range(*m->getBody()))
-        op.moveBefore(module->getBody(), module->getBody()->end());
+        each.back().signature = signatures[i];
     }
-    if (kernels.size() > 1) {
-      // Each -D must name a constexpr parameter of some kernel.
-      tilec::py::ParseResult parsed = tilec::py::parseModule(
-          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
-          inputFilename);
-      for (const auto &[name, value] : kernelOptions.constexprs) {
-        (void)value;
-        bool used = false;
-        for (const std::string &k : kernels)
-          if (const tilec::py::FunctionDef *fn =
-                  parsed.module->lookupFunction(k))
-            for (const tilec::py::Param &p : fn->params)
-              used |= p.name == name && tilec::frontend::isConstexprAnnotation(
-                                            p.annotation.get());
-        if (!used) {
-          llvm::errs() << "tilec: error: -D " << name
-                       << ": no kernel given has a constexpr parameter of "
-                          "that name\n";
-          return fail();
-        }
-      }
-    }
+    module = tilec::importTritonKernels(sourceMgr, &context, each);
   } else {
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (module && failed(verify(*module)))
@@ -318,6 +278,10 @@ int main(int argc, char **argv) {
         f->setAttr(tilec::tile::TileDialect::getNumWarpsAttrName(),
                    IntegerAttr::get(IntegerType::get(&context, 32), numWarps));
       });
+    // The front end applies --max-operations as it generates; .mlir input
+    // is measured once parsed.
+    if (module && failed(tilec::checkOperationBudget(*module, maxOperations)))
+      return fail();
   }
   if (!module)
     return fail();

@@ -264,6 +264,23 @@ Type tilec::tile::getElementTypeOrSelf(Type type) {
   return type;
 }
 
+uint64_t tilec::tile::getOperationWork(Operation *op, int64_t threadsPerCTA) {
+  uint64_t threads = uint64_t(std::max<int64_t>(threadsPerCTA, 1));
+  uint64_t work = 1;
+  auto visit = [&](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return;
+    uint64_t n = uint64_t(tensor.getNumElements());
+    work = std::max(work, (n + threads - 1) / threads);
+  };
+  for (Type t : op->getResultTypes())
+    visit(t);
+  for (Value v : op->getOperands())
+    visit(v.getType());
+  return work;
+}
+
 //===----------------------------------------------------------------------===//
 // Encodings
 //===----------------------------------------------------------------------===//

@@ -39,6 +39,13 @@ mlir::Type getI1SameShape(mlir::Type type);
 /// The element type of a tensor, or the type itself for a scalar.
 mlir::Type getElementTypeOrSelf(mlir::Type type);
 
+/// The work `op` stands for once lowered to SIMT code, in scalar operations
+/// per thread: the elements per thread of its largest tile operand or result
+/// (`threadsPerCTA` = 32 * num_warps threads share a tile), at least 1. The
+/// compile budgets (`--max-operations`) count this, not ops, so that one op
+/// on a 2^17-element tile weighs what its 1024 scalar instructions cost.
+uint64_t getOperationWork(mlir::Operation *op, int64_t threadsPerCTA);
+
 } // namespace tilec::tile
 
 #endif // TILEC_DIALECTS_TILE_IR_TILEDIALECT_H

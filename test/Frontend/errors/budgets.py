@@ -28,3 +28,12 @@ def k_while(p):
     while i < 10:
         i = i + 0
     tl.store(p, i)
+
+
+@triton.jit
+def k_big_tile(p, N: tl.constexpr, R: tl.constexpr):
+    offs = tl.arange(0, N)
+    a = tl.load(p + offs)
+    for i in tl.static_range(R):
+        a = tl.exp(a) * a + i
+    tl.store(p + offs, a)

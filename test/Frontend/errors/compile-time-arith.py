@@ -30,3 +30,28 @@ def k_npow2_small(p):
 @triton.jit
 def k_block(p, BLOCK: tl.constexpr):
     tl.store(p + tl.arange(0, BLOCK), 1)
+
+
+@triton.jit
+def k_arange_top(p):
+    tl.store(p + tl.arange(2147483640, 2147483648), 1)
+
+
+@triton.jit
+def k_pow_zero(p):
+    tl.store(p, 0 ** -1)
+
+
+@triton.jit
+def k_pow_complex(p):
+    tl.store(p, (-8) ** 0.5)
+
+
+@triton.jit
+def k_pow_overflow(p):
+    tl.store(p, 10.0 ** 400)
+
+
+@triton.jit
+def k_cdiv_max(p):
+    tl.store(p, triton.cdiv(9223372036854775807, 2) + tl.cdiv(7, -2))

@@ -99,3 +99,39 @@ TEST(CrashRecovery, ErrorsAreReturnedNotFatal) {
       << diagnostics;
   EXPECT_TRUE(ptx.empty());
 }
+
+TEST(CompileTritonToPTX, SeveralKernelsInOneModule) {
+  std::string src = std::string(kVectorAdd) +
+                    "\n\n@triton.jit\ndef fill(p, v):\n    tl.store(p, v)\n";
+  frontend::KernelOptions add;
+  add.kernelName = "add_kernel";
+  add.signature = "*fp32:16,*fp32:16,*fp32:16,i32";
+  add.constexprs = {{"BLOCK", "1024"}};
+  frontend::KernelOptions fill = add;
+  fill.kernelName = "fill";
+  fill.signature = "*fp32,fp32";
+  std::string ptx, diagnostics;
+  ASSERT_TRUE(compileTritonToPTX(src, "two.py", {add, fill}, PipelineOptions(),
+                                 ptx, diagnostics))
+      << diagnostics;
+  EXPECT_NE(ptx.find(".visible .entry add_kernel("), std::string::npos);
+  EXPECT_NE(ptx.find(".visible .entry fill("), std::string::npos);
+  EXPECT_NE(ptx.find("tilec.kernel name=fill"), std::string::npos) << ptx;
+
+  // The same kernel twice, and a kernel the file lacks: errors at the file.
+  ptx.clear();
+  diagnostics.clear();
+  EXPECT_FALSE(compileTritonToPTX(src, "two.py", {add, add}, PipelineOptions(),
+                                  ptx, diagnostics));
+  EXPECT_NE(diagnostics.find("two.py: error: kernel 'add_kernel' given twice"),
+            std::string::npos)
+      << diagnostics;
+  fill.kernelName = "nope";
+  diagnostics.clear();
+  EXPECT_FALSE(compileTritonToPTX(src, "two.py", {add, fill},
+                                  PipelineOptions(), ptx, diagnostics));
+  EXPECT_NE(diagnostics.find("two.py: error: kernel 'nope' not found"),
+            std::string::npos)
+      << diagnostics;
+  EXPECT_TRUE(ptx.empty());
+}
