@@ -56,10 +56,10 @@ SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
 DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
 
 
-def sweep_configs(kernel_dir, dt):
+def sweep_configs(kernel_dir, dt, family="matmul"):
     """(BM, BN, BK, stages, warps) of the sweep kernels present for `dt`."""
     out = []
-    prefix = f"bench_matmul_{dt}_i32_16_"
+    prefix = f"bench_{family}_{dt}_i32_16_"
     for name in sorted(os.listdir(kernel_dir)):
         if not (name.startswith(prefix) and name.endswith(".ptx")):
             continue
@@ -88,11 +88,16 @@ def main():
     p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
     p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
     p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    p.add_argument("--family", choices=("matmul", "wgmma"), default="matmul",
+                   help="tilec's kernels: bench_matmul_* (mma.sync) or bench_wgmma_* "
+                        "(--mma-version 3; i32:16 signatures only)")
     args = p.parse_args()
+    fam = args.family
+    sigs = ("i32_16", "i32") if fam == "matmul" else ("i32_16",)
 
     for dt, _, _ in DTYPES:
-        for sig in ("i32_16", "i32"):
-            path = os.path.join(args.kernels, f"bench_matmul_{dt}_{sig}.ptx")
+        for sig in sigs:
+            path = os.path.join(args.kernels, f"bench_{fam}_{dt}_{sig}.ptx")
             if not os.path.exists(path):
                 raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
                                  "-DTILEC_GPU_DOT_TESTS=ON (they need the tl.dot backend)")
@@ -109,8 +114,8 @@ def main():
 
     rows = []
     for dt, dtype, tol in DTYPES:
-        kernels = {sig: ctx.load_file(os.path.join(args.kernels, f"bench_matmul_{dt}_{sig}.ptx"))
-                   .kernel("matmul_kernel") for sig in ("i32_16", "i32")}
+        kernels = {sig: ctx.load_file(os.path.join(args.kernels, f"bench_{fam}_{dt}_{sig}.ptx"))
+                   .kernel("matmul_kernel") for sig in sigs}
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
@@ -133,9 +138,10 @@ def main():
             def run_cublas():
                 torch.mm(a, b, out=c)
 
-            impls = {"tilec i32:16": tilec_fn(kernels["i32_16"]),
-                     "tilec i32": tilec_fn(kernels["i32"]),
-                     "triton": run_triton, "cublas": run_cublas}
+            impls = {"tilec i32:16": tilec_fn(kernels["i32_16"])}
+            if "i32" in kernels:
+                impls["tilec i32"] = tilec_fn(kernels["i32"])
+            impls.update({"triton": run_triton, "cublas": run_cublas})
             errors = {}
             for name, fn in impls.items():
                 c.fill_(float("nan"))
@@ -159,7 +165,7 @@ def main():
             flops = 2.0 * M * N * K
             med = {name: statistics.median(ts) for name, ts in times.items()}
             tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
-            for sig in ("i32:16", "i32"):
+            for sig in [s.replace("_", ":") for s in sigs]:
                 me = times[f"tilec {sig}"]
                 rows.append({
                     "dtype": dt, "M": M, "N": N, "K": K, "tilec_signature": sig,
@@ -182,7 +188,7 @@ def main():
     sweep = []
     for dt, dtype, tol in DTYPES:
         configs = [(CONFIG["BLOCK_M"], CONFIG["BLOCK_N"], CONFIG["BLOCK_K"], NUM_STAGES,
-                    NUM_WARPS)] + sweep_configs(args.kernels, dt)
+                    NUM_WARPS)] + sweep_configs(args.kernels, dt, fam)
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
@@ -195,7 +201,7 @@ def main():
             for bm, bn, bk, st, w in configs:
                 suffix = "" if (bm, bn, bk, st, w) == configs[0] else f"_{bm}x{bn}x{bk}s{st}w{w}"
                 kernel = ctx.load_file(os.path.join(
-                    args.kernels, f"bench_matmul_{dt}_i32_16{suffix}.ptx")).kernel("matmul_kernel")
+                    args.kernels, f"bench_{fam}_{dt}_i32_16{suffix}.ptx")).kernel("matmul_kernel")
                 grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
 
                 def run_tilec():

@@ -16,8 +16,10 @@
 // mma layout) and put the operand conversions through shared memory.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/Analysis/AxisInfo.h"
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
+#include "passes/Target.h"
 
 #include "dialects/Tile/IR/Layouts.h"
 #include "mlir/IR/Matchers.h"
@@ -76,6 +78,71 @@ SmallVector<unsigned> chooseWarps(ArrayRef<int64_t> shape, unsigned numWarps) {
       w[b] *= 2;
   }
   return w;
+}
+
+/// How a dot runs on wgmma: the warps of its #tile.mma version-3 layout and
+/// the N of one instruction.
+struct WgmmaPlan {
+  SmallVector<unsigned> warps;
+  unsigned instrN = 0;
+};
+
+/// The dimension of a 2-D distributed tile that is contiguous in memory
+/// when stored as it is laid out (a blocked layout's fastest dimension;
+/// else the last).
+unsigned contiguousDim(RankedTensorType t) {
+  if (auto b = dyn_cast_or_null<BlockedEncodingAttr>(t.getEncoding()))
+    return b.getOrder()[0];
+  return t.getRank() - 1;
+}
+
+/// The swizzle (bytes) of an operand stored with `contigElems` elements of
+/// `bytes` each contiguous, of which one instruction's descriptor must
+/// start on a whole swizzle column every `perInstr` (K-major: any, as the
+/// 16 K elements of a step fit in every swizzle: pass contigElems;
+/// MN-major: the instruction's M or N extent): the widest of 128, 64, 32
+/// that both cover; 0 if < 32.
+unsigned chooseSwizzle(int64_t contigElems, int64_t perInstr, int64_t bytes) {
+  int64_t extent = std::min(contigElems, perInstr) * bytes;
+  for (unsigned s : {128u, 64u, 32u})
+    if (extent >= s)
+      return s;
+  return 0;
+}
+
+/// Whether `op` can run on wgmma (see Passes.td), and how.
+std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  auto b = cast<RankedTensorType>(op.getB().getType());
+  auto d = cast<RankedTensorType>(op.getD().getType());
+  Type ea = a.getElementType(), eb = b.getElementType();
+  if (d.getRank() != 2 || ea != eb || !(ea.isF16() || ea.isBF16()) ||
+      !d.getElementType().isF32())
+    return std::nullopt;
+  if (numWarps < 4 || numWarps % 4 != 0 || numWarps > 32)
+    return std::nullopt;
+  int64_t m = d.getDimSize(0), n = d.getDimSize(1), k = a.getDimSize(1);
+  if (m < 64 || n < 8 || k < 16)
+    return std::nullopt;
+  WgmmaPlan plan;
+  unsigned wM = 4, wN = 1;
+  for (unsigned f = numWarps / 4; f > 1; f /= 2) {
+    if (m >= 16 * int64_t(wM) * 2)
+      wM *= 2;
+    else
+      wN *= 2;
+  }
+  if (n / wN < 8)
+    return std::nullopt;
+  plan.warps = {wM, wN};
+  plan.instrN = unsigned(std::min<int64_t>(256, n / wN));
+  // Each operand needs a swizzle of at least 32 bytes.
+  int64_t bytes = getElementBytes(ea);
+  bool aKMajor = contiguousDim(a) == 1, bKMajor = contiguousDim(b) == 0;
+  if (!chooseSwizzle(aKMajor ? k : m, aKMajor ? k : 64, bytes) ||
+      !chooseSwizzle(bKMajor ? k : n, bKMajor ? k : plan.instrN, bytes))
+    return std::nullopt;
+  return plan;
 }
 
 Value convertTo(OpBuilder &b, Location loc, Value v, Attribute enc) {
@@ -186,6 +253,11 @@ private:
     Value a = op.getA(), bb = op.getB(), c = op.getC();
     Type cElem = tile::getElementTypeOrSelf(c.getType());
     StringRef precision = op.getInputPrecision();
+    if (mmaVersion == 3 && getTarget(chip).hasWgmma())
+      if (std::optional<WgmmaPlan> plan = planWgmma(op, numWarps)) {
+        accelerateWgmma(op, *plan);
+        return;
+      }
     auto mmaApplies = [&] {
       auto at = cast<RankedTensorType>(a.getType());
       Type bElem = tile::getElementTypeOrSelf(bb.getType());
@@ -241,6 +313,40 @@ private:
     if (resultType != dType)
       result = ConvertLayoutOp::create(b, loc, dType, result);
     op.replaceAllUsesWith(result);
+    op.erase();
+  }
+
+  /// The dot as a tile.warpgroup_dot reading its operands from shared
+  /// memory (NVMMA encodings), its accumulator and result in #mma v3.
+  void accelerateWgmma(DotOp op, const WgmmaPlan &plan) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    auto mma = MmaEncodingAttr::get(ctx, 3, plan.warps, {64, plan.instrN, 16});
+    auto store = [&](Value v, bool isA) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      unsigned contig = contiguousDim(t);
+      bool kMajor = isA ? contig == 1 : contig == 0;
+      int64_t perInstr = kMajor ? t.getDimSize(contig)
+                         : isA  ? 64
+                                : int64_t(plan.instrN);
+      unsigned swizzle = chooseSwizzle(t.getDimSize(contig), perInstr,
+                                       getElementBytes(t.getElementType()));
+      auto enc = NVMMASharedEncodingAttr::get(ctx, swizzle,
+                                              /*transposed=*/contig == 0);
+      // Mutable, as promote-to-shared's: tile-pipeline fills it in place.
+      auto type = MemDescType::get(t.getShape(), t.getElementType(), enc,
+                                   /*mutableMemory=*/true);
+      return LocalAllocOp::create(b, loc, type, v);
+    };
+    Value ma = store(op.getA(), true), mb = store(op.getB(), false);
+    Value nc = convertTo(b, loc, op.getC(), mma);
+    auto dot = WarpGroupDotOp::create(b, loc, withEncoding(dType, mma), ma, mb,
+                                      nc, op.getInputPrecisionAttr(),
+                                      op.getMaxNumImpreciseAccAttr());
+    Value back = ConvertLayoutOp::create(b, loc, dType, dot.getD());
+    op.replaceAllUsesWith(back);
     op.erase();
   }
 

@@ -161,6 +161,14 @@ private:
       state.insert(w);
       return state;
     }
+    if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
+      Access ra = rangeOf(dot.getA(), false), rb = rangeOf(dot.getB(), false);
+      require(op, ra, state, insert);
+      require(op, rb, state, insert);
+      state.insert(ra);
+      state.insert(rb);
+      return state;
+    }
     if (auto load = dyn_cast<LocalLoadOp>(op)) {
       Access r = rangeOf(load.getSrc(), false);
       require(op, r, state, insert);

@@ -595,7 +595,7 @@ private:
     auto i8 = b.getI8Type();
     LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(i8, 0),
                            /*isConstant=*/false, LLVM::Linkage::External,
-                           kSharedMemoryName, Attribute(), /*alignment=*/16,
+                           kSharedMemoryName, Attribute(), /*alignment=*/1024,
                            /*addrSpace=*/3);
 
     for (auto func : llvm::make_early_inc_range(module.getOps<tile::FuncOp>())) {

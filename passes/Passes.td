@@ -67,12 +67,25 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
       columns), and the lowering multiplies and adds in the accumulator's
       type.
 
+    - `wgmma` (`#tile.mma` version 3, sm_90a, with `mma-version=3`):
+      f16 x f16 and bf16 x bf16 -> f32 on 2-D tiles with M >= 64, 4, 8, 16
+      or 32 warps, and at least 32 contiguous bytes of each operand (and of
+      each warpgroup's N extent when N is contiguous). The operands are
+      stored to shared memory in `#tile.nvmma_shared` encodings (the widest
+      swizzle of 32, 64 or 128 bytes their contiguous extent allows; a
+      `tile.trans`'d operand stored untransposed and read through
+      `tile.memdesc_trans`) and the dot becomes `tile.warpgroup_dot`;
+      warpgroups go along M while M has 64 rows for each, then along N.
+      Other dots take the mma.sync or FMA paths.
+
     Errors: none; a dot without encodings (tile-assign-layouts has not
     run) is left alone.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "target GPU: sm_80 to sm_121f as passes/Target.h lists them (anything else is an error)">,
+    Option<"mmaVersion", "mma-version", "unsigned", /*default=*/"0",
+           "tensor-core instructions: 2 = mma.sync only, 3 = wgmma where it applies (sm_90a), 0 = the default (2)">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];

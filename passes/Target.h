@@ -35,6 +35,9 @@ struct TargetInfo {
   bool hasFp8() const { return computeCapability >= 89; }
   /// atom.add.noftz.bf16: sm_90 and later.
   bool hasBf16AtomicAdd() const { return computeCapability >= 90; }
+  /// wgmma (warpgroup MMA, PTX ISA 9.7.15): sm_90a only (the `a` targets
+  /// of later chips drop it for tcgen05).
+  bool hasWgmma() const { return name == "sm_90a"; }
   /// The NVPTX subtarget feature of ptxVersion: "+ptx84".
   std::string ptxFeature() const { return "+ptx" + std::to_string(ptxVersion); }
 };

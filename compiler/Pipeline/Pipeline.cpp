@@ -7,6 +7,7 @@
 
 #include "passes/Passes.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,6 +33,7 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pm.addPass(createTileAssignLayoutsPass(o));
   TileAccelerateDotPassOptions dot;
   dot.chip = opts.arch;
+  dot.mmaVersion = opts.mmaVersion;
   pm.addPass(createTileAccelerateDotPass(dot));
   pm.addPass(createTilePropagateLayoutsPass());
   pm.addPass(createTilePromoteToSharedPass());
@@ -59,6 +61,8 @@ void tilec::buildLLVMPipeline(OpPassManager &pm, const PipelineOptions &) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops that are PTX templates (wgmma.mma_async) to llvm.inline_asm.
+  gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -20,6 +20,9 @@ struct PipelineOptions {
   unsigned numWarps = 0;
   /// Let a multiply and an add contract into fma (Triton's default).
   bool fpFusion = true;
+  /// Tensor-core instructions for tl.dot: 2 = mma.sync, 3 = wgmma where it
+  /// applies (sm_90a; tile-accelerate-dot), 0 = the default (2).
+  unsigned mmaVersion = 0;
 };
 
 /// Whether `arch` is one tilec targets.

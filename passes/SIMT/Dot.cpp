@@ -15,6 +15,13 @@
 //    elements as sums over K of products of its operand registers, in the
 //    accumulator's type, in increasing k.
 //
+// and tile.warpgroup_dot (sm_90a): one `wgmma.mma_async.m64nNk16` (PTX ISA
+// 9.7.15.5) per warpgroup, instruction tile and K step of 16, reading A
+// and B from shared memory through matrix descriptors computed from the
+// operands' #tile.nvmma_shared encodings (PTX ISA 9.7.15.5.1: start
+// address, leading and stride byte offsets, swizzle mode), all in one
+// wgmma group that the lowering waits for.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
 
@@ -288,9 +295,176 @@ struct DotLowering : public OpConversionPattern<tile::DotOp> {
   }
 };
 
+/// A wgmma operand in shared memory: its descriptor's fixed fields and the
+/// byte offsets of the tile's elements (the encoding's OffsetMap).
+struct WgmmaOperand {
+  tile::OffsetMap map;
+  int64_t bytes = 2;
+  bool kMajor = true;
+  /// Leading/stride byte offsets and swizzle mode, in descriptor position.
+  uint64_t fields = 0;
+
+  /// Byte offset of element `coord` (an instruction's first element: rows
+  /// a multiple of 8 and K a multiple of 16, where no swizzle applies).
+  int64_t offset(ArrayRef<int64_t> coord) const {
+    return map.apply(coord) * bytes;
+  }
+};
+
+/// The descriptor fields of `type` (PTX ISA 9.7.15.5.1, "Matrix
+/// Descriptor Format"): the swizzle atom is 8 rows of `swizzle` bytes. With
+/// K contiguous (K-major) one instruction's 16 K elements lie in one atom
+/// row; the stride byte offset steps 8 rows of M or N, the leading one is
+/// unused (1). With M or N contiguous (MN-major) the leading byte offset
+/// steps from one `swizzle`-byte column block to the next (each holds all
+/// K rows of the tile) and the stride byte offset steps 8 K rows.
+WgmmaOperand describeOperand(tile::MemDescType type, bool isA) {
+  auto enc = cast<tile::NVMMASharedEncodingAttr>(type.getEncoding());
+  WgmmaOperand op;
+  op.map = enc.toOffsetMap(type.getTileShape(), type.getElementType());
+  op.bytes = getElementBytes(type.getElementType());
+  // Contiguous dimension: 1 unless transposed. A is [M, K], B [K, N].
+  unsigned contig = enc.getTransposed() ? 0 : 1;
+  op.kMajor = isA ? contig == 1 : contig == 0;
+  int64_t swizzle = enc.getSwizzle();
+  int64_t kExtent = type.getTileShape()[isA ? 1 : 0];
+  uint64_t lbo = op.kMajor ? 1 : uint64_t(kExtent * swizzle) >> 4;
+  uint64_t sbo = uint64_t(8 * swizzle) >> 4;
+  uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  op.fields = (lbo << 16) | (sbo << 32) | (mode << 62);
+  return op;
+}
+
+struct WarpGroupDotLowering
+    : public OpConversionPattern<tile::WarpGroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto dType = cast<RankedTensorType>(op.getD().getType());
+    auto mma = cast<tile::MmaEncodingAttr>(dType.getEncoding());
+    tile::MemDescType aType = op.getA().getType(), bType = op.getB().getType();
+    for (Value v : {op.getA(), op.getB()})
+      if (!v.getDefiningOp<tile::LocalAllocOp>() &&
+          !v.getDefiningOp<tile::MemDescIndexOp>())
+        return rewriter.notifyMatchFailure(
+            op, "operand is a view, not a whole buffer");
+    ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+    int64_t wM = wpc[0], wN = wpc[1];
+    int64_t instrN = mma.getInstrShape()[1];
+    int64_t m = dType.getDimSize(0), n = dType.getDimSize(1);
+    int64_t k = aType.getTileShape()[1];
+    if (m % (16 * wM) || n % (instrN * wN) || k % 16)
+      return rewriter.notifyMatchFailure(op, "tile smaller than the layout");
+    int64_t nM = m / (16 * wM), nN = n / (instrN * wN), nK = k / 16;
+    WgmmaOperand a = describeOperand(aType, true);
+    WgmmaOperand b = describeOperand(bType, false);
+
+    // This warp's warpgroup: rows 64 * gm of the M pattern, columns
+    // instrN * gn of the N pattern (warps go along M first, four a group).
+    Value warp = emitWarpId(rewriter, loc);
+    Value gm = arith::AndIOp::create(
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, 2)),
+        i32Const(rewriter, loc, wM / 4 - 1));
+    Value gn = arith::ShRUIOp::create(rewriter, loc, warp,
+                                      i32Const(rewriter, loc, llvm::Log2_64(wM)));
+    Type i64 = rewriter.getI64Type();
+    // Base descriptor: the warpgroup's first element; the rows (columns) of
+    // other warpgroups are whole atoms away, so their offsets add.
+    auto baseDesc = [&](Value ptr, const WgmmaOperand &o, Value group,
+                        int64_t groupOffset) -> Value {
+      Value addr = LLVM::PtrToIntOp::create(rewriter, loc,
+                                            rewriter.getI32Type(), ptr);
+      addr = arith::AddIOp::create(
+          rewriter, loc, addr,
+          arith::MulIOp::create(rewriter, loc, group,
+                                i32Const(rewriter, loc, groupOffset)));
+      Value field = arith::ShRUIOp::create(rewriter, loc, addr,
+                                           i32Const(rewriter, loc, 4));
+      field = arith::AndIOp::create(rewriter, loc, field,
+                                    i32Const(rewriter, loc, 0x3FFF));
+      Value wide = arith::ExtUIOp::create(rewriter, loc, i64, field);
+      return arith::OrIOp::create(rewriter, loc, wide,
+                                  i64Const(rewriter, loc, int64_t(o.fields)));
+    };
+    Value descA = baseDesc(adaptor.getA(), a, gm, a.offset({64, 0}));
+    Value descB = baseDesc(adaptor.getB(), b, gn, b.offset({0, instrN}));
+    auto at = [&](Value desc, int64_t byteOffset) -> Value {
+      if (byteOffset == 0)
+        return desc;
+      return arith::AddIOp::create(rewriter, loc, desc,
+                                   i64Const(rewriter, loc, byteOffset >> 4));
+    };
+
+    int64_t regs = instrN / 2;
+    Type f32 = rewriter.getF32Type();
+    auto st = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
+    SmallVector<Value> acc;
+    for (int64_t mi = 0; mi < nM; ++mi)
+      for (int64_t ni = 0; ni < nN; ++ni) {
+        Value s = LLVM::PoisonOp::create(rewriter, loc, st);
+        for (int64_t j = 0; j < regs; ++j)
+          s = LLVM::InsertValueOp::create(
+              rewriter, loc, s,
+              extractElement(rewriter, loc, adaptor.getC(),
+                             j + regs * (ni + nN * mi)),
+              j);
+        acc.push_back(s);
+      }
+    Type elem = aType.getElementType();
+    auto wgType = NVVM::WGMMATypesAttr::get(
+        ctx, elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), 16);
+    auto layoutA = NVVM::MMALayoutAttr::get(
+        ctx, a.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
+    auto layoutB = NVVM::MMALayoutAttr::get(
+        ctx, b.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
+    auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+
+    // Shared memory written through the generic proxy (stores, cp.async)
+    // must be ordered before the async proxy reads it.
+    NVVM::FenceProxyOp::create(
+        rewriter, loc,
+        NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    for (int64_t ki = 0; ki < nK; ++ki)
+      for (int64_t mi = 0; mi < nM; ++mi)
+        for (int64_t ni = 0; ni < nN; ++ni) {
+          Value da = at(descA, a.offset({mi * 16 * wM, ki * 16}));
+          Value db = at(descB, b.offset({ki * 16, ni * instrN * wN}));
+          Value &c = acc[ni + nN * mi];
+          c = NVVM::WgmmaMmaAsyncOp::create(
+              rewriter, loc, st, c, da, db, shape, wgType, wgType,
+              NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+              one, one, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
+        }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+
+    Type resultType = getTypeConverter()->convertType(dType);
+    Value result = poisonValue(rewriter, loc, resultType);
+    for (int64_t mi = 0; mi < nM; ++mi)
+      for (int64_t ni = 0; ni < nN; ++ni)
+        for (int64_t j = 0; j < regs; ++j)
+          result = insertElement(
+              rewriter, loc, result,
+              LLVM::ExtractValueOp::create(rewriter, loc, acc[ni + nN * mi], j),
+              j + regs * (ni + nN * mi));
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateDotToSIMTPatterns(TileTypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<DotLowering>(converter, patterns.getContext());
+  patterns.add<DotLowering, WarpGroupDotLowering>(converter,
+                                                  patterns.getContext());
 }

@@ -959,10 +959,55 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   tut.blockN = 256;
   addMatmul(tut, {ragged, {300, 600, 1000}});
 
+  // wgmma (sm_90a, --mma-version 3).
+  for (auto [file, in, out, bm, bn, al] :
+       {std::tuple{"wgmma_fp16", Elem::F16, Elem::F32, 128, 128, false},
+        {"wgmma_bf16", Elem::BF16, Elem::F32, 128, 128, false},
+        {"wgmma_fp16_out_fp16", Elem::F16, Elem::F16, 128, 256, true},
+        {"wgmma_fp16_k32", Elem::F16, Elem::F32, 64, 64, true},
+        {"wgmma_fp16_k16", Elem::F16, Elem::F32, 64, 32, true},
+        {"wgmma_fp16_wn2", Elem::F16, Elem::F32, 64, 128, true}}) {
+    MatmulSpec w = spec(file, in, out, Prec::ExactProducts);
+    w.blockM = bm;
+    w.blockN = bn;
+    w.aligned = al;
+    addMatmul(w, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
+    if (!al) {
+      // Column-major operands through the strides (same kernel).
+      w.aColMajor = w.bColMajor = true;
+      addMatmul(w, {ragged});
+    }
+  }
+  // Column-major operands the kernel knows about (unit strides along M or
+  // K): M-major A and K-major B in shared memory, the wgmma transposes.
+  for (auto [file, in, bm, bc] :
+       {std::tuple{"wgmma_fp16_cc", Elem::F16, 128, true},
+        {"wgmma_bf16_cr", Elem::BF16, 64, false}}) {
+    MatmulSpec w = spec(file, in, Elem::F32, Prec::ExactProducts);
+    w.blockM = w.blockN = bm;
+    w.aligned = true;
+    w.aColMajor = true;
+    w.bColMajor = bc;
+    addMatmul(w, {ragged, deep, {256, 256, 256}});
+  }
+  for (auto [file, ta, tb] : {std::tuple{"wgmma_nt_fp16", false, true},
+                              {"wgmma_tn_fp16", true, false}})
+    for (Shape sh : {ragged, deep}) {
+      std::string name = std::string(file) + "/M=" + std::to_string(sh.M) +
+                         ",N=" + std::to_string(sh.N) + ",K=" + std::to_string(sh.K);
+      std::string f = file;
+      bool a = ta, b = tb;
+      cases.push_back({name, false, true, [=](const Env &e) {
+                         runMatmulTrans(e, name, f, a, b, sh.M, sh.N, sh.K);
+                       }});
+    }
+
   // The benchmark's own PTX (bench/bench_gemm.py), on small shapes: sizes
   // divisible by 16 for the i32:16 signatures.
   for (auto [file, e] : {std::pair{"bench_matmul_fp16_i32_16", Elem::F16},
                          {"bench_matmul_bf16_i32_16", Elem::BF16},
+                         {"bench_wgmma_fp16_i32_16", Elem::F16},
+                         {"bench_wgmma_bf16_i32_16", Elem::BF16},
                          {"bench_matmul_fp16_i32", Elem::F16},
                          {"bench_matmul_bf16_i32", Elem::BF16}}) {
     MatmulSpec b = spec(file, e, e, Prec::ExactProducts);

@@ -77,6 +77,9 @@ if [ "$sanitize" = 1 ]; then
     racy+=",matmul_fp16_stages3,matmul_fp16_stages4,matmul_aux_fp16"
     racy+=",matmul_fp16_aligned,matmul_fp16,matmul_int8,matmul_fp8e4nv"
     racy+=",matmul_fp32_tf32x3,matmul_nt_fp16,attention_chain_16"
+    # wgmma reading cp.async-filled NVMMA buffers (sm_90a).
+    racy+=",wgmma_fp16,wgmma_fp16_k16,wgmma_fp16_wn2,wgmma_tn_fp16"
+    racy+=",wgmma_fp16_out_fp16"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"

@@ -8,7 +8,7 @@
 // Vector add, masked: 1024 elements over 4 warps are 8 f32 per thread,
 // accessed as two 16-byte chunks, each predicated on its mask element.
 // CHECK-LABEL: gpu.module @tilec_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx84">] {
-// CHECK:         llvm.mlir.global external @tilec_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK:         llvm.mlir.global external @tilec_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK:         gpu.func @add_kernel(%[[X:.*]]: i64, %[[Y:.*]]: i64, %[[OUT:.*]]: i64, %[[N:.*]]: i32) kernel
 // CHECK-SAME:        known_block_size = array<i32: 128, 1, 1>
 // CHECK-SAME:        tile.num_warps = 4 : i32, tile.shared = 0 : i32, tile.signature = "*fp32:16,*fp32:16,*fp32:16,i32:16"

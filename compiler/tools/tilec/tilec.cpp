@@ -122,6 +122,12 @@ cl::opt<unsigned> maxOperations(
              "its tile's elements per thread (default 100000; 0: no limit)"),
     cl::value_desc("N"), cl::init(100000), cl::cat(tilecCategory));
 
+cl::opt<unsigned> mmaVersion(
+    "mma-version",
+    cl::desc("Tensor-core instructions for tl.dot: 2 = mma.sync, 3 = wgmma "
+             "where it applies (sm_90a), 0 = the default (2)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -160,6 +166,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "tilec: error: --num-warps must be a power of two in "
                     "[1, 32], found "
                  << numWarps << "\n";
+    return fail();
+  }
+  if (mmaVersion != 0 && mmaVersion != 2 && mmaVersion != 3) {
+    llvm::errs() << "tilec: error: expected --mma-version 0, 2 or 3, found "
+                 << mmaVersion << "\n";
     return fail();
   }
   if (!inputLanguage.empty() && inputLanguage != "py" &&
@@ -299,6 +310,7 @@ int main(int argc, char **argv) {
   tilec::PipelineOptions opts;
   opts.arch = arch;
   opts.numWarps = numWarps;
+  opts.mmaVersion = mmaVersion;
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

@@ -101,8 +101,12 @@ def Tile_MmaEncodingAttr : Tile_DistributedEncoding<"MmaEncoding", "mma"> {
     warps over [M, N] (or [batch, M, N]), warps numbered with N fastest; a
     tile larger than the warps' pattern is covered by repeating it, N
     first, each repetition held in further registers. `version = 3` is the
-    Hopper warpgroup form (wgmma), `instrShape` = [64, N, 16] per
-    warpgroup; it is parsed and verified but not lowered yet.
+    Hopper warpgroup form (wgmma, `tile.warpgroup_dot`), `instrShape` =
+    [64, N, K] per warpgroup: warps come in groups of four along M (warp w
+    of a warpgroup holds rows 16w..16w+15, each 8 columns laid out as for
+    mma.sync: the registers of one instruction are wgmma's d0..d{N/2-1}),
+    `warpsPerCTA` counts warps (M a multiple of 4), warps along M first;
+    the tile repeats the pattern N first, then M.
 
     ```mlir
     tensor<128x128xf32, #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>>

@@ -405,6 +405,11 @@ MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (version == 2 && (instrShape.size() != 2 || instrShape[0] != 16 ||
                        instrShape[1] != 8))
     return emitError() << "expected instrShape = [16, 8] for mma version 2";
+  if (version == 3 && warpsPerCTA[warpsPerCTA.size() - 2] % 4 != 0)
+    return emitError() << "expected warpsPerCTA along M to be a multiple of "
+                          "4 for mma version 3 (a warpgroup is four warps "
+                          "along M), found "
+                       << warpsPerCTA[warpsPerCTA.size() - 2];
   if (version == 3 && (instrShape.size() != 3 || instrShape[0] != 64 ||
                        instrShape[1] % 8 != 0 || instrShape[1] == 0 ||
                        instrShape[1] > 256 ||

@@ -677,6 +677,40 @@ LogicalResult ScanOp::verifyRegions() {
 // Dot and transpose
 //===----------------------------------------------------------------------===//
 
+LogicalResult WarpGroupDotOp::verify() {
+  MemDescType a = cast<MemDescType>(getA().getType());
+  MemDescType b = cast<MemDescType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  auto d = cast<RankedTensorType>(getD().getType());
+  if (c != d)
+    return emitOpError("expected a result of the type of c ")
+           << c << ", found " << d;
+  if (a.getTileShape().size() != 2 || b.getTileShape().size() != 2 ||
+      c.getRank() != 2)
+    return emitOpError("expected 2-D operands and result");
+  ArrayRef<int64_t> as = a.getTileShape(), bs = b.getTileShape();
+  if (bs[0] != as[1] || c.getDimSize(0) != as[0] || c.getDimSize(1) != bs[1])
+    return emitOpError("expected a MxK, b KxN and c MxN, found ")
+           << as[0] << "x" << as[1] << ", " << bs[0] << "x" << bs[1]
+           << " and " << c.getDimSize(0) << "x" << c.getDimSize(1);
+  if (!isa<NVMMASharedEncodingAttr>(a.getEncoding()) ||
+      !isa<NVMMASharedEncodingAttr>(b.getEncoding()))
+    return emitOpError("expected operands in #tile.nvmma_shared encodings, "
+                       "found ")
+           << a.getEncoding() << " and " << b.getEncoding();
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(c.getEncoding());
+  if (!mma || mma.getVersion() != 3)
+    return emitOpError("expected c in a #tile.mma version-3 layout, found ")
+           << c.getEncoding();
+  Type ea = a.getElementType(), eb = b.getElementType(),
+       ec = c.getElementType();
+  if (ea != eb || !(ea.isF16() || ea.isBF16()) || !ec.isF32())
+    return emitOpError("unimplemented: wgmma of ")
+           << ea << " x " << eb << " into " << ec
+           << "; expected f16 x f16 or bf16 x bf16 into f32";
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto a = cast<RankedTensorType>(getA().getType());
   auto b = cast<RankedTensorType>(getB().getType());

@@ -787,6 +787,34 @@ def Tile_MemDescTransOp : Tile_Op<"memdesc_trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>]>]> {
+  let summary = "d = a * b + c with both operands in shared memory (wgmma)";
+  let description = [{
+    The Hopper form of `tile.dot` (sm_90a): `a` (M x K) and `b` (K x N) are
+    tiles in shared memory with `#tile.nvmma_shared` encodings, read by
+    `wgmma.mma_async` through matrix descriptors (PTX ISA 9.7.15.5.1); `c`
+    and the result are in a `#tile.mma` version-3 layout. The operands'
+    writes must be visible to the async proxy (a barrier after them, and
+    `fence.proxy.async`, which the lowering emits). Complete when it
+    returns: the lowering waits for its wgmma group.
+
+    ```mlir
+    %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<128x64xf16, #nvmma>, !tile.memdesc<64x128xf16, #nvmma>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$a, Tile_MemDescType:$b,
+                       Tile_NumTensor:$c,
+                       DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$max_num_imprecise_acc);
+  let results = (outs Tile_NumTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` type($c) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
     OptionalTypesMatchWith<"mask has the shape of ptr with i1 elements",
                    "ptr", "mask", "::tilec::tile::getI1SameShape($_self)">,

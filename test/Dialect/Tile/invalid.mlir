@@ -1314,3 +1314,52 @@ tile.func private @encoding_rank(%t: tensor<16x16xf16, #blocked>) {
 tile.func private @encoding_rank_arg(%t: tensor<16x16xf32, #mma3>) {
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{expected warpsPerCTA along M to be a multiple of 4 for mma version 3 (a warpgroup is four warps along M), found 2}}
+tile.func private @mma_v3_warps(%t: tensor<64x64xf32, #tile.mma<{version = 3, warpsPerCTA = [2, 2], instrShape = [64, 32, 16]}>>) {
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+#mma2 = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#sh = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+tile.func private @warpgroup_dot_encodings(%a: !tile.memdesc<64x64xf16, #sh>, %b: !tile.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{expected operands in #tile.nvmma_shared encodings}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf16, #sh>, !tile.memdesc<64x64xf16, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+#mma2 = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+tile.func private @warpgroup_dot_v2(%a: !tile.memdesc<64x64xf16, #nv>, %b: !tile.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #mma2>) {
+  // expected-error @+1 {{expected c in a #tile.mma version-3 layout}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf16, #nv>, !tile.memdesc<64x64xf16, #nv>, tensor<64x64xf32, #mma2> -> tensor<64x64xf32, #mma2>
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+tile.func private @warpgroup_dot_shape(%a: !tile.memdesc<64x32xf16, #nv>, %b: !tile.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{expected a MxK, b KxN and c MxN, found 64x32, 64x64 and 64x64}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x32xf16, #nv>, !tile.memdesc<64x64xf16, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+tile.func private @warpgroup_dot_types(%a: !tile.memdesc<64x64xf32, #nv>, %b: !tile.memdesc<64x64xf32, #nv>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{unimplemented: wgmma of 'f32' x 'f32' into 'f32'; expected f16 x f16 or bf16 x bf16 into f32}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf32, #nv>, !tile.memdesc<64x64xf32, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
