@@ -344,7 +344,8 @@ private:
     Value nc = convertTo(b, loc, op.getC(), mma);
     auto dot = WarpGroupDotOp::create(b, loc, withEncoding(dType, mma), ma, mb,
                                       nc, op.getInputPrecisionAttr(),
-                                      op.getMaxNumImpreciseAccAttr());
+                                      op.getMaxNumImpreciseAccAttr(),
+                                      /*is_async=*/UnitAttr());
     Value back = ConvertLayoutOp::create(b, loc, dType, dot.getD());
     op.replaceAllUsesWith(back);
     op.erase();

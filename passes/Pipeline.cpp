@@ -297,15 +297,54 @@ private:
           return failure();
         }
 
-    // The schedule: the wait, stage 0 in order, then the rest in order.
+    // wgmma accumulating across iterations (a warpgroup_dot whose
+    // accumulator is a loop-carried value it alone produces) runs
+    // asynchronously: iteration i waits for iteration i - 1's group
+    // (`warpgroup_dot_wait {pendings = 1}`) while its own runs, and the
+    // copies into the buffer i - 1 read are issued only after that wait
+    // (tile-insert-barriers puts a barrier between, for the other
+    // warpgroups' reads): so the copies come after the rest of the body.
+    SmallVector<WarpGroupDotOp> asyncDots;
+    if (stages >= 2)
+      for (Operation &op : body->without_terminator()) {
+        auto dot = dyn_cast<WarpGroupDotOp>(op);
+        if (!dot)
+          continue;
+        auto arg = dyn_cast<BlockArgument>(dot.getC());
+        if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
+            !dot.getD().hasOneUse() || !arg.hasOneUse())
+          continue;
+        OpOperand &use = *dot.getD().getUses().begin();
+        if (use.getOwner() != body->getTerminator() ||
+            use.getOperandNumber() != arg.getArgNumber() - 1)
+          continue;
+        asyncDots.push_back(dot);
+      }
+    Operation *lastAsyncWait = nullptr;
+    for (WarpGroupDotOp dot : asyncDots) {
+      dot.setIsAsync(true);
+      rewriter.setInsertionPointAfter(dot);
+      lastAsyncWait =
+          WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), TypeRange(),
+                                     ValueRange(), rewriter.getI32IntegerAttr(1));
+    }
+
+    // The schedule: the wait, stage 0 in order, then the rest in order
+    // (with asynchronous dots: the wait, the rest, then stage 0).
     std::vector<std::pair<Operation *, unsigned>> schedule;
     schedule.push_back({wait, stages - 1});
-    for (Operation &op : body->without_terminator())
-      if (stage0.contains(&op))
-        schedule.push_back({&op, 0});
+    auto addStage0 = [&] {
+      for (Operation &op : body->without_terminator())
+        if (stage0.contains(&op))
+          schedule.push_back({&op, 0});
+    };
+    if (!lastAsyncWait)
+      addStage0();
     for (Operation &op : body->without_terminator())
       if (!stage0.contains(&op) && &op != wait.getOperation())
         schedule.push_back({&op, stages - 1});
+    if (lastAsyncWait)
+      addStage0();
 
     scf::PipeliningOption options;
     options.getScheduleFn =
@@ -346,6 +385,20 @@ private:
     }
     rewriter.setInsertionPointAfter(*result);
     AsyncWaitOp::create(rewriter, loc, 0);
+    // The accumulators are read after their last group completes.
+    if (!asyncDots.empty()) {
+      SmallVector<Value> accs;
+      for (auto [i, res] : llvm::enumerate(result->getResults()))
+        if (auto dot = result->getBody()->getTerminator()->getOperand(i)
+                           .getDefiningOp<WarpGroupDotOp>();
+            dot && dot.getIsAsync())
+          accs.push_back(res);
+      auto done = WarpGroupDotWaitOp::create(
+          rewriter, loc, ValueRange(accs).getTypes(), accs,
+          rewriter.getI32IntegerAttr(0));
+      for (auto [acc, out] : llvm::zip(accs, done.getOutputs()))
+        acc.replaceAllUsesExcept(out, done);
+    }
     return success();
   }
 };

@@ -445,7 +445,9 @@ struct WarpGroupDotLowering
               one, one, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
         }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    // Asynchronous: a tile.warpgroup_dot_wait waits for the group.
+    if (!op.getIsAsync())
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
 
     Type resultType = getTypeConverter()->convertType(dType);
     Value result = poisonValue(rewriter, loc, resultType);
@@ -461,10 +463,25 @@ struct WarpGroupDotLowering
   }
 };
 
+/// `wgmma.wait_group pendings`; the values pass through.
+struct WarpGroupDotWaitLowering
+    : public OpConversionPattern<tile::WarpGroupDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
+                                       op.getPendings());
+    rewriter.replaceOp(op, adaptor.getInputs());
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateDotToSIMTPatterns(TileTypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<DotLowering, WarpGroupDotLowering>(converter,
-                                                  patterns.getContext());
+  patterns.add<DotLowering, WarpGroupDotLowering, WarpGroupDotWaitLowering>(
+      converter, patterns.getContext());
 }

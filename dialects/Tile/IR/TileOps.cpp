@@ -677,6 +677,12 @@ LogicalResult ScanOp::verifyRegions() {
 // Dot and transpose
 //===----------------------------------------------------------------------===//
 
+LogicalResult WarpGroupDotWaitOp::verify() {
+  if (getInputs().getTypes() != getOutputs().getTypes())
+    return emitOpError("expected results of the operands' types");
+  return success();
+}
+
 LogicalResult WarpGroupDotOp::verify() {
   MemDescType a = cast<MemDescType>(getA().getType());
   MemDescType b = cast<MemDescType>(getB().getType());

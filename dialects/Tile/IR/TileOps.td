@@ -797,7 +797,11 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
     and the result are in a `#tile.mma` version-3 layout. The operands'
     writes must be visible to the async proxy (a barrier after them, and
     `fence.proxy.async`, which the lowering emits). Complete when it
-    returns: the lowering waits for its wgmma group.
+    returns (the lowering waits for its wgmma group), unless `is_async`:
+    then the result may still be in flight -- only another warpgroup_dot
+    may take it as its accumulator, and anything else reads it through a
+    `tile.warpgroup_dot_wait` that covers its group (tile-pipeline makes
+    the accumulator chain of a pipelined loop asynchronous).
 
     ```mlir
     %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<128x64xf16, #nvmma>, !tile.memdesc<64x128xf16, #nvmma>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
@@ -806,12 +810,34 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
   let arguments = (ins Tile_MemDescType:$a, Tile_MemDescType:$b,
                        Tile_NumTensor:$c,
                        DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
-                       OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$max_num_imprecise_acc);
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$max_num_imprecise_acc,
+                       UnitAttr:$is_async);
   let results = (outs Tile_NumTensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` type($c) `->` type($d)
   }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpGroupDotWaitOp : Tile_Op<"warpgroup_dot_wait", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "wait until at most `pendings` warpgroup_dot groups run";
+  let description = [{
+    `wgmma.wait_group pendings` (PTX ISA 9.7.15.7.3): this warpgroup's
+    asynchronous `tile.warpgroup_dot`s but the `pendings` most recent are
+    complete -- their shared-memory operands may be overwritten (after a
+    CTA barrier for other warpgroups' reads) and their results read.
+    Returns `inputs` unchanged, so that what reads them follows the wait.
+
+    ```mlir
+    %r = tile.warpgroup_dot_wait %acc {pendings = 0 : i32} : (tensor<128x128xf32, #mma3>) -> tensor<128x128xf32, #mma3>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs Variadic<AnyType>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, $outputs)";
   let hasVerifier = 1;
 }
 
