@@ -253,7 +253,8 @@ private:
     Value a = op.getA(), bb = op.getB(), c = op.getC();
     Type cElem = tile::getElementTypeOrSelf(c.getType());
     StringRef precision = op.getInputPrecision();
-    if (mmaVersion == 3 && getTarget(chip).hasWgmma())
+    // wgmma by default where the target has it (mma-version=2 opts out).
+    if (mmaVersion != 2 && getTarget(chip).hasWgmma())
       if (std::optional<WgmmaPlan> plan = planWgmma(op, numWarps)) {
         accelerateWgmma(op, *plan);
         return;

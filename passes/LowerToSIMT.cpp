@@ -357,10 +357,12 @@ private:
     }
     // Names the runtime and libdevice use: a kernel of that name would
     // collide with them.
-    if (name == "tilec_shared" || name.starts_with("__nv_")) {
+    if (name == "tilec_shared" || name.starts_with("__nv_") ||
+        name == "WARP_SZ") {
       func.emitError("kernel name '")
           << name << "' is reserved ("
           << (name == "tilec_shared" ? "tilec's shared-memory buffer"
+              : name == "WARP_SZ"    ? "a PTX predefined identifier"
                                      : "libdevice's functions")
           << "); rename the kernel";
       return failure();

@@ -67,7 +67,7 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
       columns), and the lowering multiplies and adds in the accumulator's
       type.
 
-    - `wgmma` (`#tile.mma` version 3, sm_90a, with `mma-version=3`):
+    - `wgmma` (`#tile.mma` version 3, sm_90a, unless `mma-version=2`):
       f16 x f16 and bf16 x bf16 -> f32 on 2-D tiles with M >= 64, 4, 8, 16
       or 32 warps, and at least 32 contiguous bytes of each operand (and of
       each warpgroup's N extent when N is contiguous). The operands are
@@ -85,7 +85,7 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "target GPU: sm_80 to sm_121f as passes/Target.h lists them (anything else is an error)">,
     Option<"mmaVersion", "mma-version", "unsigned", /*default=*/"0",
-           "tensor-core instructions: 2 = mma.sync only, 3 = wgmma where it applies (sm_90a), 0 = the default (2)">,
+           "tensor-core instructions: 2 = mma.sync only, 3 = wgmma where it applies (sm_90a), 0 = the default (3)">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];

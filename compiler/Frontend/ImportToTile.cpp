@@ -191,6 +191,9 @@ PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
 
 OwningOpRef<ModuleOp> CodeGen::run() {
   Location fileLoc = FileLineColLoc::get(fileName, 1, 1);
+  // Errors about the file or the options as a whole (printed as
+  // `file: error: ...`, DiagnosticReporter).
+  Location wholeFile = FileLineColLoc::get(fileName, 0, 0);
   out = ModuleOp::create(fileLoc);
 
   // Module-level names.
@@ -264,13 +267,13 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   std::map<std::string, PyValue> constexprValues;
   for (auto &[name, text] : options.constexprs) {
     if (constexprValues.count(name)) {
-      emitError(fileLoc) << "-D " << name << " given more than once";
+      emitError(wholeFile) << "-D " << name << " given more than once";
       return nullptr;
     }
     bool tooBig;
     constexprValues[name] = parseConstexprText(text, tooBig);
     if (tooBig) {
-      emitError(fileLoc) << "-D " << name << "=" << text
+      emitError(wholeFile) << "-D " << name << "=" << text
                          << ": the integer does not fit in 64 bits (tilec's "
                             "compile-time integers are 64-bit)";
       return nullptr;
@@ -281,7 +284,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   // use, and each stage is unrolled into the prologue).
   constexpr unsigned kMaxNumStages = 1024;
   if (numStages > kMaxNumStages) {
-    emitError(fileLoc) << "expected num_stages in [1, " << kMaxNumStages
+    emitError(wholeFile) << "expected num_stages in [1, " << kMaxNumStages
                        << "], found " << numStages;
     return nullptr;
   }
@@ -452,7 +455,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     llvm::StringRef(options.signature).split(parts, ',');
     for (auto [i, p] : llvm::enumerate(parts)) {
       if (p.trim().empty()) {
-        emitError(fileLoc) << "expected a type or a value for signature entry "
+        emitError(wholeFile) << "expected a type or a value for signature entry "
                            << i + 1 << " of '" << options.signature
                            << "', found an empty entry";
         return nullptr;

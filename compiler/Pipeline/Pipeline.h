@@ -21,7 +21,7 @@ struct PipelineOptions {
   /// Let a multiply and an add contract into fma (Triton's default).
   bool fpFusion = true;
   /// Tensor-core instructions for tl.dot: 2 = mma.sync, 3 = wgmma where it
-  /// applies (sm_90a; tile-accelerate-dot), 0 = the default (2).
+  /// applies (sm_90a; tile-accelerate-dot), 0 = the default (3).
   unsigned mmaVersion = 0;
 };
 

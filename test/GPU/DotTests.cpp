@@ -959,6 +959,15 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   tut.blockN = 256;
   addMatmul(tut, {ragged, {300, 600, 1000}});
 
+  // mma.sync on sm_90a (--mma-version 2; f16 and bf16 take wgmma there by
+  // default).
+  {
+    MatmulSpec s = spec("matmul_fp16_mma_sync", Elem::F16, Elem::F32,
+                        Prec::ExactProducts);
+    s.blockM = s.blockN = 128;
+    s.aligned = true;
+    addMatmul(s, {ragged, deep, {256, 256, 256}});
+  }
   // wgmma (sm_90a, --mma-version 3).
   for (auto [file, in, out, bm, bn, al] :
        {std::tuple{"wgmma_fp16", Elem::F16, Elem::F32, 128, 128, false},

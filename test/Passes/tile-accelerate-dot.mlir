@@ -1,6 +1,9 @@
 // tile-accelerate-dot: each laid-out tile.dot gets the layouts of the
 // instruction that computes it, with conversions around it.
-// RUN: tilec-opt %s --tile-accelerate-dot --split-input-file | FileCheck %s
+// The mma.sync rules (mma-version=2; on sm_90a f16/bf16 dots that fit take
+// wgmma by default, WGMMA below).
+// RUN: tilec-opt %s --tile-accelerate-dot=mma-version=2 --split-input-file | FileCheck %s
+// RUN: tilec-opt %s --tile-accelerate-dot --split-input-file | FileCheck %s --check-prefix=WGMMA
 // RUN: tilec-opt %s --tile-accelerate-dot=chip=sm_80 --split-input-file | FileCheck %s --check-prefix=SM80
 
 #b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -14,6 +17,13 @@
 // CHECK:         %[[CC:.*]] = tile.convert_layout %arg2 : {{.*}} -> tensor<128x128xf32, #mma>
 // CHECK:         %[[D:.*]] = tile.dot %[[CA]], %[[CB]], %[[CC]] : {{.*}} -> tensor<128x128xf32, #mma>
 // CHECK:         tile.convert_layout %[[D]] : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+// WGMMA: #mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 16]}>
+// WGMMA: #shared = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+// WGMMA-LABEL: tile.func private @f16(
+// WGMMA:         %[[A:.*]] = tile.local_alloc %arg0 : (tensor<128x64xf16, #blocked>) -> !tile.memdesc<128x64xf16, #shared, mutable>
+// WGMMA:         %[[B:.*]] = tile.local_alloc %arg1 : (tensor<64x128xf16, #blocked>) -> !tile.memdesc<64x128xf16, #shared, mutable>
+// WGMMA:         %[[C:.*]] = tile.convert_layout %arg2 : {{.*}} -> tensor<128x128xf32, #mma>
+// WGMMA:         tile.warpgroup_dot %[[A]], %[[B]], %[[C]] : {{.*}} -> tensor<128x128xf32, #mma>
 tile.func private @f16(%a: tensor<128x64xf16, #b>, %b: tensor<64x128xf16, #b>, %c: tensor<128x128xf32, #b>) -> tensor<128x128xf32, #b> attributes {tile.num_warps = 4 : i32} {
   %d = tile.dot %a, %b, %c : tensor<128x64xf16, #b>, tensor<64x128xf16, #b>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   tile.return %d : tensor<128x128xf32, #b>

@@ -125,7 +125,7 @@ cl::opt<unsigned> maxOperations(
 cl::opt<unsigned> mmaVersion(
     "mma-version",
     cl::desc("Tensor-core instructions for tl.dot: 2 = mma.sync, 3 = wgmma "
-             "where it applies (sm_90a), 0 = the default (2)"),
+             "where it applies (sm_90a), 0 = the default (3)"),
     cl::value_desc("N"), cl::init(0), cl::cat(tilecCategory));
 
 cl::opt<bool> noFPFusion("no-fp-fusion",

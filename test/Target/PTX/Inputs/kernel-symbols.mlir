@@ -27,3 +27,7 @@ tile.func @f80_param(%p: !tile.ptr<f32>, %n: f80) attributes {tile.num_warps = 4
 tile.func @i7_pointer(%p: !tile.ptr<i7>) attributes {tile.num_warps = 4 : i32} {
   tile.return
 }
+
+tile.func @WARP_SZ() attributes {tile.num_warps = 4 : i32} {
+  tile.return
+}
