@@ -14,6 +14,7 @@
 #include "passes/SIMT/SIMTUtils.h"
 #include "passes/SharedMemoryUtils.h"
 
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -86,12 +87,31 @@ public:
       func.walk([&](AsyncCopyOp copy) {
         asyncTargets.push_back(rangeOf(copy.getDst(), /*write=*/true));
       });
+      loopResults.clear();
       analyzeBlock(func.getBody().front(), State(), /*insert=*/true);
     });
   }
 
 private:
   SmallVector<Access> asyncTargets;
+  /// The exit state of a loop analyzed without inserting, by entry state:
+  /// the fixed-point runs of an enclosing loop meet each nested loop with
+  /// few distinct states, and without the cache the work would grow
+  /// exponentially with the nesting depth.
+  std::map<std::pair<Operation *, State>, State> loopResults;
+
+  State analyzeLoopOp(Operation *op, ArrayRef<Region *> body, const State &in,
+                      bool insert) {
+    if (insert)
+      return analyzeLoop(body, in, true);
+    auto key = std::make_pair(op, in);
+    auto it = loopResults.find(key);
+    if (it != loopResults.end())
+      return it->second;
+    State out = analyzeLoop(body, in, false);
+    loopResults.emplace(std::move(key), out);
+    return out;
+  }
 
   State analyzeBlock(Block &block, State state, bool insert) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -136,10 +156,10 @@ private:
     if (isa<BarrierOp>(op))
       return State();
     if (auto forOp = dyn_cast<scf::ForOp>(op))
-      return analyzeLoop({&forOp.getRegion()}, state, insert);
+      return analyzeLoopOp(op, {&forOp.getRegion()}, state, insert);
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return analyzeLoop({&whileOp.getBefore(), &whileOp.getAfter()}, state,
-                         insert);
+      return analyzeLoopOp(op, {&whileOp.getBefore(), &whileOp.getAfter()},
+                           state, insert);
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       State t = analyzeBlock(ifOp.getThenRegion().front(), state, insert);
       State e = ifOp.getElseRegion().empty()
