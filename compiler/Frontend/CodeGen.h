@@ -20,6 +20,7 @@
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -57,6 +58,9 @@ struct PyValue {
   mlir::Type dtype;
   mlir::Value v;           ///< Runtime, Descriptor
   std::vector<PyValue> elts; ///< Tuple; Method: [receiver]; Dict: k0, v0, k1, ...
+  /// Values in this one, nested tuples' included (1 for a non-tuple): what
+  /// copying it costs (tuples nest by value), bounded like their length.
+  uint64_t nodes = 1;
   const py::FunctionDef *fn = nullptr;
 
   static PyValue none() { return PyValue(); }
@@ -68,7 +72,14 @@ struct PyValue {
   /// A run-time value whose elements have triton dtype `dtype` (null: the
   /// IR's element type, signed for integers).
   static PyValue ofValue(mlir::Value v, mlir::Type dtype = {});
-  static PyValue ofTuple(std::vector<PyValue> e) { PyValue p; p.kind = Kind::Tuple; p.elts = std::move(e); return p; }
+  static PyValue ofTuple(std::vector<PyValue> e) {
+    PyValue p;
+    p.kind = Kind::Tuple;
+    for (const PyValue &x : e)
+      p.nodes = std::min<uint64_t>(p.nodes + x.nodes, uint64_t(1) << 62);
+    p.elts = std::move(e);
+    return p;
+  }
   static PyValue builtin(std::string name) { PyValue p; p.kind = Kind::Builtin; p.s = std::move(name); return p; }
   static PyValue module(std::string path) { PyValue p; p.kind = Kind::Module; p.s = std::move(path); return p; }
   static PyValue method(std::string name, PyValue self) {
@@ -305,6 +316,10 @@ public:
   /// KernelOptions::maxOperations.
   mlir::LogicalResult checkOperationBudget(py::SourceLoc l);
 };
+
+/// The most values in a compile-time tuple with its nested tuples' (2^18:
+/// a copy of one that large takes about 150 MB).
+inline constexpr uint64_t kMaxCompileTimeValues = uint64_t(1) << 18;
 
 /// Whether an annotation expression names tl.constexpr.
 bool isConstexprAnnotation(const py::Expr *annotation);

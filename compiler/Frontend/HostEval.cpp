@@ -56,6 +56,9 @@ struct HostValue {
   bool b = false;
   std::string s;               ///< Str; Builtin and Module: dotted path
   std::vector<HostValue> elts; ///< List, Tuple; Dict: k0, v0, k1, v1, ...
+  /// Values in this one with the nested lists', tuples' and dicts' (1 for a
+  /// scalar): what copying it costs (values nest by copy).
+  uint64_t nodes = 1;
   std::shared_ptr<AutotuneConfig> config;
   const py::FunctionDef *fn = nullptr;
 
@@ -297,7 +300,13 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
       if (isa<py::Starred>(*x))
         return unimplemented(x->loc, "'*' unpacking");
       TRY(v, eval(*x));
+      out.nodes += v.nodes;
       out.elts.push_back(v);
+    }
+    if (out.nodes > (uint64_t(1) << 18)) {
+      error(e.loc) << "a host-code list of " << out.nodes
+                   << " values (nested lists' included) is larger than the limit of 262144";
+      return failure();
     }
     return out;
   }
@@ -787,8 +796,14 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
           << " elements is longer than the limit of 1048576";
       return failure();
     }
+    if (a.nodes + b.nodes > (uint64_t(1) << 18)) {
+      error(op.loc) << "a host-code list of " << a.nodes + b.nodes - 1
+                    << " values (nested lists' included) is larger than the limit of 262144";
+      return failure();
+    }
     HostValue out = a;
     out.elts.insert(out.elts.end(), b.elts.begin(), b.elts.end());
+    out.nodes = a.nodes + b.nodes - 1;
     return out;
   }
   if (op.op == BinOpKind::BitOr && a.kind == Kind::Dict &&

@@ -918,7 +918,16 @@ FailureOr<PyValue> CodeGen::eval(const py::Expr &e) {
       TRY(v, eval(*x));
       values.push_back(v);
     }
-    return PyValue::ofTuple(values);
+    PyValue t = PyValue::ofTuple(std::move(values));
+    // Nested tuples are values: (t, t) doubles the copy of t, so a loop of
+    // them would exhaust memory before any length check.
+    if (t.nodes > kMaxCompileTimeValues) {
+      error(e.loc) << "a compile-time tuple of " << t.nodes
+                   << " values (nested tuples' included) is larger than the limit of "
+                   << kMaxCompileTimeValues;
+      return failure();
+    }
+    return t;
   }
   case ExprKind::Dict: {
     // A compile-time dict, in a @core.extern function only (Triton's jit

@@ -459,6 +459,12 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
   if (op == BinOpKind::Add && a.kind == K::Tuple && b.kind == K::Tuple) {
     if (a.elts.size() + b.elts.size() > kMaxSequence)
       return tooLong(a.elts.size() + b.elts.size());
+    if (a.nodes + b.nodes > kMaxCompileTimeValues) {
+      g.error(l) << "a compile-time tuple of " << a.nodes + b.nodes - 1
+                 << " values (nested tuples' included) is larger than the limit of "
+                 << kMaxCompileTimeValues;
+      return failure();
+    }
     std::vector<PyValue> e = a.elts;
     e.insert(e.end(), b.elts.begin(), b.elts.end());
     return PyValue::ofTuple(e);
