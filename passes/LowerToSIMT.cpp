@@ -409,6 +409,22 @@ private:
   /// call must have been inlined, and no op may be one this lowering does
   /// not implement yet (scan, dot, trans, atomics, descriptors).
   LogicalResult checkInput(ModuleOp module) {
+    // Kernels are the file's top-level functions (one PTX module).
+    bool nested = false;
+    module.walk([&](tile::FuncOp func) {
+      if (func->getParentOp() == module.getOperation())
+        return;
+      InFlightDiagnostic d = func.emitError(
+          "expected tile.func at the top level of the file, found it inside ");
+      if (auto inner = func->getParentOfType<ModuleOp>();
+          inner && inner.getName())
+        d << "module @" << *inner.getName();
+      else
+        d << "'" << func->getParentOp()->getName() << "'";
+      nested = true;
+    });
+    if (nested)
+      return failure();
     // Valid tile ops without a SIMT lowering yet: one error per op.
     bool unimplemented = false;
     module.walk([&](tile::DotOp op) {

@@ -12,6 +12,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <charconv>
+#include <functional>
 
 #include <cmath>
 #include <limits>
@@ -456,8 +460,63 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
              << "(...) only as the iterable of a for loop";
     return failure();
   }
-  if (name == "py.print" || name == "tl.static_print")
+  if (name == "tl.static_print") {
+    // Printed while compiling, as Triton's static_print: a remark at the
+    // call (with the other diagnostics: stderr for tilec, the diagnostics
+    // string for compileTritonToPTX).
+    std::string text;
+    std::function<void(const PyValue &)> str = [&](const PyValue &v) {
+      switch (v.kind) {
+      case K::Str: text += v.s; return;
+      case K::Int: text += std::to_string(v.i); return;
+      case K::Bool: text += v.b ? "True" : "False"; return;
+      case K::None: text += "None"; return;
+      case K::Float: {
+        // Python's repr: the shortest round-trip digits, a '.0' on integers.
+        if (std::isnan(v.f)) {
+          text += "nan";
+          return;
+        }
+        if (std::isinf(v.f)) {
+          text += v.f < 0 ? "-inf" : "inf";
+          return;
+        }
+        char buf[64];
+        auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v.f);
+        std::string f(buf, ec == std::errc() ? end : buf);
+        if (f.find_first_of(".e") == std::string::npos)
+          f += ".0";
+        text += f;
+        return;
+      }
+      case K::Tuple:
+        text += "(";
+        for (size_t i = 0; i < v.elts.size(); ++i) {
+          if (i)
+            text += ", ";
+          str(v.elts[i]);
+        }
+        text += v.elts.size() == 1 ? ",)" : ")";
+        return;
+      default: text += v.describe(); return;
+      }
+    };
+    for (size_t i = 0; i < args.args.size(); ++i) {
+      if (i)
+        text += " ";
+      str(args.args[i]);
+    }
+    if (!dryRun) // a loop body's dry run would print it twice
+      emitRemark(lc) << "static_print: " << text;
     return PyValue::none();
+  }
+  if (name == "py.print") {
+    // Triton's print in a jit function is tl.device_print.
+    error(l) << "unimplemented: print in a @triton.jit function prints from "
+                "the GPU (tl.device_print), which tilec does not support yet; "
+                "use tl.static_print for compile-time values";
+    return failure();
+  }
   if (name == "tl.constexpr") {
     if (args.args.size() != 1) {
       error(l) << "tl.constexpr() expects one value";
