@@ -7,9 +7,12 @@
 // inconsistently. f-strings are scanned as one String token, recursing into
 // replacement fields so that nested strings with the same quote (PEP 701),
 // brackets and format specs with their own fields do not end the literal.
+// The file must be UTF-8; names are checked code point by code point
+// (Unicode.h says which characters a name may hold).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Lexer.h"
+#include "compiler/Frontend/Unicode.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,6 +25,10 @@ namespace {
 constexpr unsigned kMaxIndentLevels = 100;
 constexpr unsigned kMaxFStringNesting = 32;
 
+/// Bytes that may be part of a name: ASCII letters, `_` and every byte of a
+/// multi-byte character (where a name is read, each code point is checked;
+/// elsewhere, e.g. after a number, any of them makes a bad literal, as in
+/// Python).
 bool isIdentStart(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
          c >= 0x80;
@@ -126,7 +133,73 @@ private:
   bool scanReplacementField(size_t begin, char quote, bool triple,
                             unsigned depth);
   void lexOperator();
+  /// Reports the first byte of each line that is not valid UTF-8.
+  void checkUTF8();
+  /// Reads a name from `pos` up to the first character that cannot continue
+  /// one.
+  void scanName();
+  /// Reports the character at `pos`, which starts no token, and skips it.
+  void invalidCharacter();
 };
+
+void LexerImpl::checkUTF8() {
+  size_t reportedLine = 0; // lines are numbered from 1
+  for (size_t i = pos; i < src.size();) {
+    uint32_t cp;
+    if (unsigned n = decodeUTF8(src, i, cp)) {
+      i += n;
+      continue;
+    }
+    SourceLoc loc = result.getLoc(i);
+    if (loc.line != reportedLine) {
+      char buf[48];
+      std::snprintf(buf, sizeof(buf), "invalid UTF-8 byte 0x%02x",
+                    unsigned(static_cast<unsigned char>(src[i])));
+      error(i, buf);
+      reportedLine = loc.line;
+      if (pos == src.size()) // too many errors
+        return;
+    }
+    ++i;
+  }
+}
+
+void LexerImpl::scanName() {
+  while (!atEnd()) {
+    unsigned char c = peek();
+    if (c < 0x80) {
+      if (!isIdentChar(c))
+        return;
+      ++pos;
+      continue;
+    }
+    uint32_t cp;
+    unsigned n = decodeUTF8(src, pos, cp);
+    if (!n || !isIdentifierContinue(cp))
+      return;
+    pos += n;
+  }
+}
+
+void LexerImpl::invalidCharacter() {
+  uint32_t cp;
+  unsigned n = decodeUTF8(src, pos, cp);
+  if (!n) {
+    ++pos; // not UTF-8: checkUTF8 reported its line
+    return;
+  }
+  // Python's messages; the character itself is quoted only if it prints.
+  std::string message;
+  if (!isPrintableCharacter(cp))
+    message = "invalid non-printable character " + formatCodePoint(cp);
+  else if (cp < 0x80)
+    message = std::string("invalid character '") + char(cp) + "'";
+  else
+    message = "invalid character '" + std::string(src.substr(pos, n)) + "' (" +
+              formatCodePoint(cp) + ")";
+  error(pos, std::move(message));
+  pos += n;
+}
 
 bool LexerImpl::handleIndentation() {
   unsigned col = 0, altCol = 0;
@@ -433,14 +506,7 @@ void LexerImpl::lexOperator() {
   char c = peek();
   static const std::string_view kOps1 = "+-*/%@&|^~<>()[]{},:.;=";
   if (kOps1.find(c) == std::string_view::npos) {
-    unsigned char u = c;
-    char buf[32];
-    if (u >= 0x20 && u < 0x7f)
-      std::snprintf(buf, sizeof(buf), "invalid character '%c'", c);
-    else
-      std::snprintf(buf, sizeof(buf), "invalid character '\\x%02x'", u);
-    error(pos, buf);
-    ++pos;
+    invalidCharacter();
     return;
   }
   if (c == '(' || c == '[' || c == '{') {
@@ -479,9 +545,11 @@ LexResult LexerImpl::run() {
         (src[i] == '\r' && (i + 1 == src.size() || src[i + 1] != '\n')))
       result.lineStarts.push_back(i + 1);
   }
-  // A UTF-8 byte order mark is not part of the program.
+  // A UTF-8 byte order mark is not part of the program (elsewhere U+FEFF is
+  // an invalid character).
   if (src.substr(0, 3) == "\xEF\xBB\xBF")
     pos = 3;
+  checkUTF8();
 
   bool atLineStart = true;
   while (!atEnd()) {
@@ -535,10 +603,16 @@ LexResult LexerImpl::run() {
       ++pos;
       continue;
     }
+    if (c >= 0x80) {
+      uint32_t cp;
+      if (!decodeUTF8(src, pos, cp) || !isIdentifierStart(cp)) {
+        invalidCharacter();
+        continue;
+      }
+    }
     if (isIdentStart(c)) {
       size_t begin = pos;
-      while (!atEnd() && isIdentChar(peek()))
-        ++pos;
+      scanName();
       std::string_view word = src.substr(begin, pos - begin);
       bool isRaw, isF;
       if ((peek() == '\'' || peek() == '"') &&
@@ -622,6 +696,10 @@ std::string tilec::py::describeToken(const Token &tok) {
   default:
     break;
   }
-  std::string text(tok.text.substr(0, 40));
-  return "'" + text + "'";
+  // At most 40 bytes, not cutting a character in two.
+  size_t size = std::min<size_t>(tok.text.size(), 40);
+  while (size < tok.text.size() && size > 0 &&
+         (static_cast<unsigned char>(tok.text[size]) & 0xC0) == 0x80)
+    --size;
+  return "'" + std::string(tok.text.substr(0, size)) + "'";
 }

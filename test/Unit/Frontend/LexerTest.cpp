@@ -207,6 +207,50 @@ TEST(LexerTest, Errors) {
             "1:7: unexpected character after line continuation character");
 }
 
+TEST(LexerTest, NonASCIINames) {
+  // Letters of any script start a name; marks, digits and variation
+  // selectors continue one. Columns count bytes.
+  EXPECT_EQ(kinds("ядро = café + λ2\n"),
+            "Name:ядро Op:= Name:café Op:+ Name:λ2 NL EOF");
+  EXPECT_EQ(kinds("変数 = नमस्ते\n"), "Name:変数 Op:= Name:नमस्ते NL EOF");
+  EXPECT_EQ(kinds("x\u0301 = y\uFE0F\n"),
+            "Name:x\u0301 Op:= Name:y\uFE0F NL EOF");
+  EXPECT_EQ(kinds("\xEF\xBB\xBFx = 1\n"), "Name:x Op:= Int:1 NL EOF");
+  // Python's messages (CPython's tokenizer), located at the character.
+  EXPECT_EQ(lexError("a\u202E = 1\n"),
+            "1:2: invalid non-printable character U+202E");
+  EXPECT_EQ(lexError("a\u200B = 1\n"),
+            "1:2: invalid non-printable character U+200B");
+  EXPECT_EQ(lexError("x = 1 +\uFEFFy\n"),
+            "1:8: invalid non-printable character U+FEFF");
+  EXPECT_EQ(lexError("\u2066x = 1\n"),
+            "1:1: invalid non-printable character U+2066");
+  EXPECT_EQ(lexError("x = \u009B\n"),
+            "1:5: invalid non-printable character U+009B");
+  EXPECT_EQ(lexError("x = a\u00A0\n"),
+            "1:6: invalid non-printable character U+00A0");
+  EXPECT_EQ(lexError("x = \x1b\n"),
+            "1:5: invalid non-printable character U+001B");
+  EXPECT_EQ(lexError("x = a€b\n"), "1:6: invalid character '€' (U+20AC)");
+  EXPECT_EQ(lexError("→x = 1\n"), "1:1: invalid character '→' (U+2192)");
+  EXPECT_EQ(lexError("\uFE0Fx = 1\n"),
+            "1:1: invalid character '\uFE0F' (U+FE0F)");
+  EXPECT_EQ(lexError("x = \u0301\n"),
+            "1:5: invalid character '\u0301' (U+0301)");
+  // Comments and strings may hold any character, but must be UTF-8.
+  EXPECT_EQ(lexError("x = '\u202E' # \u202E\n"), "<no error>");
+  EXPECT_EQ(lexError("x = 1 # \xE9\n"), "1:9: invalid UTF-8 byte 0xe9");
+  EXPECT_EQ(lexError("x = '\xC3'\n"), "1:6: invalid UTF-8 byte 0xc3");
+  EXPECT_EQ(lexError("x\x9B = 1\n"), "1:2: invalid UTF-8 byte 0x9b");
+  // One error per line.
+  std::vector<Diagnostic> diags;
+  kinds("x = \xFF\xFF\ny = \xC0\x80\n", &diags);
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].loc, (SourceLoc{1, 5}));
+  EXPECT_EQ(diags[1].loc, (SourceLoc{2, 5}));
+  EXPECT_EQ(diags[1].message, "invalid UTF-8 byte 0xc0");
+}
+
 TEST(LexerTest, AlwaysWellFormed) {
   // Whatever the input, Indent/Dedent balance and EOF ends the list.
   for (std::string_view src :
