@@ -9,6 +9,7 @@
 
 #include "compiler/Frontend/CodeGen.h"
 #include "compiler/Frontend/Parser.h"
+#include "compiler/Frontend/Unicode.h"
 #include "dialects/Tile/IR/TileOps.h"
 #include "compiler/InitAll.h"
 #include "compiler/Target/PTX/PTXBackend.h"
@@ -21,52 +22,88 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 
 namespace {
-/// Forwards to another stream with control bytes (other than tab, newline
-/// and carriage return) replaced by '?' (one byte for one, so carets under
-/// a source line still line up) and lines cut after 4096 columns.
+/// Forwards UTF-8 text to another stream with the characters that could
+/// take over or garble a terminal (isHiddenInDiagnostics: C0 controls but
+/// tab, newline and carriage return, DEL, C1 controls, format characters
+/// such as U+202E RIGHT-TO-LEFT OVERRIDE) and each byte that is not UTF-8
+/// replaced by one '?', so that a caret under a source line still lines up;
+/// lines are cut after 4096 characters.
 class SanitizingStream : public llvm::raw_ostream {
 public:
   explicit SanitizingStream(llvm::raw_ostream &os) : os(os) { SetUnbuffered(); }
+  ~SanitizingStream() override {
+    // A character cut off at the very end: not UTF-8.
+    if (!pending.empty())
+      os << std::string(pending.size(), '?');
+  }
 
 private:
   void write_impl(const char *ptr, size_t size) override {
+    // A character split between two writes is decoded whole: its first
+    // bytes wait in `pending`.
+    std::string text = std::move(pending);
+    pending.clear();
+    text.append(ptr, size);
     std::string out;
-    out.reserve(size);
-    for (size_t i = 0; i < size; ++i) {
-      char c = ptr[i];
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+      unsigned char c = text[i];
       if (c == '\n') {
         column = 0;
-        out += c;
+        out += '\n';
+        ++i;
         continue;
+      }
+      uint32_t cp;
+      unsigned n = tilec::py::decodeUTF8(text, i, cp);
+      if (!n && isIncompleteCharacter(llvm::StringRef(text).drop_front(i))) {
+        pending = text.substr(i);
+        break;
       }
       // Lines past kMaxColumns (a quoted source line of megabytes) end in
       // "..." instead: the output stays O(errors), not O(input).
       if (++column > kMaxColumns) {
         if (column == kMaxColumns + 1)
           out += " ...";
-        continue;
+      } else if (!n || (cp != '\r' && tilec::py::isHiddenInDiagnostics(cp))) {
+        out += '?';
+      } else {
+        out.append(text, i, n);
       }
-      unsigned char u = static_cast<unsigned char>(c);
-      if ((u < 0x20 && c != '\t' && c != '\r') || u == 0x7f)
-        c = '?';
-      out += c;
+      i += n ? n : 1;
     }
     os << out;
     pos += size;
   }
+  /// Whether `rest` is the start of a multi-byte character whose other bytes
+  /// have not been written yet.
+  static bool isIncompleteCharacter(llvm::StringRef rest) {
+    unsigned char lead = rest[0];
+    size_t length = lead >= 0xC2 && lead <= 0xDF   ? 2
+                    : lead >= 0xE0 && lead <= 0xEF ? 3
+                    : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                   : 0;
+    if (rest.size() >= length)
+      return false;
+    for (char b : rest.drop_front())
+      if ((static_cast<unsigned char>(b) & 0xC0) != 0x80)
+        return false;
+    return true;
+  }
   static constexpr size_t kMaxColumns = 4096;
   size_t column = 0;
+  std::string pending;
   uint64_t current_pos() const override { return pos; }
   llvm::raw_ostream &os;
   uint64_t pos = 0;
 };
-} // namespace
 
-static llvm::StringRef severityName(DiagnosticSeverity severity) {
+llvm::StringRef severityName(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Error: return "error";
   case DiagnosticSeverity::Warning: return "warning";
@@ -75,6 +112,124 @@ static llvm::StringRef severityName(DiagnosticSeverity severity) {
   }
   return "error";
 }
+
+/// The call site in `loc`, looking through names and fused locations (as
+/// SourceMgrDiagnosticHandler does).
+std::optional<CallSiteLoc> getCallSiteLoc(Location loc) {
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    return getCallSiteLoc(nameLoc.getChildLoc());
+  if (auto callLoc = dyn_cast<CallSiteLoc>(loc))
+    return callLoc;
+  if (auto fusedLoc = dyn_cast<FusedLoc>(loc))
+    for (Location sub : fusedLoc.getLocations())
+      if (std::optional<CallSiteLoc> callLoc = getCallSiteLoc(sub))
+        return callLoc;
+  return std::nullopt;
+}
+
+/// SourceMgrDiagnosticHandler's output (`file:line:col: error: message`, the
+/// source line, a caret; call stacks and notes), but the source line is
+/// quoted here rather than by llvm::SMDiagnostic, which leaves out the caret
+/// of any line with a non-ASCII character. Columns count characters (code
+/// points, as Python's), the caret is placed by terminal cells (a CJK
+/// character takes two) and tabs are expanded to multiples of 8 cells.
+class SourceLineDiagnosticHandler : public SourceMgrDiagnosticHandler {
+public:
+  SourceLineDiagnosticHandler(llvm::SourceMgr &mgr, MLIRContext *ctx,
+                              llvm::raw_ostream &os)
+      : SourceMgrDiagnosticHandler(mgr, ctx, os) {
+    setHandler([this](Diagnostic &diag) { emit(diag); });
+  }
+
+  /// The diagnostic, the call stack of its location, then its notes (a
+  /// note's source line only where its location differs from the last one).
+  void emit(Diagnostic &diag) {
+    Location loc = diag.getLocation();
+    emit(loc, diag.str(), diag.getSeverity());
+    if (std::optional<CallSiteLoc> callLoc = getCallSiteLoc(loc)) {
+      loc = callLoc->getCaller();
+      for (unsigned depth = 0; depth < kCallStackLimit; ++depth) {
+        emit(loc, "called from", DiagnosticSeverity::Note);
+        if (!(callLoc = getCallSiteLoc(loc)))
+          break;
+        loc = callLoc->getCaller();
+      }
+    }
+    for (Diagnostic &note : diag.getNotes()) {
+      emit(note.getLocation(), note.str(), note.getSeverity(),
+           /*displaySourceLine=*/loc != note.getLocation());
+      loc = note.getLocation();
+    }
+  }
+
+  void emit(Location loc, const llvm::Twine &message,
+            DiagnosticSeverity severity, bool displaySourceLine = true) {
+    auto fileLoc = loc->findInstanceOf<FileLineColLoc>();
+    std::optional<llvm::StringRef> line;
+    if (fileLoc)
+      line = getSourceLine(fileLoc);
+    // Byte offset of the location in its line.
+    size_t offset = fileLoc ? fileLoc.getColumn() - 1 : 0;
+    if (!line || offset > line->size())
+      return emitDiagnostic(loc, message, severity, displaySourceLine);
+
+    // The line with tabs expanded, the cells before the character at the
+    // location and the characters before it.
+    std::string text;
+    unsigned cells = 0, column = 1;
+    std::optional<unsigned> caretCells;
+    for (size_t i = 0; i < line->size();) {
+      if (i < offset)
+        ++column;
+      else if (!caretCells)
+        caretCells = cells;
+      uint32_t cp;
+      unsigned n = tilec::py::decodeUTF8(*line, i, cp);
+      if (n && cp == '\t') {
+        do {
+          text += ' ';
+        } while (++cells % 8 != 0);
+      } else if (n) {
+        text.append(*line, i, n);
+        cells += tilec::py::getDisplayWidth(cp);
+      } else {
+        text += (*line)[i]; // not UTF-8: one '?' (SanitizingStream)
+        ++cells;
+      }
+      i += n ? n : 1;
+    }
+    os << fileLoc.getFilename().getValue() << ':' << fileLoc.getLine() << ':'
+       << column << ": " << severityName(severity) << ": " << message << '\n';
+    if (!displaySourceLine)
+      return;
+    os << text << '\n' << std::string(caretCells.value_or(cells), ' ') << "^\n";
+  }
+
+private:
+  /// The line of `loc` without its line break, if the file is at hand.
+  std::optional<llvm::StringRef> getSourceLine(FileLineColLoc loc) {
+    if (loc.getLine() == 0 || loc.getColumn() == 0)
+      return std::nullopt;
+    const llvm::MemoryBuffer *buffer =
+        getBufferForFile(loc.getFilename().getValue());
+    if (!buffer)
+      return std::nullopt;
+    unsigned id = mgr.FindBufferContainingLoc(
+        llvm::SMLoc::getFromPointer(buffer->getBufferStart()));
+    if (!id)
+      return std::nullopt;
+    llvm::SMLoc start = mgr.FindLocForLineAndColumn(id, loc.getLine(), 1);
+    if (!start.isValid())
+      return std::nullopt;
+    llvm::StringRef rest(start.getPointer(),
+                         buffer->getBufferEnd() - start.getPointer());
+    return rest.take_until([](char c) { return c == '\n' || c == '\r'; });
+  }
+
+  /// As SourceMgrDiagnosticHandler's default.
+  static constexpr unsigned kCallStackLimit = 10;
+};
+} // namespace
 
 struct tilec::DiagnosticReporter::Impl {
   Impl(llvm::SourceMgr &sm, MLIRContext *ctx, llvm::raw_ostream &os,
@@ -96,8 +251,8 @@ struct tilec::DiagnosticReporter::Impl {
           stream << fileLoc.getFilename().getValue() << ": "
                  << severityName(d.getSeverity()) << ": " << d.str() << "\n";
           for (Diagnostic &note : d.getNotes())
-            handler.emitDiagnostic(note.getLocation(), note.str(),
-                                   DiagnosticSeverity::Note);
+            handler.emit(note.getLocation(), note.str(),
+                         DiagnosticSeverity::Note);
           return success();
         });
   }
@@ -105,7 +260,7 @@ struct tilec::DiagnosticReporter::Impl {
   MLIRContext *ctx;
   llvm::raw_ostream &out;
   SanitizingStream stream;
-  SourceMgrDiagnosticHandler handler;
+  SourceLineDiagnosticHandler handler;
   unsigned limit;
   unsigned errors = 0, dropped = 0;
   DiagnosticEngine::HandlerID id;

@@ -27,11 +27,14 @@ namespace tilec {
 inline constexpr unsigned kDefaultErrorLimit = 20;
 
 /// Prints the diagnostics of `ctx` to `os` as `file:line:col: error: ...`
-/// with the source line (from `sourceMgr`) and a caret: at most
-/// `errorLimit` errors (0: no limit; the rest are counted, not printed),
-/// and control bytes of the source shown as '?' (raw escape sequences from
-/// an untrusted file never reach a terminal). Register it before anything
-/// emits; call finish() at the end for the "N more errors" line.
+/// with the source line (from `sourceMgr`) and a caret (the column counts
+/// characters; the caret is under the character, also on lines with
+/// non-ASCII text): at most `errorLimit` errors (0: no limit; the rest are
+/// counted, not printed), and control and format characters and bytes that
+/// are not UTF-8 shown as '?' (raw escape sequences and bidirectional
+/// overrides from an untrusted file never reach a terminal). Register it
+/// before anything emits; call finish() at the end for the "N more errors"
+/// line.
 class DiagnosticReporter {
 public:
   DiagnosticReporter(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
