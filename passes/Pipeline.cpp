@@ -209,6 +209,39 @@ private:
     if (candidates.empty())
       return success();
 
+    // wgmma accumulating across iterations (a warpgroup_dot whose
+    // accumulator is a loop-carried value it alone produces) runs
+    // asynchronously: iteration i waits for iteration i - 1's group
+    // (`warpgroup_dot_wait {pendings = 1}`) while its own runs. The copies
+    // must not overwrite a buffer a group still reads: with S >= 4 buffers
+    // they run S - 2 iterations ahead (not S - 1), into the buffer group
+    // i - 2 read -- complete in every warpgroup by the CTA barrier after
+    // this iteration's cp.async wait, so one barrier per iteration still
+    // suffices. With 2 or 3 buffers they stay S - 1 ahead but are issued
+    // after the wait for group i - 1 (and a barrier tile-insert-barriers
+    // adds): on the H200, 3 buffers one ahead lost 15% to two ahead with
+    // the second barrier; 4 buffers two ahead gain 0-3% over three ahead.
+    SmallVector<WarpGroupDotOp> asyncDots;
+    if (stages >= 2)
+      for (Operation &op : body->without_terminator()) {
+        auto dot = dyn_cast<WarpGroupDotOp>(op);
+        if (!dot)
+          continue;
+        auto arg = dyn_cast<BlockArgument>(dot.getC());
+        if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
+            !dot.getD().hasOneUse() || !arg.hasOneUse())
+          continue;
+        OpOperand &use = *dot.getD().getUses().begin();
+        if (use.getOwner() != body->getTerminator() ||
+            use.getOperandNumber() != arg.getArgNumber() - 1)
+          continue;
+        asyncDots.push_back(dot);
+      }
+    // Iterations the copies run ahead; their buffers are `stages`.
+    unsigned lookahead =
+        !asyncDots.empty() && stages >= 4 ? stages - 2 : stages - 1;
+    bool copiesLast = !asyncDots.empty() && lookahead == stages - 1;
+
     // Rewrite: multi-buffers before the loop, copies and views in it.
     IRRewriter rewriter(loop.getContext());
     Location loc = loop.getLoc();
@@ -285,7 +318,7 @@ private:
     stage0.insert(commit);
     // The wait for this iteration's group, before its first use.
     rewriter.setInsertionPoint(firstUse);
-    auto wait = AsyncWaitOp::create(rewriter, loc, int32_t(stages - 2));
+    auto wait = AsyncWaitOp::create(rewriter, loc, int32_t(lookahead - 1));
 
     // Every stage-0 op must depend only on stage-0 ops of its iteration.
     for (Operation *op : stage0)
@@ -297,53 +330,28 @@ private:
           return failure();
         }
 
-    // wgmma accumulating across iterations (a warpgroup_dot whose
-    // accumulator is a loop-carried value it alone produces) runs
-    // asynchronously: iteration i waits for iteration i - 1's group
-    // (`warpgroup_dot_wait {pendings = 1}`) while its own runs, and the
-    // copies into the buffer i - 1 read are issued only after that wait
-    // (tile-insert-barriers puts a barrier between, for the other
-    // warpgroups' reads): so the copies come after the rest of the body.
-    SmallVector<WarpGroupDotOp> asyncDots;
-    if (stages >= 2)
-      for (Operation &op : body->without_terminator()) {
-        auto dot = dyn_cast<WarpGroupDotOp>(op);
-        if (!dot)
-          continue;
-        auto arg = dyn_cast<BlockArgument>(dot.getC());
-        if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
-            !dot.getD().hasOneUse() || !arg.hasOneUse())
-          continue;
-        OpOperand &use = *dot.getD().getUses().begin();
-        if (use.getOwner() != body->getTerminator() ||
-            use.getOperandNumber() != arg.getArgNumber() - 1)
-          continue;
-        asyncDots.push_back(dot);
-      }
-    Operation *lastAsyncWait = nullptr;
     for (WarpGroupDotOp dot : asyncDots) {
       dot.setIsAsync(true);
       rewriter.setInsertionPointAfter(dot);
-      lastAsyncWait =
-          WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), TypeRange(),
-                                     ValueRange(), rewriter.getI32IntegerAttr(1));
+      WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), TypeRange(),
+                                 ValueRange(), rewriter.getI32IntegerAttr(1));
     }
 
     // The schedule: the wait, stage 0 in order, then the rest in order
     // (with asynchronous dots: the wait, the rest, then stage 0).
     std::vector<std::pair<Operation *, unsigned>> schedule;
-    schedule.push_back({wait, stages - 1});
+    schedule.push_back({wait, lookahead});
     auto addStage0 = [&] {
       for (Operation &op : body->without_terminator())
         if (stage0.contains(&op))
           schedule.push_back({&op, 0});
     };
-    if (!lastAsyncWait)
+    if (!copiesLast)
       addStage0();
     for (Operation &op : body->without_terminator())
       if (!stage0.contains(&op) && &op != wait.getOperation())
-        schedule.push_back({&op, stages - 1});
-    if (lastAsyncWait)
+        schedule.push_back({&op, lookahead});
+    if (copiesLast)
       addStage0();
 
     scf::PipeliningOption options;
