@@ -354,6 +354,19 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
 
   // --- Python builtins on compile-time values ---
   if (name == "py.min" || name == "py.max") {
+    // Python: one argument must be an iterable (min(1) is a TypeError), an
+    // empty one is a ValueError.
+    if (args.args.size() == 1 && args.args[0].kind != K::Tuple) {
+      error(l) << name.substr(3) << "() of one argument expects a tuple, "
+               << "found " << args.args[0].describe()
+               << " (Python raises TypeError: it is not iterable)";
+      return failure();
+    }
+    if (args.args.size() == 1 && args.args[0].elts.empty()) {
+      error(l) << name.substr(3) << "() of an empty tuple (Python raises "
+                                    "ValueError)";
+      return failure();
+    }
     const std::vector<PyValue> &xs =
         args.args.size() == 1 && args.args[0].kind == K::Tuple
             ? args.args[0].elts

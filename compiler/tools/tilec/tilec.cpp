@@ -202,6 +202,12 @@ int main(int argc, char **argv) {
   tilec::frontend::KernelOptions kernelOptions;
   // Kernels and their signatures: one signature for all, or one each.
   std::vector<std::string> kernels(kernelNames.begin(), kernelNames.end());
+  if (llvm::is_contained(kernels, std::string())) {
+    llvm::errs() << "tilec: error: expected a kernel name for each entry of "
+                    "--kernel, found an empty one (a trailing or doubled "
+                    "comma?)\n";
+    return fail();
+  }
   if (kernels.empty())
     kernels.push_back(""); // the import lists the file's kernels
   if (signatures.size() > 1 && signatures.size() != kernels.size()) {

@@ -55,3 +55,13 @@ def k_pow_overflow(p):
 @triton.jit
 def k_cdiv_max(p):
     tl.store(p, triton.cdiv(9223372036854775807, 2) + tl.cdiv(7, -2))
+
+
+@triton.jit
+def k_min_one(p):
+    tl.store(p, min(1))
+
+
+@triton.jit
+def k_max_empty(p):
+    tl.store(p, max(()))
