@@ -186,7 +186,8 @@ int main(int argc, char **argv) {
       (!kernelNames.empty() || !signatures.empty() || !defines.empty() ||
        numStages != 0 || autotuneConfig.getNumOccurrences())) {
     llvm::errs() << "tilec: error: --kernel, --signature, -D, --num-stages "
-                    "and --autotune-config apply to .py input\n";
+                    "and --autotune-config apply to .py input (-x py reads "
+                    "a file of another name, or stdin, as .py)\n";
     return fail();
   }
   if (autotuneConfig.getNumOccurrences() && autotuneConfig < 0) {
@@ -288,6 +289,15 @@ int main(int argc, char **argv) {
     module = tilec::importTritonKernels(sourceMgr, &context, each);
   } else {
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module) {
+      // A Triton-language file read as MLIR (stdin, another extension).
+      StringRef text =
+          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+      if (text.contains("@triton.jit") || text.starts_with("import triton"))
+        llvm::errs() << "tilec: note: the input looks like a Triton-language "
+                        "file and was read as MLIR (files not named .py are); "
+                        "use -x py\n";
+    }
     if (module && failed(verify(*module)))
       return fail();
     if (module && numWarps != 0)
