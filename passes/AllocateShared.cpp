@@ -190,14 +190,32 @@ private:
                              << (sharedBudget ? std::string("allowed")
                                               : chip + " allows per CTA")
                              << "; use smaller tiles or fewer stages";
-      for (const Buffer &b : buffers) {
-        Diagnostic &note = d.attachNote(b.op->getLoc());
-        if (auto alloc = dyn_cast<LocalAllocOp>(b.op))
-          note << alloc.getResult().getType() << ": " << b.bytes << " bytes";
+      // The largest buffers, one note each (at most 10: a kernel of
+      // thousands of buffers must not print thousands of notes).
+      SmallVector<const Buffer *> bySize;
+      for (const Buffer &b : buffers)
+        bySize.push_back(&b);
+      llvm::stable_sort(bySize, [](const Buffer *x, const Buffer *y) {
+        return x->bytes > y->bytes;
+      });
+      constexpr size_t kMaxNotes = 10;
+      int64_t restBytes = 0;
+      for (auto [i, b] : llvm::enumerate(bySize)) {
+        if (i >= kMaxNotes) {
+          restBytes += b->bytes;
+          continue;
+        }
+        Diagnostic &note = d.attachNote(b->op->getLoc());
+        if (auto alloc = dyn_cast<LocalAllocOp>(b->op))
+          note << alloc.getResult().getType() << ": " << b->bytes << " bytes";
         else
-          note << "scratch of '" << b.op->getName() << "': " << b.bytes
+          note << "scratch of '" << b->op->getName() << "': " << b->bytes
                << " bytes";
       }
+      if (bySize.size() > kMaxNotes)
+        d.attachNote() << "and " << bySize.size() - kMaxNotes
+                       << " smaller buffers of " << restBytes
+                       << " bytes in all";
       return failure();
     }
     OpBuilder builder(func.getContext());

@@ -395,9 +395,7 @@ LogicalResult tilec::checkOperationBudget(ModuleOp module,
     if (work > maxOperations) {
       func.emitError() << "the kernel's tile IR exceeds the budget of "
                        << maxOperations
-                       << " operations (counted per thread: an op on a tile "
-                          "weighs its elements per thread; --max-operations=N "
-                          "raises it; 0: no limit)";
+                       << " operations " << frontend::kOperationWorkRule;
       result = failure();
     }
   });

@@ -519,8 +519,15 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
         text += " ";
       str(args.args[i]);
     }
-    if (!dryRun) // a loop body's dry run would print it twice
+    // A loop body's dry run would print it twice; an unrolled loop of
+    // prints is capped (untrusted source must not flood the host's log).
+    constexpr unsigned kMaxStaticPrints = 100;
+    if (!dryRun && ++staticPrints <= kMaxStaticPrints)
       emitRemark(lc) << "static_print: " << text;
+    else if (!dryRun && staticPrints == kMaxStaticPrints + 1)
+      emitRemark(lc) << "static_print: further output of this kernel not "
+                        "shown (the limit is "
+                     << kMaxStaticPrints << " prints)";
     return PyValue::none();
   }
   if (name == "py.print") {

@@ -302,6 +302,8 @@ public:
   /// Work done so far, against KernelOptions' budgets.
   unsigned inlinedCalls = 0;
   unsigned unrolledIterations = 0;
+  /// tl.static_print remarks so far (at most kMaxStaticPrints are shown).
+  unsigned staticPrints = 0;
   /// Counts the work of the operations `b` creates (tile::getOperationWork:
   /// scalar operations per thread once lowered), dry runs included.
   struct OpCounter : public mlir::OpBuilder::Listener {

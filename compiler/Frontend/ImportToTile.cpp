@@ -105,9 +105,7 @@ LogicalResult CodeGen::checkOperationBudget(SourceLoc l) {
     return success();
   error(l) << "the kernel's tile IR exceeds the budget of "
            << options.maxOperations
-           << " operations (counted per thread: an op on a tile weighs its "
-              "elements per thread; --max-operations=N raises it; 0: no "
-              "limit)";
+           << " operations " << frontend::kOperationWorkRule;
   return failure();
 }
 

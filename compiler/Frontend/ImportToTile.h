@@ -66,6 +66,12 @@ struct KernelOptions {
   unsigned maxOperations = 100000;
 };
 
+/// How --max-operations counts (tile::getOperationWork), for its error.
+inline constexpr const char *kOperationWorkRule =
+    "(work per thread: an op weighs its tile's elements per thread, a dot "
+    "those times K, a loop 100, an if 30; --max-operations=N raises it; 0: "
+    "no limit)";
+
 /// Emits kernel `options.kernelName` of `module` as tile IR. Errors are
 /// emitted as MLIR diagnostics located in the `.py` file (module.fileName);
 /// returns null after any error.

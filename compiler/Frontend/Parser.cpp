@@ -317,7 +317,10 @@ private:
   void parseSimpleStatements(StmtList &out);
   StmtPtr parseSmallStatement();
   StmtPtr parseExprOrAssign();
-  StmtPtr parseIf(bool isElif);
+  /// `elifs`: the 'elif' branches before this one in its chain (an
+  /// 'elif' is an If nested in the previous one's else: the chain is
+  /// bounded like nesting, kMaxElifChain).
+  StmtPtr parseIf(bool isElif, unsigned elifs = 0);
   StmtPtr parseFor();
   StmtPtr parseWhile();
   bool parseBlock(StmtList &out, const char *what, unsigned headerLine);
@@ -1647,8 +1650,14 @@ bool Parser::parseBlock(StmtList &out, const char *what, unsigned headerLine) {
   return true;
 }
 
-StmtPtr Parser::parseIf(bool isElif) {
+StmtPtr Parser::parseIf(bool isElif, unsigned elifs) {
   SourceLoc loc = tok().getLoc();
+  if (elifs > kMaxElifChain) {
+    error(loc, "'if' statement with more than " +
+                   std::to_string(kMaxElifChain) +
+                   " 'elif' branches (the limit; each is a nested 'if')");
+    return nullptr;
+  }
   const char *keyword = isElif ? "'elif'" : "'if'";
   advance();
   auto s = std::make_unique<If>(loc);
@@ -1662,7 +1671,7 @@ StmtPtr Parser::parseIf(bool isElif) {
                   loc.line))
     return nullptr;
   if (isKeyword("elif")) {
-    StmtPtr elif = parseIf(true);
+    StmtPtr elif = parseIf(true, elifs + 1);
     if (!elif)
       return nullptr;
     s->orelse.push_back(std::move(elif));

@@ -38,6 +38,10 @@ constexpr unsigned kMaxNestingDepth = 200;
 /// associative, so each operator adds a level to the tree, but no nesting
 /// in the source) the parser accepts; longer is an error naming the limit.
 constexpr unsigned kMaxChainLength = 1000;
+/// The most 'elif' branches of one 'if' statement: each is an 'if' nested
+/// in the previous one's else, which every later pass walks recursively
+/// (5000 overflowed the stack; CPython refuses them too).
+constexpr unsigned kMaxElifChain = 500;
 
 /// The module (always non-null, possibly partial) and every diagnostic of
 /// the lexer and the parser, ordered by location. Parser errors located after

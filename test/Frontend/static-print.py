@@ -16,3 +16,10 @@ def k(x_ptr, n, B: tl.constexpr):
 def k_print(x_ptr, B: tl.constexpr):
     print("hello", B)
     tl.store(x_ptr, 1.0)
+
+
+@triton.jit
+def k_flood(x_ptr, R: tl.constexpr):
+    for i in tl.static_range(R):
+        tl.static_print("print", i)
+    tl.store(x_ptr, 1.0)

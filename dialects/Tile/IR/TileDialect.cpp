@@ -280,9 +280,27 @@ uint64_t tilec::tile::getOperationWork(Operation *op, int64_t threadsPerCTA) {
   for (Value v : op->getOperands())
     visit(v.getType());
   // A loop costs LLVM's loop optimizations more than linear time in the
-  // number of loops (1000 sequential ones: 5.9 s): it weighs 100.
+  // number of loops (1000 sequential ones: 5.9 s): it weighs 100; other
+  // region ops (scf.if: scf-to-cf grows quadratically with thousands of
+  // them) 30.
   if (isa<LoopLikeOpInterface>(op))
     work = std::max<uint64_t>(work, 100);
+  else if (op->getNumRegions() > 0 && !isa<FuncOp, ModuleOp>(op))
+    work = std::max<uint64_t>(work, 30);
+  // A dot is a K-long sum per result element: its result's elements per
+  // thread times K (one 256x256x128 dot at 2 warps took 10 s to compile).
+  if (isa<DotOp, WarpGroupDotOp>(op)) {
+    auto d = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t k = 1;
+    if (auto a = dyn_cast<RankedTensorType>(op->getOperand(0).getType()))
+      k = a.getShape().back();
+    else if (auto m = dyn_cast<MemDescType>(op->getOperand(0).getType()))
+      k = m.getShape().back();
+    if (d.hasStaticShape())
+      work = std::max<uint64_t>(
+          work, (uint64_t(d.getNumElements()) + threads - 1) / threads *
+                    uint64_t(std::max<int64_t>(k, 1)));
+  }
   return work;
 }
 
