@@ -27,6 +27,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -136,6 +137,43 @@ cl::opt<bool> noFPFusion("no-fp-fusion",
 int fail() { return 1; }
 } // namespace
 
+namespace {
+constexpr unsigned kMaxMLIRNesting = 1000;
+
+/// Whether `text` (MLIR) nests (), [], {} or <> more than kMaxMLIRNesting
+/// deep outside strings and comments; `at`: the offset of the bracket that
+/// does. `->` is an arrow, not a bracket.
+bool exceedsMLIRNesting(StringRef text, size_t &at) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: up to the unescaped closing quote
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return false;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxMLIRNesting) {
+        at = i;
+        return true;
+      }
+    } else if ((c == ')' || c == ']' || c == '}' ||
+                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   // --mlir-print-ir-before/after=<pass> name passes by their argument: the
@@ -237,6 +275,14 @@ int main(int argc, char **argv) {
     kernelOptions.constexprs.emplace_back(name.trim().str(), value.trim().str());
   }
 
+  // -o naming the input would replace the source with the output.
+  if (outputFilename != "-" && inputFilename != "-" &&
+      llvm::sys::fs::equivalent(inputFilename, outputFilename)) {
+    llvm::errs() << "tilec: error: -o '" << outputFilename
+                 << "' is the input file; choose another output\n";
+    return fail();
+  }
+
   MLIRContext context;
   tilec::prepareContext(context);
 
@@ -288,6 +334,25 @@ int main(int argc, char **argv) {
     }
     module = tilec::importTritonKernels(sourceMgr, &context, each);
   } else {
+    // MLIR's parser recurses once per nesting level of attributes, types,
+    // regions and locations: about 10000 levels overflow the stack. Real
+    // IR nests a few dozen deep; refuse past kMaxMLIRNesting first.
+    {
+      StringRef text =
+          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+      size_t at = 0;
+      if (exceedsMLIRNesting(text, at)) {
+        unsigned line = 1 + unsigned(text.take_front(at).count('\n'));
+        size_t lineStart = text.take_front(at).rfind('\n');
+        unsigned col = unsigned(
+            lineStart == StringRef::npos ? at + 1 : at - lineStart);
+        emitError(FileLineColLoc::get(
+            StringAttr::get(&context, inputFilename), line, col))
+            << "brackets nested more than " << kMaxMLIRNesting
+            << " deep (the limit: MLIR's parser recurses per level)";
+        return fail();
+      }
+    }
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module) {
       // A Triton-language file read as MLIR (stdin, another extension).
@@ -365,6 +430,14 @@ int main(int argc, char **argv) {
   } else {
     module->print(output->os());
     output->os() << "\n";
+  }
+  // A full disk or a closed pipe: say so (the file is not kept).
+  output->os().flush();
+  if (output->os().has_error()) {
+    llvm::errs() << "tilec: error: cannot write '" << outputFilename
+                 << "': " << output->os().error().message() << "\n";
+    output->os().clear_error();
+    return fail();
   }
   output->keep();
   return 0;
