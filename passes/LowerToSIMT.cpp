@@ -487,6 +487,16 @@ private:
       unsigned warps = func.getNumWarps();
       // One error per kernel and kind: the first op that shows it.
       bool warpsReported = false, sizeReported = false;
+      // Constants the canonicalizer hoisted or merged may have lost their
+      // location: report them at a user's (else the kernel's).
+      auto locatedAt = [&](Operation *op) -> Location {
+        if (!isa<UnknownLoc>(op->getLoc()))
+          return op->getLoc();
+        for (Operation *user : op->getUsers())
+          if (!isa<UnknownLoc>(user->getLoc()))
+            return user->getLoc();
+        return func.getLoc();
+      };
       func.walk([&](Operation *op) {
         for (Type t : op->getResultTypes()) {
           auto tensor = dyn_cast<RankedTensorType>(t);
@@ -503,7 +513,7 @@ private:
             unimplemented = warpsReported = true;
           }
           if (l->getNumRegisters() > 1024 && !sizeReported) {
-            op->emitError("unimplemented: ")
+            emitError(locatedAt(op), "unimplemented: ")
                 << tensor << " needs " << l->getNumRegisters()
                 << " elements per thread (more than 1024); use more warps or "
                    "a smaller tile";
