@@ -903,17 +903,19 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   }
 
   // Transposed tiles in registers.
-  for (auto [file, ta, tb] : {std::tuple{"matmul_nt_fp16", false, true},
-                              {"matmul_tn_fp16", true, false}})
-    for (Shape sh : {ragged, deep, Shape{33, 70, 0}}) {
+  auto addTrans = [&](const char *file, bool ta, bool tb,
+                      std::initializer_list<Shape> shapes) {
+    for (Shape sh : shapes) {
       std::string name = std::string(file) + "/M=" + std::to_string(sh.M) +
                          ",N=" + std::to_string(sh.N) + ",K=" + std::to_string(sh.K);
       std::string f = file;
-      bool a = ta, b = tb;
       cases.push_back({name, false, true, [=](const Env &e) {
-                         runMatmulTrans(e, name, f, a, b, sh.M, sh.N, sh.K);
+                         runMatmulTrans(e, name, f, ta, tb, sh.M, sh.N, sh.K);
                        }});
     }
+  };
+  addTrans("matmul_nt_fp16", false, true, {ragged, deep, Shape{33, 70, 0}});
+  addTrans("matmul_tn_fp16", true, false, {ragged, deep, Shape{33, 70, 0}});
 
   // acc = tl.dot(a, b, acc) from a loaded accumulator; K = 0 gives C.
   for (Shape sh : {ragged, Shape{197, 131, 0}, deep}) {
@@ -999,17 +1001,8 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     w.bColMajor = bc;
     addMatmul(w, {ragged, deep, {256, 256, 256}});
   }
-  for (auto [file, ta, tb] : {std::tuple{"wgmma_nt_fp16", false, true},
-                              {"wgmma_tn_fp16", true, false}})
-    for (Shape sh : {ragged, deep}) {
-      std::string name = std::string(file) + "/M=" + std::to_string(sh.M) +
-                         ",N=" + std::to_string(sh.N) + ",K=" + std::to_string(sh.K);
-      std::string f = file;
-      bool a = ta, b = tb;
-      cases.push_back({name, false, true, [=](const Env &e) {
-                         runMatmulTrans(e, name, f, a, b, sh.M, sh.N, sh.K);
-                       }});
-    }
+  addTrans("wgmma_nt_fp16", false, true, {ragged, deep});
+  addTrans("wgmma_tn_fp16", true, false, {ragged, deep});
 
   // The benchmark's own PTX (bench/bench_gemm.py), on small shapes: sizes
   // divisible by 16 for the i32:16 signatures.
