@@ -87,15 +87,6 @@ struct WgmmaPlan {
   unsigned instrN = 0;
 };
 
-/// The dimension of a 2-D distributed tile that is contiguous in memory
-/// when stored as it is laid out (a blocked layout's fastest dimension;
-/// else the last).
-unsigned contiguousDim(RankedTensorType t) {
-  if (auto b = dyn_cast_or_null<BlockedEncodingAttr>(t.getEncoding()))
-    return b.getOrder()[0];
-  return t.getRank() - 1;
-}
-
 /// The swizzle (bytes) of an operand stored with `contigElems` elements of
 /// `bytes` each contiguous, of which one instruction's descriptor must
 /// start on a whole swizzle column every `perInstr` (K-major: any, as the
@@ -138,7 +129,8 @@ std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
   plan.instrN = unsigned(std::min<int64_t>(256, n / wN));
   // Each operand needs a swizzle of at least 32 bytes.
   int64_t bytes = getElementBytes(ea);
-  bool aKMajor = contiguousDim(a) == 1, bKMajor = contiguousDim(b) == 0;
+  bool aKMajor = getMemoryOrder(a)[0] == 1;
+  bool bKMajor = getMemoryOrder(b)[0] == 0;
   if (!chooseSwizzle(aKMajor ? k : m, aKMajor ? k : 64, bytes) ||
       !chooseSwizzle(bKMajor ? k : n, bKMajor ? k : plan.instrN, bytes))
     return std::nullopt;
@@ -327,7 +319,7 @@ private:
     auto mma = MmaEncodingAttr::get(ctx, 3, plan.warps, {64, plan.instrN, 16});
     auto store = [&](Value v, bool isA) -> Value {
       auto t = cast<RankedTensorType>(v.getType());
-      unsigned contig = contiguousDim(t);
+      unsigned contig = getMemoryOrder(t)[0];
       bool kMajor = isA ? contig == 1 : contig == 0;
       int64_t perInstr = kMajor ? t.getDimSize(contig)
                          : isA  ? 64

@@ -116,3 +116,12 @@ bool tilec::mmaV2Computes(Type a, Type b, Type c, StringRef inputPrecision,
     return c.isInteger(32);
   return false;
 }
+
+SmallVector<unsigned> tilec::getMemoryOrder(RankedTensorType t) {
+  if (auto b = dyn_cast_or_null<tile::BlockedEncodingAttr>(t.getEncoding()))
+    return SmallVector<unsigned>(b.getOrder());
+  SmallVector<unsigned> order;
+  for (unsigned d = t.getRank(); d-- > 0;)
+    order.push_back(d);
+  return order;
+}

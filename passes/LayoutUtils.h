@@ -26,6 +26,10 @@ void populateRematerializationPatterns(mlir::RewritePatternSet &patterns);
 /// dimension (one ldmatrix row, one cp.async) XORed with the row's phase so
 /// that eight consecutive rows use eight different 16-byte bank groups
 /// (perPhase rows share a phase when a row is shorter than 128 bytes).
+/// Dimensions from fastest to slowest of a distributed tile as stored from
+/// its layout: a blocked layout's order, else row-major.
+llvm::SmallVector<unsigned> getMemoryOrder(mlir::RankedTensorType t);
+
 tile::SharedEncodingAttr sharedEncodingFor(mlir::RankedTensorType t,
                                            llvm::ArrayRef<unsigned> order);
 

@@ -507,7 +507,7 @@ private:
             continue; // reported below
           unsigned encWarps = tile::getEncodingNumWarps(tensor.getEncoding());
           if (encWarps != warps && !warpsReported) {
-            op->emitError("expected encodings over the kernel's ")
+            emitError(locatedAt(op), "expected encodings over the kernel's ")
                 << warps << " warps (tile.num_warps), found warpsPerCTA with "
                 << encWarps << " in " << tensor;
             unimplemented = warpsReported = true;

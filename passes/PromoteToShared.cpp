@@ -38,21 +38,6 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
 
-namespace {
-
-/// Dimensions from fastest to slowest of a distributed tile: a blocked
-/// layout's order, else row-major.
-SmallVector<unsigned> memoryOrderOf(RankedTensorType t) {
-  if (auto b = dyn_cast_or_null<BlockedEncodingAttr>(t.getEncoding()))
-    return SmallVector<unsigned>(b.getOrder());
-  SmallVector<unsigned> order;
-  for (unsigned d = t.getRank(); d-- > 0;)
-    order.push_back(d);
-  return order;
-}
-
-} // namespace
-
 SharedEncodingAttr tilec::sharedEncodingFor(RankedTensorType t,
                                             ArrayRef<unsigned> order) {
   // Rows of the contiguous dimension; 16-byte groups (an ldmatrix row, a
@@ -79,7 +64,7 @@ bool isMmaOperand(Type t) {
 /// Stores `v` to a new buffer in the encoding for `order`.
 Value allocFor(OpBuilder &b, Location loc, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
-  auto enc = sharedEncodingFor(t, memoryOrderOf(t));
+  auto enc = sharedEncodingFor(t, getMemoryOrder(t));
   auto type = MemDescType::get(t.getShape(), t.getElementType(), enc,
                                /*mutableMemory=*/true);
   return LocalAllocOp::create(b, loc, type, v);

@@ -291,25 +291,32 @@ void tilec::prepareContext(MLIRContext &ctx) {
   ctx.printOpOnDiagnostic(false);
 }
 
+/// Parses the main buffer of `sourceMgr`; syntax errors are emitted as MLIR
+/// diagnostics at their file:line:col.
+static tilec::py::ParseResult parseMainFile(llvm::SourceMgr &sourceMgr,
+                                            MLIRContext *ctx) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::string fileName = buffer->getBufferIdentifier().str();
+  tilec::py::ParseResult parsed = tilec::py::parseModule(buffer->getBuffer(), fileName);
+  if (!parsed.succeeded()) {
+    StringAttr file = StringAttr::get(ctx, fileName);
+    for (const tilec::py::Diagnostic &d : parsed.diagnostics)
+      emitError(FileLineColLoc::get(file, d.loc.line, d.loc.col)) << d.message;
+  }
+  return parsed;
+}
+
 OwningOpRef<ModuleOp>
 tilec::importTritonFile(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
                         const frontend::KernelOptions &options,
                         llvm::raw_ostream *astOut) {
-  const llvm::MemoryBuffer *buffer =
-      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  std::string fileName = buffer->getBufferIdentifier().str();
-  py::ParseResult parsed = py::parseModule(buffer->getBuffer(), fileName);
-  if (!parsed.succeeded()) {
-    StringAttr file = StringAttr::get(ctx, fileName);
-    for (const py::Diagnostic &d : parsed.diagnostics)
-      emitError(FileLineColLoc::get(file, d.loc.line, d.loc.col)) << d.message;
-    return nullptr;
-  }
-  if (astOut) {
+  if (!astOut)
+    return importTritonKernels(sourceMgr, ctx, options);
+  py::ParseResult parsed = parseMainFile(sourceMgr, ctx);
+  if (parsed.succeeded())
     py::dumpAST(*parsed.module, *astOut);
-    return nullptr;
-  }
-  return frontend::importKernel(*parsed.module, options, ctx);
+  return nullptr;
 }
 
 OwningOpRef<ModuleOp>
@@ -331,12 +338,9 @@ tilec::importTritonKernels(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
             << "kernel '" << kernels[i].kernelName << "' given twice";
         return nullptr;
       }
-  py::ParseResult parsed = py::parseModule(buffer->getBuffer(), fileName);
-  if (!parsed.succeeded()) {
-    for (const py::Diagnostic &d : parsed.diagnostics)
-      emitError(FileLineColLoc::get(file, d.loc.line, d.loc.col)) << d.message;
+  py::ParseResult parsed = parseMainFile(sourceMgr, ctx);
+  if (!parsed.succeeded())
     return nullptr;
-  }
   OwningOpRef<ModuleOp> module;
   for (const frontend::KernelOptions &options : kernels) {
     frontend::KernelOptions one = options;

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Parser.h"
+#include "compiler/Frontend/Unicode.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -40,25 +41,6 @@ std::string stripUnderscores(std::string_view text) {
     if (c != '_')
       s += c;
   return s;
-}
-
-/// Appends code point `cp` to `out` as UTF-8.
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | ((cp >> 18) & 0x07));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
 }
 
 int hexValue(char c) {
@@ -111,7 +93,7 @@ std::string decodeEscapes(std::string_view body, bool isBytes) {
       if (isBytes)
         out += char(v & 0xFF);
       else
-        appendUtf8(out, v);
+        appendUTF8(out, v);
       break;
     }
     case 'x':
@@ -143,7 +125,7 @@ std::string decodeEscapes(std::string_view body, bool isBytes) {
       if (isBytes)
         out += char(v);
       else
-        appendUtf8(out, v);
+        appendUTF8(out, v);
       break;
     }
     default:

@@ -215,27 +215,6 @@ bool isASCIILetter(uint32_t cp) {
   return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || cp == '_';
 }
 
-/// The UTF-8 encoding of `cp` (valid: a scalar value).
-std::string encodeUTF8(uint32_t cp) {
-  std::string s;
-  if (cp < 0x80) {
-    s += char(cp);
-  } else if (cp < 0x800) {
-    s += char(0xC0 | (cp >> 6));
-    s += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    s += char(0xE0 | (cp >> 12));
-    s += char(0x80 | ((cp >> 6) & 0x3F));
-    s += char(0x80 | (cp & 0x3F));
-  } else {
-    s += char(0xF0 | (cp >> 18));
-    s += char(0x80 | ((cp >> 12) & 0x3F));
-    s += char(0x80 | ((cp >> 6) & 0x3F));
-    s += char(0x80 | (cp & 0x3F));
-  }
-  return s;
-}
-
 } // namespace
 
 unsigned tilec::py::decodeUTF8(std::string_view s, size_t pos, uint32_t &cp) {
@@ -309,7 +288,9 @@ bool tilec::py::isHiddenInDiagnostics(uint32_t cp) {
 unsigned tilec::py::getDisplayWidth(uint32_t cp) {
   if (isHiddenInDiagnostics(cp))
     return 1;
-  int width = llvm::sys::unicode::columnWidthUTF8(encodeUTF8(cp));
+  std::string utf8;
+  appendUTF8(utf8, cp);
+  int width = llvm::sys::unicode::columnWidthUTF8(utf8);
   if (width >= 0)
     return unsigned(width);
   // Not printable: the joiners show as nothing, the rest (private use,
@@ -321,4 +302,22 @@ std::string tilec::py::formatCodePoint(uint32_t cp) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "U+%04X", unsigned(cp));
   return buf;
+}
+
+void tilec::py::appendUTF8(std::string &out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6));
+    out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | ((cp >> 18) & 0x07));
+    out += char(0x80 | ((cp >> 12) & 0x3F));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  }
 }

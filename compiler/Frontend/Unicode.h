@@ -59,6 +59,10 @@ unsigned getDisplayWidth(uint32_t cp);
 /// `U+XXXX` (at least four hex digits) for `cp`.
 std::string formatCodePoint(uint32_t cp);
 
+/// Appends `cp` (up to U+10FFFF; a lone surrogate, as a Python string
+/// escape may give, is encoded like any other code point) as UTF-8.
+void appendUTF8(std::string &out, uint32_t cp);
+
 } // namespace py
 } // namespace tilec
 
