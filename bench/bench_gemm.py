@@ -88,6 +88,8 @@ def main():
     p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
     p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
     p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    p.add_argument("--no-sweep", action="store_true",
+                   help="only the tutorial config (skip the config sweep table)")
     p.add_argument("--family", choices=("matmul", "wgmma"), default="matmul",
                    help="tilec's kernels: bench_matmul_* (mma.sync) or bench_wgmma_* "
                         "(--mma-version 3; i32:16 signatures only)")
@@ -189,6 +191,8 @@ def main():
     for dt, dtype, tol in DTYPES:
         configs = [(CONFIG["BLOCK_M"], CONFIG["BLOCK_N"], CONFIG["BLOCK_K"], NUM_STAGES,
                     NUM_WARPS)] + sweep_configs(args.kernels, dt, fam)
+        if args.no_sweep:
+            break
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
@@ -253,6 +257,21 @@ def main():
             if k == 0:
                 print("  ".join("-" * w for w in widths))
 
+    if sweep:
+        print_sweep(sweep, table)
+    print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds "
+          f"(warmup {args.warmup} ms, rep {args.rep} ms); TFLOP/s; matmul_kernel "
+          f"{CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, "
+          f"{NUM_STAGES} stages, {NUM_WARPS} warps on both compilers")
+    table(("dtype", "M=N=K", "tilec sig", "tilec", "triton", "cuBLAS", "tilec/cuBLAS",
+           "tilec/triton"),
+          [(r["dtype"], str(r["M"]), r["tilec_signature"], f"{r['tilec_tflops']:.1f}",
+            f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
+            f"{r['tilec_over_cublas']:.3f}", f"{r['tilec_over_triton']:.3f}") for r in rows], 3)
+
+
+def print_sweep(sweep, table):
+    """The config sweep table and each compiler's best config per shape."""
     print("config sweep (i32:16 signatures; TFLOP/s; each config on both compilers):")
     table(("dtype", "M=N=K", "config", "tilec", "triton", "cuBLAS", "tilec/cuBLAS"),
           [(r["dtype"], str(r["M"]), r["config"], f"{r['tilec_tflops']:.1f}",
@@ -271,15 +290,6 @@ def main():
                          f"{bt['tilec_tflops'] / bx['triton_tflops']:.3f}"))
     table(("dtype", "M=N=K", "tilec config", "tilec", "triton config", "triton", "cuBLAS",
            "tilec/cuBLAS", "tilec/triton"), best, 3)
-    print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds "
-          f"(warmup {args.warmup} ms, rep {args.rep} ms); TFLOP/s; matmul_kernel "
-          f"{CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, "
-          f"{NUM_STAGES} stages, {NUM_WARPS} warps on both compilers")
-    table(("dtype", "M=N=K", "tilec sig", "tilec", "triton", "cuBLAS", "tilec/cuBLAS",
-           "tilec/triton"),
-          [(r["dtype"], str(r["M"]), r["tilec_signature"], f"{r['tilec_tflops']:.1f}",
-            f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
-            f"{r['tilec_over_cublas']:.3f}", f"{r['tilec_over_triton']:.3f}") for r in rows], 3)
 
 
 if __name__ == "__main__":

@@ -101,19 +101,57 @@ unsigned chooseSwizzle(int64_t contigElems, int64_t perInstr, int64_t bytes) {
   return 0;
 }
 
+/// The wgmma element types of a dot's operands and accumulator (PTX ISA
+/// 9.7.15.5, "wgmma.mma_async": f16/bf16 -> f32, tf32 -> f32 (f32 operands
+/// with input_precision "tf32"), e4m3/e5m2 in any mix -> f32, s8 -> s32),
+/// or false.
+bool wgmmaComputes(Type a, Type b, Type d, StringRef inputPrecision) {
+  if (isFp8(a) && isFp8(b))
+    return d.isF32();
+  if (a != b)
+    return false;
+  if (a.isF16() || a.isBF16())
+    return d.isF32();
+  if (a.isF32())
+    return d.isF32() && inputPrecision == "tf32";
+  if (a.isInteger(8))
+    return d.isInteger(32);
+  return false;
+}
+
+/// `v` before the layout conversions that produced it: the layout its
+/// elements were loaded or computed in, which decides how an operand is
+/// best stored to shared memory (a conversion on the way there is a
+/// shuffle the store does not need).
+Value stripConversions(Value v) {
+  while (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+    v = cvt.getSrc();
+  return v;
+}
+
 /// Whether `op` can run on wgmma (see Passes.td), and how.
 std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
   auto a = cast<RankedTensorType>(op.getA().getType());
   auto b = cast<RankedTensorType>(op.getB().getType());
   auto d = cast<RankedTensorType>(op.getD().getType());
   Type ea = a.getElementType(), eb = b.getElementType();
-  if (d.getRank() != 2 || ea != eb || !(ea.isF16() || ea.isBF16()) ||
-      !d.getElementType().isF32())
+  if (d.getRank() != 2 ||
+      !wgmmaComputes(ea, eb, d.getElementType(), op.getInputPrecision()))
     return std::nullopt;
   if (numWarps < 4 || numWarps % 4 != 0 || numWarps > 32)
     return std::nullopt;
   int64_t m = d.getDimSize(0), n = d.getDimSize(1), k = a.getDimSize(1);
-  if (m < 64 || n < 8 || k < 16)
+  if (m < 64 || n < 8 || k < getMmaInstrK(ea))
+    return std::nullopt;
+  // Only 16-bit operands may be MN-major (the instruction's transpose);
+  // tf32, fp8 and int8 ones must have K contiguous.
+  auto order = [](Value v) {
+    return getMemoryOrder(cast<RankedTensorType>(stripConversions(v).getType()));
+  };
+  bool aKMajor = order(op.getA())[0] == 1;
+  bool bKMajor = order(op.getB())[0] == 0;
+  bool sixteenBit = ea.isF16() || ea.isBF16();
+  if (!sixteenBit && (!aKMajor || !bKMajor))
     return std::nullopt;
   WgmmaPlan plan;
   unsigned wM = 4, wN = 1;
@@ -129,8 +167,6 @@ std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
   plan.instrN = unsigned(std::min<int64_t>(256, n / wN));
   // Each operand needs a swizzle of at least 32 bytes.
   int64_t bytes = getElementBytes(ea);
-  bool aKMajor = getMemoryOrder(a)[0] == 1;
-  bool bKMajor = getMemoryOrder(b)[0] == 0;
   if (!chooseSwizzle(aKMajor ? k : m, aKMajor ? k : 64, bytes) ||
       !chooseSwizzle(bKMajor ? k : n, bKMajor ? k : plan.instrN, bytes))
     return std::nullopt;
@@ -192,7 +228,11 @@ private:
   /// becomes `tl.dot(a, b, x)`, so `acc += tl.dot(a, b)` accumulates in the
   /// dot's own layout as `acc = tl.dot(a, b, acc)` does. Triton combines
   /// the same way; the sum is then formed in a different order, as in
-  /// Triton.
+  /// Triton. Not a float dot with a nonzero max_num_imprecise_acc (fp8 on
+  /// sm_90, whose default is 2^30): as in Triton's CombineDotAddPattern,
+  /// `acc += tl.dot(a, b)` is then the idiom for precise accumulation --
+  /// each dot's sum, added in the tensor core with less than fp32
+  /// precision, joins `acc` through an fp32 add.
   void combineDotAdds(ModuleOp module) {
     SmallVector<Operation *> adds;
     module.walk([&](Operation *op) {
@@ -204,6 +244,8 @@ private:
       for (unsigned i = 0; i < 2; ++i) {
         auto dot = add->getOperand(i).getDefiningOp<DotOp>();
         if (!dot || !dot->hasOneUse() ||
+            (isa<arith::AddFOp>(add) && dot.getMaxNumImpreciseAcc() &&
+             *dot.getMaxNumImpreciseAcc() != 0) ||
             dot.getD().getType() != add->getResult(0).getType() ||
             (!matchPattern(dot.getC(), m_AnyZeroFloat()) &&
              !matchPattern(dot.getC(), m_Zero())))
@@ -281,8 +323,7 @@ private:
       auto dot = DotOp::create(b, loc, withEncoding(dType, mma), na, nb, nc,
                                op.getInputPrecisionAttr(),
                                op.getMaxNumImpreciseAccAttr());
-      Value back = ConvertLayoutOp::create(b, loc, dType, dot.getD());
-      op.replaceAllUsesWith(back);
+      replaceDot(b, op, dot.getD());
       op.erase();
       return;
     }
@@ -316,8 +357,12 @@ private:
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     auto dType = cast<RankedTensorType>(op.getD().getType());
-    auto mma = MmaEncodingAttr::get(ctx, 3, plan.warps, {64, plan.instrN, 16});
+    unsigned instrK = unsigned(getMmaInstrK(
+        cast<RankedTensorType>(op.getA().getType()).getElementType()));
+    auto mma =
+        MmaEncodingAttr::get(ctx, 3, plan.warps, {64, plan.instrN, instrK});
     auto store = [&](Value v, bool isA) -> Value {
+      v = stripConversions(v);
       auto t = cast<RankedTensorType>(v.getType());
       unsigned contig = getMemoryOrder(t)[0];
       bool kMajor = isA ? contig == 1 : contig == 0;
@@ -339,9 +384,33 @@ private:
                                       nc, op.getInputPrecisionAttr(),
                                       op.getMaxNumImpreciseAccAttr(),
                                       /*is_async=*/UnitAttr());
-    Value back = ConvertLayoutOp::create(b, loc, dType, dot.getD());
-    op.replaceAllUsesWith(back);
+    replaceDot(b, op, dot.getD());
     op.erase();
+  }
+
+  /// Replaces the uses of `op` by `d` (its result in the accumulator
+  /// layout), converted back to the old layout. A dot combineDotAdds left alone (`x +
+  /// tl.dot(a, b)` with imprecise fp8 accumulation) has its add done in the
+  /// accumulator layout too, `x` converted there: a loop-carried `x` then
+  /// stays in that layout (tile-propagate-layouts moves the conversions
+  /// out of the loop) instead of converting the whole tile every iteration.
+  void replaceDot(OpBuilder &b, DotOp op, Value d) {
+    Location loc = op.getLoc();
+    Type dType = op.getD().getType();
+    if (op->hasOneUse())
+      if (auto add = dyn_cast<arith::AddFOp>(*op->getUsers().begin());
+          add && add.getType() == dType && add.getLhs() != add.getRhs()) {
+        Value x = add.getLhs() == op.getD() ? add.getRhs() : add.getLhs();
+        OpBuilder ab(add);
+        Value xd = ConvertLayoutOp::create(ab, loc, d.getType(), x);
+        Value sum = arith::AddFOp::create(ab, add.getLoc(), xd, d);
+        add.getResult().replaceAllUsesWith(
+            ConvertLayoutOp::create(ab, loc, dType, sum).getResult());
+        add.erase();
+        return;
+      }
+    Value back = ConvertLayoutOp::create(b, loc, dType, d);
+    op.replaceAllUsesWith(back);
   }
 
   /// `x` with fp8 elements extended to f16; other tiles unchanged.

@@ -46,7 +46,11 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
     Gives every `tile.dot` whose operands already have distributed
     encodings the layouts of the instruction that will compute it, with
     `tile.convert_layout`s around it so the rest of the program keeps its
-    layouts:
+    layouts. First `x + tile.dot(a, b, 0)` (the dot's only use) becomes
+    `tile.dot(a, b, x)`, as Triton's CombineDotAddPattern does, except for
+    a float dot with a nonzero `max_num_imprecise_acc` (fp8 on sm_90):
+    there, as in Triton, the dot's sum joins `x` through an fp32 add, done
+    in the dot's accumulator layout.
 
     - `mma.sync` (`#tile.mma` version 2, sm_80+) when the types have an
       m16n8kK shape: f16 x f16 -> f32 or f16, bf16 x bf16 -> f32,
@@ -68,9 +72,14 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
       type.
 
     - `wgmma` (`#tile.mma` version 3, sm_90a, unless `mma-version=2`):
-      f16 x f16 and bf16 x bf16 -> f32 on 2-D tiles with M >= 64, 4, 8, 16
-      or 32 warps, and at least 32 contiguous bytes of each operand (and of
-      each warpgroup's N extent when N is contiguous). The operands are
+      f16 x f16 and bf16 x bf16 -> f32, f32 x f32 with
+      `input_precision = "tf32"` -> f32, fp8 (e4m3, e5m2, any mix) -> f32
+      and i8 x i8 -> i32, on 2-D tiles with M >= 64, K at least one
+      instruction's (32 bytes), 4, 8, 16 or 32 warps, and at least 32
+      contiguous bytes of each operand (and of each warpgroup's N extent
+      when N is contiguous). tf32, fp8 and int8 operands must be K-major
+      in registers (A row-major, B column-major: the instruction cannot
+      transpose them); otherwise such dots take mma.sync. The operands are
       stored to shared memory in `#tile.nvmma_shared` encodings (the widest
       swizzle of 32, 64 or 128 bytes their contiguous extent allows; a
       `tile.trans`'d operand stored untransposed and read through

@@ -396,11 +396,29 @@ private:
     // The accumulators are read after their last group completes.
     if (!asyncDots.empty()) {
       SmallVector<Value> accs;
+      SmallVector<unsigned> accIdx;
       for (auto [i, res] : llvm::enumerate(result->getResults()))
         if (auto dot = result->getBody()->getTerminator()->getOperand(i)
                            .getDefiningOp<WarpGroupDotOp>();
-            dot && dot.getIsAsync())
+            dot && dot.getIsAsync()) {
           accs.push_back(res);
+          accIdx.push_back(unsigned(i));
+        }
+      // Their initial values enter the loop through a wait too (none is
+      // pending there): its lowering defines the registers before the
+      // loop, where ptxas needs them (see WarpGroupDotWaitLowering).
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(*result);
+        SmallVector<Value> inits;
+        for (unsigned i : accIdx)
+          inits.push_back(result->getInits()[i]);
+        auto entry = WarpGroupDotWaitOp::create(
+            rewriter, loc, ValueRange(inits).getTypes(), inits,
+            rewriter.getI32IntegerAttr(0));
+        for (auto [i, v] : llvm::zip(accIdx, entry.getOutputs()))
+          result->getInitsMutable()[i].assign(v);
+      }
       auto done = WarpGroupDotWaitOp::create(
           rewriter, loc, ValueRange(accs).getTypes(), accs,
           rewriter.getI32IntegerAttr(0));

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -305,7 +306,8 @@ struct WgmmaOperand {
   uint64_t fields = 0;
 
   /// Byte offset of element `coord` (an instruction's first element: rows
-  /// a multiple of 8 and K a multiple of 16, where no swizzle applies).
+  /// a multiple of 8 and K a multiple of the instruction's K, where no
+  /// swizzle applies).
   int64_t offset(ArrayRef<int64_t> coord) const {
     return map.apply(coord) * bytes;
   }
@@ -313,8 +315,8 @@ struct WgmmaOperand {
 
 /// The descriptor fields of `type` (PTX ISA 9.7.15.5.1, "Matrix
 /// Descriptor Format"): the swizzle atom is 8 rows of `swizzle` bytes. With
-/// K contiguous (K-major) one instruction's 16 K elements lie in one atom
-/// row; the stride byte offset steps 8 rows of M or N, the leading one is
+/// K contiguous (K-major) one instruction's K elements (32 bytes: 16 f16,
+/// 8 tf32, 32 fp8 or int8) lie in one atom row; the stride byte offset steps 8 rows of M or N, the leading one is
 /// unused (1). With M or N contiguous (MN-major) the leading byte offset
 /// steps from one `swizzle`-byte column block to the next (each holds all
 /// K rows of the tile) and the stride byte offset steps 8 K rows.
@@ -333,6 +335,24 @@ WgmmaOperand describeOperand(tile::MemDescType type, bool isA) {
   uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   op.fields = (lbo << 16) | (sbo << 32) | (mode << 62);
   return op;
+}
+
+/// The wgmma type of an operand element (the dot's types were checked by
+/// tile.warpgroup_dot's verifier): f32 operands are read as tf32 (the low
+/// 13 mantissa bits ignored), i8 as s8.
+NVVM::WGMMATypesAttr wgmmaType(MLIRContext *ctx, Type t) {
+  NVVM::WGMMATypes w = NVVM::WGMMATypes::f16;
+  if (t.isBF16())
+    w = NVVM::WGMMATypes::bf16;
+  else if (t.isF32())
+    w = NVVM::WGMMATypes::tf32;
+  else if (isa<Float8E4M3FNType>(t))
+    w = NVVM::WGMMATypes::e4m3;
+  else if (isa<Float8E5M2Type>(t))
+    w = NVVM::WGMMATypes::e5m2;
+  else if (t.isInteger(8))
+    w = NVVM::WGMMATypes::s8;
+  return NVVM::WGMMATypesAttr::get(ctx, w);
 }
 
 struct WarpGroupDotLowering
@@ -356,10 +376,11 @@ struct WarpGroupDotLowering
     int64_t wM = wpc[0], wN = wpc[1];
     int64_t instrN = mma.getInstrShape()[1];
     int64_t m = dType.getDimSize(0), n = dType.getDimSize(1);
+    int64_t instrK = mma.getInstrShape()[2];
     int64_t k = aType.getTileShape()[1];
-    if (m % (16 * wM) || n % (instrN * wN) || k % 16)
+    if (m % (16 * wM) || n % (instrN * wN) || k % instrK)
       return rewriter.notifyMatchFailure(op, "tile smaller than the layout");
-    int64_t nM = m / (16 * wM), nN = n / (instrN * wN), nK = k / 16;
+    int64_t nM = m / (16 * wM), nN = n / (instrN * wN), nK = k / instrK;
     WgmmaOperand a = describeOperand(aType, true);
     WgmmaOperand b = describeOperand(bType, false);
 
@@ -401,13 +422,18 @@ struct WarpGroupDotLowering
     };
 
     int64_t regs = instrN / 2;
-    Type f32 = rewriter.getF32Type();
-    auto st = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, f32));
+    Type accElem = dType.getElementType();
+    auto st =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(regs, accElem));
+    // A zero accumulator is not loaded: the first K step ignores it
+    // (scale-d = 0).
+    bool zeroC = matchPattern(op.getC(), m_AnyZeroFloat()) ||
+                 matchPattern(op.getC(), m_Zero());
     SmallVector<Value> acc;
     for (int64_t mi = 0; mi < nM; ++mi)
       for (int64_t ni = 0; ni < nN; ++ni) {
         Value s = LLVM::PoisonOp::create(rewriter, loc, st);
-        for (int64_t j = 0; j < regs; ++j)
+        for (int64_t j = 0; !zeroC && j < regs; ++j)
           s = LLVM::InsertValueOp::create(
               rewriter, loc, s,
               extractElement(rewriter, loc, adaptor.getC(),
@@ -415,10 +441,7 @@ struct WarpGroupDotLowering
               j);
         acc.push_back(s);
       }
-    Type elem = aType.getElementType();
-    auto wgType = NVVM::WGMMATypesAttr::get(
-        ctx, elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16);
-    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), 16);
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), int(instrK));
     auto layoutA = NVVM::MMALayoutAttr::get(
         ctx, a.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
     auto layoutB = NVVM::MMALayoutAttr::get(
@@ -435,13 +458,19 @@ struct WarpGroupDotLowering
     for (int64_t ki = 0; ki < nK; ++ki)
       for (int64_t mi = 0; mi < nM; ++mi)
         for (int64_t ni = 0; ni < nN; ++ni) {
-          Value da = at(descA, a.offset({mi * 16 * wM, ki * 16}));
-          Value db = at(descB, b.offset({ki * 16, ni * instrN * wN}));
+          Value da = at(descA, a.offset({mi * 16 * wM, ki * instrK}));
+          Value db = at(descB, b.offset({ki * instrK, ni * instrN * wN}));
           Value &c = acc[ni + nN * mi];
           c = NVVM::WgmmaMmaAsyncOp::create(
-              rewriter, loc, st, c, da, db, shape, wgType, wgType,
-              NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+              rewriter, loc, st, c, da, db, shape,
+              wgmmaType(ctx, aType.getElementType()),
+              wgmmaType(ctx, bType.getElementType()),
+              NVVM::WGMMATypesAttr::get(ctx, accElem.isF32()
+                                                 ? NVVM::WGMMATypes::f32
+                                                 : NVVM::WGMMATypes::s32),
+              NVVM::WGMMAScaleOutAttr::get(ctx, zeroC && ki == 0
+                                                    ? NVVM::WGMMAScaleOut::zero
+                                                    : NVVM::WGMMAScaleOut::one),
               one, one, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
         }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
@@ -463,7 +492,15 @@ struct WarpGroupDotLowering
   }
 };
 
-/// `wgmma.wait_group pendings`; the values pass through.
+/// `wgmma.wait_group pendings`. The values pass through the instruction as
+/// tied inline-asm operands (`=f`/`=r` outputs, each tied to its input):
+/// their uses cannot move above the wait, and each result is a register the
+/// asm defines. That is what ptxas needs to keep wgmma asynchronous: a wait
+/// on a loop's initial accumulator pins it into registers before the loop,
+/// so no path into the loop's final wait (a zero-trip path where LLVM
+/// rematerializes a constant, say) defines accumulator registers with
+/// other instructions; otherwise ptxas serializes every wgmma of the
+/// function (warning C7515).
 struct WarpGroupDotWaitLowering
     : public OpConversionPattern<tile::WarpGroupDotWaitOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -471,9 +508,52 @@ struct WarpGroupDotWaitLowering
   LogicalResult
   matchAndRewrite(tile::WarpGroupDotWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
-                                       op.getPendings());
-    rewriter.replaceOp(op, adaptor.getInputs());
+    Location loc = op.getLoc();
+    std::string text =
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPendings()) + ";";
+    if (adaptor.getInputs().empty()) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPendings());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Every element of every input, in order, as a 32-bit register.
+    SmallVector<Value> regs;
+    SmallVector<Type> regTypes;
+    for (Value v : adaptor.getInputs()) {
+      auto vt = dyn_cast<VectorType>(v.getType());
+      if (!vt)
+        return rewriter.notifyMatchFailure(op, "input not a register vector");
+      for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+        Value e = extractElement(rewriter, loc, v, i);
+        if (e.getType().getIntOrFloatBitWidth() != 32)
+          return rewriter.notifyMatchFailure(op, "accumulator not 32-bit");
+        regs.push_back(e);
+        regTypes.push_back(e.getType());
+      }
+    }
+    std::string outs, ins;
+    for (size_t i = 0; i < regs.size(); ++i) {
+      outs += (i ? ",=" : "=");
+      outs += regTypes[i].isF32() ? "f" : "r";
+      ins += "," + std::to_string(i);
+    }
+    auto st = LLVM::LLVMStructType::getLiteral(getContext(), regTypes);
+    Value all = createInlineAsm(rewriter, loc, st, regs, text, outs + ins,
+                                /*hasSideEffects=*/true)
+                    ->getResult(0);
+    SmallVector<Value> results;
+    size_t next = 0;
+    for (Value v : adaptor.getInputs()) {
+      auto vt = cast<VectorType>(v.getType());
+      Value r = poisonValue(rewriter, loc, vt);
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        r = insertElement(
+            rewriter, loc, r,
+            LLVM::ExtractValueOp::create(rewriter, loc, all, int64_t(next++)),
+            i);
+      results.push_back(r);
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

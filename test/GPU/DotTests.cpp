@@ -143,7 +143,11 @@ struct HostMatrix {
 
   /// Fills every logical element with a random non-zero value of `elem`;
   /// fp32 values are scaled by 2^scaleLog2 (exact).
-  void randomize(Rng &rng, int scaleLog2 = 0) {
+  /// Random values: 16-bit and f32 ones from rng.value() (f32 scaled by
+  /// 2^scaleLog2), int8 nonzero bytes, fp8 every finite nonzero encoding
+  /// with magnitude at most `fp8MaxAbs` (sums of such products can
+  /// overflow an fp16 C otherwise).
+  void randomize(Rng &rng, int scaleLog2 = 0, double fp8MaxAbs = INFINITY) {
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {
         uint8_t *p = &bytes[offset(r, c) * elemBytes(elem)];
@@ -193,6 +197,8 @@ struct HostMatrix {
               continue; // e4m3fn NaN
             if (e5 && (b & 0x7C) == 0x7C)
               continue; // e5m2 infinity and NaN
+            if (std::fabs(fp8ToFloat(b, e5)) > fp8MaxAbs)
+              continue;
             break;
           }
           *p = b;
@@ -264,7 +270,7 @@ double fp32AccumTol(int K) {
 }
 double normScale(int K) { return std::max(1.0, std::sqrt(K / 64.0)); }
 
-enum class Prec { Exact, ExactProducts, Fp8, Ieee, Tf32, Tf32x3 };
+enum class Prec { Exact, ExactProducts, Fp8, Fp8Block128, Ieee, Tf32, Tf32x3 };
 
 Tolerance toleranceFor(Prec prec, Elem out, int K) {
   Tolerance t;
@@ -285,6 +291,16 @@ Tolerance toleranceFor(Prec prec, Elem out, int K) {
     // instruction's result); the bounds are 8x that. A wrong decode,
     // element or K tile is off by O(1).
     t.elem += K ? std::ldexp(1.0, -11) : 0.0;
+    t.norm = 5e-4;
+    break;
+  case Prec::Fp8Block128:
+    // The same with 128-deep K tiles on wgmma: each tl.dot adds 128
+    // products in the tensor core before `acc +=` adds its sum in fp32 (as
+    // Triton does with max_num_imprecise_acc = 2^30: it does not fold the
+    // add into the dot). Triton 3.6 on an H200, same inputs and tiles:
+    // normwise 2.0e-4 to 2.2e-4, |err| <= 7.6e-4 sum |a*b| for K = 173,
+    // 256 and 1000; the bounds are about 2.5x that.
+    t.elem += K ? std::ldexp(1.0, -9) : 0.0;
     t.norm = 5e-4;
     break;
   case Prec::Ieee:
@@ -517,8 +533,10 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
   HostMatrix B(s.in, s.K, s.N,
                leadingDim(s.bColMajor ? s.K : s.N, s.aligned), s.bColMajor);
   // fp32: A * 2^16 and B * 2^-16 are outside fp16's range (file comment).
-  A.randomize(rng, fp32 ? 16 : 0);
-  B.randomize(rng, fp32 ? -16 : 0);
+  // fp8 into an fp16 C: magnitudes up to 4, so that |C| < 2^14 for K <= 1000.
+  double fp8Max = s.out == Elem::F16 ? 4.0 : INFINITY;
+  A.randomize(rng, fp32 ? 16 : 0, fp8Max);
+  B.randomize(rng, fp32 ? -16 : 0, fp8Max);
   int ldc = leadingDim(s.N, s.aligned);
   size_t cElems = size_t(s.M) * ldc;
   size_t cBytes = (cElems + kGuard) * elemBytes(s.out);
@@ -1001,6 +1019,23 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     w.bColMajor = bc;
     addMatmul(w, {ragged, deep, {256, 256, 256}});
   }
+  // tf32, fp8 and int8 wgmma: K-major operands (A row-major, B
+  // column-major, as the kernels' strides say).
+  for (auto [file, in, out, prec, bm, bn] :
+       {std::tuple{"wgmma_fp8e4nv_tn", Elem::E4M3, Elem::F32, Prec::Fp8Block128, 128, 128},
+        {"wgmma_fp8e5_tn", Elem::E5M2, Elem::F32, Prec::Fp8, 64, 64},
+        {"wgmma_fp8e4nv_k32_tn", Elem::E4M3, Elem::F16, Prec::Fp8, 64, 128},
+        {"wgmma_int8_tn", Elem::I8, Elem::I32, Prec::Exact, 64, 128},
+        {"wgmma_tf32_tn", Elem::F32, Elem::F32, Prec::Tf32, 128, 128},
+        {"wgmma_tf32_k16_tn", Elem::F32, Elem::F32, Prec::Tf32, 64, 64},
+        {"wgmma_tf32x3_tn", Elem::F32, Elem::F32, Prec::Tf32x3, 64, 64}}) {
+    MatmulSpec w = spec(file, in, out, prec);
+    w.blockM = bm;
+    w.blockN = bn;
+    w.aligned = true;
+    w.bColMajor = true;
+    addMatmul(w, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
+  }
   addTrans("wgmma_nt_fp16", false, true, {ragged, deep});
   addTrans("wgmma_tn_fp16", true, false, {ragged, deep});
 
@@ -1019,4 +1054,11 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     b.aligned = sixteen;
     addMatmul(b, {sixteen ? Shape{400, 528, 272} : ragged});
   }
+  MatmulSpec f8 = spec("bench_wgmma_fp8e4nv_tn", Elem::E4M3, Elem::F16,
+                       Prec::Fp8Block128);
+  f8.blockM = 128;
+  f8.blockN = 128;
+  f8.aligned = true;
+  f8.bColMajor = true;
+  addMatmul(f8, {Shape{400, 528, 272}});
 }

@@ -9,9 +9,10 @@
 #                tests and --tool racecheck over the shared-memory kernels
 #                (transpose and the pipelined tl.dot GEMMs)
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
-#                when the bundle has the tl.dot kernels, bench_gemm.py (needs
-#                python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
-#                ./bench_vector_add.json), $TILEC_ROWWISE_JSON, $TILEC_GEMM_JSON
+#                when the bundle has the tl.dot kernels, bench_gemm.py and
+#                bench_fp8_gemm.py (needs python3, torch, triton); JSON to
+#                $TILEC_BENCH_JSON (or ./bench_vector_add.json),
+#                $TILEC_ROWWISE_JSON, $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #
@@ -28,7 +29,7 @@ for arg in "$@"; do
     --bench) bench=1 ;;
     --quick) quick=1 ;;
     --reference) reference=1 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -79,7 +80,7 @@ if [ "$sanitize" = 1 ]; then
     racy+=",matmul_fp32_tf32x3,matmul_nt_fp16,attention_chain_16"
     # wgmma reading cp.async-filled NVMMA buffers (sm_90a).
     racy+=",wgmma_fp16,wgmma_fp16_k16,wgmma_fp16_wn2,wgmma_tn_fp16"
-    racy+=",wgmma_fp16_out_fp16"
+    racy+=",wgmma_fp16_out_fp16,wgmma_fp8e5_tn,wgmma_int8_tn,wgmma_tf32_k16_tn"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"
@@ -126,6 +127,18 @@ if [ "$bench" = 1 ]; then
     if [ "$rc" -ne 0 ]; then
       echo "run.sh: GEMM benchmark exited with $rc"
       status=1
+    fi
+    if [ -f "$kernels/bench_wgmma_fp8e4nv_tn.ptx" ]; then
+      echo "== bench/bench_fp8_gemm.py"
+      TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
+        python3 "$here/bench/bench_fp8_gemm.py" --kernels "$kernels" \
+          --sources "$here/examples" \
+          --json "${TILEC_FP8_GEMM_JSON:-bench_fp8_gemm.json}"
+      rc=$?
+      if [ "$rc" -ne 0 ]; then
+        echo "run.sh: fp8 GEMM benchmark exited with $rc"
+        status=1
+      fi
     fi
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \

@@ -710,10 +710,34 @@ LogicalResult WarpGroupDotOp::verify() {
            << c.getEncoding();
   Type ea = a.getElementType(), eb = b.getElementType(),
        ec = c.getElementType();
-  if (ea != eb || !(ea.isF16() || ea.isBF16()) || !ec.isF32())
+  // PTX ISA 9.7.15.5: the element types wgmma.mma_async multiplies.
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  bool sixteenBit = ea == eb && (ea.isF16() || ea.isBF16()) && ec.isF32();
+  bool tf32 = ea == eb && ea.isF32() && ec.isF32() &&
+              getInputPrecision() == "tf32";
+  bool fp8 = isFp8(ea) && isFp8(eb) && ec.isF32();
+  bool int8 = ea == eb && ea.isInteger(8) && ec.isInteger(32);
+  if (!sixteenBit && !tf32 && !fp8 && !int8)
     return emitOpError("unimplemented: wgmma of ")
-           << ea << " x " << eb << " into " << ec
-           << "; expected f16 x f16 or bf16 x bf16 into f32";
+           << ea << " x " << eb << " into " << ec << " (input_precision \""
+           << getInputPrecision()
+           << "\"); expected f16 x f16 or bf16 x bf16 into f32, f32 x f32 "
+              "with input_precision \"tf32\" into f32, fp8 (f8E4M3FN, "
+              "f8E5M2) into f32, or i8 x i8 into i32";
+  // Only 16-bit operands may be transposed (MN-major) in shared memory.
+  bool aKMajor = !cast<NVMMASharedEncodingAttr>(a.getEncoding()).getTransposed();
+  bool bKMajor = cast<NVMMASharedEncodingAttr>(b.getEncoding()).getTransposed();
+  if (!sixteenBit && (!aKMajor || !bKMajor))
+    return emitOpError("expected K-major operands (a untransposed, b "
+                       "transposed) for wgmma of ")
+           << ea << " x " << eb << " (only f16 and bf16 may be MN-major), "
+           << "found a " << (aKMajor ? "K" : "M") << "-major and b "
+           << (bKMajor ? "K" : "N") << "-major";
+  int64_t wantK = getMmaInstrK(ea);
+  if (mma.getInstrShape()[2] != wantK)
+    return emitOpError("expected instrShape K = ")
+           << wantK << " (32 bytes of " << ea << ") in the accumulator's "
+           << "layout, found " << mma.getInstrShape()[2];
   return success();
 }
 

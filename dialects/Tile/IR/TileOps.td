@@ -794,7 +794,13 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
     The Hopper form of `tile.dot` (sm_90a): `a` (M x K) and `b` (K x N) are
     tiles in shared memory with `#tile.nvmma_shared` encodings, read by
     `wgmma.mma_async` through matrix descriptors (PTX ISA 9.7.15.5.1); `c`
-    and the result are in a `#tile.mma` version-3 layout. The operands'
+    and the result are in a `#tile.mma` version-3 layout. Element types:
+    f16 x f16 and bf16 x bf16 into f32; f32 x f32 read as tf32
+    (`input_precision = "tf32"`) into f32; f8E4M3FN / f8E5M2 in any mix
+    into f32; i8 x i8 (signed) into i32. The layout's instruction K covers
+    32 bytes of an operand (16, 8, 32 elements); only 16-bit operands may
+    be MN-major (`a` transposed, `b` untransposed), the others must be
+    K-major, as the instruction requires. The operands'
     writes must be visible to the async proxy (a barrier after them, and
     `fence.proxy.async`, which the lowering emits). Complete when it
     returns (the lowering waits for its wgmma group), unless `is_async`:

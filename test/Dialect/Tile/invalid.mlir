@@ -1359,7 +1359,39 @@ tile.func private @warpgroup_dot_shape(%a: !tile.memdesc<64x32xf16, #nv>, %b: !t
 #nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
 #mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
 tile.func private @warpgroup_dot_types(%a: !tile.memdesc<64x64xf32, #nv>, %b: !tile.memdesc<64x64xf32, #nv>, %c: tensor<64x64xf32, #mma3>) {
-  // expected-error @+1 {{unimplemented: wgmma of 'f32' x 'f32' into 'f32'; expected f16 x f16 or bf16 x bf16 into f32}}
-  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf32, #nv>, !tile.memdesc<64x64xf32, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  // expected-error @+1 {{unimplemented: wgmma of 'f32' x 'f32' into 'f32' (input_precision "ieee"); expected f16 x f16 or bf16 x bf16 into f32, f32 x f32 with input_precision "tf32" into f32, fp8 (f8E4M3FN, f8E5M2) into f32, or i8 x i8 into i32}}
+  %d = tile.warpgroup_dot %a, %b, %c {input_precision = "ieee"} : !tile.memdesc<64x64xf32, #nv>, !tile.memdesc<64x64xf32, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 64, transposed = false}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+tile.func private @warpgroup_dot_int8_into_f32(%a: !tile.memdesc<64x64xi8, #nv>, %b: !tile.memdesc<64x64xi8, #nv>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{unimplemented: wgmma of 'i8' x 'i8' into 'f32'}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xi8, #nv>, !tile.memdesc<64x64xi8, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
+
+// -----
+
+// fp8 cannot be MN-major: b untransposed has N contiguous.
+#nv = #tile.nvmma_shared<{swizzle = 64, transposed = false}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>
+tile.func private @warpgroup_dot_fp8_mn_major(%a: !tile.memdesc<64x64xf8E4M3FN, #nv>, %b: !tile.memdesc<64x64xf8E4M3FN, #nv>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{expected K-major operands (a untransposed, b transposed) for wgmma of 'f8E4M3FN' x 'f8E4M3FN' (only f16 and bf16 may be MN-major), found a K-major and b N-major}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf8E4M3FN, #nv>, !tile.memdesc<64x64xf8E4M3FN, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 64, transposed = false}>
+#nvt = #tile.nvmma_shared<{swizzle = 64, transposed = true}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+tile.func private @warpgroup_dot_fp8_instr_k(%a: !tile.memdesc<64x64xf8E5M2, #nv>, %b: !tile.memdesc<64x64xf8E4M3FN, #nvt>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{expected instrShape K = 32 (32 bytes of 'f8E5M2') in the accumulator's layout, found 16}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf8E5M2, #nv>, !tile.memdesc<64x64xf8E4M3FN, #nvt>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
   tile.return
 }

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""GEMM fp8 e4m3 -> fp16: tilec vs Triton vs torch._scaled_mm (cuBLASLt) on one
+GPU, the same tile program on both compilers.
+
+The kernel is matmul_kernel of test/GPU/kernels/py/matmul.py with BLOCK_M=128,
+BLOCK_N=128, BLOCK_K=128, GROUP_M=8, num_stages=4, num_warps=8 (its
+`acc += tl.dot(a, b)` keeps a second 128x128 fp32 tile per dot: fp8 dots are
+not folded into the accumulator, as in Triton; 128x256 tiles spill): A [M, K]
+row-major and B [K, N] column-major (K contiguous in both, the layout
+torch._scaled_mm requires and the one fp8 wgmma reads), fp32 accumulation, C
+fp16. tilec compiled it at build time (test/CMakeLists.txt, with
+-DTILEC_GPU_DOT_TESTS=ON) into bench_wgmma_fp8e4nv_tn.ptx with the signature
+Triton's JIT picks for these tensors (sizes and leading dimensions divisible
+by 16, stride_ak = stride_bk = stride_cn = 1). Triton compiles the same
+function from the same file with the same constexprs, num_warps and
+num_stages. torch._scaled_mm gets per-tensor scales of 1.0 (the tile program
+has no scale multiply; with unit scales the three compute the same product).
+
+Shapes: M = N = K = 4096, 8192 and 4000. Inputs are torch.randn rounded to
+e4m3, the same tensors for every implementation. Each output is first checked
+against an fp32 reference (torch.mm of the fp32 copies of the fp8 values):
+normwise relative error below 2e-3 (Hopper's fp8 wgmma adds the products of
+one tl.dot with less than fp32 precision; fp16 rounding of C); the errors of
+all three are recorded.
+
+Timing: triton.testing.do_bench medians, interleaved over --rounds rounds in a
+rotated order; ratios are medians of per-round ratios (> 1: tilec faster).
+TFLOP/s = 2 M N K / time.
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_fp8_gemm.py \\
+        --kernels kernels --sources examples --json fp8.json
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import sys
+
+import torch
+import triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tilec_rt  # noqa: E402
+
+CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=8)
+NUM_STAGES = 4
+NUM_WARPS = 8
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
+TOL = 2e-3
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--kernels", default=os.path.join(here, "..", "kernels"),
+                   help="directory with bench_wgmma_fp8e4nv_tn.ptx")
+    p.add_argument("--sources", default=os.path.join(here, "..", "examples"),
+                   help="directory with matmul.py")
+    p.add_argument("--json", help="also write the table as JSON to this path")
+    p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
+    p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    args = p.parse_args()
+
+    path = os.path.join(args.kernels, "bench_wgmma_fp8e4nv_tn.ptx")
+    if not os.path.exists(path):
+        raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
+                         "-DTILEC_GPU_DOT_TESTS=ON")
+    torch.cuda.init()
+    dev = torch.device("cuda", torch.cuda.current_device())
+    torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
+    ctx = tilec_rt.Context(dev.index)
+    kernel = ctx.load_file(path).kernel("matmul_kernel")
+    spec = importlib.util.spec_from_file_location(
+        "tilec_bench_matmul", os.path.join(args.sources, "matmul.py"))
+    mm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mm)
+    f8 = torch.float8_e4m3fn
+
+    def bench(fn):
+        return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+                                       return_mode="median")
+
+    rows = []
+    for M, N, K in SHAPES:
+        gen = torch.Generator(device=dev).manual_seed(M + N + K)
+        a = torch.randn((M, K), device=dev, generator=gen).to(f8)
+        b = torch.randn((N, K), device=dev, generator=gen).to(f8).t()  # [K, N], K contiguous
+        c = torch.empty((M, N), device=dev, dtype=torch.float16)
+        one = torch.ones((), device=dev, dtype=torch.float32)
+        ref = torch.mm(a.float(), b.float())
+        grid = (triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"]),)
+        ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                c.stride(0), c.stride(1))
+
+        def run_tilec():
+            kernel.launch(grid, a, b, c, *ints)
+
+        def run_triton():
+            mm.matmul_kernel[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES,
+                                   ACC_INT32=False, UPCAST_FP16=False,
+                                   INPUT_PRECISION="tf32", num_stages=NUM_STAGES,
+                                   num_warps=NUM_WARPS)
+
+        def run_scaled_mm():
+            torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16,
+                             out=c)
+
+        impls = {"tilec": run_tilec, "triton": run_triton, "scaled_mm": run_scaled_mm}
+        errors = {}
+        for name, fn in impls.items():
+            c.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            err = ((c.float() - ref).norm() / ref.norm()).item()
+            errors[name] = err
+            if not err <= TOL:
+                msg = (f"fp8 GEMM {M}x{N}x{K}: {name} differs from the fp32 reference: "
+                       f"normwise relative error {err:.3g} > {TOL}")
+                if name == "tilec":
+                    raise SystemExit(msg)
+                print("warning: " + msg)
+        del ref
+        names = list(impls)
+        times = {name: [] for name in names}
+        for r in range(args.rounds):
+            for name in names[r % len(names):] + names[:r % len(names)]:
+                times[name].append(bench(impls[name]))
+        flops = 2.0 * M * N * K
+        med = {name: statistics.median(ts) for name, ts in times.items()}
+        rows.append({
+            "M": M, "N": N, "K": K,
+            **{f"{n}_ms": med[n] for n in names},
+            **{f"{n}_tflops": flops / (med[n] * 1e-3) / 1e12 for n in names},
+            "tilec_over_triton": statistics.median(
+                t / m for t, m in zip(times["triton"], times["tilec"])),
+            "tilec_over_scaled_mm": statistics.median(
+                t / m for t, m in zip(times["scaled_mm"], times["tilec"])),
+            "rel_error": errors,
+        })
+        del a, b, c
+        torch.cuda.empty_cache()
+
+    print(f"fp8 e4m3 GEMM, C fp16 ({torch.cuda.get_device_name(dev)}; TFLOP/s; "
+          "ratios > 1: tilec faster)")
+    print(f"{'shape':>16} {'tilec':>8} {'triton':>8} {'scaled_mm':>10} "
+          f"{'vs triton':>10} {'vs scaled_mm':>13}")
+    for r in rows:
+        print(f"{r['M']:>5}x{r['N']}x{r['K']:<5} {r['tilec_tflops']:8.1f} "
+              f"{r['triton_tflops']:8.1f} {r['scaled_mm_tflops']:10.1f} "
+              f"{r['tilec_over_triton']:9.2f}x {r['tilec_over_scaled_mm']:12.2f}x")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
