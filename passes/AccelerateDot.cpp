@@ -129,6 +129,23 @@ Value stripConversions(Value v) {
   return v;
 }
 
+/// Whether `v` was computed by arithmetic in registers rather than read
+/// from memory (global or shared, possibly transposed or re-laid-out on
+/// the way) or passed in (a block argument): a computed wgmma A operand
+/// stays in registers; the others are stored to shared memory as they
+/// arrive.
+bool isComputedInRegisters(Value v) {
+  while (true) {
+    v = stripConversions(v);
+    Operation *def = v.getDefiningOp();
+    if (auto t = dyn_cast_or_null<TransOp>(def)) {
+      v = t->getOperand(0);
+      continue;
+    }
+    return def && !isa<LoadOp, LocalLoadOp>(def);
+  }
+}
+
 /// Whether `op` can run on wgmma (see Passes.td), and how.
 std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
   auto a = cast<RankedTensorType>(op.getA().getType());
@@ -378,7 +395,14 @@ private:
                                    /*mutableMemory=*/true);
       return LocalAllocOp::create(b, loc, type, v);
     };
-    Value ma = store(op.getA(), true), mb = store(op.getB(), false);
+    // A computed in registers (16-bit) stays there: wgmma reads it from
+    // registers in the dot-operand layout of the accumulator's.
+    Type aElem = cast<RankedTensorType>(op.getA().getType()).getElementType();
+    Value ma = (aElem.isF16() || aElem.isBF16()) && isComputedInRegisters(op.getA())
+                   ? convertTo(b, loc, op.getA(),
+                               DotOperandEncodingAttr::get(ctx, 0, mma, 2))
+                   : store(op.getA(), true);
+    Value mb = store(op.getB(), false);
     Value nc = convertTo(b, loc, op.getC(), mma);
     auto dot = WarpGroupDotOp::create(b, loc, withEncoding(dType, mma), ma, mb,
                                       nc, op.getInputPrecisionAttr(),

@@ -182,10 +182,13 @@ private:
       return state;
     }
     if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
-      Access ra = rangeOf(dot.getA(), false), rb = rangeOf(dot.getB(), false);
-      require(op, ra, state, insert);
+      Access rb = rangeOf(dot.getB(), false);
+      if (isa<MemDescType>(dot.getA().getType())) {
+        Access ra = rangeOf(dot.getA(), false);
+        require(op, ra, state, insert);
+        state.insert(ra);
+      }
       require(op, rb, state, insert);
-      state.insert(ra);
       state.insert(rb);
       return state;
     }

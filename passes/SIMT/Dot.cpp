@@ -355,6 +355,57 @@ NVVM::WGMMATypesAttr wgmmaType(MLIRContext *ctx, Type t) {
   return NVVM::WGMMATypesAttr::get(ctx, w);
 }
 
+/// The four 32-bit registers of one m64nNk16 A fragment held in registers
+/// (the dot-operand layout: elements `base` .. `base` + 7 are, in pairs,
+/// a0a1, a2a3, a4a5, a6a7 of PTX ISA 9.7.15.5.2's A fragment).
+SmallVector<Value> registerA(OpBuilder &b, Location loc, Value a,
+                             int64_t base) {
+  SmallVector<Value> regs;
+  Type i32 = b.getI32Type();
+  for (int64_t j = 0; j < 4; ++j) {
+    Value pair = sliceVector(b, loc, a, base + 2 * j, 2);
+    regs.push_back(LLVM::BitcastOp::create(b, loc, i32, pair));
+  }
+  return regs;
+}
+
+/// `wgmma.mma_async` with A from registers (NVVM's op takes A only as a
+/// descriptor): `d = a * B + (scaleD ? c : 0)`, f32 accumulators tied in
+/// and out, B through its descriptor (imm-trans-b when N-major).
+Value emitWgmmaRegisterA(OpBuilder &b, Location loc, Type st, Value c,
+                         ArrayRef<Value> a, Value descB, int64_t n, bool bf16,
+                         bool scaleD, bool transB) {
+  auto structType = cast<LLVM::LLVMStructType>(st);
+  int64_t regs = structType.getBody().size();
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
+                     std::to_string(scaleD ? 1 : 0) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." +
+                     (bf16 ? "bf16.bf16" : "f16.f16") + " {";
+  std::string constraints;
+  for (int64_t i = 0; i < regs; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? ",=f" : "=f");
+  }
+  text += "}, {";
+  for (int64_t j = 0; j < 4; ++j)
+    text += (j ? ", $" : "$") + std::to_string(regs + j);
+  text += "}, $" + std::to_string(regs + 4) + ", p, 1, 1, " +
+          (transB ? "1" : "0") + ";\n}";
+  SmallVector<Value> operands(a.begin(), a.end());
+  for (int64_t j = 0; j < 4; ++j)
+    constraints += ",r";
+  constraints += ",l";
+  operands.push_back(descB);
+  for (int64_t i = 0; i < regs; ++i) {
+    constraints += "," + std::to_string(i);
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, c, i));
+  }
+  return createInlineAsm(b, loc, st, operands, text, constraints,
+                         /*hasSideEffects=*/true)
+      ->getResult(0);
+}
+
 struct WarpGroupDotLowering
     : public OpConversionPattern<tile::WarpGroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -366,22 +417,28 @@ struct WarpGroupDotLowering
     MLIRContext *ctx = op.getContext();
     auto dType = cast<RankedTensorType>(op.getD().getType());
     auto mma = cast<tile::MmaEncodingAttr>(dType.getEncoding());
-    tile::MemDescType aType = op.getA().getType(), bType = op.getB().getType();
-    for (Value v : {op.getA(), op.getB()})
-      if (!v.getDefiningOp<tile::LocalAllocOp>() &&
+    // A in shared memory (a descriptor) or in registers (aType null).
+    auto aType = dyn_cast<tile::MemDescType>(op.getA().getType());
+    tile::MemDescType bType = op.getB().getType();
+    for (Value v : {Value(op.getA()), Value(op.getB())})
+      if (isa<tile::MemDescType>(v.getType()) &&
+          !v.getDefiningOp<tile::LocalAllocOp>() &&
           !v.getDefiningOp<tile::MemDescIndexOp>())
         return rewriter.notifyMatchFailure(
             op, "operand is a view, not a whole buffer");
+    Type aElem = aType ? aType.getElementType()
+                       : cast<RankedTensorType>(op.getA().getType())
+                             .getElementType();
     ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
     int64_t wM = wpc[0], wN = wpc[1];
     int64_t instrN = mma.getInstrShape()[1];
     int64_t m = dType.getDimSize(0), n = dType.getDimSize(1);
     int64_t instrK = mma.getInstrShape()[2];
-    int64_t k = aType.getTileShape()[1];
+    int64_t k = bType.getTileShape()[0];
     if (m % (16 * wM) || n % (instrN * wN) || k % instrK)
       return rewriter.notifyMatchFailure(op, "tile smaller than the layout");
     int64_t nM = m / (16 * wM), nN = n / (instrN * wN), nK = k / instrK;
-    WgmmaOperand a = describeOperand(aType, true);
+    WgmmaOperand a = aType ? describeOperand(aType, true) : WgmmaOperand();
     WgmmaOperand b = describeOperand(bType, false);
 
     // This warp's warpgroup: rows 64 * gm of the M pattern, columns
@@ -412,7 +469,8 @@ struct WarpGroupDotLowering
       return arith::OrIOp::create(rewriter, loc, wide,
                                   i64Const(rewriter, loc, int64_t(o.fields)));
     };
-    Value descA = baseDesc(adaptor.getA(), a, gm, a.offset({64, 0}));
+    Value descA =
+        aType ? baseDesc(adaptor.getA(), a, gm, a.offset({64, 0})) : Value();
     Value descB = baseDesc(adaptor.getB(), b, gn, b.offset({0, instrN}));
     auto at = [&](Value desc, int64_t byteOffset) -> Value {
       if (byteOffset == 0)
@@ -443,7 +501,7 @@ struct WarpGroupDotLowering
       }
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), int(instrK));
     auto layoutA = NVVM::MMALayoutAttr::get(
-        ctx, a.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
+        ctx, !aType || a.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
     auto layoutB = NVVM::MMALayoutAttr::get(
         ctx, b.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
@@ -458,19 +516,28 @@ struct WarpGroupDotLowering
     for (int64_t ki = 0; ki < nK; ++ki)
       for (int64_t mi = 0; mi < nM; ++mi)
         for (int64_t ni = 0; ni < nN; ++ni) {
-          Value da = at(descA, a.offset({mi * 16 * wM, ki * instrK}));
           Value db = at(descB, b.offset({ki * instrK, ni * instrN * wN}));
           Value &c = acc[ni + nN * mi];
+          bool scaleD = !(zeroC && ki == 0);
+          if (!aType) {
+            c = emitWgmmaRegisterA(rewriter, loc, st, c,
+                                   registerA(rewriter, loc, adaptor.getA(),
+                                             8 * (ki + nK * mi)),
+                                   db, instrN, aElem.isBF16(), scaleD,
+                                   !b.kMajor);
+            continue;
+          }
+          Value da = at(descA, a.offset({mi * 16 * wM, ki * instrK}));
           c = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, st, c, da, db, shape,
-              wgmmaType(ctx, aType.getElementType()),
+              wgmmaType(ctx, aElem),
               wgmmaType(ctx, bType.getElementType()),
               NVVM::WGMMATypesAttr::get(ctx, accElem.isF32()
                                                  ? NVVM::WGMMATypes::f32
                                                  : NVVM::WGMMATypes::s32),
-              NVVM::WGMMAScaleOutAttr::get(ctx, zeroC && ki == 0
-                                                    ? NVVM::WGMMAScaleOut::zero
-                                                    : NVVM::WGMMAScaleOut::one),
+              NVVM::WGMMAScaleOutAttr::get(ctx, scaleD
+                                                    ? NVVM::WGMMAScaleOut::one
+                                                    : NVVM::WGMMAScaleOut::zero),
               one, one, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
         }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);

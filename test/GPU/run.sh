@@ -81,6 +81,7 @@ if [ "$sanitize" = 1 ]; then
     # wgmma reading cp.async-filled NVMMA buffers (sm_90a).
     racy+=",wgmma_fp16,wgmma_fp16_k16,wgmma_fp16_wn2,wgmma_tn_fp16"
     racy+=",wgmma_fp16_out_fp16,wgmma_fp8e5_tn,wgmma_int8_tn,wgmma_tf32_k16_tn"
+    racy+=",attention_chain_64,matmul_fp8e4nv_upcast"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"

@@ -198,9 +198,22 @@ DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
     l.addBasis(LinearLayout::kRegister, unit(rank, kDim, 4 * w));
     addRun(l, LinearLayout::kLane, kDim, w, 4);
     addRun(l, LinearLayout::kLane, otherDim, 1, 8);
-    addMmaWarps(l, wpc, /*rowDim=*/isA ? otherDim : 0,
-                /*colDim=*/isA ? 0 : otherDim, 16, 8, /*keepM=*/isA,
-                /*keepN=*/!isA);
+    if (mma.getVersion() == 3) {
+      // wgmma's A in registers (verified: opIdx 0): the warps go along M
+      // first, as the accumulator's (warp w of a warpgroup holds rows
+      // 16w..16w+15), and A is replicated over the warpgroups along N.
+      for (int64_t s = 1; s < wpc[b]; s <<= 1)
+        l.addBasis(LinearLayout::kWarp, unit(rank, otherDim, 16 * s));
+      for (int64_t s = 1; s < wpc[b + 1]; s <<= 1)
+        l.addBasis(LinearLayout::kWarp, Coord(rank, 0));
+      if (rank == 3)
+        for (int64_t s = 1; s < wpc[0]; s <<= 1)
+          l.addBasis(LinearLayout::kWarp, unit(rank, 0, s));
+    } else {
+      addMmaWarps(l, wpc, /*rowDim=*/isA ? otherDim : 0,
+                  /*colDim=*/isA ? 0 : otherDim, 16, 8, /*keepM=*/isA,
+                  /*keepN=*/!isA);
+    }
     // Repetitions: K first, then M (A) or N (B), then batch.
     addRepeats(l, kDim, 8 * w, shape[kDim]);
     addRepeats(l, otherDim, isA ? 16 * int64_t(wpc[b]) : 8 * int64_t(wpc[b + 1]),

@@ -480,7 +480,12 @@ LogicalResult DotOperandEncodingAttr::verify(
   if (opIdx > 1)
     return emitError() << "expected opIdx 0 (A) or 1 (B), found " << opIdx;
   if (auto mma = dyn_cast<MmaEncodingAttr>(parent)) {
-    if (mma.getVersion() != 2)
+    if (mma.getVersion() == 3 && (opIdx != 0 || kWidth != 2))
+      return emitError() << "expected opIdx 0 and kWidth 2 for a dot "
+                            "operand of mma version 3 in registers (wgmma "
+                            "reads A from registers, 16-bit), found opIdx "
+                         << opIdx << " and kWidth " << kWidth;
+    if (mma.getVersion() != 2 && mma.getVersion() != 3)
       return emitError() << "unimplemented: dot operands of mma version "
                          << mma.getVersion() << " in registers";
     if (kWidth != 1 && kWidth != 2 && kWidth != 4)

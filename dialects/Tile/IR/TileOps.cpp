@@ -684,32 +684,42 @@ LogicalResult WarpGroupDotWaitOp::verify() {
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  MemDescType a = cast<MemDescType>(getA().getType());
+  auto aMem = dyn_cast<MemDescType>(getA().getType());
+  auto aReg = dyn_cast<RankedTensorType>(getA().getType());
   MemDescType b = cast<MemDescType>(getB().getType());
   auto c = cast<RankedTensorType>(getC().getType());
   auto d = cast<RankedTensorType>(getD().getType());
   if (c != d)
     return emitOpError("expected a result of the type of c ")
            << c << ", found " << d;
-  if (a.getTileShape().size() != 2 || b.getTileShape().size() != 2 ||
-      c.getRank() != 2)
+  ArrayRef<int64_t> as = aMem ? aMem.getTileShape() : aReg.getShape();
+  if (as.size() != 2 || b.getTileShape().size() != 2 || c.getRank() != 2)
     return emitOpError("expected 2-D operands and result");
-  ArrayRef<int64_t> as = a.getTileShape(), bs = b.getTileShape();
+  ArrayRef<int64_t> bs = b.getTileShape();
   if (bs[0] != as[1] || c.getDimSize(0) != as[0] || c.getDimSize(1) != bs[1])
     return emitOpError("expected a MxK, b KxN and c MxN, found ")
            << as[0] << "x" << as[1] << ", " << bs[0] << "x" << bs[1]
            << " and " << c.getDimSize(0) << "x" << c.getDimSize(1);
-  if (!isa<NVMMASharedEncodingAttr>(a.getEncoding()) ||
+  Attribute aEnc = aMem ? aMem.getEncoding() : aReg.getEncoding();
+  if ((aMem && !isa<NVMMASharedEncodingAttr>(aEnc)) ||
       !isa<NVMMASharedEncodingAttr>(b.getEncoding()))
     return emitOpError("expected operands in #tile.nvmma_shared encodings, "
                        "found ")
-           << a.getEncoding() << " and " << b.getEncoding();
+           << aEnc << " and " << b.getEncoding();
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(c.getEncoding());
   if (!mma || mma.getVersion() != 3)
     return emitOpError("expected c in a #tile.mma version-3 layout, found ")
            << c.getEncoding();
-  Type ea = a.getElementType(), eb = b.getElementType(),
-       ec = c.getElementType();
+  Type ea = aMem ? aMem.getElementType() : aReg.getElementType(),
+       eb = b.getElementType(), ec = c.getElementType();
+  if (aReg) {
+    auto op = dyn_cast_or_null<DotOperandEncodingAttr>(aEnc);
+    if (!op || op.getOpIdx() != 0 || op.getParent() != mma ||
+        op.getKWidth() != 2 || !(ea.isF16() || ea.isBF16()))
+      return emitOpError("expected a in registers to be f16 or bf16 in "
+                         "#tile.dot_operand<{opIdx = 0, parent = ")
+             << mma << ", kWidth = 2}>, found " << getA().getType();
+  }
   // PTX ISA 9.7.15.5: the element types wgmma.mma_async multiplies.
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
   bool sixteenBit = ea == eb && (ea.isF16() || ea.isBF16()) && ec.isF32();
@@ -725,7 +735,8 @@ LogicalResult WarpGroupDotOp::verify() {
               "with input_precision \"tf32\" into f32, fp8 (f8E4M3FN, "
               "f8E5M2) into f32, or i8 x i8 into i32";
   // Only 16-bit operands may be transposed (MN-major) in shared memory.
-  bool aKMajor = !cast<NVMMASharedEncodingAttr>(a.getEncoding()).getTransposed();
+  bool aKMajor =
+      aReg || !cast<NVMMASharedEncodingAttr>(aEnc).getTransposed();
   bool bKMajor = cast<NVMMASharedEncodingAttr>(b.getEncoding()).getTransposed();
   if (!sixteenBit && (!aKMajor || !bKMajor))
     return emitOpError("expected K-major operands (a untransposed, b "

@@ -794,7 +794,10 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
     The Hopper form of `tile.dot` (sm_90a): `a` (M x K) and `b` (K x N) are
     tiles in shared memory with `#tile.nvmma_shared` encodings, read by
     `wgmma.mma_async` through matrix descriptors (PTX ISA 9.7.15.5.1); `c`
-    and the result are in a `#tile.mma` version-3 layout. Element types:
+    and the result are in a `#tile.mma` version-3 layout. `a` may instead
+    be a 16-bit tile in registers, in the `#tile.dot_operand` layout
+    (opIdx 0, kWidth 2) of that mma parent: each warp holds 16 rows of a
+    warpgroup's 64 as for mma.sync's A fragment (PTX ISA 9.7.15.5.2). Element types:
     f16 x f16 and bf16 x bf16 into f32; f32 x f32 read as tf32
     (`input_precision = "tf32"`) into f32; f8E4M3FN / f8E5M2 in any mix
     into f32; i8 x i8 (signed) into i32. The layout's instruction K covers
@@ -813,7 +816,8 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
     %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<128x64xf16, #nvmma>, !tile.memdesc<64x128xf16, #nvmma>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
     ```
   }];
-  let arguments = (ins Tile_MemDescType:$a, Tile_MemDescType:$b,
+  let arguments = (ins AnyTypeOf<[Tile_MemDescType, Tile_NumTensor]>:$a,
+                       Tile_MemDescType:$b,
                        Tile_NumTensor:$c,
                        DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$max_num_imprecise_acc,

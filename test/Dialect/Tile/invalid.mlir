@@ -621,10 +621,9 @@ tile.func private @dot_operand_kwidth(%t: tensor<64x64xf16, #tile.dot_operand<{o
 
 // -----
 
-// wgmma reads its operands from shared memory (A may come from registers in
-// hardware, but tilec does not lower that).
-// expected-error @+1 {{unimplemented: dot operands of mma version 3 in registers}}
-tile.func private @dot_operand_wgmma(%t: tensor<64x64xf16, #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>, kWidth = 2}>>) {
+// wgmma reads A from registers only at kWidth 2 (16-bit elements).
+// expected-error @+1 {{expected opIdx 0 and kWidth 2 for a dot operand of mma version 3 in registers (wgmma reads A from registers, 16-bit), found opIdx 0 and kWidth 4}}
+tile.func private @dot_operand_wgmma(%t: tensor<64x64xf8E4M3FN, #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]}>, kWidth = 4}>>) {
   tile.return
 }
 
@@ -1393,5 +1392,24 @@ tile.func private @warpgroup_dot_fp8_mn_major(%a: !tile.memdesc<64x64xf8E4M3FN, 
 tile.func private @warpgroup_dot_fp8_instr_k(%a: !tile.memdesc<64x64xf8E5M2, #nv>, %b: !tile.memdesc<64x64xf8E4M3FN, #nvt>, %c: tensor<64x64xf32, #mma3>) {
   // expected-error @+1 {{expected instrShape K = 32 (32 bytes of 'f8E5M2') in the accumulator's layout, found 16}}
   %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf8E5M2, #nv>, !tile.memdesc<64x64xf8E4M3FN, #nvt>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.return
+}
+
+// -----
+
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+// expected-error @+1 {{expected opIdx 0 and kWidth 2 for a dot operand of mma version 3 in registers (wgmma reads A from registers, 16-bit), found opIdx 1 and kWidth 2}}
+tile.func private @dot_operand_v3_b(%t: tensor<64x64xf16, #tile.dot_operand<{opIdx = 1, parent = #mma3, kWidth = 2}>>) {
+  tile.return
+}
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+tile.func private @warpgroup_dot_register_a(%a: tensor<64x64xf16, #blocked>, %b: !tile.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{expected a in registers to be f16 or bf16 in #tile.dot_operand<{opIdx = 0, parent = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>, kWidth = 2}>, found 'tensor<64x64xf16, #tile.blocked}}
+  %d = tile.warpgroup_dot %a, %b, %c : tensor<64x64xf16, #blocked>, !tile.memdesc<64x64xf16, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
   tile.return
 }
