@@ -13,6 +13,7 @@
 // memdesc) live here too.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 #include "passes/Target.h"
 
@@ -79,7 +80,9 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    if (mlir::failed(checkChipOption(getOperation(), chip)))
+    if (mlir::failed(checkChipOption(getOperation(), chip)) ||
+        mlir::failed(checkTilesHaveLayouts(getOperation(),
+                                           "tile-allocate-shared")))
       return signalPassFailure();
     bool failed = false;
     getOperation().walk([&](FuncOp func) {

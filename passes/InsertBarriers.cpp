@@ -9,6 +9,7 @@
 // the spirit of Triton's Membar pass; the code is tilec's own.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 
 #include "passes/SIMT/SIMTUtils.h"
@@ -79,6 +80,8 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(checkTilesHaveLayouts(getOperation(), "tile-insert-barriers")))
+      return signalPassFailure();
     getOperation().walk([&](FuncOp func) {
       if (func.isExternal())
         return;

@@ -125,3 +125,29 @@ SmallVector<unsigned> tilec::getMemoryOrder(RankedTensorType t) {
     order.push_back(d);
   return order;
 }
+
+LogicalResult tilec::checkTilesHaveLayouts(Operation *root, StringRef pass) {
+  auto laidOut = [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return !tensor || succeeded(tile::getLinearLayout(tensor));
+  };
+  WalkResult r = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    auto report = [&](Location loc, Type t) {
+      emitError(loc, "expected every tile to have a distributed encoding "
+                     "(#tile.blocked, #tile.slice, #tile.mma, "
+                     "#tile.dot_operand) with power-of-two shape, found ")
+          << t << " (" << pass << " runs after tile-assign-layouts)";
+      return WalkResult::interrupt();
+    };
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!laidOut(arg.getType()))
+            return report(op->getLoc(), arg.getType());
+    for (Type t : op->getResultTypes())
+      if (!laidOut(t))
+        return report(op->getLoc(), t);
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}

@@ -17,6 +17,15 @@ namespace tilec {
 /// make_range, splat constants, addptr, broadcast, expand_dims, hint.
 bool isLayoutAgnosticOp(mlir::Operation *op);
 
+/// Success if every tile value in `root` (op results and block arguments)
+/// has a distributed encoding with a linear layout (power-of-two shape);
+/// otherwise an error at the first offender naming `pass` and saying to run
+/// tile-assign-layouts first. The precondition of the passes after layout
+/// assignment (tile-allocate-shared, tile-insert-barriers,
+/// tile-lower-to-simt), checked before they compute layouts.
+mlir::LogicalResult checkTilesHaveLayouts(mlir::Operation *root,
+                                          llvm::StringRef pass);
+
 /// convert_layout(op(x...)) -> op'(convert_layout(x)...) for layout-agnostic
 /// ops, and the folding of conversion chains.
 void populateRematerializationPatterns(mlir::RewritePatternSet &patterns);

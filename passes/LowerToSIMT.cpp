@@ -557,19 +557,6 @@ private:
     });
     if (unimplemented)
       return failure();
-    // Every user of shared memory has its bytes from tile-allocate-shared.
-    WalkResult allocated = module.walk([&](Operation *op) {
-      if ((isa<tile::LocalAllocOp>(op) || getScratchBytes(op) > 0) &&
-          !op->hasAttr(tile::TileDialect::getSharedOffsetAttrName())) {
-        op->emitError("expected a shared-memory offset (")
-            << tile::TileDialect::getSharedOffsetAttrName()
-            << "; run tile-allocate-shared first)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (allocated.wasInterrupted())
-      return failure();
     WalkResult r = module.walk([&](Operation *op) {
       if (auto c = dyn_cast<arith::ConstantOp>(op))
         if (isa<RankedTensorType>(c.getType()) &&
@@ -601,7 +588,21 @@ private:
         }
       return WalkResult::advance();
     });
-    return failure(r.wasInterrupted());
+    if (r.wasInterrupted() ||
+        failed(checkTilesHaveLayouts(module, "tile-lower-to-simt")))
+      return failure();
+    // Every user of shared memory has its bytes from tile-allocate-shared.
+    WalkResult allocated = module.walk([&](Operation *op) {
+      if ((isa<tile::LocalAllocOp>(op) || getScratchBytes(op) > 0) &&
+          !op->hasAttr(tile::TileDialect::getSharedOffsetAttrName())) {
+        op->emitError("expected a shared-memory offset (")
+            << tile::TileDialect::getSharedOffsetAttrName()
+            << "; run tile-allocate-shared first)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(allocated.wasInterrupted());
   }
 
   /// tile.func kernels -> gpu.func kernels in `gpu.module @tilec_kernels`,

@@ -249,7 +249,12 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
       error(l) << "expected a dtype for .to(), found " << s[0]->describe();
       return failure();
     }
-    bool bitcast = s[2] && s[2]->kind == PyValue::Kind::Bool && s[2]->b;
+    if (present(s[2]) && s[2]->kind != PyValue::Kind::Bool) {
+      error(l) << "expected a compile-time bool for bitcast, found "
+               << s[2]->describe();
+      return failure();
+    }
+    bool bitcast = present(s[2]) && s[2]->b;
     bool towardZero = false;
     if (present(s[1])) {
       if (s[1]->kind != PyValue::Kind::Str ||

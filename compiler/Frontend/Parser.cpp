@@ -1741,6 +1741,14 @@ std::unique_ptr<FunctionDef> Parser::parseFunctionDef(ExprList decorators) {
     return nullptr;
   if (!parseParams(fn->params, ")", /*allowAnnotations=*/true))
     return nullptr;
+  // Python's SyntaxError.
+  for (size_t i = 0; i < fn->params.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (fn->params[i].name == fn->params[j].name) {
+        error(fn->params[i].loc, "duplicate argument '" + fn->params[i].name +
+                                     "' in function definition");
+        return nullptr;
+      }
   advance(); // )
   if (consumeOp("->")) {
     fn->returns = parseExpr();
@@ -1982,6 +1990,13 @@ void Parser::parseDecorated() {
                                         [&](const ExprPtr &d) {
                                           return d && isExternDecorator(*d);
                                         });
+  if (isKeyword("async") && peekTok().is(TokenKind::Keyword) &&
+      peekTok().text == "def" && (isJit || isExtern)) {
+    unsupported(tok().getLoc(), "'async def'");
+    skipStatement();
+    panic = false;
+    return;
+  }
   if (isKeyword("def") && (isJit || mentionsJit || isExtern)) {
     size_t defPos = pos;
     std::unique_ptr<FunctionDef> fn = parseFunctionDef(std::move(decorators));

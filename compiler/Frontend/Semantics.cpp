@@ -293,9 +293,13 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast,
   if (toIRType(from) == toIRType(to))
     return v;
   Type dst = withElement(v.getType(), toIRType(to));
+  // A bitcast with a pointer on either side is a plain cast, as in
+  // Triton's semantic.bitcast.
+  if (isa<tile::PtrType>(from) || isa<tile::PtrType>(to))
+    bitcast = false;
   if (bitcast) {
-    if (from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth() ||
-        isa<tile::PtrType>(from) || isa<tile::PtrType>(to)) {
+    if (!from.isIntOrFloat() || !to.isIntOrFloat() ||
+        from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth()) {
       error(l) << "expected types of one bit width to bitcast, found " << from
                << " and " << to;
       return failure();

@@ -710,6 +710,15 @@ LogicalResult WarpGroupDotOp::verify() {
   if (!mma || mma.getVersion() != 3)
     return emitOpError("expected c in a #tile.mma version-3 layout, found ")
            << c.getEncoding();
+  ArrayRef<unsigned> wpc = mma.getWarpsPerCTA();
+  int64_t layoutM = 16 * int64_t(wpc[0]),
+          layoutN = mma.getInstrShape()[1] * int64_t(wpc[1]);
+  if (c.getDimSize(0) % layoutM || c.getDimSize(1) % layoutN)
+    return emitOpError("expected a ")
+           << c.getDimSize(0) << "x" << c.getDimSize(1)
+           << " result to be a multiple of its layout's " << layoutM << "x"
+           << layoutN << " (16 rows per warp along M, instrShape N per "
+           << "warpgroup along N)";
   Type ea = aMem ? aMem.getElementType() : aReg.getElementType(),
        eb = b.getElementType(), ec = c.getElementType();
   if (aReg) {

@@ -1413,3 +1413,14 @@ tile.func private @warpgroup_dot_register_a(%a: tensor<64x64xf16, #blocked>, %b:
   %d = tile.warpgroup_dot %a, %b, %c : tensor<64x64xf16, #blocked>, !tile.memdesc<64x64xf16, #nv>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
   tile.return
 }
+
+// -----
+
+#nv = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+#nvt = #tile.nvmma_shared<{swizzle = 128, transposed = true}>
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 256, 16]}>
+tile.func private @warpgroup_dot_instr_too_wide(%a: !tile.memdesc<64x64xf16, #nv>, %b: !tile.memdesc<64x128xf16, #nvt>, %c: tensor<64x128xf32, #mma3>) {
+  // expected-error @+1 {{expected a 64x128 result to be a multiple of its layout's 64x256 (16 rows per warp along M, instrShape N per warpgroup along N)}}
+  %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf16, #nv>, !tile.memdesc<64x128xf16, #nvt>, tensor<64x128xf32, #mma3> -> tensor<64x128xf32, #mma3>
+  tile.return
+}
