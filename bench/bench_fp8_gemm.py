@@ -32,7 +32,6 @@ TFLOP/s = 2 M N K / time.
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -43,6 +42,8 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
+from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+                         speedup)
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=8)
 NUM_STAGES = 4
@@ -54,14 +55,7 @@ TOL = 2e-3
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--kernels", default=os.path.join(here, "..", "kernels"),
-                   help="directory with bench_wgmma_fp8e4nv_tn.ptx")
-    p.add_argument("--sources", default=os.path.join(here, "..", "examples"),
-                   help="directory with matmul.py")
-    p.add_argument("--json", help="also write the table as JSON to this path")
-    p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
-    p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
-    p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    add_common_args(p, here, "directory with bench_wgmma_fp8e4nv_tn.ptx")
     args = p.parse_args()
 
     path = os.path.join(args.kernels, "bench_wgmma_fp8e4nv_tn.ptx")
@@ -73,15 +67,8 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
     ctx = tilec_rt.Context(dev.index)
     kernel = ctx.load_file(path).kernel("matmul_kernel")
-    spec = importlib.util.spec_from_file_location(
-        "tilec_bench_matmul", os.path.join(args.sources, "matmul.py"))
-    mm = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mm)
+    mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_matmul")
     f8 = torch.float8_e4m3fn
-
-    def bench(fn):
-        return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
-                                       return_mode="median")
 
     rows = []
     for M, N, K in SHAPES:
@@ -124,20 +111,15 @@ def main():
                 print("warning: " + msg)
         del ref
         names = list(impls)
-        times = {name: [] for name in names}
-        for r in range(args.rounds):
-            for name in names[r % len(names):] + names[:r % len(names)]:
-                times[name].append(bench(impls[name]))
+        times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
         flops = 2.0 * M * N * K
         med = {name: statistics.median(ts) for name, ts in times.items()}
         rows.append({
             "M": M, "N": N, "K": K,
             **{f"{n}_ms": med[n] for n in names},
             **{f"{n}_tflops": flops / (med[n] * 1e-3) / 1e12 for n in names},
-            "tilec_over_triton": statistics.median(
-                t / m for t, m in zip(times["triton"], times["tilec"])),
-            "tilec_over_scaled_mm": statistics.median(
-                t / m for t, m in zip(times["scaled_mm"], times["tilec"])),
+            "tilec_over_triton": speedup(times, "tilec", "triton"),
+            "tilec_over_scaled_mm": speedup(times, "tilec", "scaled_mm"),
             "rel_error": errors,
         })
         del a, b, c

@@ -37,7 +37,6 @@ configs differ between the columns).
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -48,6 +47,8 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
+from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+                         speedup)
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
 NUM_STAGES = 3
@@ -70,24 +71,10 @@ def sweep_configs(kernel_dir, dt, family="matmul"):
     return out
 
 
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--kernels", default=os.path.join(here, "..", "kernels"),
-                   help="directory with bench_matmul_*.ptx")
-    p.add_argument("--sources", default=os.path.join(here, "..", "examples"),
-                   help="directory with matmul.py")
-    p.add_argument("--json", help="also write the table as JSON to this path")
-    p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
-    p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
-    p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    add_common_args(p, here, "directory with bench_matmul_*.ptx")
     p.add_argument("--no-sweep", action="store_true",
                    help="only the tutorial config (skip the config sweep table)")
     p.add_argument("--family", choices=("matmul", "wgmma"), default="matmul",
@@ -108,7 +95,7 @@ def main():
     dev = torch.device("cuda", torch.cuda.current_device())
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
     ctx = tilec_rt.Context(dev.index)
-    mm = load(os.path.join(args.sources, "matmul.py"), "tilec_bench_matmul")
+    mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_matmul")
 
     def bench(fn):
         return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
@@ -159,16 +146,11 @@ def main():
                     else:
                         raise SystemExit(msg)
             del ref
-            names = list(impls)
-            times = {name: [] for name in names}
-            for r in range(args.rounds):
-                for name in names[r % len(names):] + names[:r % len(names)]:
-                    times[name].append(bench(impls[name]))
+            times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
             flops = 2.0 * M * N * K
             med = {name: statistics.median(ts) for name, ts in times.items()}
             tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
             for sig in [s.replace("_", ":") for s in sigs]:
-                me = times[f"tilec {sig}"]
                 rows.append({
                     "dtype": dt, "M": M, "N": N, "K": K, "tilec_signature": sig,
                     "tilec_ms": med[f"tilec {sig}"], "triton_ms": med["triton"],
@@ -176,10 +158,8 @@ def main():
                     "tilec_tflops": tflops[f"tilec {sig}"], "triton_tflops": tflops["triton"],
                     "cublas_tflops": tflops["cublas"],
                     # Throughput ratios (> 1: tilec faster), median over rounds.
-                    "tilec_over_cublas": statistics.median(
-                        t / m for t, m in zip(times["cublas"], me)),
-                    "tilec_over_triton": statistics.median(
-                        t / m for t, m in zip(times["triton"], me)),
+                    "tilec_over_cublas": speedup(times, f"tilec {sig}", "cublas"),
+                    "tilec_over_triton": speedup(times, f"tilec {sig}", "triton"),
                     "rel_error": {"tilec": errors[f"tilec {sig}"], "triton": errors["triton"],
                                   "cublas": errors["cublas"]},
                 })

@@ -98,49 +98,31 @@ if [ "$sanitize" = 1 ]; then
   fi
 fi
 
+# run_bench SCRIPT JSON [ARGS...]: bench/SCRIPT with the bundle's kernels
+# and runtime, its JSON to JSON; a failure fails the run.
+run_bench() {
+  local script="$1" json="$2"
+  shift 2
+  echo "== bench/$script"
+  TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
+    python3 "$here/bench/$script" --kernels "$kernels" --json "$json" "$@"
+  local rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "run.sh: bench/$script exited with $rc"
+    status=1
+  fi
+}
+
 if [ "$bench" = 1 ]; then
-  echo "== bench/bench_vector_add.py"
-  TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
-    python3 "$here/bench/bench_vector_add.py" --kernels "$kernels" \
-      --json "${TILEC_BENCH_JSON:-bench_vector_add.json}"
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "run.sh: benchmark exited with $rc"
-    status=1
-  fi
-  echo "== bench/bench_rowwise.py"
-  TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
-    python3 "$here/bench/bench_rowwise.py" --kernels "$kernels" \
-      --sources "$here/examples" \
-      --json "${TILEC_ROWWISE_JSON:-bench_rowwise.json}"
-  rc=$?
-  if [ "$rc" -ne 0 ]; then
-    echo "run.sh: row-wise benchmark exited with $rc"
-    status=1
-  fi
+  run_bench bench_vector_add.py "${TILEC_BENCH_JSON:-bench_vector_add.json}"
+  run_bench bench_rowwise.py "${TILEC_ROWWISE_JSON:-bench_rowwise.json}" \
+    --sources "$here/examples"
   if [ -f "$kernels/bench_matmul_fp16_i32_16.ptx" ]; then
-    echo "== bench/bench_gemm.py"
-    TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
-      python3 "$here/bench/bench_gemm.py" --kernels "$kernels" \
-        --sources "$here/examples" \
-        --json "${TILEC_GEMM_JSON:-bench_gemm.json}"
-    rc=$?
-    if [ "$rc" -ne 0 ]; then
-      echo "run.sh: GEMM benchmark exited with $rc"
-      status=1
-    fi
-    if [ -f "$kernels/bench_wgmma_fp8e4nv_tn.ptx" ]; then
-      echo "== bench/bench_fp8_gemm.py"
-      TILEC_RUNTIME_LIB="$here/lib/libtilec_runtime.so" \
-        python3 "$here/bench/bench_fp8_gemm.py" --kernels "$kernels" \
-          --sources "$here/examples" \
-          --json "${TILEC_FP8_GEMM_JSON:-bench_fp8_gemm.json}"
-      rc=$?
-      if [ "$rc" -ne 0 ]; then
-        echo "run.sh: fp8 GEMM benchmark exited with $rc"
-        status=1
-      fi
-    fi
+    run_bench bench_gemm.py "${TILEC_GEMM_JSON:-bench_gemm.json}" \
+      --sources "$here/examples"
+    [ -f "$kernels/bench_wgmma_fp8e4nv_tn.ptx" ] &&
+      run_bench bench_fp8_gemm.py "${TILEC_FP8_GEMM_JSON:-bench_fp8_gemm.json}" \
+        --sources "$here/examples"
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
          "build with -DTILEC_GPU_DOT_TESTS=ON)"
