@@ -313,7 +313,9 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast,
   }
   // fp8 converts to and from floats only: integers go through fp32.
   auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
-  if ((isFp8(from) && !isFloat(to)) || (isFp8(to) && !isFloat(from))) {
+  // So does fp64 (the fp8 conversions take 16- and 32-bit floats).
+  if ((isFp8(from) && (!isFloat(to) || to.isF64())) ||
+      (isFp8(to) && (!isFloat(from) || from.isF64()))) {
     TRY(mid, castTo(v, b.getF32Type(), l, false, from));
     return castTo(mid, to, l);
   }

@@ -25,3 +25,10 @@ def k_cast_bitcast_tile(x_ptr, y_ptr):
 def k_bitcast_not_bool(x_ptr):
     v = tl.load(x_ptr)
     tl.store(x_ptr, v.to(tl.int32, bitcast="yes"))
+
+
+@triton.jit
+def k_f64_fp8(x_ptr, y_ptr, n, S: tl.constexpr):
+    offs = tl.arange(0, S)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, x.to(y_ptr.dtype.element_ty), mask=offs < n)
