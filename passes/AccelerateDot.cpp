@@ -101,24 +101,6 @@ unsigned chooseSwizzle(int64_t contigElems, int64_t perInstr, int64_t bytes) {
   return 0;
 }
 
-/// The wgmma element types of a dot's operands and accumulator (PTX ISA
-/// 9.7.15.5, "wgmma.mma_async": f16/bf16 -> f32, tf32 -> f32 (f32 operands
-/// with input_precision "tf32"), e4m3/e5m2 in any mix -> f32, s8 -> s32),
-/// or false.
-bool wgmmaComputes(Type a, Type b, Type d, StringRef inputPrecision) {
-  if (isFp8(a) && isFp8(b))
-    return d.isF32();
-  if (a != b)
-    return false;
-  if (a.isF16() || a.isBF16())
-    return d.isF32();
-  if (a.isF32())
-    return d.isF32() && inputPrecision == "tf32";
-  if (a.isInteger(8))
-    return d.isInteger(32);
-  return false;
-}
-
 /// `v` before the layout conversions that produced it: the layout its
 /// elements were loaded or computed in, which decides how an operand is
 /// best stored to shared memory (a conversion on the way there is a
@@ -152,8 +134,12 @@ std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
   auto b = cast<RankedTensorType>(op.getB().getType());
   auto d = cast<RankedTensorType>(op.getD().getType());
   Type ea = a.getElementType(), eb = b.getElementType();
-  if (d.getRank() != 2 ||
-      !wgmmaComputes(ea, eb, d.getElementType(), op.getInputPrecision()))
+  // wgmma multiplies what mma.sync does on sm_90a (PTX ISA 9.7.15.5:
+  // f16/bf16, tf32, fp8 in any mix, s8), but accumulates f16 only into
+  // f32 here.
+  if (d.getRank() != 2 || d.getElementType().isF16() ||
+      !mmaV2Computes(ea, eb, d.getElementType(), op.getInputPrecision(),
+                     "sm_90a"))
     return std::nullopt;
   if (numWarps < 4 || numWarps % 4 != 0 || numWarps > 32)
     return std::nullopt;

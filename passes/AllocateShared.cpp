@@ -81,8 +81,7 @@ public:
 
   void runOnOperation() override {
     if (mlir::failed(checkChipOption(getOperation(), chip)) ||
-        mlir::failed(checkTilesHaveLayouts(getOperation(),
-                                           "tile-allocate-shared")))
+        mlir::failed(checkTilesHaveLayouts(getOperation())))
       return signalPassFailure();
     bool failed = false;
     getOperation().walk([&](FuncOp func) {

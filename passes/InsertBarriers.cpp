@@ -80,7 +80,7 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(checkTilesHaveLayouts(getOperation(), "tile-insert-barriers")))
+    if (failed(checkTilesHaveLayouts(getOperation())))
       return signalPassFailure();
     getOperation().walk([&](FuncOp func) {
       if (func.isExternal())

@@ -126,7 +126,7 @@ SmallVector<unsigned> tilec::getMemoryOrder(RankedTensorType t) {
   return order;
 }
 
-LogicalResult tilec::checkTilesHaveLayouts(Operation *root, StringRef pass) {
+LogicalResult tilec::checkTilesHaveLayouts(Operation *root) {
   auto laidOut = [](Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
     return !tensor || succeeded(tile::getLinearLayout(tensor));
@@ -136,7 +136,7 @@ LogicalResult tilec::checkTilesHaveLayouts(Operation *root, StringRef pass) {
       emitError(loc, "expected every tile to have a distributed encoding "
                      "(#tile.blocked, #tile.slice, #tile.mma, "
                      "#tile.dot_operand) with power-of-two shape, found ")
-          << t << " (" << pass << " runs after tile-assign-layouts)";
+          << t << " (run tile-assign-layouts first)";
       return WalkResult::interrupt();
     };
     for (Region &region : op->getRegions())

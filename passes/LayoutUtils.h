@@ -19,12 +19,11 @@ bool isLayoutAgnosticOp(mlir::Operation *op);
 
 /// Success if every tile value in `root` (op results and block arguments)
 /// has a distributed encoding with a linear layout (power-of-two shape);
-/// otherwise an error at the first offender naming `pass` and saying to run
+/// otherwise an error at the first offender saying to run
 /// tile-assign-layouts first. The precondition of the passes after layout
 /// assignment (tile-allocate-shared, tile-insert-barriers,
 /// tile-lower-to-simt), checked before they compute layouts.
-mlir::LogicalResult checkTilesHaveLayouts(mlir::Operation *root,
-                                          llvm::StringRef pass);
+mlir::LogicalResult checkTilesHaveLayouts(mlir::Operation *root);
 
 /// convert_layout(op(x...)) -> op'(convert_layout(x)...) for layout-agnostic
 /// ops, and the folding of conversion chains.

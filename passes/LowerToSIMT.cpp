@@ -572,24 +572,9 @@ private:
                       "functions must be inlinable into kernels");
         return WalkResult::interrupt();
       }
-      auto check = [&](Type t) {
-        auto tensor = dyn_cast<RankedTensorType>(t);
-        if (!tensor)
-          return true;
-        return succeeded(tile::getLinearLayout(tensor));
-      };
-      for (Type t : op->getResultTypes())
-        if (!check(t)) {
-          op->emitError("expected every tile to have a distributed encoding "
-                        "(#tile.blocked, #tile.slice, #tile.mma, "
-                        "#tile.dot_operand) with power-of-two shape, found ")
-              << t << " (run tile-assign-layouts first)";
-          return WalkResult::interrupt();
-        }
       return WalkResult::advance();
     });
-    if (r.wasInterrupted() ||
-        failed(checkTilesHaveLayouts(module, "tile-lower-to-simt")))
+    if (r.wasInterrupted() || failed(checkTilesHaveLayouts(module)))
       return failure();
     // Every user of shared memory has its bytes from tile-allocate-shared.
     WalkResult allocated = module.walk([&](Operation *op) {
