@@ -1061,4 +1061,7 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   f8.aligned = true;
   f8.bColMajor = true;
   addMatmul(f8, {Shape{400, 528, 272}});
+  f8.file = "bench_wgmma_fp8e4nv_tn_i32";
+  f8.aligned = false;
+  addMatmul(f8, {ragged});
 }
