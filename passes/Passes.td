@@ -10,6 +10,35 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// Tile IR (level 1)
+//===----------------------------------------------------------------------===//
+
+def TileLowerDescriptorsPass : Pass<"tile-lower-descriptors", "mlir::ModuleOp"> {
+  let summary = "rewrite tensor-descriptor accesses as masked pointer "
+                "loads and stores";
+  let description = [{
+    Replaces each `tile.desc_load` / `tile.desc_store` through a descriptor
+    made by `tile.make_tensor_desc` with a `tile.load` / `tile.store` of the
+    same block: the pointer tile is the base advanced by the block's
+    coordinates times the strides (a scalar, in 64 bits), plus each
+    dimension's `arange` times its stride (64-bit unless the stride is the
+    constant 1), and the mask keeps the elements whose coordinates lie in
+    `[0, shape)` in every dimension -- the semantics of a TMA box: elements
+    outside the tensor read as zero (NaN with `padding_option="nan"`) and
+    are not written. The later passes then treat the accesses like any
+    other (coalescing, vectorization from the strides' divisibility,
+    cp.async pipelining of dot operands). Descriptors left without uses
+    are erased.
+
+    Errors: a descriptor access whose descriptor is not a
+    `tile.make_tensor_desc` (carried by a loop, chosen by `scf.if`, a
+    function argument): unimplemented.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Layouts (level 2)
 //===----------------------------------------------------------------------===//
 

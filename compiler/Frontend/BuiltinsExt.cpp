@@ -12,6 +12,7 @@
 #include "compiler/Frontend/CodeGen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 #include <functional>
 
@@ -752,6 +753,43 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       return failure();
     }
     TRY(block, intList(*this, *s[3], "block_shape", l));
+    Type elem = cast<tile::PtrType>(base.getType()).getPointeeType();
+    // Triton's checks (semantic.make_tensor_descriptor): a TMA box.
+    if (block.empty() || block.size() > 5) {
+      error(l) << "expected a block_shape of rank 1 to 5 (a TMA box), found "
+                  "rank "
+               << block.size();
+      return failure();
+    }
+    for (int64_t d : block)
+      if (d < 1 || d > 256 || (d & (d - 1))) {
+        error(l) << "expected block_shape entries that are powers of two up "
+                    "to 256 (a TMA box), found "
+                 << d;
+        return failure();
+      }
+    int64_t elemBits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+    if (block.back() * elemBits < 16 * 8) {
+      error(l) << "expected a block_shape with at least 16 bytes in the last "
+                  "dimension, found "
+               << block.back() << " x " << elemBits / 8 << " bytes";
+      return failure();
+    }
+    bool nanPadding = false;
+    if (present(s[4])) {
+      if (s[4]->kind != K::Str ||
+          (s[4]->s != "zero" && s[4]->s != "nan")) {
+        error(l) << "expected padding_option \"zero\" or \"nan\", found "
+                 << s[4]->describe();
+        return failure();
+      }
+      nanPadding = s[4]->s == "nan";
+      if (nanPadding && !isa<FloatType>(elem)) {
+        error(l) << "padding_option=\"nan\" needs a float tensor, found "
+                 << elem;
+        return failure();
+      }
+    }
     auto listOf = [&](const PyValue &v) -> FailureOr<SmallVector<Value>> {
       std::vector<PyValue> elts =
           v.kind == K::Tuple ? v.elts : std::vector<PyValue>{v};
@@ -778,12 +816,23 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                << block.size();
       return failure();
     }
-    Type elem = cast<tile::PtrType>(base.getType()).getPointeeType();
+    APInt lastStride;
+    if (!matchPattern(strides.back(), m_ConstantInt(&lastStride)) ||
+        !lastStride.isOne()) {
+      error(l) << "expected the last stride of a tensor descriptor to be the "
+                  "constant 1 (the innermost dimension contiguous, as Triton "
+                  "requires), found "
+               << (s[2]->kind == K::Tuple && !s[2]->elts.empty()
+                       ? s[2]->elts.back().describe()
+                       : s[2]->describe());
+      return failure();
+    }
     auto descType =
         tile::TensorDescType::get(ctx, RankedTensorType::get(block, elem));
     PyValue d;
     d.kind = K::Descriptor;
-    d.v = tile::MakeTensorDescOp::create(b, lc, descType, base, shape, strides);
+    d.v = tile::MakeTensorDescOp::create(b, lc, descType, base, shape, strides,
+                                         nanPadding);
     if (Type dt = cast<tile::PtrType>(elementTypeOf(*s[0])).getPointeeType();
         dt != elem)
       d.dtype = dt;

@@ -1705,6 +1705,15 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     for (auto [k, name] : llvm::enumerate(carried)) {
       const PyValue &init = before[name];
       Type t = carriedTypes[k];
+      if (init.kind == PyValue::Kind::Descriptor ||
+          (t && isa<tile::TensorDescType>(t))) {
+        error(s.loc) << "unimplemented: tensor descriptor '" << name
+                     << "' is reassigned in a loop; make each descriptor "
+                        "once, outside the loop (tilec lowers accesses "
+                        "through the tl.make_tensor_descriptor they come "
+                        "from)";
+        return failure();
+      }
       if (t && isa<RankedTensorType>(t) && !init.isRuntime()) {
         error(s.loc) << "loop-carried variable '" << name << "' starts as "
                      << init.describe() << " but the loop makes it a tile "

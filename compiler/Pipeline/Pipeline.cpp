@@ -28,6 +28,11 @@ void tilec::buildTilePipeline(OpPassManager &pm, const PipelineOptions &) {
 
 void tilec::buildLayoutPipeline(OpPassManager &pm,
                                 const PipelineOptions &opts) {
+  // Descriptor accesses as masked pointer accesses (TMA is issue 10's next
+  // step), simplified before layouts are chosen.
+  pm.addPass(createTileLowerDescriptorsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   TileAssignLayoutsPassOptions o;
   o.numWarps = opts.numWarps;
   pm.addPass(createTileAssignLayoutsPass(o));

@@ -507,6 +507,8 @@ struct MatmulSpec {
   bool aligned = false;          // strides i32:16 / i32:1
   bool aColMajor = false, bColMajor = false;
   bool leakyRelu = false;        // tutorial 03's ACTIVATION="leaky_relu"
+  bool gelu = false;             // matmul_kernel's ACTIVATION="gelu"
+  int maxPrograms = 0;           // persistent kernels: cap on the grid
   int M = 0, N = 0, K = 0;
 
   std::string caseName() const {
@@ -516,13 +518,16 @@ struct MatmulSpec {
       n += ",A col-major";
     if (bColMajor)
       n += ",B col-major";
+    if (maxPrograms)
+      n += ",programs<=" + std::to_string(maxPrograms);
     return n;
   }
 };
 
 /// C = A @ B (leaky_relu'd for the tutorial) through a kernel with
 /// matmul_kernel's parameters, launched on a 1-D grid of
-/// cdiv(M, blockM) * cdiv(N, blockN) programs.
+/// cdiv(M, blockM) * cdiv(N, blockN) programs (at most maxPrograms, for a
+/// persistent kernel, when set).
 void runMatmul(const Env &env, const MatmulSpec &s) {
   std::string caseName = s.caseName();
   Kernel k = dotKernel(env, s.file, s.kernel);
@@ -560,6 +565,9 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
     // covers it).
     for (double &v : ref)
       v = v >= 0 ? v : 0.01 * v;
+  if (s.gelu)
+    for (double &v : ref)
+      v = 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
 
   DeviceBuffer dA(A.bytes.size()), dB(B.bytes.size()), dC(cBytes);
   dA.upload(A.bytes);
@@ -570,7 +578,10 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
     poisons.push_back(0x5A);
   for (uint8_t poison : poisons) {
     dC.fill(poison);
-    check(k.launch(Grid{cdiv(s.M, s.blockM) * cdiv(s.N, s.blockN), 1, 1},
+    unsigned programs = cdiv(s.M, s.blockM) * cdiv(s.N, s.blockN);
+    if (s.maxPrograms)
+      programs = std::min(programs, unsigned(s.maxPrograms));
+    check(k.launch(Grid{programs, 1, 1},
                    {Arg::ptr(dA.get()), Arg::ptr(dB.get()), Arg::ptr(dC.get()),
                     Arg::i32(s.M), Arg::i32(s.N), Arg::i32(s.K),
                     Arg::i32(A.strideRow()), Arg::i32(A.strideCol()),
@@ -580,6 +591,11 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
     Output C = decodeOutput(dC.download<uint8_t>(cBytes), s.out, s.M, s.N, ldc,
                             kGuard, poison, "C");
     Tolerance tol = toleranceFor(s.prec, s.out, s.K);
+    if (s.gelu)
+      // GELU's slope is at most 1.13, so the accumulator's error grows by
+      // that much; its fp32 evaluation (erff within 2 ulp, 1 + erf
+      // cancelling for x << 0) adds at most 2^-21 |x| <= 2^-21 sum |a*b|.
+      tol.elem = 1.13 * tol.elem + std::ldexp(1.0, -21);
     if (s.prec == Prec::Exact) {
       expectExact(C, ref, s.N, "C");
     } else if (s.prec == Prec::Tf32) {
@@ -1035,6 +1051,46 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     w.aligned = true;
     w.bColMajor = true;
     addMatmul(w, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
+  }
+  // GEMM + GELU in one kernel (the benchmark's tiles and a small config).
+  for (auto [file, in, bm, bn, al] :
+       {std::tuple{"wgmma_fp16_gelu", Elem::F16, 128, 128, false},
+        {"bench_wgmma_fp16_gelu_i32_16", Elem::F16, 128, 256, true},
+        {"bench_wgmma_bf16_gelu_i32_16", Elem::BF16, 128, 256, true}}) {
+    MatmulSpec g = spec(file, in, in, Prec::ExactProducts);
+    g.blockM = bm;
+    g.blockN = bn;
+    g.aligned = al;
+    g.gelu = true;
+    addMatmul(g, al ? std::initializer_list<Shape>{{400, 528, 272}}
+                    : std::initializer_list<Shape>{ragged, deep});
+  }
+  // Tutorial 09's persistent matmul on device-side tensor descriptors
+  // (row-major operands; partial tiles through the descriptors' zero fill
+  // and clipping): one program per tile, and a few programs looping over
+  // many tiles.
+  for (auto [file, in, out, bm, bn] :
+       {std::tuple{"matmul_desc_fp16", Elem::F16, Elem::F16, 128, 128},
+        {"matmul_desc_bf16_mma_sync", Elem::BF16, Elem::F32, 64, 64}}) {
+    MatmulSpec d = spec(file, in, out, Prec::ExactProducts);
+    d.kernel = "matmul_desc_kernel";
+    d.blockM = bm;
+    d.blockN = bn;
+    d.aligned = true;
+    addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
+    d.maxPrograms = 3;
+    addMatmul(d, {ragged, {700, 520, 130}});
+  }
+  // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
+  for (auto [file, e] : {std::pair{"bench_desc_fp16_i32_16", Elem::F16},
+                         {"bench_desc_bf16_i32_16", Elem::BF16}}) {
+    MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
+    d.kernel = "matmul_desc_kernel";
+    d.blockM = 128;
+    d.blockN = 256;
+    d.aligned = true;
+    d.maxPrograms = 4;
+    addMatmul(d, {Shape{400, 528, 272}});
   }
   addTrans("wgmma_nt_fp16", false, true, {ragged, deep});
   addTrans("wgmma_tn_fp16", true, false, {ragged, deep});

@@ -11,6 +11,7 @@
 #include "GpuTestUtils.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -352,9 +353,124 @@ void runHistogram(const Env &env, const std::string &file, int BLOCK,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+/// desc_copy_kernel (`file`): dst[i, j] = 2 * src[i + offM, j + offN] + 1
+/// over a [DM, DN] dst, src [M, N]; src elements outside it read as 0 (NaN
+/// with `nan`), dst elements outside [DM, DN] (row padding, past the end)
+/// keep the poison. Buffers end where the tensors end (memcheck sees any
+/// read or write past them); src's row padding holds NaN bits, so a
+/// masked-off element that is read anyway shows.
+void runDescCopy(const Env &env, const std::string &caseName,
+                 const std::string &file, int bm, int bn, bool nan) {
+  Kernel k = env.kernel(file, "desc_copy_kernel");
+  Rng rng = env.rng(caseName);
+  const int M = 75, N = 130, ldS = 136, DM = 83, DN = 101, ldD = 108;
+  std::vector<float> src(size_t(M) * ldS, bitsFloat(kPoison32));
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < N; ++c)
+      src[size_t(r) * ldS + c] = rng.value();
+  DeviceBuffer dS(src.size() * 4), dD((size_t(DM) * ldD + kGuard) * 4);
+  dS.upload(src);
+  for (auto [offM, offN] : {std::pair{0, 0}, {-5, -17}, {9, 40}, {-100, 0},
+                            {0, 200}, {74, 129}, {-31, 63}}) {
+    dD.poison();
+    check(k.launch(Grid{cdiv(DM, bm), cdiv(DN, bn), 1},
+                   {Arg::ptr(dS.get()), Arg::ptr(dD.get()), Arg::i32(M),
+                    Arg::i32(N), Arg::i32(ldS), Arg::i32(ldD), Arg::i32(DM),
+                    Arg::i32(DN), Arg::i32(offM), Arg::i32(offN)}));
+    env.sync();
+    std::vector<uint32_t> d = dD.download<uint32_t>(size_t(DM) * ldD + kGuard);
+    std::string where = " (offsets " + std::to_string(offM) + ", " +
+                        std::to_string(offN) + ")";
+    for (int r = 0; r < DM; ++r)
+      for (int c = 0; c < ldD; ++c) {
+        uint32_t got = d[size_t(r) * ldD + c];
+        std::string at = "dst(" + std::to_string(r) + ", " + std::to_string(c) +
+                         ")" + where;
+        if (c >= DN) {
+          if (got != kPoison32)
+            failCase(at + ", row padding, was written: found " + describe(got));
+          continue;
+        }
+        int sr = r + offM, sc = c + offN;
+        bool inside = sr >= 0 && sr < M && sc >= 0 && sc < N;
+        if (!inside && nan) {
+          if (!std::isnan(bitsFloat(got)) || got == kPoison32)
+            failCase(at + ": expected NaN padding, found " + describe(got) +
+                     (got == kPoison32 ? " (never written)" : ""));
+          continue;
+        }
+        float x = inside ? src[size_t(sr) * ldS + sc] : 0.0f;
+        uint32_t want = floatBits(2.0f * x + 1.0f);
+        if (got != want)
+          failCase(at + ": expected " + describe(want) + ", found " +
+                   describe(got) + (got == kPoison32 ? " (never written)" : ""));
+      }
+    expectUntouched(d, size_t(DM) * ldD, size_t(DM) * ldD + kGuard,
+                    "element past dst");
+  }
+}
+
+/// desc_copy3d_kernel: dst[b, i, j] = src[b, i, j] + b over [B, M, N] with
+/// 2 x 8 x 32 boxes, ragged in every dimension, padded strides.
+void runDescCopy3d(const Env &env, const std::string &caseName) {
+  Kernel k = env.kernel("desc_copy3d_kernel");
+  Rng rng = env.rng(caseName);
+  const int B = 5, M = 19, N = 70, s1 = 76, s0 = M * s1 + 4, d1 = 72,
+            d0 = M * d1 + 8;
+  std::vector<float> src(size_t(B) * s0, bitsFloat(kPoison32));
+  for (int b = 0; b < B; ++b)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        src[size_t(b) * s0 + size_t(i) * s1 + j] = rng.value();
+  size_t dstElems = size_t(B) * d0;
+  DeviceBuffer dS(src.size() * 4), dD((dstElems + kGuard) * 4);
+  dS.upload(src);
+  dD.poison();
+  check(k.launch(Grid{cdiv(B, 2), cdiv(M, 8), cdiv(N, 32)},
+                 {Arg::ptr(dS.get()), Arg::ptr(dD.get()), Arg::i32(B),
+                  Arg::i32(M), Arg::i32(N), Arg::i32(s0), Arg::i32(s1),
+                  Arg::i32(d0), Arg::i32(d1)}));
+  env.sync();
+  std::vector<uint32_t> d = dD.download<uint32_t>(dstElems + kGuard);
+  for (size_t o = 0; o < dstElems; ++o) {
+    int b = int(o / d0), rest = int(o % d0), i = rest / d1, j = rest % d1;
+    std::string at = "dst(" + std::to_string(b) + ", " + std::to_string(i) +
+                     ", " + std::to_string(j) + ")";
+    if (i >= M || j >= N) {
+      if (d[o] != kPoison32)
+        failCase(at + ", padding, was written: found " + describe(d[o]));
+      continue;
+    }
+    uint32_t want =
+        floatBits(src[size_t(b) * s0 + size_t(i) * s1 + j] + float(b));
+    if (d[o] != want)
+      failCase(at + ": expected " + describe(want) + ", found " +
+               describe(d[o]));
+  }
+  expectUntouched(d, dstElems, dstElems + kGuard, "element past dst");
+}
+
 } // namespace
 
 void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
+  cases.push_back({"desc_copy_kernel/zero padding", false, true,
+                   [](const Env &e) {
+                     runDescCopy(e, "desc_copy_kernel/zero padding",
+                                 "desc_copy_kernel", 32, 64, false);
+                   }});
+  cases.push_back({"desc_copy_nan_kernel/nan padding", false, true,
+                   [](const Env &e) {
+                     runDescCopy(e, "desc_copy_nan_kernel/nan padding",
+                                 "desc_copy_nan_kernel", 16, 32, true);
+                   }});
+  cases.push_back({"desc_copy3d_kernel/ragged 3-D", false, true,
+                   [](const Env &e) {
+                     runDescCopy3d(e, "desc_copy3d_kernel/ragged 3-D");
+                   }});
   // R x C tiles on 1, 4 and 8 warps: replicas in lanes (shuffles), in
   // registers and lanes, and across warps (shared memory).
   struct Replicated {

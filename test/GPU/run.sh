@@ -9,10 +9,12 @@
 #                tests and --tool racecheck over the shared-memory kernels
 #                (transpose and the pipelined tl.dot GEMMs)
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
-#                when the bundle has the tl.dot kernels, bench_gemm.py and
-#                bench_fp8_gemm.py (needs python3, torch, triton); JSON to
-#                $TILEC_BENCH_JSON (or ./bench_vector_add.json),
-#                $TILEC_ROWWISE_JSON, $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON
+#                when the bundle has the tl.dot kernels, bench_gemm.py,
+#                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py
+#                (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
+#                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
+#                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
+#                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #
@@ -29,7 +31,7 @@ for arg in "$@"; do
     --bench) bench=1 ;;
     --quick) quick=1 ;;
     --reference) reference=1 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -82,6 +84,9 @@ if [ "$sanitize" = 1 ]; then
     racy+=",wgmma_fp16,wgmma_fp16_k16,wgmma_fp16_wn2,wgmma_tn_fp16"
     racy+=",wgmma_fp16_out_fp16,wgmma_fp8e5_tn,wgmma_int8_tn,wgmma_tf32_k16_tn"
     racy+=",attention_chain_64,matmul_fp8e4nv_upcast"
+    # Persistent descriptor GEMMs: the K loop's buffers reused tile after
+    # tile.
+    racy+=",matmul_desc_fp16,matmul_desc_bf16_mma_sync"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"
@@ -122,6 +127,12 @@ if [ "$bench" = 1 ]; then
       --sources "$here/examples"
     [ -f "$kernels/bench_wgmma_fp8e4nv_tn.ptx" ] &&
       run_bench bench_fp8_gemm.py "${TILEC_FP8_GEMM_JSON:-bench_fp8_gemm.json}" \
+        --sources "$here/examples"
+    [ -f "$kernels/bench_wgmma_fp16_gelu_i32_16.ptx" ] &&
+      run_bench bench_gemm_gelu.py "${TILEC_GEMM_GELU_JSON:-bench_gemm_gelu.json}" \
+        --sources "$here/examples"
+    [ -f "$kernels/bench_desc_fp16_i32_16.ptx" ] &&
+      run_bench bench_desc_gemm.py "${TILEC_DESC_GEMM_JSON:-bench_desc_gemm.json}" \
         --sources "$here/examples"
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \

@@ -479,6 +479,9 @@ LogicalResult MakeTensorDescOp::verify() {
     return emitOpError("expected ")
            << block.getRank() << " shape and stride values (the block's "
            << "rank), found " << getShape().size();
+  if (getNanPadding() && !isa<FloatType>(block.getElementType()))
+    return emitOpError("expected a float block for nan_padding, found ")
+           << block.getElementType();
   return success();
 }
 

@@ -423,7 +423,8 @@ def Tile_MakeTensorDescOp : Tile_Op<"make_tensor_desc", [
     (in elements; one of each per dimension of the block, i32 or i64
     scalars), accessed in blocks of the result's block type by
     `tile.desc_load` and `tile.desc_store`. Elements outside `shape` read as
-    zero and are not written.
+    zero (NaN with `nan_padding`, Triton's `padding_option="nan"`; float
+    blocks only) and are not written.
 
     ```mlir
     %d = tile.make_tensor_desc %base, [%m, %k], [%ld, %one]
@@ -433,7 +434,8 @@ def Tile_MakeTensorDescOp : Tile_Op<"make_tensor_desc", [
   }];
   let arguments = (ins Tile_PtrType:$base,
                        Variadic<AnyTypeOf<[I32, I64]>>:$shape,
-                       Variadic<AnyTypeOf<[I32, I64]>>:$strides);
+                       Variadic<AnyTypeOf<[I32, I64]>>:$strides,
+                       UnitAttr:$nan_padding);
   let results = (outs Tile_TensorDescType:$result);
   let assemblyFormat = [{
     $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:`

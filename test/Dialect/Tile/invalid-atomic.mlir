@@ -124,6 +124,14 @@ tile.func @desc_shape_type(%b: !tile.ptr<f16>, %m: i16, %s: i64) {
 
 // -----
 
+tile.func @desc_nan_int(%b: !tile.ptr<i32>, %m: i32, %s: i64) {
+  // expected-error @+1 {{'tile.make_tensor_desc' op expected a float block for nan_padding, found 'i32'}}
+  %d = tile.make_tensor_desc %b, [%m], [%s] {nan_padding} : !tile.ptr<i32>, [i32], [i64] -> !tile.tensordesc<tensor<64xi32>>
+  tile.return
+}
+
+// -----
+
 tile.func private @desc_load_indices(%d: !tile.tensordesc<tensor<64x64xf16>>, %i: i32) -> tensor<64x64xf16> {
   // expected-error @+1 {{'tile.desc_load' op expected 2 indices (the block's rank), found 1}}
   %t = tile.desc_load %d[%i] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>

@@ -14,10 +14,11 @@
 // 16 x 8 output tiles of the program's BM x BN tile.
 //
 // One kernel per translation, chosen and configured by macros (see
-// test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_TRANS, REF_ACC,
+// test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_DESC, REF_TRANS, REF_ACC,
 // REF_CHAIN, REF_AUX; IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
-// OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03).
+// OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
+// GELU (matmul_kernel's ACTIVATION="gelu").
 // Launched with 128 threads (num_warps = 4 in the metadata line).
 //
 //===----------------------------------------------------------------------===//
@@ -239,6 +240,9 @@ __device__ void programTile(const Operand &A, const Operand &B, int K,
 #if defined(LEAKY)
       v = v >= 0 ? v : 0.01f * v;
 #endif
+#if defined(GELU)
+      v = 0.5f * v * (1.0f + erff(v * 0.7071067811865476f));
+#endif
       if (rows[i] < A.rows && cols[i] < B.cols)
         C[rows[i] * scm + cols[i] * scn] = toOut(v);
     }
@@ -258,6 +262,20 @@ extern "C" __global__ void matmul_kernel(const In *a, const In *b, Out *c,
   Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
   programTile(A, B, K, blockIdx.x / numN, blockIdx.x % numN, c, scm, scn,
               nullptr, 0, 0);
+}
+#endif
+
+#if defined(REF_DESC)
+/// matmul_desc_kernel: persistent, tile t = blockIdx.x, blockIdx.x +
+/// gridDim.x, ... (row-major tiles: the tile order does not change C).
+extern "C" __global__ void matmul_desc_kernel(const In *a, const In *b, Out *c,
+                                              int M, int N, int K, int sam,
+                                              int sak, int sbk, int sbn,
+                                              int scm, int scn) {
+  int numN = (N + BN - 1) / BN, tiles = ((M + BM - 1) / BM) * numN;
+  Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x)
+    programTile(A, B, K, t / numN, t % numN, c, scm, scn, nullptr, 0, 0);
 }
 #endif
 

@@ -17,12 +17,15 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
                   ACC_INT32: tl.constexpr, UPCAST_FP16: tl.constexpr,
-                  INPUT_PRECISION: tl.constexpr):
+                  INPUT_PRECISION: tl.constexpr, ACTIVATION: tl.constexpr = ""):
     """C[M, N] = A[M, K] @ B[K, N] for any strides (row- or column-major A and
     B are the same kernel). ACC_INT32 accumulates in int32 (int8 inputs),
     else in fp32; UPCAST_FP16 converts the loaded tiles to fp16 before the
     dot (fp8 inputs the way pre-fp8 hardware needs them); INPUT_PRECISION is
-    tl.dot's for fp32 inputs. The result is cast to C's element type."""
+    tl.dot's for fp32 inputs. ACTIVATION="gelu" applies the exact GELU,
+    x / 2 * (1 + erf(x / sqrt(2))) (torch.nn.functional.gelu's default), to
+    the fp32 accumulator: GEMM + GELU in one kernel. The result is cast to
+    C's element type."""
     # Grouped ordering: GROUP_M rows of tiles share their B columns in L2.
     pid = tl.program_id(0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
@@ -58,6 +61,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
         acc += tl.dot(a, b, input_precision=INPUT_PRECISION)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
+    if ACTIVATION == "gelu":
+        acc = 0.5 * acc * (1.0 + tl.erf(acc * 0.7071067811865476))
     c = acc.to(c_ptr.dtype.element_ty)
     c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
     tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
@@ -197,6 +202,41 @@ def matmul_aux_kernel(a_ptr, b_ptr, c_ptr, idx_ptr, aux_ptr, M, N, K,
         b_ptrs += BLOCK_K * stride_bk
     c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
     tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def matmul_desc_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                       GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr):
+    """C = A @ B as Triton's tutorial 09 writes it with device-side tensor
+    descriptors (row-major A, B and C: stride_ak, stride_bn and stride_cn
+    must be 1), persistent: each program loops over output tiles in grouped
+    order, stepping by the number of programs, so any grid is correct.
+    Partial tiles need no masks: the descriptors zero-fill and clip."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[stride_am, stride_ak],
+                                       block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[stride_bk, stride_bn],
+                                       block_shape=[BLOCK_K, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[stride_cm, stride_cn],
+                                       block_shape=[BLOCK_M, BLOCK_N])
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    k_tiles = tl.cdiv(K, BLOCK_K)
+    num_tiles = num_pid_m * num_pid_n
+    num_pid_in_group = GROUP_M * num_pid_n
+    for tile_id in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0)):
+        group_id = tile_id // num_pid_in_group
+        first_pid_m = group_id * GROUP_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+        pid_m = first_pid_m + (tile_id % group_size_m)
+        pid_n = (tile_id % num_pid_in_group) // group_size_m
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for ki in tl.range(0, k_tiles, num_stages=NUM_STAGES):
+            a = a_desc.load([pid_m * BLOCK_M, ki * BLOCK_K])
+            b = b_desc.load([ki * BLOCK_K, pid_n * BLOCK_N])
+            acc = tl.dot(a, b, acc)
+        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_ptr.dtype.element_ty))
 
 
 def matmul(a, b, out_dtype=None, BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8,

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Persistent GEMM on device-side tensor descriptors (Triton's tutorial 09 form):
+tilec vs Triton vs cuBLAS on one GPU, the same tile program on both compilers.
+
+The kernel is matmul_desc_kernel of test/GPU/kernels/py/matmul.py: each program
+makes descriptors for A, B and C (tl.make_tensor_descriptor) and loops over the
+output tiles in grouped order, stepping by the number of programs; the grid is
+min(#SMs, #tiles). Config: BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8,
+num_stages=3, num_warps=8 (tutorial 03's first CUDA config). tilec compiled it
+at build time into bench_desc_fp16_i32_16.ptx / bench_desc_bf16_i32_16.ptx
+with the signature Triton's JIT picks for these tensors (sizes and leading
+dimensions divisible by 16, unit strides equal to 1). tilec lowers the
+descriptor accesses to masked loads and stores (cp.async into wgmma operands);
+Triton lowers them to TMA with mbarriers (its global scratch for the
+descriptors comes from triton.set_allocator). cuBLAS is torch.mm(a, b, out=c).
+
+Shapes: M = N = K = 4096, 8192 and 4000. Each output is first checked
+against an fp32 reference (normwise relative error below 1e-3 fp16, 8e-3 bf16).
+Timing: do_bench medians, --rounds interleaved rounds in rotated order, ratios
+as medians of per-round ratios (bench/gemm_common.py). TFLOP/s = 2 M N K / time.
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_desc_gemm.py \\
+        --kernels kernels --sources examples --json desc_gemm.json
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+
+import torch
+import triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tilec_rt  # noqa: E402
+from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+                         speedup)
+
+CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
+NUM_STAGES = 3
+NUM_WARPS = 8
+SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
+DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_common_args(p, here, "directory with bench_desc_*.ptx")
+    args = p.parse_args()
+    for dt, _, _ in DTYPES:
+        path = os.path.join(args.kernels, f"bench_desc_{dt}_i32_16.ptx")
+        if not os.path.exists(path):
+            raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
+                             "-DTILEC_GPU_DOT_TESTS=ON")
+
+    torch.cuda.init()
+    dev = torch.device("cuda", torch.cuda.current_device())
+    torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
+    sms = torch.cuda.get_device_properties(dev).multi_processor_count
+    # Triton's device-side descriptors live in global scratch memory.
+    triton.set_allocator(lambda size, align, stream:
+                         torch.empty(size, dtype=torch.int8, device=dev))
+    ctx = tilec_rt.Context(dev.index)
+    mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_desc")
+
+    rows = []
+    for dt, dtype, tol in DTYPES:
+        kernel = ctx.load_file(os.path.join(args.kernels, f"bench_desc_{dt}_i32_16.ptx")) \
+            .kernel("matmul_desc_kernel")
+        for M, N, K in SHAPES:
+            gen = torch.Generator(device=dev).manual_seed(M + N + K)
+            a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
+            b = torch.randn((K, N), device=dev, dtype=dtype, generator=gen)
+            c = torch.empty((M, N), device=dev, dtype=dtype)
+            ref = torch.mm(a.float(), b.float())
+            tiles = triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"])
+            grid = (min(sms, tiles),)
+            ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                    c.stride(0), c.stride(1))
+
+            def run_tilec():
+                kernel.launch(grid, a, b, c, *ints)
+
+            def run_triton():
+                mm.matmul_desc_kernel[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES,
+                                            num_stages=NUM_STAGES, num_warps=NUM_WARPS)
+
+            def run_cublas():
+                torch.mm(a, b, out=c)
+
+            impls = {"tilec": run_tilec, "triton": run_triton, "cublas": run_cublas}
+            errors = {}
+            for name, fn in impls.items():
+                c.fill_(float("nan"))
+                fn()
+                torch.cuda.synchronize()
+                err = ((c.float() - ref).norm() / ref.norm()).item()
+                errors[name] = err
+                if not err <= tol:
+                    msg = (f"GEMM {dt} {M}x{N}x{K}: {name} differs from the fp32 reference: "
+                           f"normwise relative error {err:.3g} > {tol}")
+                    if name == "tilec":
+                        raise SystemExit(msg)
+                    print("warning: " + msg)
+            del ref
+            times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
+            flops = 2.0 * M * N * K
+            med = {name: statistics.median(ts) for name, ts in times.items()}
+            tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
+            rows.append({
+                "dtype": dt, "M": M, "N": N, "K": K, "grid": grid[0],
+                **{f"{n}_ms": med[n] for n in impls},
+                **{f"{n}_tflops": tflops[n] for n in impls},
+                "tilec_over_triton": speedup(times, "tilec", "triton"),
+                "tilec_over_cublas": speedup(times, "tilec", "cublas"),
+                "rel_error": errors,
+            })
+            del a, b, c
+            torch.cuda.empty_cache()
+
+    device = torch.cuda.get_device_name(dev)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": device, "warmup_ms": args.warmup, "rep_ms": args.rep,
+                       "rounds": args.rounds, "config": {**CONFIG, "num_stages": NUM_STAGES,
+                                                          "num_warps": NUM_WARPS},
+                       "rows": rows}, f, indent=2)
+        print(f"wrote {args.json}")
+    header = ("dtype", "M=N=K", "grid", "tilec", "triton", "cuBLAS", "tilec/triton",
+              "tilec/cuBLAS")
+    lines = [header] + [(r["dtype"], str(r["M"]), str(r["grid"]), f"{r['tilec_tflops']:.1f}",
+                         f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
+                         f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}")
+                        for r in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
+          f"TFLOP/s; matmul_desc_kernel {CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x"
+          f"{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps, persistent grid")
+    for k, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(line, widths))))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+//===- LowerDescriptors.cpp - descriptor accesses as masked loads -*- C++ -*-===//
+//
+// tile-lower-descriptors: a block access through a tensor descriptor
+// (`tl.make_tensor_descriptor` + `desc.load` / `desc.store`) becomes the
+// masked pointer access it means. For a block [B0, ..., Bn-1] at
+// coordinates [c0, ..., cn-1] of a tensor (base, shape, strides):
+//
+//   base' = base + sum_d c_d * stride_d                      (scalar, i64)
+//   ptrs  = splat(base') + sum_d bcast(arange(B_d) * stride_d)
+//   mask  = AND_d bcast(0 <= c_d + arange(B_d) < shape_d)    (i64 compares)
+//
+// which is what a TMA box reads and writes (PTX ISA 5.5.6, "Tensor access
+// modes": out-of-bound elements fill with zero, or NaN, on a load and are
+// skipped on a store). A stride that is the constant 1 (Triton requires it
+// of the last dimension) keeps that dimension's offsets in i32 with no
+// multiply, so the axis analysis sees the contiguity the coalescing and
+// vector widths rest on.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Tile/IR/TileDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILELOWERDESCRIPTORSPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+bool isConstantOne(Value v) {
+  APInt c;
+  return matchPattern(v, m_ConstantInt(&c)) && c.isOne();
+}
+
+/// `v` as i64 (sign-extended).
+Value toI64(OpBuilder &b, Location loc, Value v) {
+  Type i64 = b.getI64Type();
+  if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
+    if (t.getElementType().isInteger(64))
+      return v;
+    return arith::ExtSIOp::create(b, loc, t.clone(i64), v);
+  }
+  if (v.getType().isInteger(64))
+    return v;
+  return arith::ExtSIOp::create(b, loc, i64, v);
+}
+
+/// A 1-D tile along dimension `dim` of `shape`, given size-1 dimensions
+/// around it and broadcast to the whole block.
+Value broadcastAlong(OpBuilder &b, Location loc, Value v, unsigned dim,
+                     ArrayRef<int64_t> shape) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> cur = {shape[dim]};
+  for (unsigned axis = 0; axis < shape.size(); ++axis) {
+    if (axis == dim)
+      continue;
+    cur.insert(cur.begin() + axis, 1);
+    v = ExpandDimsOp::create(b, loc, t.clone(cur), v,
+                             b.getI32IntegerAttr(int32_t(axis)));
+  }
+  if (cur != SmallVector<int64_t>(shape))
+    v = BroadcastOp::create(b, loc, t.clone(shape), v);
+  return v;
+}
+
+/// The pointer tile and mask of the block at `coords` of `desc`.
+std::pair<Value, Value> blockAccess(OpBuilder &b, Location loc,
+                                    MakeTensorDescOp desc, ValueRange coords) {
+  RankedTensorType block = desc.getResult().getType().getBlockType();
+  ArrayRef<int64_t> shape = block.getShape();
+  auto ptrType = desc.getBase().getType();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+
+  // Coordinates in 64 bits; the block's first element.
+  SmallVector<Value> coords64;
+  for (Value c : coords)
+    coords64.push_back(toI64(b, loc, c));
+  Value offset;
+  for (auto [c, stride] : llvm::zip(coords64, desc.getStrides())) {
+    Value term = c;
+    if (!isConstantOne(stride)) {
+      Value s = toI64(b, loc, stride);
+      term = arith::MulIOp::create(b, loc, c, s);
+    }
+    offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+  }
+  Value first = AddPtrOp::create(b, loc, ptrType, desc.getBase(), offset);
+  Value ptrs =
+      SplatOp::create(b, loc, RankedTensorType::get(shape, ptrType), first);
+
+  Value mask;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    auto rangeType = RankedTensorType::get({shape[d]}, i32);
+    auto rangeType64 = rangeType.clone(i64);
+    Value range = MakeRangeOp::create(b, loc, rangeType, b.getI32IntegerAttr(0),
+                                      b.getI32IntegerAttr(int32_t(shape[d])));
+    Value range64 = toI64(b, loc, range);
+    // Offsets of dimension d within the block.
+    Value stride = desc.getStrides()[d];
+    Value offs = range;
+    if (!isConstantOne(stride)) {
+      Value s64 = toI64(b, loc, stride);
+      Value s = SplatOp::create(b, loc, rangeType64, s64);
+      offs = arith::MulIOp::create(b, loc, range64, s);
+    }
+    Value offsTile = broadcastAlong(b, loc, offs, d, shape);
+    ptrs = AddPtrOp::create(b, loc, ptrs.getType(), ptrs, offsTile);
+    // 0 <= coordinate < shape, in 64 bits (no wrap near 2^31).
+    Value start = SplatOp::create(b, loc, rangeType64, coords64[d]);
+    Value coord = arith::AddIOp::create(b, loc, start, range64);
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(rangeType64, APInt(64, 0)));
+    Value shape64 = toI64(b, loc, desc.getShape()[d]);
+    Value extent = SplatOp::create(b, loc, rangeType64, shape64);
+    Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, coord,
+                                     zero);
+    Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, coord,
+                                     extent);
+    Value in = arith::AndIOp::create(b, loc, ge, lt);
+    in = broadcastAlong(b, loc, in, d, shape);
+    mask = mask ? arith::AndIOp::create(b, loc, mask, in) : in;
+  }
+  return {ptrs, mask};
+}
+
+struct TileLowerDescriptorsPass
+    : tilec::impl::TileLowerDescriptorsPassBase<TileLowerDescriptorsPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    SmallVector<Operation *> accesses;
+    getOperation().walk([&](Operation *op) {
+      if (isa<DescLoadOp, DescStoreOp>(op))
+        accesses.push_back(op);
+    });
+    for (Operation *op : accesses) {
+      Value d = isa<DescLoadOp>(op) ? cast<DescLoadOp>(op).getDesc()
+                                    : cast<DescStoreOp>(op).getDesc();
+      auto desc = d.getDefiningOp<MakeTensorDescOp>();
+      if (!desc) {
+        InFlightDiagnostic diag = op->emitError(
+            "unimplemented: an access through a tensor descriptor that is "
+            "not made by tile.make_tensor_desc in the kernel (a "
+            "loop-carried, selected or argument descriptor); found ");
+        if (Operation *def = d.getDefiningOp())
+          diag << "the result of '" << def->getName() << "'";
+        else
+          diag << "a block argument";
+        failed = true;
+        continue;
+      }
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      if (auto load = dyn_cast<DescLoadOp>(op)) {
+        auto [ptrs, mask] = blockAccess(b, loc, desc, load.getIndices());
+        Value other;
+        if (desc.getNanPadding()) {
+          auto t = load.getType();
+          auto ft = cast<FloatType>(t.getElementType());
+          other = arith::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(
+                  t, APFloat::getQNaN(ft.getFloatSemantics())));
+        }
+        Value v = LoadOp::create(b, loc, load.getType(), ptrs, mask, other);
+        load.replaceAllUsesWith(v);
+      } else {
+        auto store = cast<DescStoreOp>(op);
+        auto [ptrs, mask] = blockAccess(b, loc, desc, store.getIndices());
+        StoreOp::create(b, loc, ptrs, store.getSrc(), mask);
+      }
+      op->erase();
+    }
+    getOperation().walk([](MakeTensorDescOp desc) {
+      if (desc->use_empty())
+        desc->erase();
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace
