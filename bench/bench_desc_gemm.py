@@ -21,6 +21,14 @@ as medians of per-round ratios (bench/gemm_common.py). TFLOP/s = 2 M N K / time.
 
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_desc_gemm.py \\
         --kernels kernels --sources examples --json desc_gemm.json
+
+With --host, the kernel is instead matmul_tma_persistent_kernel of
+test/GPU/kernels/py/host_descriptors.py (tutorial 09's TMA matmul): host-side
+descriptors (triton.tools.tensor_descriptor.TensorDescriptor, the same objects
+passed to both compilers) of A [M, K], B given as [N, K] and C, the block
+shapes in the descriptors, same config; tilec's PTX is bench_host_desc_*.ptx
+(signature tensordesc<T[128,64]>, tensordesc<T[256,64]>, tensordesc<T[128,256]>,
+i32:16 x 3). cuBLAS computes the same A @ B^T (torch.mm(a, b.T)).
 """
 
 import argparse
@@ -48,9 +56,12 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(p, here, "directory with bench_desc_*.ptx")
+    p.add_argument("--host", action="store_true",
+                   help="host-side descriptors: matmul_tma_persistent_kernel")
     args = p.parse_args()
+    ptx = "bench_host_desc_{}.ptx" if args.host else "bench_desc_{}_i32_16.ptx"
     for dt, _, _ in DTYPES:
-        path = os.path.join(args.kernels, f"bench_desc_{dt}_i32_16.ptx")
+        path = os.path.join(args.kernels, ptx.format(dt))
         if not os.path.exists(path):
             raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
                              "-DTILEC_GPU_DOT_TESTS=ON")
@@ -63,12 +74,19 @@ def main():
     triton.set_allocator(lambda size, align, stream:
                          torch.empty(size, dtype=torch.int8, device=dev))
     ctx = tilec_rt.Context(dev.index)
-    mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_desc")
+    if args.host:
+        from triton.tools.tensor_descriptor import TensorDescriptor
+        mm = load_module(os.path.join(args.sources, "host_descriptors.py"),
+                         "tilec_bench_host_desc")
+        kernel_name = "matmul_tma_persistent_kernel"
+    else:
+        mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_desc")
+        kernel_name = "matmul_desc_kernel"
 
     rows = []
     for dt, dtype, tol in DTYPES:
-        kernel = ctx.load_file(os.path.join(args.kernels, f"bench_desc_{dt}_i32_16.ptx")) \
-            .kernel("matmul_desc_kernel")
+        kernel = ctx.load_file(os.path.join(args.kernels, ptx.format(dt))) \
+            .kernel(kernel_name)
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
@@ -77,18 +95,38 @@ def main():
             ref = torch.mm(a.float(), b.float())
             tiles = triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"])
             grid = (min(sms, tiles),)
-            ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                    c.stride(0), c.stride(1))
+            if args.host:
+                # B as N x K (tutorial 09's layout); the reference is A @ B.
+                b_nk = b.t().contiguous()
+                bm, bn, bk = CONFIG["BLOCK_M"], CONFIG["BLOCK_N"], CONFIG["BLOCK_K"]
+                descs = (TensorDescriptor.from_tensor(a, [bm, bk]),
+                         TensorDescriptor.from_tensor(b_nk, [bn, bk]),
+                         TensorDescriptor.from_tensor(c, [bm, bn]))
 
-            def run_tilec():
-                kernel.launch(grid, a, b, c, *ints)
+                def run_tilec():
+                    kernel.launch(grid, *descs, M, N, K)
 
-            def run_triton():
-                mm.matmul_desc_kernel[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES,
-                                            num_stages=NUM_STAGES, num_warps=NUM_WARPS)
+                def run_triton():
+                    mm.matmul_tma_persistent_kernel[grid](
+                        *descs, M, N, K, GROUP_M=CONFIG["GROUP_M"], NUM_STAGES=NUM_STAGES,
+                        EPILOGUE_SUBTILE=False, num_stages=NUM_STAGES, num_warps=NUM_WARPS)
 
-            def run_cublas():
-                torch.mm(a, b, out=c)
+                def run_cublas():
+                    torch.mm(a, b_nk.t(), out=c)
+            else:
+                ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                        c.stride(0), c.stride(1))
+
+                def run_tilec():
+                    kernel.launch(grid, a, b, c, *ints)
+
+                def run_triton():
+                    mm.matmul_desc_kernel[grid](a, b, c, *ints, **CONFIG,
+                                                NUM_STAGES=NUM_STAGES,
+                                                num_stages=NUM_STAGES, num_warps=NUM_WARPS)
+
+                def run_cublas():
+                    torch.mm(a, b, out=c)
 
             impls = {"tilec": run_tilec, "triton": run_triton, "cublas": run_cublas}
             errors = {}
@@ -117,7 +155,9 @@ def main():
                 "tilec_over_cublas": speedup(times, "tilec", "cublas"),
                 "rel_error": errors,
             })
-            del a, b, c
+            del a, b, c, run_tilec, run_triton, run_cublas, impls
+            if args.host:
+                del b_nk, descs
             torch.cuda.empty_cache()
 
     device = torch.cuda.get_device_name(dev)
@@ -136,7 +176,7 @@ def main():
                         for r in rows]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
-          f"TFLOP/s; matmul_desc_kernel {CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x"
+          f"TFLOP/s; {kernel_name} {CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x"
           f"{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps, persistent grid")
     for k, line in enumerate(lines):
         print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)

@@ -31,6 +31,7 @@ class TilecError(RuntimeError):
 ARG_PTR, ARG_I1, ARG_I8, ARG_I16, ARG_I32, ARG_I64 = 0, 1, 2, 3, 4, 5
 ARG_U8, ARG_U16, ARG_U32, ARG_U64 = 6, 7, 8, 9
 ARG_F16, ARG_BF16, ARG_F32, ARG_F64 = 10, 11, 12, 13
+ARG_TENSORDESC = 14
 
 _SCALAR_KIND = {
     "i1": ARG_I1, "i8": ARG_I8, "i16": ARG_I16, "i32": ARG_I32, "i64": ARG_I64,
@@ -46,6 +47,29 @@ class _Value(ctypes.Union):
 
 class _Arg(ctypes.Structure):
     _fields_ = [("kind", ctypes.c_int32), ("pad", ctypes.c_int32), ("value", _Value)]
+
+
+class _TensorDesc(ctypes.Structure):
+    """tilec_tensordesc: base address, rank, shape and strides in elements."""
+    _fields_ = [("base", ctypes.c_uint64), ("rank", ctypes.c_uint32),
+                ("pad", ctypes.c_uint32), ("shape", ctypes.c_int64 * 5),
+                ("strides", ctypes.c_int64 * 5)]
+
+
+def _split_signature(text):
+    """Signature entries; commas inside `tensordesc<fp16[64,64]>` do not split."""
+    entries, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[<":
+            depth += 1
+        elif ch in "]>" and depth:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            entries.append(text[start:i])
+            start = i + 1
+    if text:
+        entries.append(text[start:])
+    return entries
 
 
 def library_path():
@@ -187,12 +211,14 @@ class Kernel:
         self.num_warps = self._lib.tilec_kernel_num_warps(self._handle)
         self.shared_bytes = self._lib.tilec_kernel_shared_bytes(self._handle)
         self.signature = self._lib.tilec_kernel_signature(self._handle).decode()
-        self.params = self.signature.split(",") if self.signature else []
+        self.params = _split_signature(self.signature)
         # (is_pointer, kind) per parameter.
         self._kinds = []
         for entry in self.params:
             ty = entry.split(":")[0]
-            if ty.startswith("*"):
+            if ty.startswith("tensordesc<"):
+                self._kinds.append((False, ARG_TENSORDESC))
+            elif ty.startswith("*"):
                 self._kinds.append((True, ARG_PTR))
             else:
                 self._kinds.append((False, _SCALAR_KIND[ty]))
@@ -207,10 +233,22 @@ class Kernel:
             # The runtime words this error; let it.
             return None
         c_args = (_Arg * len(args))()
+        c_args._descs = []  # keeps the descriptors alive until the launch
         for i, (arg, (is_ptr, kind)) in enumerate(zip(args, self._kinds)):
             c = c_args[i]
             c.kind = kind
-            if is_ptr:
+            if kind == ARG_TENSORDESC:
+                # Anything with base (a tensor or an address), shape and
+                # strides: Triton's TensorDescriptor, for one.
+                d = _TensorDesc()
+                base = arg.base
+                d.base = base.data_ptr() if hasattr(base, "data_ptr") else int(base)
+                d.rank = len(arg.shape)
+                for r, (n, st) in enumerate(zip(list(arg.shape)[:5], list(arg.strides)[:5])):
+                    d.shape[r], d.strides[r] = int(n), int(st)
+                c_args._descs.append(d)
+                c.value.u = ctypes.addressof(d)
+            elif is_ptr:
                 c.value.u = arg.data_ptr() if hasattr(arg, "data_ptr") else int(arg)
             elif kind in (ARG_F32, ARG_F64):
                 c.value.f = float(arg)

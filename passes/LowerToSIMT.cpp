@@ -653,11 +653,12 @@ private:
 
 public:
   /// Triton's AOT signature syntax: `*fp32:16,i32,i32:1`; `tile.unsigned`
-  /// arguments are `u32`, `*u8`.
+  /// arguments are `u32`, `*u8`; the 2 * rank arguments of a host-side
+  /// tensor descriptor (`tile.tensordesc`) are one `tensordesc<fp16[64,64]>`.
   static std::string getSignature(tile::FuncOp func) {
     std::string sig;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-      if (i)
+      if (!sig.empty())
         sig += ",";
       Type t = func.getArgumentTypes()[i];
       bool isUnsigned =
@@ -681,6 +682,16 @@ public:
                  std::to_string(i.getWidth());
         return "?";
       };
+      if (auto desc = func.getArgAttrOfType<TypeAttr>(
+              i, tile::TileDialect::getTensorDescAttrName())) {
+        auto block = cast<RankedTensorType>(desc.getValue());
+        sig += "tensordesc<" + name(block.getElementType()) + "[";
+        for (int64_t d = 0; d < block.getRank(); ++d)
+          sig += (d ? "," : "") + std::to_string(block.getDimSize(d));
+        sig += "]>";
+        i += 2 * block.getRank() - 1;
+        continue;
+      }
       if (auto p = dyn_cast<tile::PtrType>(t))
         sig += "*" + name(p.getPointeeType());
       else

@@ -754,27 +754,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     }
     TRY(block, intList(*this, *s[3], "block_shape", l));
     Type elem = cast<tile::PtrType>(base.getType()).getPointeeType();
-    // Triton's checks (semantic.make_tensor_descriptor): a TMA box.
-    if (block.empty() || block.size() > 5) {
-      error(l) << "expected a block_shape of rank 1 to 5 (a TMA box), found "
-                  "rank "
-               << block.size();
+    if (failed(checkDescriptorBlock(block, elem, lc)))
       return failure();
-    }
-    for (int64_t d : block)
-      if (d < 1 || d > 256 || (d & (d - 1))) {
-        error(l) << "expected block_shape entries that are powers of two up "
-                    "to 256 (a TMA box), found "
-                 << d;
-        return failure();
-      }
-    int64_t elemBits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
-    if (block.back() * elemBits < 16 * 8) {
-      error(l) << "expected a block_shape with at least 16 bytes in the last "
-                  "dimension, found "
-               << block.back() << " x " << elemBits / 8 << " bytes";
-      return failure();
-    }
     bool nanPadding = false;
     if (present(s[4])) {
       if (s[4]->kind != K::Str ||
@@ -928,4 +909,30 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   }
   error(l) << "unimplemented: " << name << " is not supported by tilec yet";
   return failure();
+}
+
+LogicalResult CodeGen::checkDescriptorBlock(ArrayRef<int64_t> block, Type elem,
+                                            Location l) {
+  // Triton's checks (semantic.make_tensor_descriptor): a TMA box.
+  if (block.empty() || block.size() > 5) {
+    error(l) << "expected a block_shape of rank 1 to 5 (a TMA box), found "
+                "rank "
+             << block.size();
+    return failure();
+  }
+  for (int64_t d : block)
+    if (d < 1 || d > 256 || (d & (d - 1))) {
+      error(l) << "expected block_shape entries that are powers of two up "
+                  "to 256 (a TMA box), found "
+               << d;
+      return failure();
+    }
+  int64_t elemBits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  if (block.back() * elemBits < 16 * 8) {
+    error(l) << "expected a block_shape with at least 16 bytes in the last "
+                "dimension, found "
+             << block.back() << " x " << elemBits / 8 << " bytes";
+    return failure();
+  }
+  return success();
 }

@@ -268,6 +268,10 @@ public:
                                       py::SourceLoc l);
   /// A triton dtype by its name (`float16`, `fp16`, `int32`, ...).
   mlir::Type dtypeByName(llvm::StringRef name);
+  /// Triton's checks of a tensor descriptor's block (a TMA box): rank 1 to
+  /// 5, powers of two up to 256, at least 16 bytes in the last dimension.
+  mlir::LogicalResult checkDescriptorBlock(llvm::ArrayRef<int64_t> block,
+                                           mlir::Type elem, mlir::Location l);
 
   // --- state ---
   const py::Module &module;

@@ -136,6 +136,10 @@ namespace {
 /// A parsed signature entry.
 struct SigEntry {
   bool isPointer = false;
+  /// `tensordesc<T[B0,...]>`: a host-side tensor descriptor of `type`
+  /// elements (the block's), passed as base, sizes and strides.
+  bool isTensorDesc = false;
+  SmallVector<int64_t> block;
   Type type; ///< the dtype: `ui32`, `!tile.ptr<ui32>` for unsigned entries
   int64_t divisibility = 1;
   bool equalToOne = false;
@@ -449,8 +453,23 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   }
   SmallVector<std::string> entries;
   if (!llvm::StringRef(options.signature).trim().empty()) {
+    // Commas inside a descriptor's block (`tensordesc<fp16[64, 64]>`) do
+    // not separate entries.
     SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(options.signature).split(parts, ',');
+    llvm::StringRef rest(options.signature);
+    int depth = 0;
+    size_t start = 0;
+    for (size_t k = 0; k <= rest.size(); ++k) {
+      char c = k < rest.size() ? rest[k] : ',';
+      if (c == '[' || c == '<')
+        ++depth;
+      else if ((c == ']' || c == '>') && depth > 0)
+        --depth;
+      else if (c == ',' && (depth == 0 || k == rest.size())) {
+        parts.push_back(rest.slice(start, k));
+        start = k + 1;
+      }
+    }
     for (auto [i, p] : llvm::enumerate(parts)) {
       if (p.trim().empty()) {
         emitError(wholeFile) << "expected a type or a value for signature entry "
@@ -509,6 +528,45 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     SigEntry e;
     e.text = text;
     llvm::StringRef t(text);
+    if (t.consume_front("tensordesc<")) {
+      // Triton's spelling of a TensorDescriptor argument:
+      // tensordesc<fp16[64, 64]>.
+      auto [typeName, dims] = t.split('[');
+      Type elem = dtypeByName(typeName.trim());
+      SmallVector<int64_t> block;
+      bool ok = elem && !elem.isInteger(1) && dims.consume_back(">");
+      dims = dims.rtrim();
+      ok = ok && dims.consume_back("]");
+      SmallVector<llvm::StringRef> sizes;
+      dims.split(sizes, ',');
+      for (llvm::StringRef d : sizes) {
+        int64_t v;
+        if (d.trim().getAsInteger(10, v))
+          ok = false;
+        else
+          block.push_back(v);
+      }
+      if (!ok) {
+        emitError(loc(p->loc))
+            << "expected 'tensordesc<TYPE[B0, B1, ...]>' (TYPE an integer "
+               "or float type, not i1) in signature entry '"
+            << text << "' for parameter '" << p->name << "'";
+        return nullptr;
+      }
+      if (failed(checkDescriptorBlock(block, elem, loc(p->loc))))
+        return nullptr;
+      e.isTensorDesc = true;
+      e.block = block;
+      e.type = elem;
+      argTypes.push_back(tile::PtrType::get(ctx, toIRType(elem)));
+      for (size_t k = 0; k < block.size(); ++k)
+        argTypes.push_back(b.getI32Type());
+      for (size_t k = 0; k + 1 < block.size(); ++k)
+        argTypes.push_back(b.getI64Type());
+      sig.push_back(e);
+      runtimeParams.push_back(p);
+      continue;
+    }
     if (t.consume_front("*"))
       e.isPointer = true;
     auto [typeName, fact] = t.split(':');
@@ -579,7 +637,39 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   if (!autotuneAttrs.empty())
     func->setAttr("tile.autotune", b.getDictionaryAttr(autotuneAttrs));
   Block *entry = func.addEntryBlock();
-  for (auto [i, e] : llvm::enumerate(sig)) {
+  // The first function argument of each signature entry (a descriptor
+  // occupies 2 * rank).
+  SmallVector<unsigned> firstArg;
+  unsigned argNo = 0;
+  for (auto [k, e] : llvm::enumerate(sig)) {
+    unsigned i = argNo;
+    firstArg.push_back(i);
+    Location argLoc = loc(runtimeParams[k]->loc);
+    if (e.isTensorDesc) {
+      unsigned rank = e.block.size();
+      auto ptr = cast<tile::PtrType>(argTypes[i]);
+      auto blockType = RankedTensorType::get(e.block, ptr.getPointeeType());
+      // Base 16-byte aligned, strides multiples of 16 bytes: what TMA and
+      // Triton's TensorDescriptor require, and the runtime checks.
+      func.setArgAttr(i, tile::TileDialect::getTensorDescAttrName(),
+                      TypeAttr::get(blockType));
+      func.setArgAttr(i, tile::TileDialect::getDivisibilityAttrName(),
+                      b.getI32IntegerAttr(16));
+      if (e.type != ptr.getPointeeType())
+        func.setArgAttr(i, tile::TileDialect::getUnsignedAttrName(),
+                        b.getUnitAttr());
+      int64_t bytes =
+          std::max<int64_t>(1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+      for (unsigned d = 0; d + 1 < rank; ++d)
+        if (16 / bytes > 1)
+          func.setArgAttr(i + 1 + rank + d,
+                          tile::TileDialect::getDivisibilityAttrName(),
+                          b.getI32IntegerAttr(int32_t(16 / bytes)));
+      for (unsigned j = 0; j < 2 * rank; ++j)
+        entry->getArgument(i + j).setLoc(argLoc);
+      argNo += 2 * rank;
+      continue;
+    }
     if (e.divisibility > 1)
       func.setArgAttr(i, tile::TileDialect::getDivisibilityAttrName(),
                       b.getI32IntegerAttr(e.divisibility));
@@ -589,7 +679,8 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     if (e.type != argTypes[i])
       func.setArgAttr(i, tile::TileDialect::getUnsignedAttrName(),
                       b.getUnitAttr());
-    entry->getArgument(i).setLoc(loc(runtimeParams[i]->loc));
+    entry->getArgument(i).setLoc(argLoc);
+    ++argNo;
   }
   b.setInsertionPointToStart(entry);
 
@@ -605,16 +696,40 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   size_t argIndex = 0;
   for (const py::Param *p : params) {
     if (!isConstexprAnnotation(p->annotation.get())) {
+      const SigEntry &e = sig[argIndex];
+      unsigned first = firstArg[argIndex];
+      ++argIndex;
       // An `i32:1` argument is the constant 1, as Triton specializes it (the
       // parameter stays in the signature; the runtime checks it).
-      if (sig[argIndex].equalToOne) {
-        ++argIndex;
+      if (e.equalToOne) {
         scope[p->name] = PyValue::ofInt(1);
         continue;
       }
-      scope[p->name] =
-          PyValue::ofValue(entry->getArgument(argIndex), sig[argIndex].type);
-      ++argIndex;
+      if (e.isTensorDesc) {
+        // The descriptor the arguments describe; its last stride is 1.
+        unsigned rank = e.block.size();
+        Value base = entry->getArgument(first);
+        SmallVector<Value> shape, strides;
+        for (unsigned d = 0; d < rank; ++d)
+          shape.push_back(entry->getArgument(first + 1 + d));
+        for (unsigned d = 0; d + 1 < rank; ++d)
+          strides.push_back(entry->getArgument(first + 1 + rank + d));
+        Location argLoc = loc(p->loc);
+        strides.push_back(arith::ConstantOp::create(
+            b, argLoc, b.getI64IntegerAttr(1)));
+        auto ptr = cast<tile::PtrType>(base.getType());
+        auto descType = tile::TensorDescType::get(
+            ctx, RankedTensorType::get(e.block, ptr.getPointeeType()));
+        PyValue d;
+        d.kind = PyValue::Kind::Descriptor;
+        d.v = tile::MakeTensorDescOp::create(b, argLoc, descType, base, shape,
+                                             strides);
+        if (e.type != ptr.getPointeeType())
+          d.dtype = e.type;
+        scope[p->name] = d;
+        continue;
+      }
+      scope[p->name] = PyValue::ofValue(entry->getArgument(first), e.type);
       continue;
     }
     auto it = constexprValues.find(p->name);
@@ -741,8 +856,20 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
     }
     return PyValue::method(attr, v);
   }
-  case PyValue::Kind::Descriptor:
+  case PyValue::Kind::Descriptor: {
+    // triton.language.tensor_descriptor_base's properties: the block's
+    // shape and element type are compile-time facts of the descriptor.
+    auto block = cast<tile::TensorDescType>(v.v.getType()).getBlockType();
+    if (attr == "block_shape") {
+      std::vector<PyValue> dims;
+      for (int64_t d : block.getShape())
+        dims.push_back(PyValue::ofInt(d));
+      return PyValue::ofTuple(dims);
+    }
+    if (attr == "dtype")
+      return PyValue::ofDType(v.dtype ? v.dtype : block.getElementType());
     return PyValue::method("desc." + attr, v);
+  }
   case PyValue::Kind::DType:
     if (attr == "element_ty") {
       if (auto ptr = dyn_cast<tile::PtrType>(v.dtype))

@@ -12,6 +12,7 @@
 #include "tilec/Runtime.h"
 
 #include <cmath>
+#include <cstddef>
 #include <exception>
 
 using namespace tilec;
@@ -146,6 +147,17 @@ int tilec_module_get_kernel(tilec_module module, const char *name,
 
 void tilec_kernel_destroy(tilec_kernel kernel) { delete kernel; }
 
+static_assert(sizeof(tilec_tensordesc) == sizeof(TensorDesc) &&
+                  offsetof(tilec_tensordesc, base) == offsetof(TensorDesc, base) &&
+                  offsetof(tilec_tensordesc, rank) == offsetof(TensorDesc, rank) &&
+                  offsetof(tilec_tensordesc, shape) ==
+                      offsetof(TensorDesc, shape) &&
+                  offsetof(tilec_tensordesc, strides) ==
+                      offsetof(TensorDesc, strides),
+              "tilec_tensordesc and tilec::TensorDesc must share a layout");
+static_assert(int(TILEC_ARG_TENSORDESC) == int(ArgKind::TensorDesc),
+              "tilec_arg_kind and tilec::ArgKind must agree");
+
 /// Converts one C argument, checking that integers fit their kind.
 static Status convertArg(const tilec_arg &a, size_t index,
                          const std::string &kernel, Arg &out) {
@@ -224,6 +236,12 @@ static Status convertArg(const tilec_arg &a, size_t index,
     return s;
   case TILEC_ARG_F64:
     out = Arg::f64(a.value.f);
+    return s;
+  case TILEC_ARG_TENSORDESC:
+    // The launch reads the descriptor (tilec_tensordesc and TensorDesc have
+    // one layout) while the caller's pointer is valid.
+    out = Arg::tensorDesc(reinterpret_cast<const TensorDesc *>(
+        uintptr_t(a.value.u)));
     return s;
   default:
     return Status::error("argument " + std::to_string(index) + " of kernel '" +

@@ -264,22 +264,29 @@ static Status checkParamABI(const KernelInfo &info, CUfunction func) {
   // would be a failing driver call on every load, which compute-sanitizer
   // reports as an API error. Extra PTX parameters are therefore not caught
   // here; the compiler writes the signature from the same function.
+  size_t numPtx = 0;
+  for (const ParamType &p : params)
+    numPtx += p.numPtxParams();
+  size_t ptx = 0;
   for (size_t i = 0; i < params.size(); ++i) {
-    size_t offset = 0, size = 0;
-    CUresult r = getInfo(func, i, &offset, &size);
-    if (r == CUDA_ERROR_INVALID_VALUE)
-      return Status::error("kernel '" + info.name + "': the PTX has " +
-                           std::to_string(i) + " parameters but its "
-                           "signature '" + info.signatureText + "' has " +
-                           std::to_string(params.size()));
-    if (r != CUDA_SUCCESS)
-      return Status::success(); // unsupported here: skip the check
-    if (size != params[i].abiSize())
-      return Status::error("kernel '" + info.name + "': PTX parameter " +
-                           std::to_string(i) + " is " + std::to_string(size) +
-                           " bytes but the signature entry " +
-                           params[i].str() + " needs " +
-                           std::to_string(params[i].abiSize()));
+    for (unsigned j = 0; j < params[i].numPtxParams(); ++j, ++ptx) {
+      size_t offset = 0, size = 0;
+      CUresult r = getInfo(func, ptx, &offset, &size);
+      if (r == CUDA_ERROR_INVALID_VALUE)
+        return Status::error("kernel '" + info.name + "': the PTX has " +
+                             std::to_string(ptx) + " parameters but its "
+                             "signature '" + info.signatureText + "' needs " +
+                             std::to_string(numPtx));
+      if (r != CUDA_SUCCESS)
+        return Status::success(); // unsupported here: skip the check
+      if (size != params[i].ptxParamSize(j))
+        return Status::error("kernel '" + info.name + "': PTX parameter " +
+                             std::to_string(ptx) + " is " +
+                             std::to_string(size) + " bytes but the " +
+                             "signature entry " + params[i].str() +
+                             " needs " +
+                             std::to_string(params[i].ptxParamSize(j)));
+    }
   }
   return Status::success();
 }
@@ -363,20 +370,44 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
       }
     }
 
-    // kernelParams: one pointer per parameter to its value; Arg keeps the
-    // value in the low bytes of a little-endian uint64_t.
+    // kernelParams: one pointer per PTX parameter to its value; Arg keeps
+    // the value in the low bytes of a little-endian uint64_t. A tensor
+    // descriptor expands into its base, sizes and strides (all but the
+    // last), each in the low bytes of a uint64_t of `expanded`.
+    const std::vector<ParamType> &sig = k.signature.params;
+    size_t numPtx = 0, numExpanded = 0;
+    for (const ParamType &p : sig) {
+      numPtx += p.numPtxParams();
+      if (p.isTensorDesc)
+        numExpanded += p.numPtxParams();
+    }
     constexpr size_t kInline = 32;
     void *inlineParams[kInline];
     std::vector<void *> heapParams;
     void **params = inlineParams;
-    if (numArgs > kInline) {
-      heapParams.resize(numArgs);
+    if (numPtx > kInline) {
+      heapParams.resize(numPtx);
       params = heapParams.data();
     }
-    for (size_t i = 0; i < numArgs; ++i)
-      params[i] = const_cast<void *>(args[i].data());
+    std::vector<uint64_t> expanded(numExpanded); // never resized below
+    size_t ptx = 0, next = 0;
+    for (size_t i = 0; i < numArgs; ++i) {
+      if (!sig[i].isTensorDesc) {
+        params[ptx++] = const_cast<void *>(args[i].data());
+        continue;
+      }
+      const TensorDesc &d = *args[i].tensorDesc();
+      size_t first = next;
+      expanded[next++] = d.base;
+      for (uint32_t r = 0; r < d.rank; ++r)
+        expanded[next++] = uint64_t(uint32_t(d.shape[r]));
+      for (uint32_t r = 0; r + 1 < d.rank; ++r)
+        expanded[next++] = uint64_t(d.strides[r]);
+      for (size_t j = first; j < next; ++j)
+        params[ptx++] = &expanded[j];
+    }
     TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
-                            k.sharedBytes, stream, numArgs ? params : nullptr,
+                            k.sharedBytes, stream, numPtx ? params : nullptr,
                             nullptr),
              what);
     return Status::success();

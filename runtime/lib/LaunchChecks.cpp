@@ -49,6 +49,7 @@ const char *tilec::toString(ArgKind kind) {
   case ArgKind::BF16: return "bf16";
   case ArgKind::F32: return "f32";
   case ArgKind::F64: return "f64";
+  case ArgKind::TensorDesc: return "tensor descriptor";
   }
   return "unknown";
 }
@@ -82,6 +83,48 @@ static std::string hex(uint64_t v) {
   return buf;
 }
 
+/// A tensor descriptor against its `tensordesc<T[...]>` entry: what TMA
+/// requires of a tensor map (cuTensorMapEncodeTiled) and Triton's
+/// TensorDescriptor asserts.
+static Status checkTensorDesc(const ParamType &p, const TensorDesc *d) {
+  if (!d)
+    return Status::error("a null tensor descriptor for " + p.str());
+  if (d->rank != p.block.size())
+    return Status::error("a tensor descriptor of rank " +
+                         std::to_string(d->rank) + " for " + p.str() +
+                         " (rank " + std::to_string(p.block.size()) + ")");
+  if (d->base == 0)
+    return Status::error("a tensor descriptor with a null base for " + p.str());
+  if (d->base % 16 != 0)
+    return Status::error("tensor descriptor base " + hex(d->base) +
+                         " is not 16-byte aligned (as TMA requires)");
+  uint64_t elem = byteSize(p.type);
+  for (uint32_t k = 0; k < d->rank; ++k) {
+    std::string dim = " of dimension " + std::to_string(k);
+    if (d->shape[k] < 1 || d->shape[k] > INT32_MAX)
+      return Status::error("tensor descriptor size " +
+                           std::to_string(d->shape[k]) + dim +
+                           ": expected 1 to 2^31 - 1");
+    int64_t stride = d->strides[k];
+    if (k + 1 == d->rank) {
+      if (stride != 1)
+        return Status::error("tensor descriptor stride " +
+                             std::to_string(stride) + dim +
+                             " (the last): expected 1 (the innermost "
+                             "dimension contiguous)");
+      continue;
+    }
+    if (stride < 1 || uint64_t(stride) >= (uint64_t(1) << 40) / elem ||
+        (uint64_t(stride) * elem) % 16 != 0)
+      return Status::error("tensor descriptor stride " +
+                           std::to_string(stride) + dim + " (" +
+                           std::string(toString(p.type)) +
+                           " elements): expected a positive multiple of 16 "
+                           "bytes below 2^40 bytes (as TMA requires)");
+  }
+  return Status::success();
+}
+
 Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
                               size_t numArgs) {
   return detail::guarded([&]() -> Status {
@@ -110,6 +153,16 @@ Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
         return fail("expected " + expected + ", found " + toString(a.kind()));
       };
 
+      if (p.isTensorDesc) {
+        if (a.kind() != ArgKind::TensorDesc)
+          return fail("expected a tensor descriptor for " + p.str() +
+                      ", found " + toString(a.kind()));
+        if (Status s = checkTensorDesc(p, a.tensorDesc()); !s.ok())
+          return fail(s.message());
+        continue;
+      }
+      if (a.kind() == ArgKind::TensorDesc)
+        return mismatch();
       if (p.isPointer) {
         if (a.kind() != ArgKind::Pointer)
           return mismatch();

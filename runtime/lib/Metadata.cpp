@@ -149,6 +149,12 @@ bool tilec::isSigned(ScalarType type) {
 //===----------------------------------------------------------------------===//
 
 std::string ParamType::str() const {
+  if (isTensorDesc) {
+    std::string s = "tensordesc<" + std::string(toString(type)) + "[";
+    for (size_t d = 0; d < block.size(); ++d)
+      s += (d ? "," : "") + std::to_string(block[d]);
+    return s + "]>";
+  }
   std::string s = isPointer ? "*" : "";
   s += toString(type);
   if (equalToOne)
@@ -187,6 +193,53 @@ static Status parseEntry(std::string_view entry, size_t position,
                 "has an empty signature)");
   std::string_view rest = entry;
   ParamType p;
+  constexpr std::string_view kDesc = "tensordesc<";
+  if (rest.substr(0, kDesc.size()) == kDesc) {
+    // tensordesc<T[B0,B1,...]>
+    rest.remove_prefix(kDesc.size());
+    size_t open = rest.find('[');
+    if (open == std::string_view::npos || rest.size() < open + 3 ||
+        rest.substr(rest.size() - 2) != "]>")
+      return fail("malformed entry: expected tensordesc<TYPE[B0,B1,...]>");
+    std::string_view typeName = rest.substr(0, open);
+    bool known = false;
+    for (const TypeName &t : kTypeNames)
+      if (typeName == t.name) {
+        p.type = t.type;
+        known = true;
+      }
+    if (!known || p.type == ScalarType::I1)
+      return fail("unknown descriptor element type '" + std::string(typeName) +
+                  "' (expected one of i8 i16 i32 i64 u8 u16 u32 u64 fp16 "
+                  "bf16 fp32 fp64 fp8e4nv fp8e5)");
+    std::string_view dims = rest.substr(open + 1, rest.size() - open - 3);
+    while (true) {
+      size_t comma = dims.find(',');
+      // Triton writes the block as a Python list: "[64, 64]".
+      std::string_view size = dims.substr(0, comma);
+      while (!size.empty() && size.front() == ' ')
+        size.remove_prefix(1);
+      while (!size.empty() && size.back() == ' ')
+        size.remove_suffix(1);
+      uint64_t d = 0;
+      if (!parseUnsigned(size, d) || d == 0 || d > 256 || (d & (d - 1)) != 0)
+        return fail("bad block size '" + std::string(size) +
+                    "': expected a power of two up to 256 (a TMA box)");
+      p.block.push_back(int64_t(d));
+      if (comma == std::string_view::npos)
+        break;
+      dims.remove_prefix(comma + 1);
+    }
+    if (p.block.size() > 5)
+      return fail("a block of rank " + std::to_string(p.block.size()) +
+                  ": expected rank 1 to 5 (a TMA box)");
+    if (uint64_t(p.block.back()) * byteSize(p.type) < 16)
+      return fail("expected at least 16 bytes in the block's last "
+                  "dimension");
+    p.isTensorDesc = true;
+    out = p;
+    return Status::success();
+  }
   if (rest.front() == '*') {
     p.isPointer = true;
     rest.remove_prefix(1);
@@ -255,7 +308,20 @@ Status Signature::parse(std::string_view text, Signature &out) {
       size_t position = 0;
       size_t start = 0;
       while (true) {
-        size_t comma = text.find(',', start);
+        // A comma inside a descriptor's block ("tensordesc<fp16[64,64]>")
+        // does not end the entry.
+        size_t comma = start;
+        for (int depth = 0; comma < text.size(); ++comma) {
+          char c = text[comma];
+          if (c == '[' || c == '<')
+            ++depth;
+          else if ((c == ']' || c == '>') && depth > 0)
+            --depth;
+          else if (c == ',' && depth == 0)
+            break;
+        }
+        if (comma == text.size())
+          comma = std::string_view::npos;
         std::string_view entry = text.substr(
             start, comma == std::string_view::npos ? std::string_view::npos
                                                    : comma - start);

@@ -509,6 +509,9 @@ struct MatmulSpec {
   bool leakyRelu = false;        // tutorial 03's ACTIVATION="leaky_relu"
   bool gelu = false;             // matmul_kernel's ACTIVATION="gelu"
   int maxPrograms = 0;           // persistent kernels: cap on the grid
+  /// matmul_tma_kernel's parameters: host-side descriptors of A [M, K],
+  /// B [N, K] (bColMajor) and C [M, N], then M, N, K.
+  bool hostDesc = false;
   int M = 0, N = 0, K = 0;
 
   std::string caseName() const {
@@ -581,12 +584,33 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
     unsigned programs = cdiv(s.M, s.blockM) * cdiv(s.N, s.blockN);
     if (s.maxPrograms)
       programs = std::min(programs, unsigned(s.maxPrograms));
-    check(k.launch(Grid{programs, 1, 1},
-                   {Arg::ptr(dA.get()), Arg::ptr(dB.get()), Arg::ptr(dC.get()),
-                    Arg::i32(s.M), Arg::i32(s.N), Arg::i32(s.K),
-                    Arg::i32(A.strideRow()), Arg::i32(A.strideCol()),
-                    Arg::i32(B.strideRow()), Arg::i32(B.strideCol()),
-                    Arg::i32(ldc), Arg::i32(1)}));
+    if (s.hostDesc) {
+      // Shapes and strides in elements, the last dimension contiguous.
+      auto desc = [](uint64_t base, int rows, int cols, int ld) {
+        TensorDesc d;
+        d.base = base;
+        d.rank = 2;
+        d.shape[0] = rows;
+        d.shape[1] = cols;
+        d.strides[0] = ld;
+        d.strides[1] = 1;
+        return d;
+      };
+      TensorDesc da = desc(dA.get(), s.M, s.K, A.strideRow()),
+                 db = desc(dB.get(), s.N, s.K, B.strideCol()),
+                 dc = desc(dC.get(), s.M, s.N, ldc);
+      check(k.launch(Grid{programs, 1, 1},
+                     {Arg::tensorDesc(&da), Arg::tensorDesc(&db),
+                      Arg::tensorDesc(&dc), Arg::i32(s.M), Arg::i32(s.N),
+                      Arg::i32(s.K)}));
+    } else {
+      check(k.launch(Grid{programs, 1, 1},
+                     {Arg::ptr(dA.get()), Arg::ptr(dB.get()),
+                      Arg::ptr(dC.get()), Arg::i32(s.M), Arg::i32(s.N),
+                      Arg::i32(s.K), Arg::i32(A.strideRow()),
+                      Arg::i32(A.strideCol()), Arg::i32(B.strideRow()),
+                      Arg::i32(B.strideCol()), Arg::i32(ldc), Arg::i32(1)}));
+    }
     env.sync();
     Output C = decodeOutput(dC.download<uint8_t>(cBytes), s.out, s.M, s.N, ldc,
                             kGuard, poison, "C");
@@ -1080,6 +1104,28 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
     d.maxPrograms = 3;
     addMatmul(d, {ragged, {700, 520, 130}});
+  }
+  // Tutorial 09's TMA matmuls on host-side descriptors (B given as N x K):
+  // one tile per program, and persistent (few programs, many tiles).
+  for (auto [file, kernel, in, out, bm, bn, persistent] :
+       {std::tuple{"matmul_tma_fp16", "matmul_tma_kernel", Elem::F16,
+                   Elem::F16, 128, 128, false},
+        {"matmul_tma_persistent_bf16", "matmul_tma_persistent_kernel",
+         Elem::BF16, Elem::BF16, 128, 256, true},
+        {"matmul_tma_persistent_fp16_f32", "matmul_tma_persistent_kernel",
+         Elem::F16, Elem::F32, 64, 64, true}}) {
+    MatmulSpec d = spec(file, in, out, Prec::ExactProducts);
+    d.kernel = kernel;
+    d.blockM = bm;
+    d.blockN = bn;
+    d.aligned = true;
+    d.bColMajor = true;
+    d.hostDesc = true;
+    addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
+    if (persistent) {
+      d.maxPrograms = 3;
+      addMatmul(d, {ragged, {700, 520, 130}});
+    }
   }
   // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
   for (auto [file, e] : {std::pair{"bench_desc_fp16_i32_16", Elem::F16},

@@ -454,6 +454,82 @@ void runDescCopy3d(const Env &env, const std::string &caseName) {
   expectUntouched(d, dstElems, dstElems + kGuard, "element past dst");
 }
 
+/// desc_arg_copy_kernel: the copy of runDescCopy through host-side
+/// descriptors (fp32 src in 32 x 64 boxes, fp16 dst), passed as
+/// Arg::tensorDesc: dst[i, j] = fp16(2 * src[i + offM, j + offN] + 1) over
+/// [DM, DN]; row padding and the bytes past dst keep the poison.
+void runDescArgCopy(const Env &env, const std::string &caseName) {
+  Kernel k = env.kernel("desc_arg_copy_kernel");
+  Rng rng = env.rng(caseName);
+  // Row strides: 16-byte multiples (544 and 224 bytes), as TMA requires.
+  const int M = 75, N = 130, ldS = 136, DM = 83, DN = 101, ldD = 112;
+  std::vector<float> src(size_t(M) * ldS, bitsFloat(kPoison32));
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < N; ++c)
+      src[size_t(r) * ldS + c] = rng.value();
+  size_t dstElems = size_t(DM) * ldD;
+  DeviceBuffer dS(src.size() * 4), dD((dstElems + kGuard) * 2);
+  dS.upload(src);
+  auto desc = [](uint64_t base, int rows, int cols, int ld) {
+    TensorDesc d;
+    d.base = base;
+    d.rank = 2;
+    d.shape[0] = rows;
+    d.shape[1] = cols;
+    d.strides[0] = ld;
+    d.strides[1] = 1;
+    return d;
+  };
+  TensorDesc srcDesc = desc(dS.get(), M, N, ldS),
+             dstDesc = desc(dD.get(), DM, DN, ldD);
+  for (auto [offM, offN] :
+       {std::pair{0, 0}, {-5, -17}, {9, 40}, {-100, 0}, {74, 129}}) {
+    dD.poison();
+    check(k.launch(Grid{cdiv(DM, 32), cdiv(DN, 64), 1},
+                   {Arg::tensorDesc(&srcDesc), Arg::tensorDesc(&dstDesc),
+                    Arg::i32(offM), Arg::i32(offN)}));
+    env.sync();
+    std::vector<uint16_t> d = dD.download<uint16_t>(dstElems + kGuard);
+    std::string where = " (offsets " + std::to_string(offM) + ", " +
+                        std::to_string(offN) + ")";
+    for (int r = 0; r < DM; ++r)
+      for (int c = 0; c < ldD; ++c) {
+        uint16_t got = d[size_t(r) * ldD + c];
+        std::string at = "dst(" + std::to_string(r) + ", " + std::to_string(c) +
+                         ")" + where;
+        if (c >= DN) {
+          if (got != 0xFFFF)
+            failCase(at + ", row padding, was written: found " +
+                     std::to_string(got));
+          continue;
+        }
+        int sr = r + offM, sc = c + offN;
+        bool inside = sr >= 0 && sr < M && sc >= 0 && sc < N;
+        float x = inside ? src[size_t(sr) * ldS + sc] : 0.0f;
+        uint16_t want = floatToHalf(2.0f * x + 1.0f);
+        if (got != want)
+          failCase(at + ": expected fp16 bits " + std::to_string(want) +
+                   ", found " + std::to_string(got) +
+                   (got == 0xFFFF ? " (never written)" : ""));
+      }
+    for (size_t o = dstElems; o < dstElems + kGuard; ++o)
+      if (d[o] != 0xFFFF)
+        failCase("element " + std::to_string(o) + " past dst was written" +
+                 where);
+  }
+  // A descriptor the launch must refuse (a row stride of 130 floats is 520
+  // bytes, not a multiple of 16): an error naming the argument, no launch.
+  TensorDesc bad = desc(dS.get(), M, N, 130);
+  Status s = k.launch(Grid{1, 1, 1}, {Arg::tensorDesc(&bad),
+                                      Arg::tensorDesc(&dstDesc), Arg::i32(0),
+                                      Arg::i32(0)});
+  if (s.ok() || s.message().find("argument 0") == std::string::npos ||
+      s.message().find("multiple of 16 bytes") == std::string::npos)
+    failCase("a descriptor with a 520-byte stride: expected a refusal naming "
+             "argument 0, found " +
+             (s.ok() ? std::string("success") : s.message()));
+}
+
 } // namespace
 
 void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
@@ -470,6 +546,10 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
   cases.push_back({"desc_copy3d_kernel/ragged 3-D", false, true,
                    [](const Env &e) {
                      runDescCopy3d(e, "desc_copy3d_kernel/ragged 3-D");
+                   }});
+  cases.push_back({"desc_arg_copy_kernel/host descriptors", false, true,
+                   [](const Env &e) {
+                     runDescArgCopy(e, "desc_arg_copy_kernel/host descriptors");
                    }});
   // R x C tiles on 1, 4 and 8 warps: replicas in lanes (shuffles), in
   // registers and lanes, and across warps (shared memory).

@@ -10,7 +10,7 @@
 #                (transpose and the pipelined tl.dot GEMMs)
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
-#                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py
+#                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host)
 #                (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
@@ -134,6 +134,9 @@ if [ "$bench" = 1 ]; then
     [ -f "$kernels/bench_desc_fp16_i32_16.ptx" ] &&
       run_bench bench_desc_gemm.py "${TILEC_DESC_GEMM_JSON:-bench_desc_gemm.json}" \
         --sources "$here/examples"
+    [ -f "$kernels/bench_host_desc_fp16.ptx" ] &&
+      run_bench bench_desc_gemm.py "${TILEC_HOST_DESC_GEMM_JSON:-bench_host_desc_gemm.json}" \
+        --sources "$here/examples" --host
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
          "build with -DTILEC_GPU_DOT_TESTS=ON)"

@@ -47,6 +47,13 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getUnsignedAttrName() {
       return "tile.unsigned";
     }
+    /// Argument attribute (a block tensor type): the pointer argument and
+    /// the 2 * rank - 1 arguments after it are a host-side tensor
+    /// descriptor (`tensordesc<fp16[64,64]>` in the signature): base, shape
+    /// (rank i32s), strides but the last, which is 1 (rank - 1 i64s).
+    static constexpr ::llvm::StringLiteral getTensorDescAttrName() {
+      return "tile.tensordesc";
+    }
     /// Function attribute: warps per CTA (threads = 32 * num_warps).
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return "tile.num_warps";

@@ -125,6 +125,30 @@ LogicalResult FuncOp::verify() {
                   "pointer to integers (not i1), found "
                << a << " on argument " << i << " of type " << t;
     }
+    if (auto a = getArgAttr(i, TileDialect::getTensorDescAttrName())) {
+      auto ta = dyn_cast<TypeAttr>(a);
+      auto block = ta ? dyn_cast<RankedTensorType>(ta.getValue()) : nullptr;
+      auto ptr = dyn_cast<PtrType>(t);
+      int64_t rank = block ? block.getRank() : 0;
+      if (!block || !block.hasStaticShape() || rank < 1 || rank > 5 ||
+          block.getEncoding() || !ptr ||
+          ptr.getPointeeType() != block.getElementType() ||
+          i + 2 * rank > e)
+        return emitOpError("expected ")
+               << TileDialect::getTensorDescAttrName()
+               << " to be a static block type of rank 1 to 5 on a pointer "
+                  "to its element type followed by 2 * rank - 1 arguments, "
+                  "found "
+               << a << " on argument " << i << " of type " << t;
+      for (int64_t k = 1; k < 2 * rank; ++k) {
+        Type want = IntegerType::get(getContext(), k <= rank ? 32 : 64);
+        if (getArgumentTypes()[i + k] != want)
+          return emitOpError("expected argument ")
+                 << i + k << " of the tensor descriptor at argument " << i
+                 << " to be " << want << " (" << (k <= rank ? "shape" : "stride")
+                 << "), found " << getArgumentTypes()[i + k];
+      }
+    }
     if (isKernel() && isa<Float8E4M3FNType, Float8E5M2Type>(t))
       return emitOpError("unimplemented: scalar fp8 kernel argument ")
              << i << " (" << t << "); pass fp8 data through a pointer";

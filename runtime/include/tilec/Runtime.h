@@ -96,19 +96,39 @@ unsigned integerBitWidth(ScalarType type);
 bool isSigned(ScalarType type);
 
 /// One kernel parameter: `*T[:D]` (pointer to T, address a multiple of D
-/// bytes) or `T[:D]` / `T:1` (scalar, value a multiple of D / equal to 1).
+/// bytes), `T[:D]` / `T:1` (scalar, value a multiple of D / equal to 1), or
+/// `tensordesc<T[B0,B1,...]>` (a host-side tensor descriptor of T elements
+/// accessed in B0 x B1 x ... blocks, Triton's TensorDescriptor argument).
 struct ParamType {
   bool isPointer = false;
+  /// A tensor descriptor: `type` is its element type, `block` its block.
+  bool isTensorDesc = false;
   ScalarType type = ScalarType::I32;
   /// Divisibility fact: a power of two > 1, or 0 when there is none.
   uint64_t divisibility = 0;
   /// The `:1` fact (integers only): the value equals 1.
   bool equalToOne = false;
+  /// The block shape of a tensor descriptor (rank 1 to 5).
+  std::vector<int64_t> block;
 
-  /// The entry in signature syntax, e.g. "*fp32:16" or "i32:1".
+  /// The entry in signature syntax, e.g. "*fp32:16", "i32:1" or
+  /// "tensordesc<fp16[64,64]>".
   std::string str() const;
-  /// Bytes the parameter occupies in the PTX parameter list (pointers: 8).
-  unsigned abiSize() const { return isPointer ? 8 : byteSize(type); }
+  /// Bytes the parameter occupies in the PTX parameter list (pointers: 8);
+  /// a descriptor: its first PTX parameter's (the base pointer, 8).
+  unsigned abiSize() const { return isPointer || isTensorDesc ? 8 : byteSize(type); }
+  /// PTX parameters the entry occupies: 1, or 2 * rank for a descriptor
+  /// (base pointer, rank i32 sizes, rank - 1 i64 strides in elements; the
+  /// last stride is 1).
+  unsigned numPtxParams() const {
+    return isTensorDesc ? unsigned(2 * block.size()) : 1;
+  }
+  /// Bytes of the entry's PTX parameter `j` (0 <= j < numPtxParams()).
+  unsigned ptxParamSize(unsigned j) const {
+    if (!isTensorDesc || j == 0)
+      return abiSize();
+    return j <= block.size() ? 4 : 8;
+  }
 };
 
 /// A kernel's parameter list, e.g. "*fp32:16,*fp32:16,*fp32:16,i32:16".
@@ -159,6 +179,24 @@ enum class ArgKind : int32_t {
   I1 = 1, I8 = 2, I16 = 3, I32 = 4, I64 = 5,
   U8 = 6, U16 = 7, U32 = 8, U64 = 9,
   F16 = 10, BF16 = 11, F32 = 12, F64 = 13,
+  TensorDesc = 14,
+};
+
+/// A host-side tensor descriptor, the argument of a `tensordesc<T[...]>`
+/// parameter (Triton's `TensorDescriptor(base, shape, strides,
+/// block_shape)`): a `rank`-dimensional tensor of T at device address
+/// `base`, `shape[d]` elements along dimension d, `strides[d]` elements
+/// between neighbours along it. The launch checks what TMA requires (and
+/// Triton's TensorDescriptor asserts): rank equal to the block's, `base`
+/// 16-byte aligned, 1 <= shape[d] < 2^31, the last stride 1 and the others
+/// positive multiples of 16 bytes below 2^40 bytes. Layout-compatible with
+/// the C API's `tilec_tensordesc`.
+struct TensorDesc {
+  uint64_t base = 0;
+  uint32_t rank = 0;
+  uint32_t pad = 0;
+  int64_t shape[5] = {};
+  int64_t strides[5] = {};
 };
 
 /// The name used in messages ("pointer", "i32", "f32", "f16", ...).
@@ -188,6 +226,17 @@ public:
   static Arg f16bits(uint16_t bits) { return Arg(ArgKind::F16, bits); }
   /// A bfloat16 value given as its bit pattern.
   static Arg bf16bits(uint16_t bits) { return Arg(ArgKind::BF16, bits); }
+  /// A tensor descriptor, by address: `*desc` must stay valid until the
+  /// launch call returns (the launch copies what the kernel receives).
+  static Arg tensorDesc(const TensorDesc *desc) {
+    return Arg(ArgKind::TensorDesc, reinterpret_cast<uintptr_t>(desc));
+  }
+  /// The descriptor of a TensorDesc argument (null otherwise).
+  const TensorDesc *tensorDesc() const {
+    return argKind == ArgKind::TensorDesc
+               ? reinterpret_cast<const TensorDesc *>(uintptr_t(value))
+               : nullptr;
+  }
 
   ArgKind kind() const { return argKind; }
   uint64_t bits() const { return value; }

@@ -35,6 +35,9 @@ typedef struct tilec_kernel_s *tilec_kernel;
  *    TILEC_ARG_U8 .. TILEC_ARG_U64      value.u
  *    TILEC_ARG_F16, TILEC_ARG_BF16      value.u  (the 16-bit pattern)
  *    TILEC_ARG_F32, TILEC_ARG_F64       value.f  (F32: rounded to float)
+ *    TILEC_ARG_TENSORDESC               value.u  (address of a
+ *                                        tilec_tensordesc, read during the
+ *                                        launch call)
  *  An integer out of its kind's range is an error. */
 enum tilec_arg_kind {
   TILEC_ARG_PTR = 0,
@@ -50,8 +53,24 @@ enum tilec_arg_kind {
   TILEC_ARG_F16 = 10,
   TILEC_ARG_BF16 = 11,
   TILEC_ARG_F32 = 12,
-  TILEC_ARG_F64 = 13
+  TILEC_ARG_F64 = 13,
+  TILEC_ARG_TENSORDESC = 14
 };
+
+/** A host-side tensor descriptor, the argument of a `tensordesc<T[...]>`
+ *  kernel parameter (Triton's TensorDescriptor): a `rank`-dimensional
+ *  tensor at device address `base` with `shape[d]` elements and `strides[d]`
+ *  elements between neighbours along dimension d. The launch requires rank
+ *  equal to the block's, `base` 16-byte aligned, 1 <= shape[d] < 2^31, the
+ *  last stride 1 and the others positive multiples of 16 bytes below 2^40
+ *  bytes (what TMA requires). 96 bytes, 8-byte aligned. */
+typedef struct tilec_tensordesc {
+  uint64_t base;
+  uint32_t rank;
+  uint32_t pad; /**< ignored; set to 0 */
+  int64_t shape[5];
+  int64_t strides[5];
+} tilec_tensordesc;
 
 /** One launch argument: 16 bytes, 8-byte aligned. */
 typedef struct tilec_arg {

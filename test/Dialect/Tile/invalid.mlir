@@ -1424,3 +1424,40 @@ tile.func private @warpgroup_dot_instr_too_wide(%a: !tile.memdesc<64x64xf16, #nv
   %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<64x64xf16, #nv>, !tile.memdesc<64x128xf16, #nvt>, tensor<64x128xf32, #mma3> -> tensor<64x128xf32, #mma3>
   tile.return
 }
+
+// -----
+
+// A host-side descriptor's arguments: the base tagged with its block, then
+// rank i32 sizes and rank - 1 i64 strides.
+// expected-error @+1 {{'tile.func' op expected argument 3 of the tensor descriptor at argument 0 to be 'i64' (stride), found 'i32'}}
+tile.func @desc_arg_stride(%b: !tile.ptr<f16> {tile.tensordesc = tensor<64x64xf16>}, %m: i32, %n: i32, %s: i32) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected argument 1 of the tensor descriptor at argument 0 to be 'i32' (shape), found 'i64'}}
+tile.func @desc_arg_shape(%b: !tile.ptr<f16> {tile.tensordesc = tensor<64xf16>}, %m: i64) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected tile.tensordesc to be a static block type of rank 1 to 5 on a pointer to its element type followed by 2 * rank - 1 arguments, found tensor<64x64xf32> on argument 0 of type '!tile.ptr<f16>'}}
+tile.func @desc_arg_type(%b: !tile.ptr<f16> {tile.tensordesc = tensor<64x64xf32>}, %m: i32, %n: i32, %s: i64) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected tile.tensordesc to be a static block type of rank 1 to 5 on a pointer to its element type followed by 2 * rank - 1 arguments}}
+tile.func @desc_arg_count(%b: !tile.ptr<f16> {tile.tensordesc = tensor<64x64xf16>}, %m: i32, %n: i32) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected tile.tensordesc to be a static block type of rank 1 to 5 on a pointer to its element type followed by 2 * rank - 1 arguments}}
+tile.func @desc_arg_not_type(%b: !tile.ptr<f16> {tile.tensordesc = 3 : i32}) {
+  tile.return
+}

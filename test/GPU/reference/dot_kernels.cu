@@ -279,6 +279,29 @@ extern "C" __global__ void matmul_desc_kernel(const In *a, const In *b, Out *c,
 }
 #endif
 
+#if defined(REF_TMA)
+/// matmul_tma_kernel and matmul_tma_persistent_kernel of
+/// host_descriptors.py: each host-side descriptor is its PTX parameters
+/// (base, rank i32 sizes, rank - 1 i64 strides); B is given as N x K.
+/// Persistent: tile t = blockIdx.x, blockIdx.x + gridDim.x, ...
+#define TMA_PARAMS                                                            \
+  const In *a, int, int, long long sa, const In *b, int, int, long long sb,   \
+      Out *c, int, int, long long sc, int M, int N, int K
+__device__ void tmaTiles(const In *a, long long sa, const In *b, long long sb,
+                         Out *c, long long sc, int M, int N, int K) {
+  int numN = (N + BN - 1) / BN, tiles = ((M + BM - 1) / BM) * numN;
+  Operand A{a, M, K, sa, 1}, B{b, K, N, 1, sb};
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x)
+    programTile(A, B, K, t / numN, t % numN, c, sc, 1, nullptr, 0, 0);
+}
+extern "C" __global__ void matmul_tma_kernel(TMA_PARAMS) {
+  tmaTiles(a, sa, b, sb, c, sc, M, N, K);
+}
+extern "C" __global__ void matmul_tma_persistent_kernel(TMA_PARAMS) {
+  tmaTiles(a, sa, b, sb, c, sc, M, N, K);
+}
+#endif
+
 #if defined(REF_TRANS)
 /// matmul_trans_kernel: strides of the stored (possibly transposed) A, B.
 extern "C" __global__ void matmul_trans_kernel(const In *a, const In *b,

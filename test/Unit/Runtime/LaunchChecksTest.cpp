@@ -307,3 +307,57 @@ TEST(LaunchChecks, SharedMemory) {
                          "by static shared memory)");
   EXPECT_FALSE(checkSharedMemory(k, 300 * 1024, 227 * 1024).ok());
 }
+
+TEST(LaunchChecks, TensorDescriptors) {
+  KernelInfo k = makeKernel("copy", "tensordesc<fp16[64,32]>,i32");
+  TensorDesc d;
+  d.base = kBase;
+  d.rank = 2;
+  d.shape[0] = 1000;
+  d.shape[1] = 77;
+  d.strides[0] = 80; // 160 bytes
+  d.strides[1] = 1;
+  Status s = checkLaunchArgs(k, {Arg::tensorDesc(&d), Arg::i32(3)});
+  EXPECT_TRUE(s.ok()) << s.message();
+
+  auto refuse = [&](TensorDesc bad) {
+    return refusal(k, {Arg::tensorDesc(&bad), Arg::i32(3)});
+  };
+  TensorDesc bad = d;
+  bad.rank = 3;
+  EXPECT_EQ(refuse(bad), "argument 0 of kernel 'copy': a tensor descriptor of "
+                         "rank 3 for tensordesc<fp16[64,32]> (rank 2)");
+  bad = d;
+  bad.base = kBase + 8;
+  EXPECT_EQ(refuse(bad), "argument 0 of kernel 'copy': tensor descriptor base "
+                         "0x7f0000000008 is not 16-byte aligned (as TMA "
+                         "requires)");
+  bad = d;
+  bad.shape[1] = 0;
+  EXPECT_EQ(refuse(bad), "argument 0 of kernel 'copy': tensor descriptor size "
+                         "0 of dimension 1: expected 1 to 2^31 - 1");
+  bad = d;
+  bad.strides[1] = 2;
+  EXPECT_EQ(refuse(bad), "argument 0 of kernel 'copy': tensor descriptor "
+                         "stride 2 of dimension 1 (the last): expected 1 (the "
+                         "innermost dimension contiguous)");
+  bad = d;
+  bad.strides[0] = 81; // 162 bytes
+  EXPECT_EQ(refuse(bad), "argument 0 of kernel 'copy': tensor descriptor "
+                         "stride 81 of dimension 0 (fp16 elements): expected "
+                         "a positive multiple of 16 bytes below 2^40 bytes "
+                         "(as TMA requires)");
+  bad = d;
+  bad.strides[0] = int64_t(1) << 40;
+  EXPECT_NE(refuse(bad).find("below 2^40 bytes"), std::string::npos);
+  EXPECT_EQ(refusal(k, {Arg::tensorDesc(nullptr), Arg::i32(3)}),
+            "argument 0 of kernel 'copy': a null tensor descriptor for "
+            "tensordesc<fp16[64,32]>");
+  // Kinds: a pointer for the descriptor, a descriptor for the integer.
+  EXPECT_EQ(refusal(k, {Arg::ptr(kBase), Arg::i32(3)}),
+            "argument 0 of kernel 'copy': expected a tensor descriptor for "
+            "tensordesc<fp16[64,32]>, found pointer");
+  EXPECT_EQ(refusal(k, {Arg::tensorDesc(&d), Arg::tensorDesc(&d)}),
+            "argument 1 of kernel 'copy': expected i32, found tensor "
+            "descriptor");
+}

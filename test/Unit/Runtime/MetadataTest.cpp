@@ -292,3 +292,48 @@ TEST(Metadata, ModuleErrorsCarryLineNumbers) {
   EXPECT_NE(s.message().find("line 1: malformed tilec.kernel line"),
             std::string::npos);
 }
+
+TEST(Signature, TensorDescriptors) {
+  Signature sig = parseOk("tensordesc<fp16[64,32]>,i32,tensordesc<fp8e4nv[2,4,16]>");
+  ASSERT_EQ(sig.params.size(), 3u);
+  const ParamType &d = sig.params[0];
+  EXPECT_TRUE(d.isTensorDesc);
+  EXPECT_FALSE(d.isPointer);
+  EXPECT_EQ(d.type, ScalarType::FP16);
+  EXPECT_EQ(d.block, (std::vector<int64_t>{64, 32}));
+  // Base, two sizes, one stride.
+  EXPECT_EQ(d.numPtxParams(), 4u);
+  EXPECT_EQ(d.ptxParamSize(0), 8u);
+  EXPECT_EQ(d.ptxParamSize(1), 4u);
+  EXPECT_EQ(d.ptxParamSize(2), 4u);
+  EXPECT_EQ(d.ptxParamSize(3), 8u);
+  EXPECT_EQ(sig.params[1].numPtxParams(), 1u);
+  EXPECT_EQ(sig.params[2].numPtxParams(), 6u);
+  EXPECT_EQ(sig.str(), "tensordesc<fp16[64,32]>,i32,tensordesc<fp8e4nv[2,4,16]>");
+  // Triton's spelling, a Python list: spaces after the commas.
+  Signature spaced = parseOk("tensordesc<bf16[128, 64]>");
+  EXPECT_EQ(spaced.params[0].block, (std::vector<int64_t>{128, 64}));
+  EXPECT_EQ(spaced.str(), "tensordesc<bf16[128,64]>");
+}
+
+TEST(Signature, TensorDescriptorErrors) {
+  EXPECT_EQ(parseError("tensordesc<fp16>"),
+            "signature entry 0 'tensordesc<fp16>': malformed entry: expected "
+            "tensordesc<TYPE[B0,B1,...]>");
+  EXPECT_EQ(parseError("tensordesc<i1[64]>"),
+            "signature entry 0 'tensordesc<i1[64]>': unknown descriptor "
+            "element type 'i1' (expected one of i8 i16 i32 i64 u8 u16 u32 "
+            "u64 fp16 bf16 fp32 fp64 fp8e4nv fp8e5)");
+  EXPECT_EQ(parseError("i32,tensordesc<fp32[48,16]>"),
+            "signature entry 1 'tensordesc<fp32[48,16]>': bad block size "
+            "'48': expected a power of two up to 256 (a TMA box)");
+  EXPECT_EQ(parseError("tensordesc<fp32[16,]>"),
+            "signature entry 0 'tensordesc<fp32[16,]>': bad block size '': "
+            "expected a power of two up to 256 (a TMA box)");
+  EXPECT_EQ(parseError("tensordesc<fp32[1,1,1,1,1,4]>"),
+            "signature entry 0 'tensordesc<fp32[1,1,1,1,1,4]>': a block of "
+            "rank 6: expected rank 1 to 5 (a TMA box)");
+  EXPECT_EQ(parseError("tensordesc<fp32[16,2]>"),
+            "signature entry 0 'tensordesc<fp32[16,2]>': expected at least "
+            "16 bytes in the block's last dimension");
+}
