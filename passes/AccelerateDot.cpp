@@ -128,6 +128,26 @@ bool isComputedInRegisters(Value v) {
   }
 }
 
+/// A 2-D `tile.trans` swapping the dimensions of a tile (`b.T`), or null.
+TransOp getSwap(Value v) {
+  auto trans = stripConversions(v).getDefiningOp<TransOp>();
+  if (!trans || cast<RankedTensorType>(trans.getType()).getRank() != 2 ||
+      trans.getOrder()[0] != 1)
+    return {};
+  return trans;
+}
+
+/// The dimension of a dot operand that is contiguous where its elements
+/// come from: the source's other dimension for a transposed tile (which
+/// is stored as it arrived, under a transposed view), else the memory
+/// order of the tile as its layout has it.
+unsigned getOperandContigDim(Value v) {
+  if (TransOp swap = getSwap(v))
+    return 1 - getMemoryOrder(cast<RankedTensorType>(
+                   stripConversions(swap.getSrc()).getType()))[0];
+  return getMemoryOrder(cast<RankedTensorType>(stripConversions(v).getType()))[0];
+}
+
 /// Whether `op` can run on wgmma (see Passes.td), and how.
 std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
   auto a = cast<RankedTensorType>(op.getA().getType());
@@ -148,11 +168,8 @@ std::optional<WgmmaPlan> planWgmma(DotOp op, unsigned numWarps) {
     return std::nullopt;
   // Only 16-bit operands may be MN-major (the instruction's transpose);
   // tf32, fp8 and int8 ones must have K contiguous.
-  auto order = [](Value v) {
-    return getMemoryOrder(cast<RankedTensorType>(stripConversions(v).getType()));
-  };
-  bool aKMajor = order(op.getA())[0] == 1;
-  bool bKMajor = order(op.getB())[0] == 0;
+  bool aKMajor = getOperandContigDim(op.getA()) == 1;
+  bool bKMajor = getOperandContigDim(op.getB()) == 0;
   bool sixteenBit = ea.isF16() || ea.isBF16();
   if (!sixteenBit && (!aKMajor || !bKMajor))
     return std::nullopt;
@@ -365,9 +382,10 @@ private:
     auto mma =
         MmaEncodingAttr::get(ctx, 3, plan.warps, {64, plan.instrN, instrK});
     auto store = [&](Value v, bool isA) -> Value {
+      unsigned contig = getOperandContigDim(v);
+      TransOp swap = getSwap(v);
       v = stripConversions(v);
       auto t = cast<RankedTensorType>(v.getType());
-      unsigned contig = getMemoryOrder(t)[0];
       bool kMajor = isA ? contig == 1 : contig == 0;
       int64_t perInstr = kMajor ? t.getDimSize(contig)
                          : isA  ? 64
@@ -379,6 +397,22 @@ private:
       // Mutable, as promote-to-shared's: tile-pipeline fills it in place.
       auto type = MemDescType::get(t.getShape(), t.getElementType(), enc,
                                    /*mutableMemory=*/true);
+      // A transposed tile (`b.T` of a loaded [N, K] tile: tutorial 09's B,
+      // attention's K^T) is stored as it arrived and read through a
+      // transposed view: the same bytes, no transpose in registers, and the
+      // store stays `local_alloc(load)`, which tile-pipeline turns into
+      // cp.async.
+      if (swap) {
+        Value src = stripConversions(swap.getSrc());
+        auto srcType = MemDescType::get(
+            cast<RankedTensorType>(src.getType()).getShape(),
+            t.getElementType(),
+            NVMMASharedEncodingAttr::get(ctx, swizzle, contig != 0), true);
+        assert(getTransposedMemDescType(srcType, swap.getOrder()) == type &&
+               "a swapped nvmma buffer is the flipped encoding");
+        Value m = LocalAllocOp::create(b, loc, srcType, src);
+        return MemDescTransOp::create(b, loc, type, m, swap.getOrder());
+      }
       return LocalAllocOp::create(b, loc, type, v);
     };
     // A computed in registers (16-bit) stays there: wgmma reads it from
@@ -394,8 +428,14 @@ private:
                                       nc, op.getInputPrecisionAttr(),
                                       op.getMaxNumImpreciseAccAttr(),
                                       /*is_async=*/UnitAttr());
+    TransOp swaps[] = {getSwap(op.getA()), getSwap(op.getB())};
     replaceDot(b, op, dot.getD());
     op.erase();
+    // A transposed operand now read through a view: the transpose in
+    // registers is dead.
+    for (TransOp swap : swaps)
+      if (swap && swap->use_empty())
+        swap.erase();
   }
 
   /// Replaces the uses of `op` by `d` (its result in the accumulator

@@ -85,22 +85,8 @@ Value promote(OpBuilder &b, ConvertLayoutOp cvt) {
       swapsLastTwo &= order[d] == d;
     if (swapsLastTwo) {
       Value m = allocFor(b, loc, trans.getSrc());
-      auto mt = cast<MemDescType>(m.getType());
-      auto enc = cast<SharedEncodingAttr>(mt.getEncoding());
-      SmallVector<int64_t> shape;
-      SmallVector<unsigned> memOrder;
-      for (int32_t o : order)
-        shape.push_back(mt.getShape()[o]);
-      for (unsigned d : enc.getOrder())
-        for (unsigned i = 0; i < order.size(); ++i)
-          if (unsigned(order[i]) == d)
-            memOrder.push_back(i);
-      auto tType = MemDescType::get(
-          shape, mt.getElementType(),
-          SharedEncodingAttr::get(b.getContext(), enc.getVec(),
-                                  enc.getPerPhase(), enc.getMaxPhase(),
-                                  memOrder),
-          true);
+      MemDescType tType =
+          getTransposedMemDescType(cast<MemDescType>(m.getType()), order);
       return MemDescTransOp::create(b, loc, tType, m, order);
     }
   }

@@ -490,3 +490,53 @@ int64_t ModuleAxisInfo::getMaskConstancy(Value mask, unsigned dim) const {
     return 1;
   return largestPow2Le(info.getConstancy(dim));
 }
+
+int64_t ModuleAxisInfo::getMaskPrefixWidth(Value mask, unsigned dim) const {
+  if (!mask)
+    return AxisInfo::kMaxDivisor;
+  int64_t constancy = getMaskConstancy(mask, dim);
+  auto fact = [&](Value v, bool contiguity) -> int64_t {
+    AxisInfo info = getAxisInfo(v);
+    if (dim >= info.getRank())
+      return 1;
+    return largestPow2Le(contiguity ? info.getContiguity(dim)
+                                    : info.getConstancy(dim));
+  };
+  Operation *def = mask.getDefiningOp();
+  int64_t prefix = 1;
+  if (auto andOp = dyn_cast_or_null<arith::AndIOp>(def)) {
+    prefix = std::min(getMaskPrefixWidth(andOp.getLhs(), dim),
+                      getMaskPrefixWidth(andOp.getRhs(), dim));
+  } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
+    // Signed only: an unsigned compare of a run through -1 -> 0 is not
+    // monotone.
+    Value x, y;
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::sle:
+      x = cmp.getLhs(), y = cmp.getRhs();
+      break;
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::sge:
+      x = cmp.getRhs(), y = cmp.getLhs();
+      break;
+    default:
+      break;
+    }
+    if (x)
+      prefix = std::min(fact(x, /*contiguity=*/true), fact(y, false));
+  } else if (auto cvt = dyn_cast_or_null<tile::ConvertLayoutOp>(def)) {
+    prefix = getMaskPrefixWidth(cvt.getSrc(), dim);
+  } else if (auto bc = dyn_cast_or_null<tile::BroadcastOp>(def)) {
+    // A broadcast dimension is constant (the constancy above); the others
+    // are the source's.
+    auto src = cast<RankedTensorType>(bc.getSrc().getType());
+    if (dim < src.getRank() && src.getDimSize(dim) != 1)
+      prefix = getMaskPrefixWidth(bc.getSrc(), dim);
+  } else if (auto ed = dyn_cast_or_null<tile::ExpandDimsOp>(def)) {
+    unsigned axis = ed.getAxis();
+    if (dim != axis)
+      prefix = getMaskPrefixWidth(ed.getSrc(), dim < axis ? dim : dim - 1);
+  }
+  return std::max(constancy, prefix);
+}

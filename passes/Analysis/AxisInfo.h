@@ -119,6 +119,15 @@ public:
   /// Runs of equal mask values along `dim` (constancy; the tile's size
   /// along `dim` for no mask).
   int64_t getMaskConstancy(mlir::Value mask, unsigned dim) const;
+  /// The largest power of two V such that, in every aligned run of V
+  /// elements along `dim`, the mask is true on a prefix of the run and
+  /// false after it (at least its constancy). `x < y` (signed) with `x`
+  /// contiguous and `y` constant over the run has this shape -- the bound
+  /// check of a load whose bound has no divisibility fact, such as a
+  /// descriptor's shape -- and conjunctions keep it. A copy whose mask is
+  /// prefix-shaped over a vector can read the prefix and zero-fill the
+  /// rest in one instruction (cp.async with a source size).
+  int64_t getMaskPrefixWidth(mlir::Value mask, unsigned dim) const;
 
 private:
   mlir::DataFlowSolver solver;

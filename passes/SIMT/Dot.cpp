@@ -420,12 +420,18 @@ struct WarpGroupDotLowering
     // A in shared memory (a descriptor) or in registers (aType null).
     auto aType = dyn_cast<tile::MemDescType>(op.getA().getType());
     tile::MemDescType bType = op.getB().getType();
-    for (Value v : {Value(op.getA()), Value(op.getB())})
-      if (isa<tile::MemDescType>(v.getType()) &&
-          !v.getDefiningOp<tile::LocalAllocOp>() &&
+    // Whole buffers, or a whole buffer seen transposed (the descriptor is
+    // the view's encoding's, the start address the buffer's).
+    for (Value v : {Value(op.getA()), Value(op.getB())}) {
+      if (!isa<tile::MemDescType>(v.getType()))
+        continue;
+      if (auto trans = v.getDefiningOp<tile::MemDescTransOp>())
+        v = trans.getSrc();
+      if (!v.getDefiningOp<tile::LocalAllocOp>() &&
           !v.getDefiningOp<tile::MemDescIndexOp>())
         return rewriter.notifyMatchFailure(
             op, "operand is a view, not a whole buffer");
+    }
     Type aElem = aType ? aType.getElementType()
                        : cast<RankedTensorType>(op.getA().getType())
                              .getElementType();

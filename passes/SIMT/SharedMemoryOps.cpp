@@ -21,7 +21,9 @@
 //
 // `tile.async_copy` becomes `cp.async` (PTX ISA 9.7.9.25) of 16, 8 or 4
 // bytes per chunk of consecutive elements (`.cg` for 16, `.ca` else), the
-// mask as the source size (0 = write zeros); chunks narrower than 4 bytes
+// mask as the source size (0 = write zeros); a mask true on a prefix of
+// each chunk (a bound with no divisibility fact) gives the prefix's bytes
+// as the source size, the rest zero-filled. Chunks narrower than 4 bytes
 // fall back to a predicated load and a shared store, which is synchronous
 // and therefore also correct.
 //
@@ -374,9 +376,20 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
       vec = std::max<int64_t>(1, std::min(
           vec, axis.getPtrVectorWidth(op.getPtr(), dim,
                                       l.getContiguousRegisters(dim))));
-    if (op.getMask() && dim >= 0)
-      vec = std::max<int64_t>(
-          1, std::min(vec, axis.getMaskConstancy(op.getMask(), dim)));
+    // A mask not constant over the chunk but true on a prefix of it (the
+    // bound check of a tile against a size with no divisibility fact):
+    // the chunk is copied with the prefix's byte count as its source size,
+    // cp.async zero-filling the rest -- as long as a chunk is 4 bytes or
+    // more; below that, the narrow path (synchronous) is no worse.
+    bool prefixMask = false;
+    if (op.getMask() && dim >= 0) {
+      int64_t constancy = axis.getMaskConstancy(op.getMask(), dim);
+      if (constancy < vec && vec * bytes >= 4 &&
+          axis.getMaskPrefixWidth(op.getMask(), dim) >= vec)
+        prefixMask = true;
+      else
+        vec = std::max<int64_t>(1, std::min(vec, constancy));
+    }
     uint64_t freeRegs = l.getFreeMask(LL::kRegister);
     Value pred = emitReplicaPredicate(rewriter, loc, offsets);
     ThreadCoords thread =
@@ -398,10 +411,23 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
       if (chunkBytes >= 4) {
         Value src = LLVM::IntToPtrOp::create(rewriter, loc, globalPtr, addr);
         Value size;
-        if (mask)
+        if (mask && prefixMask) {
+          // Bytes of the chunk's true prefix: its true lanes' count.
+          for (int64_t i = 0; i < vec; ++i) {
+            Value lane =
+                i ? extractElement(rewriter, loc, adaptor.getMask(), r + i)
+                  : mask;
+            Value bytesOf = arith::SelectOp::create(
+                rewriter, loc, lane, i32Const(rewriter, loc, bytes),
+                i32Const(rewriter, loc, 0));
+            size = size ? arith::AddIOp::create(rewriter, loc, size, bytesOf)
+                        : bytesOf;
+          }
+        } else if (mask) {
           size = arith::SelectOp::create(rewriter, loc, mask,
                                          i32Const(rewriter, loc, chunkBytes),
                                          i32Const(rewriter, loc, 0));
+        }
         auto emit = [&](OpBuilder &ib) {
           NVVM::CpAsyncOp::create(
               ib, loc, dst, src, ib.getI32IntegerAttr(chunkBytes),

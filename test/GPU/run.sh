@@ -87,6 +87,10 @@ if [ "$sanitize" = 1 ]; then
     # Persistent descriptor GEMMs: the K loop's buffers reused tile after
     # tile.
     racy+=",matmul_desc_fp16,matmul_desc_bf16_mma_sync"
+    # Host-descriptor GEMMs: B copied as [N, K] and read through a
+    # transposed view; persistent ones reuse the buffers tile after tile.
+    racy+=",matmul_tma_fp16,matmul_tma_persistent_bf16"
+    racy+=",matmul_tma_persistent_fp16_f32,wgmma_nt_fp16"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"

@@ -139,3 +139,28 @@ tile.func private @unlaid(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tens
   %d = tile.dot %a, %b, %c : tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32> -> tensor<16x16xf32>
   tile.return %d : tensor<16x16xf32>
 }
+
+// -----
+
+#b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #tile.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// B = x.T of an [N, K] tile with K contiguous (tutorial 09's b.T,
+// attention's K^T): x is stored as it is and read through a transposed
+// view, a K-major B (nvmma transposed = true) -- also for fp8, which wgmma
+// takes only K-major.
+// WGMMA-LABEL: tile.func private @trans_b(
+// WGMMA-NOT:     tile.trans
+// WGMMA:         %[[X:.*]] = tile.local_alloc %arg1 : (tensor<128x64xf16, #blocked>) -> !tile.memdesc<128x64xf16, #shared, mutable>
+// WGMMA:         %[[XT:.*]] = tile.memdesc_trans %[[X]] {order = array<i32: 1, 0>} : !tile.memdesc<128x64xf16, #shared, mutable> -> !tile.memdesc<64x128xf16, #shared1, mutable>
+// WGMMA:         tile.warpgroup_dot %{{.*}}, %[[XT]], %{{.*}} : !tile.memdesc<128x64xf16, #shared, mutable>, !tile.memdesc<64x128xf16, #shared1, mutable>
+// WGMMA:         %[[Y:.*]] = tile.local_alloc %arg4 : (tensor<128x128xf8E4M3FN, #blocked>) -> !tile.memdesc<128x128xf8E4M3FN, #shared, mutable>
+// WGMMA:         %[[YT:.*]] = tile.memdesc_trans %[[Y]] {order = array<i32: 1, 0>} : !tile.memdesc<128x128xf8E4M3FN, #shared, mutable> -> !tile.memdesc<128x128xf8E4M3FN, #shared1, mutable>
+// WGMMA:         tile.warpgroup_dot %{{.*}}, %[[YT]], %{{.*}} : !tile.memdesc<128x128xf8E4M3FN, #shared, mutable>, !tile.memdesc<128x128xf8E4M3FN, #shared1, mutable>
+tile.func private @trans_b(%a: tensor<128x64xf16, #b>, %x: tensor<128x64xf16, #b>, %c: tensor<128x128xf32, #b>,
+                           %a8: tensor<128x128xf8E4M3FN, #b>, %y: tensor<128x128xf8E4M3FN, #b>) attributes {tile.num_warps = 4 : i32} {
+  %xt = tile.trans %x {order = array<i32: 1, 0>} : tensor<128x64xf16, #b> -> tensor<64x128xf16, #t>
+  %d = tile.dot %a, %xt, %c : tensor<128x64xf16, #b>, tensor<64x128xf16, #t>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %yt = tile.trans %y {order = array<i32: 1, 0>} : tensor<128x128xf8E4M3FN, #b> -> tensor<128x128xf8E4M3FN, #t>
+  %e = tile.dot %a8, %yt, %c : tensor<128x128xf8E4M3FN, #b>, tensor<128x128xf8E4M3FN, #t>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  tile.return
+}

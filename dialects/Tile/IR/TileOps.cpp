@@ -1080,37 +1080,58 @@ LogicalResult MemDescSubviewOp::verify() {
   return success();
 }
 
+MemDescType tilec::tile::getTransposedMemDescType(MemDescType src,
+                                           ArrayRef<int32_t> order) {
+  MLIRContext *ctx = src.getContext();
+  if (src.getNumBufferDims() != 0 || src.getAllocShape() != src.getShape() ||
+      order.size() != src.getShape().size())
+    return {};
+  SmallVector<int64_t> shape;
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t o : order) {
+    if (o < 0 || o >= int32_t(order.size()) || seen[o])
+      return {};
+    seen[o] = true;
+    shape.push_back(src.getShape()[o]);
+  }
+  Attribute enc;
+  if (auto shared = dyn_cast<SharedEncodingAttr>(src.getEncoding())) {
+    // Result dimension i is source dimension order[i]: the memory order
+    // names result dimensions.
+    SmallVector<unsigned> memOrder;
+    for (unsigned d : shared.getOrder())
+      for (unsigned i = 0; i < order.size(); ++i)
+        if (unsigned(order[i]) == d)
+          memOrder.push_back(i);
+    enc = SharedEncodingAttr::get(ctx, shared.getVec(), shared.getPerPhase(),
+                                  shared.getMaxPhase(), memOrder);
+  } else if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());
+             nvmma && order.size() == 2 && order[0] == 1) {
+    enc = NVMMASharedEncodingAttr::get(ctx, nvmma.getSwizzle(),
+                                       !nvmma.getTransposed());
+  } else {
+    return {};
+  }
+  return MemDescType::get(ctx, shape, src.getElementType(), enc,
+                          src.getMutableMemory(), shape);
+}
+
 LogicalResult MemDescTransOp::verify() {
   MemDescType src = getSrc().getType(), dst = getResult().getType();
   ArrayRef<int32_t> order = getOrder();
-  auto srcEnc = dyn_cast<SharedEncodingAttr>(src.getEncoding());
-  if (!srcEnc || src.getNumBufferDims() != 0 ||
-      src.getAllocShape() != src.getShape())
-    return emitOpError("unimplemented: transposing a view, a multi-buffered "
-                       "or a non-#tile.shared memdesc");
   if (order.size() != src.getShape().size())
     return emitOpError("expected one order entry per dimension");
-  SmallVector<int64_t> shape;
-  SmallVector<unsigned> memOrder;
   SmallVector<bool> seen(order.size(), false);
   for (int32_t o : order) {
     if (o < 0 || o >= int32_t(order.size()) || seen[o])
       return emitOpError("expected order to be a permutation");
     seen[o] = true;
-    shape.push_back(src.getShape()[o]);
   }
-  // Result dimension i is source dimension order[i]: the memory order
-  // names result dimensions.
-  for (unsigned d : srcEnc.getOrder())
-    for (unsigned i = 0; i < order.size(); ++i)
-      if (unsigned(order[i]) == d)
-        memOrder.push_back(i);
-  auto want = MemDescType::get(
-      getContext(), shape, src.getElementType(),
-      SharedEncodingAttr::get(getContext(), srcEnc.getVec(),
-                              srcEnc.getPerPhase(), srcEnc.getMaxPhase(),
-                              memOrder),
-      src.getMutableMemory(), shape);
+  MemDescType want = getTransposedMemDescType(src, order);
+  if (!want)
+    return emitOpError("unimplemented: transposing a view, a multi-buffered "
+                       "memdesc, or one that is neither #tile.shared nor a "
+                       "2-D #tile.nvmma_shared");
   if (dst != want)
     return emitOpError("expected result ") << want << ", found " << dst;
   return success();

@@ -28,4 +28,15 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 #define GET_OP_CLASSES
 #include "dialects/Tile/IR/TileOps.h.inc"
 
+namespace tilec::tile {
+/// The type of `tile.memdesc_trans` of `src` by `order` (result dimension i
+/// is source dimension order[i]), or null where no view expresses it: a
+/// `#tile.shared` buffer with its memory order permuted, or a 2-D
+/// `#tile.nvmma_shared` one (order [1, 0]) with `transposed` flipped (the
+/// encoding's offset map is symmetric in that flag). `src` must be a whole
+/// single buffer (no buffer dimensions, not a subview).
+MemDescType getTransposedMemDescType(MemDescType src,
+                                     llvm::ArrayRef<int32_t> order);
+} // namespace tilec::tile
+
 #endif // TILEC_DIALECTS_TILE_IR_TILEOPS_H

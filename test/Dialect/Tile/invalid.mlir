@@ -998,11 +998,20 @@ tile.func private @memdesc_subview_mutable(%m: !tile.memdesc<64x64xf16, #shared>
 // -----
 
 #nvmma = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
-// Only #tile.shared memdescs can be transposed (by permuting the order), and
-// only whole single-buffer allocations.
-tile.func private @memdesc_trans_nvmma(%m: !tile.memdesc<64x64xf16, #nvmma>) {
-  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered or a non-#tile.shared memdesc}}
-  %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x64xf16, #nvmma> -> !tile.memdesc<64x64xf16, #tile.nvmma_shared<{swizzle = 128, transposed = true}>>
+// A 2-D #tile.nvmma_shared memdesc transposes by flipping `transposed`.
+tile.func private @memdesc_trans_nvmma(%m: !tile.memdesc<64x32xf16, #nvmma>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op expected result '!tile.memdesc<32x64xf16, #tile.nvmma_shared<{swizzle = 128, transposed = true}>>', found '!tile.memdesc<32x64xf16, #tile.nvmma_shared<{swizzle = 128, transposed = false}>>'}}
+  %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x32xf16, #nvmma> -> !tile.memdesc<32x64xf16, #nvmma>
+  tile.return
+}
+
+// -----
+
+#nvmma3 = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+// #tile.nvmma_shared is 2-D: no other permutation.
+tile.func private @memdesc_trans_nvmma_identity(%m: !tile.memdesc<64x32xf16, #nvmma3>) {
+  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered memdesc, or one that is neither #tile.shared nor a 2-D #tile.nvmma_shared}}
+  %t = tile.memdesc_trans %m {order = array<i32: 0, 1>} : !tile.memdesc<64x32xf16, #nvmma3> -> !tile.memdesc<64x32xf16, #nvmma3>
   tile.return
 }
 
@@ -1011,7 +1020,7 @@ tile.func private @memdesc_trans_nvmma(%m: !tile.memdesc<64x64xf16, #nvmma>) {
 #shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #shared_t = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>
 tile.func private @memdesc_trans_view(%m: !tile.memdesc<64x16xf16, #shared, alloc = 64x64>) {
-  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered or a non-#tile.shared memdesc}}
+  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered memdesc, or one that is neither #tile.shared nor a 2-D #tile.nvmma_shared}}
   %t = tile.memdesc_trans %m {order = array<i32: 1, 0>} : !tile.memdesc<64x16xf16, #shared, alloc = 64x64> -> !tile.memdesc<16x64xf16, #shared_t>
   tile.return
 }
@@ -1020,7 +1029,7 @@ tile.func private @memdesc_trans_view(%m: !tile.memdesc<64x16xf16, #shared, allo
 
 #shared = #tile.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 tile.func private @memdesc_trans_buffers(%m: !tile.memdesc<2x64x64xf16, #shared, mutable>) {
-  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered or a non-#tile.shared memdesc}}
+  // expected-error @+1 {{'tile.memdesc_trans' op unimplemented: transposing a view, a multi-buffered memdesc, or one that is neither #tile.shared nor a 2-D #tile.nvmma_shared}}
   %t = tile.memdesc_trans %m {order = array<i32: 0, 2, 1>} : !tile.memdesc<2x64x64xf16, #shared, mutable> -> !tile.memdesc<2x64x64xf16, #shared, mutable>
   tile.return
 }

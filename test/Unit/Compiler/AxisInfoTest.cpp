@@ -81,6 +81,55 @@ TEST_F(AxisInfoTest, VectorAddFacts) {
   EXPECT_EQ(axis.getMaskConstancy(tagged(*m, "mask2"), 0), 1);
 }
 
+constexpr StringLiteral kBoundChecks = R"mlir(
+tile.func @k(%k: i32, %m: i32, %c0: i32 {tile.divisibility = 64 : i32}) {
+  %z = arith.constant dense<0> : tensor<64xi32>
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %s = tile.splat %c0 : i32 -> tensor<64xi32>
+  %c = arith.addi %s, %r : tensor<64xi32>
+  %kv = tile.splat %k : i32 -> tensor<64xi32>
+  %lo = arith.cmpi sge, %c, %z {lo} : tensor<64xi32>
+  %hi = arith.cmpi slt, %c, %kv {hi} : tensor<64xi32>
+  %hi2 = arith.cmpi sgt, %kv, %c {hi2} : tensor<64xi32>
+  %box = arith.andi %lo, %hi {box} : tensor<64xi1>
+  %low = arith.cmpi sge, %c, %kv {low} : tensor<64xi32>
+  %ult = arith.cmpi ult, %c, %kv {ult} : tensor<64xi32>
+  %e = tile.expand_dims %box {axis = 0 : i32} : tensor<64xi1> -> tensor<1x64xi1>
+  %b = tile.broadcast %e {bcast} : tensor<1x64xi1> -> tensor<32x64xi1>
+  %mv = tile.splat %m : i32 -> tensor<32xi32>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %rows = arith.cmpi slt, %r32, %mv : tensor<32xi32>
+  %re = tile.expand_dims %rows {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+  %rb = tile.broadcast %re : tensor<32x1xi1> -> tensor<32x64xi1>
+  %both = arith.andi %rb, %b {both} : tensor<32x64xi1>
+  tile.return
+}
+)mlir";
+
+TEST_F(AxisInfoTest, PrefixMasks) {
+  auto m = parse(kBoundChecks);
+  ASSERT_TRUE(m);
+  ModuleAxisInfo axis(*m);
+  // c = c0 + arange(64) with c0 % 64 == 0: `c >= 0` is constant over the
+  // 64; `c < k` with k unknown is one predicate per element, but true on a
+  // prefix of the 64, in either operand order, and so is their
+  // conjunction (a descriptor's box check).
+  EXPECT_EQ(axis.getMaskConstancy(tagged(*m, "lo"), 0), 64);
+  EXPECT_EQ(axis.getMaskConstancy(tagged(*m, "hi"), 0), 1);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "hi"), 0), 64);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "hi2"), 0), 64);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "box"), 0), 64);
+  // `c >= k` is false on a prefix (a suffix of trues); unsigned compares
+  // are not monotone through -1 -> 0.
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "low"), 0), 1);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "ult"), 0), 1);
+  // Through expand_dims and broadcast; a row check constant along dim 1
+  // keeps the prefix there; along dim 0 rows are one predicate each.
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "bcast"), 1), 64);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "both"), 1), 64);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "both"), 0), 32);
+}
+
 TEST_F(AxisInfoTest, BrokenRunsAreNotContiguous) {
   auto m = parse(kVectorAdd);
   ASSERT_TRUE(m);

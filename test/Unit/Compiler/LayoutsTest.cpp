@@ -375,6 +375,44 @@ TEST_F(LayoutsTest, OffsetMaps) {
   EXPECT_EQ(off.getContiguousRegisters(0), 4);
 }
 
+// tile.memdesc_trans of a 2-D NVMMA buffer is the flipped encoding on the
+// swapped shape: the view's offset map must give every element the byte
+// the buffer holds it at (what the wgmma descriptors of a `b.T` view read
+// from a buffer cp.async filled untransposed).
+TEST_F(LayoutsTest, NvmmaTransposedViewIsTheSameBytes) {
+  Type f16 = Float16Type::get(&ctx), f8 = Float8E4M3FNType::get(&ctx);
+  for (Type elem : {f16, f8})
+    for (unsigned swizzle : {32u, 64u, 128u})
+      for (bool transposed : {false, true})
+        for (auto shape : {std::pair<int64_t, int64_t>{256, 64}, {64, 128},
+                           {128, 32}, {16, 256}}) {
+          auto enc = NVMMASharedEncodingAttr::get(&ctx, swizzle, transposed);
+          auto src = MemDescType::get({shape.first, shape.second}, elem, enc,
+                                      /*mutableMemory=*/true);
+          MemDescType view = getTransposedMemDescType(src, {1, 0});
+          ASSERT_TRUE(view);
+          EXPECT_EQ(view.getShape(),
+                    (ArrayRef<int64_t>{shape.second, shape.first}));
+          auto venc = cast<NVMMASharedEncodingAttr>(view.getEncoding());
+          EXPECT_EQ(venc.getSwizzle(), swizzle);
+          EXPECT_EQ(venc.getTransposed(), !transposed);
+          OffsetMap a = enc.toOffsetMap(src.getShape(), elem);
+          OffsetMap b = venc.toOffsetMap(view.getShape(), elem);
+          for (int64_t r = 0; r < shape.first; ++r)
+            for (int64_t c = 0; c < shape.second; ++c)
+              ASSERT_EQ(a.apply({r, c}), b.apply({c, r}))
+                  << "swizzle " << swizzle << " transposed " << transposed
+                  << " shape " << shape.first << "x" << shape.second
+                  << " at (" << r << ", " << c << ")";
+        }
+  // No other permutation, and no multi-buffered source.
+  auto enc = NVMMASharedEncodingAttr::get(&ctx, 128, false);
+  EXPECT_FALSE(getTransposedMemDescType(
+      MemDescType::get({64, 64}, f16, enc, true), {0, 1}));
+  EXPECT_FALSE(getTransposedMemDescType(
+      MemDescType::get({2, 64, 64}, f16, enc, true), {0, 2, 1}));
+}
+
 TEST_F(LayoutsTest, RejectsNonPowerOfTwo) {
   auto enc = getBlockedEncoding(&ctx, {1024}, 4, 4);
   EXPECT_TRUE(failed(getLinearLayout(tensor({1000}, enc))));
