@@ -164,6 +164,7 @@ const std::set<std::string> &knownTlFunctions() {
       "trans", "permute", "make_tensor_descriptor", "device_print",
       "device_assert", "sqrt_rn", "div_rn", "fdiv", "umulhi", "clamp", "softmax",
       "inline_asm_elementwise", "extern_elementwise", "join", "split", "cat",
+      "interleave",
       "ravel", "flip", "histogram", "make_block_ptr", "advance", "rand",
       "randn", "randint", "pointer_type", "tensor", "dtype"};
   return names;
@@ -321,7 +322,8 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
   // Tile methods that mirror tl functions: x.sum(axis), x.reshape(...).
   static const std::set<std::string> mirrored = {
       "sum", "max", "min", "argmax", "argmin", "reshape", "broadcast_to",
-      "expand_dims", "exp", "log", "sqrt", "abs", "cumsum", "reduce", "view"};
+      "expand_dims", "exp", "log", "sqrt", "abs", "cumsum", "reduce", "view",
+      "split", "join"};
   if (mirrored.count(name)) {
     CallArgs a = args;
     a.args.insert(a.args.begin(), self);

@@ -385,6 +385,99 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
       return res.elts[1];
     return res;
   }
+  // --- join / split / interleave (Triton's semantics: a new last
+  // dimension of size 2) ---
+  // *Decision*: built from existing ops, not new ones: join is a select
+  // between the two operands broadcast along the new dimension, split a
+  // reduction over it keeping the element of index 0 (or 1). Both are exact
+  // (selects only, NaN payloads and -0.0 kept) and lower through the
+  // layout machinery every op has; a dedicated op with a register-pair
+  // layout would avoid the size-2 reduction's shuffles when the pair spans
+  // lanes.
+  if (name == "tl.join" || name == "tl.interleave") {
+    bool interleave = name == "tl.interleave";
+    TRY(s, bindArgs(*this, args, {"a", "b"}, 2, name.substr(3), l));
+    TRY(x0, toValue(*s[0], l));
+    TRY(y0, toValue(*s[1], l));
+    Type dx = s[0]->isRuntime() ? elementTypeOf(*s[0])
+                                : tile::getElementTypeOrSelf(x0.getType());
+    Type dy = s[1]->isRuntime() ? elementTypeOf(*s[1])
+                                : tile::getElementTypeOrSelf(y0.getType());
+    if (dx != dy) {
+      error(l) << name.substr(3) << "() expects two tiles of one dtype, found "
+               << dx << " and " << dy;
+      return failure();
+    }
+    Value x = x0, y = y0;
+    if (failed(broadcastPair(x, y, l)))
+      return failure();
+    SmallVector<int64_t> shape;
+    if (auto xt = dyn_cast<RankedTensorType>(x.getType()))
+      shape.append(xt.getShape().begin(), xt.getShape().end());
+    shape.push_back(2);
+    auto widen = [&](Value v) -> FailureOr<Value> {
+      if (isa<RankedTensorType>(v.getType())) {
+        TRY(e, expandDims(v, -1, l));
+        v = e;
+      }
+      return broadcastTo(v, shape, l);
+    };
+    TRY(wx, widen(x));
+    TRY(wy, widen(y));
+    Value idx = tile::MakeRangeOp::create(
+        b, lc, RankedTensorType::get({2}, b.getI32Type()),
+        b.getI32IntegerAttr(0), b.getI32IntegerAttr(2));
+    TRY(ib, broadcastTo(idx, shape, l));
+    TRY(zero, broadcastTo(arith::ConstantIntOp::create(b, lc, 0, 32), shape, l));
+    Value first = arith::CmpIOp::create(b, lc, arith::CmpIPredicate::eq, ib, zero);
+    Value joined = arith::SelectOp::create(b, lc, first, wx, wy);
+    if (interleave && shape.size() > 1) {
+      // [..., n, 2] -> [..., 2n]: a's and b's elements alternate.
+      SmallVector<int64_t> flat(shape.begin(), shape.end() - 2);
+      flat.push_back(shape[shape.size() - 2] * 2);
+      joined = tile::ReshapeOp::create(
+          b, lc, RankedTensorType::get(flat, cast<RankedTensorType>(joined.getType()).getElementType()),
+          joined);
+    }
+    return PyValue::ofValue(joined, dx);
+  }
+  if (name == "tl.split") {
+    TRY(s, bindArgs(*this, args, {"a"}, 1, "split", l));
+    TRY(x, toValue(*s[0], l));
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t || t.getDimSize(t.getRank() - 1) != 2) {
+      error(l) << "split() expects a tile whose last dimension is 2, found "
+               << x.getType();
+      return failure();
+    }
+    Type dtype = s[0]->isRuntime() ? elementTypeOf(*s[0]) : t.getElementType();
+    int64_t last = t.getRank() - 1;
+    Value idx = tile::MakeRangeOp::create(
+        b, lc, RankedTensorType::get({2}, b.getI32Type()),
+        b.getI32IntegerAttr(0), b.getI32IntegerAttr(2));
+    TRY(ib, broadcastTo(idx, t.getShape(), l));
+    std::vector<PyValue> halves;
+    for (int32_t want : {0, 1}) {
+      // The element of index `want` along the last dimension: combining
+      // keeps the operand holding it (associative and commutative: exactly
+      // one element has that index).
+      TRY(r, reduceTiles(
+                 *this, {x, ib}, last, /*keepDims=*/false,
+                 [&, want](ArrayRef<Value> a, ArrayRef<Value> c)
+                     -> FailureOr<SmallVector<Value>> {
+                   Location rl = loc(l);
+                   Value keep = arith::CmpIOp::create(
+                       b, rl, arith::CmpIPredicate::eq, a[1],
+                       arith::ConstantIntOp::create(b, rl, want, 32));
+                   return SmallVector<Value>{
+                       arith::SelectOp::create(b, rl, keep, a[0], c[0]),
+                       arith::SelectOp::create(b, rl, keep, a[1], c[1])};
+                 },
+                 l, {dtype, Type()}));
+      halves.push_back(r.elts[0]);
+    }
+    return PyValue::ofTuple(halves);
+  }
   if (name == "tl.reduce") {
     TRY(s, bindArgs(*this, args, {"input", "axis", "combine_fn", "keep_dims"}, 3,
                 "reduce", l));

@@ -1106,7 +1106,8 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     addMatmul(d, {ragged, {700, 520, 130}});
   }
   // Tutorial 09's TMA matmuls on host-side descriptors (B given as N x K):
-  // one tile per program, and persistent (few programs, many tiles).
+  // one tile per program, and persistent (few programs, many tiles; the
+  // bf16 one stores each tile in two halves through tl.split).
   for (auto [file, kernel, in, out, bm, bn, persistent] :
        {std::tuple{"matmul_tma_fp16", "matmul_tma_kernel", Elem::F16,
                    Elem::F16, 128, 128, false},

@@ -318,6 +318,53 @@ void runFdiv(const Env &env, const std::string &caseName) {
   }
 }
 
+/// split_join_kernel: tl.join / tl.interleave / tl.split move int32 bit
+/// patterns exactly (random words, NaN patterns as floats would have them);
+/// n is ragged, so the last program's tail is masked off.
+void runSplitJoin(const Env &env, const std::string &caseName) {
+  const size_t n = 10000 + 7;
+  Kernel k = env.kernel("split_join_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<uint32_t> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = uint32_t(rng.next());
+    y[i] = uint32_t(rng.next() >> 7);
+  }
+  DeviceBuffer dx(n * 4), dy(n * 4), dj((2 * n + kGuard) * 4),
+      di((2 * n + kGuard) * 4), da((n + kGuard) * 4), db((n + kGuard) * 4);
+  dx.upload(x);
+  dy.upload(y);
+  for (DeviceBuffer *d : {&dj, &di, &da, &db})
+    d->fill(0x5A);
+  check(k.launch(Grid{cdiv(n, 256), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dj.get()),
+                  Arg::ptr(di.get()), Arg::ptr(da.get()), Arg::ptr(db.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  auto j = dj.download<uint32_t>(2 * n + kGuard);
+  auto il = di.download<uint32_t>(2 * n + kGuard);
+  auto a = da.download<uint32_t>(n + kGuard);
+  auto b = db.download<uint32_t>(n + kGuard);
+  const uint32_t untouched = 0x5A5A5A5Au;
+  auto expect = [&](const std::vector<uint32_t> &got, size_t count,
+                    auto want, const char *what) {
+    for (size_t i = 0; i < count; ++i)
+      if (got[i] != want(i))
+        failCase(std::string(what) + " element " + std::to_string(i) +
+                 ": expected " + describe(want(i)) + ", found " +
+                 describe(got[i]));
+    for (size_t i = count; i < count + kGuard; ++i)
+      if (got[i] != untouched)
+        failCase(std::string(what) + " element " + std::to_string(i) +
+                 " past the end was written");
+  };
+  auto pairs = [&](size_t i) { return i % 2 ? y[i / 2] : x[i / 2]; };
+  expect(j, 2 * n, pairs, "tl.join");
+  expect(il, 2 * n, pairs, "tl.interleave");
+  expect(a, n, [&](size_t i) { return y[i]; }, "tl.split first");
+  expect(b, n, [&](size_t i) { return x[i]; }, "tl.split second");
+}
+
 /// histogram_kernel (BLOCK values per program, BINS bins, counts summed
 /// over the programs by atomic_add with an integer mask) on values in
 /// [-40, 100]: the model bins a value by its low bits, log2(max(BINS, 32))
@@ -580,6 +627,8 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
   }
   cases.push_back({"fdiv_kernel/ieee_rounding False True", false, true,
                    [](const Env &e) { runFdiv(e, "fdiv"); }});
+  cases.push_back({"split_join_kernel/join interleave split", false, true,
+                   [](const Env &e) { runSplitJoin(e, "split_join"); }});
   struct Hist {
     const char *file;
     int block, bins, warps;

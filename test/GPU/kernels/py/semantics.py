@@ -115,3 +115,23 @@ def histogram_kernel(X, HIST, n, BLOCK: tl.constexpr, BINS: tl.constexpr):
     h = tl.histogram(x, BINS, mask=m)
     bins = tl.arange(0, BINS)
     tl.atomic_add(HIST + bins, h, mask=h)
+
+
+@triton.jit
+def split_join_kernel(X, Y, J, I, A, B, n, BLOCK: tl.constexpr):
+    """tl.join, tl.interleave and tl.split, exact: J[i, 0] = X[i],
+    J[i, 1] = Y[i] (J is [n, 2]); I = interleave(X, Y) (I[2i] = X[i],
+    I[2i + 1] = Y[i]); (A, B) = split(join(Y, X)) = (Y, X); elements past n
+    are masked off."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(X + offs, mask=m)
+    y = tl.load(Y + offs, mask=m)
+    pair = tl.arange(0, 2)
+    jm = m[:, None] & (pair[None, :] < 2)
+    tl.store(J + offs[:, None] * 2 + pair[None, :], tl.join(x, y), mask=jm)
+    offs2 = tl.program_id(0) * 2 * BLOCK + tl.arange(0, 2 * BLOCK)
+    tl.store(I + offs2, tl.interleave(x, y), mask=offs2 < 2 * n)
+    a, b = tl.join(y, x).split()
+    tl.store(A + offs, a, mask=m)
+    tl.store(B + offs, b, mask=m)
