@@ -914,11 +914,13 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   }
   if (name == "tl.desc.load" || name == "tl.desc.store") {
     bool isLoad = name == "tl.desc.load";
-    if (args.args.size() < (isLoad ? 2u : 3u)) {
-      error(l) << (isLoad ? "load" : "store") << "() expects offsets"
-               << (isLoad ? "" : " and a value");
-      return failure();
-    }
+    // desc.load(offsets), desc.store(offsets, value), as Triton names them.
+    TRY(s, isLoad ? bindArgs(*this, args, {"desc", "offsets"}, 2, "load", l)
+                  : bindArgs(*this, args, {"desc", "offsets", "value"}, 3,
+                             "store", l));
+    args.args.assign(s.size(), PyValue());
+    for (size_t k = 0; k < s.size(); ++k)
+      args.args[k] = *s[k];
     Value desc = args.args[0].v;
     auto descType = cast<tile::TensorDescType>(desc.getType());
     std::vector<PyValue> offs = args.args[1].kind == K::Tuple

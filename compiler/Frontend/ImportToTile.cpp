@@ -533,6 +533,15 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       // tensordesc<fp16[64, 64]>.
       auto [typeName, dims] = t.split('[');
       Type elem = dtypeByName(typeName.trim());
+      if (!elem && t.contains('[')) {
+        emitError(loc(p->loc))
+            << "unknown element type '" << typeName.trim()
+            << "' in signature entry '" << text << "' for parameter '"
+            << p->name
+            << "' (expected one of i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 "
+               "fp32 fp64 fp8e4nv fp8e5)";
+        return nullptr;
+      }
       SmallVector<int64_t> block;
       bool ok = elem && !elem.isInteger(1) && dims.consume_back(">");
       dims = dims.rtrim();
@@ -868,6 +877,15 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
     }
     if (attr == "dtype")
       return PyValue::ofDType(v.dtype ? v.dtype : block.getElementType());
+    // The tensor's sizes (i32) and strides (i64, in elements): run-time
+    // values, the operands the descriptor was made from.
+    if (attr == "shape" || attr == "strides")
+      if (auto make = v.v.getDefiningOp<tile::MakeTensorDescOp>()) {
+        std::vector<PyValue> vals;
+        for (Value x : attr == "shape" ? make.getShape() : make.getStrides())
+          vals.push_back(PyValue::ofValue(x));
+        return PyValue::ofTuple(vals);
+      }
     return PyValue::method("desc." + attr, v);
   }
   case PyValue::Kind::DType:

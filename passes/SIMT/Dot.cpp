@@ -425,7 +425,7 @@ struct WarpGroupDotLowering
     for (Value v : {Value(op.getA()), Value(op.getB())}) {
       if (!isa<tile::MemDescType>(v.getType()))
         continue;
-      if (auto trans = v.getDefiningOp<tile::MemDescTransOp>())
+      while (auto trans = v.getDefiningOp<tile::MemDescTransOp>())
         v = trans.getSrc();
       if (!v.getDefiningOp<tile::LocalAllocOp>() &&
           !v.getDefiningOp<tile::MemDescIndexOp>())

@@ -148,6 +148,53 @@ LogicalResult FuncOp::verify() {
                  << " to be " << want << " (" << (k <= rank ? "shape" : "stride")
                  << "), found " << getArgumentTypes()[i + k];
       }
+      // The block is a TMA box, as tl.make_tensor_descriptor checks it
+      // (the runtime parses the signature entry by the same rules).
+      Type elem = block.getElementType();
+      bool elemOk = (elem.isInteger() && !elem.isInteger(1) &&
+                     elem.getIntOrFloatBitWidth() <= 64) ||
+                    isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+                        Float8E4M3FNType, Float8E5M2Type>(elem);
+      int64_t bytes = elemOk ? std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8) : 1;
+      bool boxOk = elemOk && block.getShape().back() * bytes >= 16;
+      for (int64_t d : block.getShape())
+        boxOk &= d >= 1 && d <= 256 && llvm::isPowerOf2_64(uint64_t(d));
+      if (!boxOk)
+        return emitOpError("expected the block of the tensor descriptor at "
+                           "argument ")
+               << i << " to be a TMA box (sizes powers of two up to 256, at "
+                       "least 16 bytes in the last dimension, an integer or "
+                       "float type but i1), found "
+               << block;
+      // Facts: only those the runtime checks at launch (it writes the
+      // signature entry without any): the base aligned to at most 16
+      // bytes, strides to at most 16 bytes' worth of elements, nothing on
+      // the sizes.
+      auto factsOn = [&](unsigned arg) {
+        return getArgAttr(arg, TileDialect::getEqualToAttrName()) ||
+               (arg != i && getArgAttr(arg, TileDialect::getUnsignedAttrName()));
+      };
+      auto divisibility = [&](unsigned arg) -> int64_t {
+        auto d = getArgAttrOfType<IntegerAttr>(
+            arg, TileDialect::getDivisibilityAttrName());
+        return d ? d.getInt() : 1;
+      };
+      if (factsOn(i) || divisibility(i) > 16)
+        return emitOpError("expected no facts on the base of the tensor "
+                           "descriptor at argument ")
+               << i << " but tile.divisibility of at most 16 (what the "
+                       "launch checks)";
+      for (int64_t k = 1; k < 2 * rank; ++k) {
+        int64_t most = k <= rank ? 1 : std::max<int64_t>(1, 16 / bytes);
+        if (factsOn(i + k) || divisibility(i + k) > most)
+          return emitOpError("expected no facts on argument ")
+                 << i + k << " (" << (k <= rank ? "a size" : "a stride")
+                 << ") of the tensor descriptor at argument " << i
+                 << (k <= rank ? ""
+                               : " but tile.divisibility of at most 16 bytes' "
+                                 "worth of elements")
+                 << ": the runtime cannot check it";
+      }
     }
     if (isKernel() && isa<Float8E4M3FNType, Float8E5M2Type>(t))
       return emitOpError("unimplemented: scalar fp8 kernel argument ")

@@ -1470,3 +1470,56 @@ tile.func @desc_arg_count(%b: !tile.ptr<f16> {tile.tensordesc = tensor<64x64xf16
 tile.func @desc_arg_not_type(%b: !tile.ptr<f16> {tile.tensordesc = 3 : i32}) {
   tile.return
 }
+
+// -----
+
+// The block is a TMA box, as in the front end (the runtime refuses the
+// signature entry otherwise).
+// expected-error @+1 {{'tile.func' op expected the block of the tensor descriptor at argument 0 to be a TMA box (sizes powers of two up to 256, at least 16 bytes in the last dimension, an integer or float type but i1), found 'tensor<3x8xf16>'}}
+tile.func @desc_arg_box(%b: !tile.ptr<f16> {tile.tensordesc = tensor<3x8xf16>}, %m: i32, %n: i32, %s: i64) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected the block of the tensor descriptor at argument 0 to be a TMA box}}
+tile.func @desc_arg_narrow(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x4xf16>}, %m: i32, %n: i32, %s: i64) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected the block of the tensor descriptor at argument 0 to be a TMA box}}
+tile.func @desc_arg_bool(%b: !tile.ptr<i1> {tile.tensordesc = tensor<16x128xi1>}, %m: i32, %n: i32, %s: i64) {
+  tile.return
+}
+
+// -----
+
+// Facts the launch cannot check: none on sizes, strides and the base only
+// up to 16 bytes.
+// expected-error @+1 {{'tile.func' op expected no facts on argument 2 (a size) of the tensor descriptor at argument 0: the runtime cannot check it}}
+tile.func @desc_arg_size_fact(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x16xf16>}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %s: i64) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected no facts on argument 3 (a stride) of the tensor descriptor at argument 0 but tile.divisibility of at most 16 bytes' worth of elements: the runtime cannot check it}}
+tile.func @desc_arg_stride_fact(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x16xf16>}, %m: i32, %n: i32, %s: i64 {tile.divisibility = 16 : i32}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected no facts on argument 1 (a size) of the tensor descriptor at argument 0: the runtime cannot check it}}
+tile.func @desc_arg_equal(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x16xf16>}, %m: i32 {tile.equal_to = 1 : i32}, %n: i32, %s: i64) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected no facts on the base of the tensor descriptor at argument 0 but tile.divisibility of at most 16 (what the launch checks)}}
+tile.func @desc_arg_base_fact(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x16xf16>, tile.divisibility = 256 : i32}, %m: i32, %n: i32, %s: i64) {
+  tile.return
+}
