@@ -585,20 +585,9 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
     if (s.maxPrograms)
       programs = std::min(programs, unsigned(s.maxPrograms));
     if (s.hostDesc) {
-      // Shapes and strides in elements, the last dimension contiguous.
-      auto desc = [](uint64_t base, int rows, int cols, int ld) {
-        TensorDesc d;
-        d.base = base;
-        d.rank = 2;
-        d.shape[0] = rows;
-        d.shape[1] = cols;
-        d.strides[0] = ld;
-        d.strides[1] = 1;
-        return d;
-      };
-      TensorDesc da = desc(dA.get(), s.M, s.K, A.strideRow()),
-                 db = desc(dB.get(), s.N, s.K, B.strideCol()),
-                 dc = desc(dC.get(), s.M, s.N, ldc);
+      TensorDesc da = rowMajorDesc(dA.get(), s.M, s.K, A.strideRow()),
+                 db = rowMajorDesc(dB.get(), s.N, s.K, B.strideCol()),
+                 dc = rowMajorDesc(dC.get(), s.M, s.N, ldc);
       check(k.launch(Grid{programs, 1, 1},
                      {Arg::tensorDesc(&da), Arg::tensorDesc(&db),
                       Arg::tensorDesc(&dc), Arg::i32(s.M), Arg::i32(s.N),

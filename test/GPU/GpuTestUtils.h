@@ -95,6 +95,19 @@ private:
 
 constexpr uint32_t kPoison32 = 0xFFFFFFFFu;
 
+/// The host-side descriptor of a row-major [rows, cols] matrix at device
+/// address `base` with `ld` elements between rows (Arg::tensorDesc).
+inline TensorDesc rowMajorDesc(uint64_t base, int rows, int cols, int ld) {
+  TensorDesc d;
+  d.base = base;
+  d.rank = 2;
+  d.shape[0] = rows;
+  d.shape[1] = cols;
+  d.strides[0] = ld;
+  d.strides[1] = 1;
+  return d;
+}
+
 //===----------------------------------------------------------------------===//
 // Random inputs and fp16
 //===----------------------------------------------------------------------===//

@@ -517,18 +517,8 @@ void runDescArgCopy(const Env &env, const std::string &caseName) {
   size_t dstElems = size_t(DM) * ldD;
   DeviceBuffer dS(src.size() * 4), dD((dstElems + kGuard) * 2);
   dS.upload(src);
-  auto desc = [](uint64_t base, int rows, int cols, int ld) {
-    TensorDesc d;
-    d.base = base;
-    d.rank = 2;
-    d.shape[0] = rows;
-    d.shape[1] = cols;
-    d.strides[0] = ld;
-    d.strides[1] = 1;
-    return d;
-  };
-  TensorDesc srcDesc = desc(dS.get(), M, N, ldS),
-             dstDesc = desc(dD.get(), DM, DN, ldD);
+  TensorDesc srcDesc = rowMajorDesc(dS.get(), M, N, ldS),
+             dstDesc = rowMajorDesc(dD.get(), DM, DN, ldD);
   for (auto [offM, offN] :
        {std::pair{0, 0}, {-5, -17}, {9, 40}, {-100, 0}, {74, 129}}) {
     dD.poison();
@@ -566,7 +556,7 @@ void runDescArgCopy(const Env &env, const std::string &caseName) {
   }
   // A descriptor the launch must refuse (a row stride of 130 floats is 520
   // bytes, not a multiple of 16): an error naming the argument, no launch.
-  TensorDesc bad = desc(dS.get(), M, N, 130);
+  TensorDesc bad = rowMajorDesc(dS.get(), M, N, 130);
   Status s = k.launch(Grid{1, 1, 1}, {Arg::tensorDesc(&bad),
                                       Arg::tensorDesc(&dstDesc), Arg::i32(0),
                                       Arg::i32(0)});
