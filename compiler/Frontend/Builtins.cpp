@@ -230,13 +230,28 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   // Triton's enum PropagateNan { NONE = 0x0000, ALL = 0xFFFF }.
   if (path == "triton.language.PropagateNan" && (attr == "NONE" || attr == "ALL"))
     return PyValue::ofInt(attr == "ALL" ? 0xFFFF : 0);
-  if (path.rfind("triton", 0) == 0) {
+  if (path == "triton" || path.rfind("triton.", 0) == 0) {
     error(l) << "unimplemented: '" << attr << "' of module '" << path
              << "' is not supported by tilec";
     return failure();
   }
+  // A module on the import path: the kernel's package, its helpers.
+  if (!path.empty() && path.front() == '.') {
+    error(l) << "relative import from '" << path << "' in a module outside "
+             << "any package: put the package root on the import path "
+                "(-I DIR) so that the file's package is known";
+    return failure();
+  }
+  TRY(m, loadModule(path, l));
+  if (m)
+    return moduleMember(*m, attr, l);
+  std::string searched;
+  for (const std::string &d : importSearchPath())
+    searched += (searched.empty() ? "" : ", ") + d;
   error(l) << "unsupported: module '" << path
-           << "' cannot be used in a @triton.jit function";
+           << "' cannot be used in a @triton.jit function (no " << path
+           << " module on the import path: " << searched
+           << "; -I DIR or TILEC_PYTHONPATH add folders)";
   return failure();
 }
 

@@ -273,22 +273,59 @@ public:
   mlir::LogicalResult checkDescriptorBlock(llvm::ArrayRef<int64_t> block,
                                            mlir::Type elem, mlir::Location l);
 
+  // --- modules (Modules.cpp) ---
+  /// One Python module's names: the kernel's file, or a module it imports
+  /// (found on the import path, parsed on first use).
+  struct ModuleScope {
+    const py::Module *ast = nullptr;
+    std::unique_ptr<py::Module> owned; ///< imported modules' syntax trees
+    /// Dotted name ("__main__" for a kernel file outside any package) and
+    /// the package relative imports start from ("" for none).
+    std::string name, package;
+    mlir::StringAttr fileName;
+    /// Module-level names: imports and functions; constants are evaluated
+    /// on first use.
+    std::map<std::string, PyValue> globals;
+    std::map<std::string, const py::ModuleConstant *> pendingConstants;
+  };
+  /// Binds the imports, constants and jit functions of `m`.
+  mlir::LogicalResult bindModule(ModuleScope &m);
+  /// The module `dotted` from the import path (null if none has it; a
+  /// module that does not parse is reported and fails).
+  mlir::FailureOr<ModuleScope *> loadModule(const std::string &dotted,
+                                            py::SourceLoc l);
+  /// `attr` of user module `m`: a function, constant or import of it, or
+  /// its submodule `m.attr`.
+  mlir::FailureOr<PyValue> moduleMember(ModuleScope &m, const std::string &attr,
+                                        py::SourceLoc l);
+  /// A module-level name of `m`, if it has one (a constant is evaluated
+  /// in `m` on first use; errors about the name are located at `l` of the
+  /// current module).
+  mlir::FailureOr<std::optional<PyValue>>
+  lookupGlobal(ModuleScope &m, const std::string &name, py::SourceLoc l);
+  /// The folders imports search: the kernel file's, then options.importPaths.
+  std::vector<std::string> importSearchPath() const;
+
   // --- state ---
   const py::Module &module;
   const KernelOptions &options;
   mlir::MLIRContext *ctx;
   mlir::OpBuilder b;
   mlir::OwningOpRef<mlir::ModuleOp> out;
-  mlir::StringAttr fileName;
+  /// Every module read, the kernel's first; `cur` is the one whose names
+  /// the code being generated sees (the module of the function inlined).
+  std::vector<std::unique_ptr<ModuleScope>> moduleScopes;
+  ModuleScope *cur = nullptr;
+  std::map<std::string, ModuleScope *> modulesByName;
+  std::map<const py::FunctionDef *, ModuleScope *> moduleOfFunction;
+  /// `module:name` of the from-imports being resolved (cycles, depth).
+  std::vector<std::string> resolvingImports;
   /// Variables of the function being generated (Python function scope).
   std::map<std::string, PyValue> scope;
   /// Call sites of the helpers being inlined (innermost last).
   std::vector<mlir::Location> callStack;
   /// > 0 inside an inlined `@core.extern` function (dict literals allowed).
   int externDepth = 0;
-  /// Module-level names: imports and constants (evaluated on first use).
-  std::map<std::string, PyValue> globals;
-  std::map<std::string, const py::ModuleConstant *> pendingConstants;
   std::vector<std::string> evaluatingConstants;
   /// Set by a `return` in an inlined helper.
   std::optional<PyValue> returnValue;

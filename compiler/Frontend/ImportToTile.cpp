@@ -95,9 +95,13 @@ bool frontend::isConstexprAnnotation(const py::Expr *a) {
 
 CodeGen::CodeGen(const py::Module &module, const KernelOptions &options,
                  MLIRContext *ctx)
-    : module(module), options(options), ctx(ctx), b(ctx),
-      fileName(StringAttr::get(ctx, module.fileName)) {
+    : module(module), options(options), ctx(ctx), b(ctx) {
   b.setListener(&opCounter);
+  auto main = std::make_unique<ModuleScope>();
+  main->ast = &module;
+  main->fileName = StringAttr::get(ctx, module.fileName);
+  cur = main.get();
+  moduleScopes.push_back(std::move(main));
 }
 
 LogicalResult CodeGen::checkOperationBudget(SourceLoc l) {
@@ -122,7 +126,7 @@ void CodeGen::bindDryRunResults(llvm::ArrayRef<std::string> names,
 }
 
 Location CodeGen::loc(SourceLoc l) {
-  Location result = FileLineColLoc::get(fileName, l.line, l.col);
+  Location result = FileLineColLoc::get(cur->fileName, l.line, l.col);
   // The innermost call site already carries its own callers.
   if (!callStack.empty())
     result = CallSiteLoc::get(result, callStack.back());
@@ -192,47 +196,15 @@ PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
 } // namespace
 
 OwningOpRef<ModuleOp> CodeGen::run() {
-  Location fileLoc = FileLineColLoc::get(fileName, 1, 1);
+  Location fileLoc = FileLineColLoc::get(cur->fileName, 1, 1);
   // Errors about the file or the options as a whole (printed as
   // `file: error: ...`, DiagnosticReporter).
-  Location wholeFile = FileLineColLoc::get(fileName, 0, 0);
+  Location wholeFile = FileLineColLoc::get(cur->fileName, 0, 0);
   out = ModuleOp::create(fileLoc);
 
   // Module-level names.
-  for (const py::Import &imp : module.imports) {
-    for (const py::Import::Alias &a : imp.names) {
-      if (!imp.isFrom) {
-        // `import a.b` binds `a`; `import a.b as c` binds c -> a.b.
-        if (!a.asName.empty())
-          globals[a.asName] = PyValue::module(a.name);
-        else
-          globals[a.name.substr(0, a.name.find('.'))] =
-              PyValue::module(a.name.substr(0, a.name.find('.')));
-        continue;
-      }
-      std::string bound = a.asName.empty() ? a.name : a.asName;
-      if (a.name == "*")
-        continue;
-      // `from triton import language as tl`: a submodule or an attribute.
-      std::string path = imp.module + "." + a.name;
-      if (path == "triton.language" || path == "triton.language.math" ||
-          path == "triton.language.extra" || path == "triton.language.core" ||
-          path == "triton.language.extra.cuda" ||
-          path == "triton.language.extra.libdevice" ||
-          path == "triton.language.extra.cuda.libdevice")
-        globals[bound] = PyValue::module(path);
-      else
-        globals[bound] = PyValue::module("from:" + imp.module + ":" + a.name);
-    }
-  }
-  for (const py::ModuleConstant &c : module.constants)
-    pendingConstants[c.name] = &c;
-  for (const auto &fn : module.functions) {
-    PyValue f;
-    f.kind = PyValue::Kind::JitFunction;
-    f.fn = fn.get();
-    globals[fn->name] = f;
-  }
+  if (failed(bindModule(*cur)))
+    return nullptr;
 
   const py::FunctionDef *kernel =
       options.kernelName.empty() ? nullptr
@@ -248,7 +220,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       names += ", and " + std::to_string(module.functions.size() - 20) +
                " more";
     // About the file as a whole: line 0 (printed as `file: error: ...`).
-    InFlightDiagnostic d = emitError(FileLineColLoc::get(fileName, 0, 0));
+    InFlightDiagnostic d = emitError(FileLineColLoc::get(cur->fileName, 0, 0));
     if (options.kernelName.empty())
       d << "expected --kernel NAME, the @triton.jit function to compile";
     else
@@ -788,52 +760,9 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
   auto it = scope.find(name);
   if (it != scope.end())
     return it->second;
-  auto g = globals.find(name);
-  if (g != globals.end()) {
-    // `from M import X`: X resolves as `M.X` where it is used.
-    const PyValue &v = g->second;
-    if (v.kind == PyValue::Kind::Module && v.s.rfind("from:", 0) == 0) {
-      size_t colon = v.s.rfind(':');
-      return moduleAttr(v.s.substr(5, colon - 5), v.s.substr(colon + 1), l);
-    }
-    return v;
-  }
-  auto c = pendingConstants.find(name);
-  if (c != pendingConstants.end()) {
-    if (evaluatingConstants.size() >= 256) {
-      error(l) << "module constants nested more than 256 deep (at '" << name
-               << "')";
-      return failure();
-    }
-    if (llvm::is_contained(evaluatingConstants, name)) {
-      error(l) << "module constant '" << name << "' refers to itself";
-      return failure();
-    }
-    // Evaluated in the module's scope, as Python would.
-    evaluatingConstants.push_back(name);
-    std::map<std::string, PyValue> saved;
-    std::swap(saved, scope);
-    auto saveStack = callStack;
-    callStack.clear();
-    // A module constant is the same wherever it is first used: no dicts
-    // (Triton refuses non-constexpr globals), even from a @core.extern.
-    int saveExtern = externDepth;
-    externDepth = 0;
-    auto v = eval(*c->second->value);
-    externDepth = saveExtern;
-    callStack = saveStack;
-    std::swap(saved, scope);
-    evaluatingConstants.pop_back();
-    if (failed(v))
-      return failure();
-    if (!v->isConstexpr()) {
-      error(l) << "module constant '" << name
-               << "' must be a compile-time value, found " << v->describe();
-      return failure();
-    }
-    globals[name] = *v;
-    return *v;
-  }
+  TRY(global, lookupGlobal(*cur, name, l));
+  if (global)
+    return *global;
   static const std::set<std::string> pyBuiltins = {
       "range", "min", "max", "abs", "len", "float", "int", "bool", "print",
       "isinstance", "tuple", "list", "getattr", "hasattr", "enumerate", "zip"};
@@ -1184,19 +1113,33 @@ FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
     frame[name] = v;
     bound[idx] = true;
   }
+  // The callee sees its own module's names (a helper imported from another
+  // file), from its defaults on.
+  Location callSite = loc(l);
+  ModuleScope *callerModule = cur;
+  auto owner = moduleOfFunction.find(&fn);
+  ModuleScope *calleeModule =
+      owner != moduleOfFunction.end() ? owner->second : cur;
+  struct Restore {
+    CodeGen &g;
+    ModuleScope *m;
+    ~Restore() { g.cur = m; }
+  } restore{*this, callerModule};
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const py::Param &p = fn.params[i];
     if (bound[i])
       continue;
     if (!p.defaultValue) {
-      error(l) << "missing argument '" << p.name << "' in the call of '"
-               << fn.name << "'";
+      error(callSite) << "missing argument '" << p.name
+                      << "' in the call of '" << fn.name << "'";
       return failure();
     }
     // Defaults are evaluated in the module scope.
     std::map<std::string, PyValue> saved;
     std::swap(saved, scope);
+    cur = calleeModule;
     auto v = eval(*p.defaultValue);
+    cur = callerModule;
     std::swap(saved, scope);
     if (failed(v))
       return failure();
@@ -1205,14 +1148,15 @@ FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
   for (const py::Param &p : fn.params)
     if (isConstexprAnnotation(p.annotation.get()) &&
         !frame[p.name].isConstexpr()) {
-      error(l) << "expected a compile-time value for constexpr parameter '"
-               << p.name << "' of '" << fn.name << "', found "
-               << frame[p.name].describe();
+      error(callSite) << "expected a compile-time value for constexpr "
+                      << "parameter '" << p.name << "' of '" << fn.name
+                      << "', found " << frame[p.name].describe();
       return failure();
     }
 
   std::swap(scope, frame);
-  callStack.push_back(loc(l));
+  callStack.push_back(callSite);
+  cur = calleeModule;
   ++inlineDepth;
   externDepth += fn.isExtern;
   auto savedReturn = std::move(returnValue);

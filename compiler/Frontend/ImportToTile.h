@@ -34,6 +34,11 @@ struct KernelOptions {
   /// Constexpr values by name (`-D BLOCK_SIZE=1024`): integers, floats,
   /// True/False/None, or anything else as a string.
   std::vector<std::pair<std::string, std::string>> constexprs;
+  /// Where `import a.b` looks for `a/b.py` or `a/b/__init__.py` after the
+  /// kernel file's own folder (`-I DIR`, then `TILEC_PYTHONPATH`), in
+  /// order. A directory under which the kernel file lies in packages also
+  /// names its module, for relative imports (`from ..utils import x`).
+  std::vector<std::string> importPaths;
   /// Warps per CTA (0: the chosen autotune config's, else 4).
   unsigned numWarps = 0;
   /// Software-pipelining depth recorded on the kernel (0: the chosen

@@ -27,6 +27,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include <cstdlib>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -84,6 +85,11 @@ cl::list<std::string> signatures(
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Constexpr value (.py input): -D NAME=VALUE"),
                               cl::value_desc("NAME=VALUE"), cl::cat(tilecCategory));
+cl::list<std::string> includeDirs(
+    "I", cl::Prefix,
+    cl::desc("Folder imports search after the kernel file's (.py input; "
+             "repeatable; then $TILEC_PYTHONPATH, ':'-separated)"),
+    cl::value_desc("DIR"), cl::cat(tilecCategory));
 cl::opt<unsigned> numStages("num-stages",
                             cl::desc("Software-pipelining depth recorded on the kernel (.py input)"),
                             cl::init(0), cl::cat(tilecCategory));
@@ -265,6 +271,13 @@ int main(int argc, char **argv) {
   kernelOptions.maxInlinedCalls = maxInlinedCalls;
   kernelOptions.maxUnrolledIterations = maxUnrolledIterations;
   kernelOptions.maxOperations = maxOperations;
+  kernelOptions.importPaths.assign(includeDirs.begin(), includeDirs.end());
+  if (const char *env = std::getenv("TILEC_PYTHONPATH")) {
+    llvm::SmallVector<llvm::StringRef> dirs;
+    llvm::StringRef(env).split(dirs, ':', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef d : dirs)
+      kernelOptions.importPaths.push_back(d.str());
+  }
   for (const std::string &d : defines) {
     auto [name, value] = llvm::StringRef(d).split('=');
     if (name.empty() || !llvm::StringRef(d).contains('=')) {

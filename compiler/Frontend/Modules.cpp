@@ -1,0 +1,316 @@
+//===- Modules.cpp - Imports across Python modules and packages -*- C++ -*-===//
+//
+// A kernel file's helpers may live in other modules of its package, as they
+// do in real kernel libraries: `import pkg.utils as u` then `u.helper(x)`,
+// `from .utils import helper`, re-exports in an `__init__.py`. A module is
+// found on the import path (the kernel file's folder, then `-I DIR`s and
+// TILEC_PYTHONPATH) as `a/b.py` or `a/b/__init__.py`, parsed on first use
+// with the same parser (which keeps jit functions, constants and imports
+// and skips host code), and gets its own scope of module-level names. A
+// jit function runs with its own module's names: `cur` switches to it
+// while it is inlined. Modules that are not found (torch, a library's host
+// runtime) are errors only where a jit function uses them.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/CodeGen.h"
+#include "compiler/Frontend/Parser.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::frontend;
+using tilec::py::SourceLoc;
+
+namespace {
+/// The most modules one kernel may read (untrusted input: a chain of
+/// imports must end quickly).
+constexpr size_t kMaxModules = 256;
+/// The largest module file read, in bytes.
+constexpr uint64_t kMaxModuleBytes = 16 << 20;
+
+/// `a.b` of `base` and `rel` (either may be empty).
+std::string joinDotted(llvm::StringRef base, llvm::StringRef rel) {
+  if (base.empty())
+    return rel.str();
+  if (rel.empty())
+    return base.str();
+  return (base + "." + rel).str();
+}
+
+/// Whether `path` is an existing regular file.
+bool isFile(const llvm::Twine &path) {
+  return llvm::sys::fs::is_regular_file(path);
+}
+} // namespace
+
+std::vector<std::string> CodeGen::importSearchPath() const {
+  std::vector<std::string> dirs;
+  llvm::SmallString<256> own(module.fileName);
+  llvm::sys::path::remove_filename(own);
+  dirs.push_back(own.empty() ? "." : std::string(own));
+  for (const std::string &d : options.importPaths)
+    if (!d.empty())
+      dirs.push_back(d);
+  return dirs;
+}
+
+LogicalResult CodeGen::bindModule(ModuleScope &m) {
+  // The kernel file's own name: the first import-path folder it lies under
+  // in packages names it, so that its relative imports resolve.
+  if (&m == moduleScopes.front().get()) {
+    m.name = "__main__";
+    llvm::SmallString<256> file(module.fileName);
+    (void)llvm::sys::fs::make_absolute(file);
+    llvm::sys::path::remove_dots(file, /*remove_dot_dot=*/true);
+    for (const std::string &d : options.importPaths) {
+      llvm::SmallString<256> dir(d);
+      (void)llvm::sys::fs::make_absolute(dir);
+      llvm::sys::path::remove_dots(dir, true);
+      llvm::StringRef rest(file);
+      if (dir.empty() || !rest.consume_front(dir) ||
+          !llvm::sys::path::is_separator(rest.empty() ? 'x' : rest.front()))
+        continue;
+      rest = rest.drop_front();
+      if (!rest.consume_back(".py"))
+        continue;
+      std::string dotted = rest.str();
+      std::replace(dotted.begin(), dotted.end(), '/', '.');
+      bool init = llvm::StringRef(dotted).ends_with("__init__");
+      if (init)
+        dotted = llvm::StringRef(dotted).drop_back(9).str();
+      m.name = dotted;
+      m.package = init ? dotted : llvm::StringRef(dotted).rsplit('.').first.str();
+      if (m.package == dotted && !init)
+        m.package.clear();
+      modulesByName[dotted] = &m;
+      break;
+    }
+  }
+  for (const py::Import &imp : m.ast->imports) {
+    // `from ..x import y` in package `p.q`: module `p.x`.
+    std::string from = imp.module;
+    if (imp.isFrom && imp.level > 0) {
+      llvm::StringRef base(m.package);
+      bool ok = !m.package.empty();
+      for (unsigned k = 1; ok && k < imp.level; ++k) {
+        if (!base.contains('.'))
+          ok = false;
+        base = base.rsplit('.').first;
+      }
+      // Unresolvable: kept relative, an error where it is used.
+      from = ok ? joinDotted(base, imp.module)
+                : std::string(imp.level, '.') + imp.module;
+    }
+    for (const py::Import::Alias &a : imp.names) {
+      if (!imp.isFrom) {
+        // `import a.b` binds `a`; `import a.b as c` binds c -> a.b.
+        if (!a.asName.empty())
+          m.globals[a.asName] = PyValue::module(a.name);
+        else
+          m.globals[a.name.substr(0, a.name.find('.'))] =
+              PyValue::module(a.name.substr(0, a.name.find('.')));
+        continue;
+      }
+      std::string bound = a.asName.empty() ? a.name : a.asName;
+      if (a.name == "*")
+        continue;
+      // `from triton import language as tl`: a submodule or an attribute.
+      std::string path = from + "." + a.name;
+      if (path == "triton.language" || path == "triton.language.math" ||
+          path == "triton.language.extra" || path == "triton.language.core" ||
+          path == "triton.language.extra.cuda" ||
+          path == "triton.language.extra.libdevice" ||
+          path == "triton.language.extra.cuda.libdevice")
+        m.globals[bound] = PyValue::module(path);
+      else
+        m.globals[bound] = PyValue::module("from:" + from + ":" + a.name);
+    }
+  }
+  for (const py::ModuleConstant &c : m.ast->constants)
+    m.pendingConstants[c.name] = &c;
+  for (const auto &fn : m.ast->functions) {
+    PyValue f;
+    f.kind = PyValue::Kind::JitFunction;
+    f.fn = fn.get();
+    m.globals[fn->name] = f;
+    moduleOfFunction[fn.get()] = &m;
+  }
+  return success();
+}
+
+FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
+                                                      SourceLoc l) {
+  auto known = modulesByName.find(dotted);
+  if (known != modulesByName.end())
+    return known->second;
+  if (dotted.empty() || dotted.front() == '.')
+    return static_cast<ModuleScope *>(nullptr);
+  // a.b.c -> a/b/c.py or a/b/c/__init__.py, the first folder that has it.
+  llvm::SmallString<128> rel;
+  for (llvm::StringRef part : llvm::split(dotted, '.')) {
+    if (part.empty() || part == "." || part == "..")
+      return static_cast<ModuleScope *>(nullptr);
+    llvm::sys::path::append(rel, part);
+  }
+  std::string found;
+  bool isPackage = false;
+  for (const std::string &dir : importSearchPath()) {
+    llvm::SmallString<256> file(dir), init(dir);
+    llvm::sys::path::append(file, rel.str() + ".py");
+    llvm::sys::path::append(init, rel, "__init__.py");
+    if (isFile(file)) {
+      found = std::string(file);
+      break;
+    }
+    if (isFile(init)) {
+      found = std::string(init);
+      isPackage = true;
+      break;
+    }
+  }
+  if (found.empty())
+    return static_cast<ModuleScope *>(nullptr);
+  if (moduleScopes.size() >= kMaxModules) {
+    error(l) << "importing '" << dotted << "' reads more than " << kMaxModules
+             << " modules";
+    return failure();
+  }
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(found, size) && size > kMaxModuleBytes) {
+    error(l) << "module '" << dotted << "' (" << found << ") is " << size
+             << " bytes, more than the " << kMaxModuleBytes << " read";
+    return failure();
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(found, /*IsText=*/true);
+  if (!buffer) {
+    error(l) << "cannot read module '" << dotted << "' (" << found
+             << "): " << buffer.getError().message();
+    return failure();
+  }
+  py::ParseResult parsed = py::parseModule((*buffer)->getBuffer(), found);
+  auto m = std::make_unique<ModuleScope>();
+  m->fileName = StringAttr::get(ctx, found);
+  if (!parsed.succeeded()) {
+    for (const py::Diagnostic &d : parsed.diagnostics)
+      emitError(FileLineColLoc::get(m->fileName, d.loc.line, d.loc.col))
+          << d.message;
+    error(l) << "module '" << dotted << "' (" << found << ") does not parse";
+    return failure();
+  }
+  m->owned = std::move(parsed.module);
+  m->ast = m->owned.get();
+  m->name = dotted;
+  m->package = isPackage ? dotted : llvm::StringRef(dotted).rsplit('.').first.str();
+  if (!isPackage && !llvm::StringRef(dotted).contains('.'))
+    m->package.clear();
+  ModuleScope *raw = m.get();
+  moduleScopes.push_back(std::move(m));
+  modulesByName[dotted] = raw;
+  if (failed(bindModule(*raw)))
+    return failure();
+  return raw;
+}
+
+FailureOr<std::optional<PyValue>>
+CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
+  auto g = m.globals.find(name);
+  if (g != m.globals.end()) {
+    // `from M import X`: X resolves as `M.X` where it is used.
+    PyValue v = g->second;
+    if (v.kind == PyValue::Kind::Module && v.s.rfind("from:", 0) == 0) {
+      size_t colon = v.s.rfind(':');
+      std::string from = v.s.substr(5, colon - 5), attr = v.s.substr(colon + 1);
+      // `from . import sub` in package P's __init__ binds P.sub itself: the
+      // submodule, not P's attribute (which is this binding).
+      if (from == m.name) {
+        TRY(sub, loadModule(joinDotted(from, attr), l));
+        if (!sub) {
+          error(l) << "cannot import '" << attr << "' from '" << from
+                   << "': no submodule " << joinDotted(from, attr)
+                   << " on the import path";
+          return failure();
+        }
+        return std::optional<PyValue>(PyValue::module(sub->name));
+      }
+      std::string key = m.name + ":" + name;
+      if (llvm::is_contained(resolvingImports, key)) {
+        error(l) << "import cycle: '" << name << "' of module '" << m.name
+                 << "' is imported from '" << from
+                 << "', which leads back to it";
+        return failure();
+      }
+      if (resolvingImports.size() >= 256) {
+        error(l) << "imports re-exported more than 256 deep (at '" << name
+                 << "')";
+        return failure();
+      }
+      resolvingImports.push_back(key);
+      auto r = moduleAttr(from, attr, l);
+      resolvingImports.pop_back();
+      if (failed(r))
+        return failure();
+      return std::optional<PyValue>(*r);
+    }
+    return std::optional<PyValue>(v);
+  }
+  auto c = m.pendingConstants.find(name);
+  if (c == m.pendingConstants.end())
+    return std::optional<PyValue>();
+  std::string key = m.name + "." + name;
+  if (evaluatingConstants.size() >= 256) {
+    error(l) << "module constants nested more than 256 deep (at '" << name
+             << "')";
+    return failure();
+  }
+  if (llvm::is_contained(evaluatingConstants, key)) {
+    error(l) << "module constant '" << name << "' refers to itself";
+    return failure();
+  }
+  // Evaluated in the module's scope, as Python would.
+  evaluatingConstants.push_back(key);
+  std::map<std::string, PyValue> saved;
+  std::swap(saved, scope);
+  auto saveStack = callStack;
+  callStack.clear();
+  // A module constant is the same wherever it is first used: no dicts
+  // (Triton refuses non-constexpr globals), even from a @core.extern.
+  int saveExtern = externDepth;
+  externDepth = 0;
+  ModuleScope *saveModule = cur;
+  cur = &m; // its names, its file's locations
+  auto v = eval(*c->second->value);
+  cur = saveModule;
+  externDepth = saveExtern;
+  callStack = saveStack;
+  std::swap(saved, scope);
+  evaluatingConstants.pop_back();
+  if (failed(v))
+    return failure();
+  if (!v->isConstexpr()) {
+    error(l) << "module constant '" << name
+             << "' must be a compile-time value, found " << v->describe();
+    return failure();
+  }
+  m.globals[name] = *v;
+  return std::optional<PyValue>(*v);
+}
+
+FailureOr<PyValue> CodeGen::moduleMember(ModuleScope &m, const std::string &attr,
+                                         SourceLoc l) {
+  // Among m's names (a constant evaluated in m); errors at the use.
+  TRY(r, lookupGlobal(m, attr, l));
+  if (r)
+    return *r;
+  // A submodule not imported in m's __init__: Python finds it once it
+  // was imported anywhere; tilec on the path.
+  TRY(sub, loadModule(joinDotted(m.name, attr), l));
+  if (sub)
+    return PyValue::module(sub->name);
+  error(l) << "module '" << m.name << "' (" << m.fileName.getValue()
+             << ") has no jit function, constant, import or submodule '"
+             << attr << "'";
+  return failure();
+}
