@@ -250,7 +250,8 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
     searched += (searched.empty() ? "" : ", ") + d;
   error(l) << "unsupported: module '" << path
            << "' cannot be used in a @triton.jit function (no " << path
-           << " module on the import path: " << searched
+           << " module on the import path: "
+           << (searched.empty() ? "(empty)" : searched)
            << "; -I DIR or TILEC_PYTHONPATH add folders)";
   return failure();
 }

@@ -48,9 +48,13 @@ bool isFile(const llvm::Twine &path) {
 
 std::vector<std::string> CodeGen::importSearchPath() const {
   std::vector<std::string> dirs;
-  llvm::SmallString<256> own(module.fileName);
-  llvm::sys::path::remove_filename(own);
-  dirs.push_back(own.empty() ? "." : std::string(own));
+  // The kernel file's folder, when it is a file (a buffer compiled from
+  // memory or stdin has none: the working directory is not searched).
+  if (isFile(module.fileName)) {
+    llvm::SmallString<256> own(module.fileName);
+    llvm::sys::path::remove_filename(own);
+    dirs.push_back(own.empty() ? "." : std::string(own));
+  }
   for (const std::string &d : options.importPaths)
     if (!d.empty())
       dirs.push_back(d);
