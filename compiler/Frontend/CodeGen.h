@@ -177,6 +177,11 @@ public:
 
   // --- expressions (ImportToTile.cpp) ---
   mlir::FailureOr<PyValue> eval(const py::Expr &e);
+  mlir::FailureOr<PyValue> evalExpr(const py::Expr &e);
+  /// Nesting of eval (through helpers and constants too), and its bound:
+  /// deep enough for any real kernel, shallow enough for an 8 MiB stack.
+  unsigned evalDepth = 0;
+  static constexpr unsigned kMaxEvalDepth = 3000;
   mlir::FailureOr<PyValue> lookup(const std::string &name, py::SourceLoc l);
   mlir::FailureOr<PyValue> getAttr(const PyValue &v, const std::string &attr,
                                    py::SourceLoc l);
@@ -320,6 +325,9 @@ public:
   std::map<const py::FunctionDef *, ModuleScope *> moduleOfFunction;
   /// `module:name` of the from-imports being resolved (cycles, depth).
   std::vector<std::string> resolvingImports;
+  /// The folder of each package read (its submodules are found there).
+  std::map<std::string, std::string> packageDirs;
+  uint64_t moduleBytesRead = 0;
   /// Variables of the function being generated (Python function scope).
   std::map<std::string, PyValue> scope;
   /// Call sites of the helpers being inlined (innermost last).

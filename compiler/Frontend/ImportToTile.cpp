@@ -841,6 +841,24 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
 //===----------------------------------------------------------------------===//
 
 FailureOr<PyValue> CodeGen::eval(const py::Expr &e) {
+  // Each limit (expression depth, helper depth, constants, modules) holds
+  // alone, but they multiply: a chain of helpers or module constants, each
+  // a deeply nested expression, must end in an error, not a stack overflow.
+  if (evalDepth >= kMaxEvalDepth) {
+    error(e.loc) << "expressions, helper calls and module constants nested "
+                    "more than "
+                 << kMaxEvalDepth << " deep in all";
+    return failure();
+  }
+  ++evalDepth;
+  struct Leave {
+    unsigned &d;
+    ~Leave() { --d; }
+  } leave{evalDepth};
+  return evalExpr(e);
+}
+
+FailureOr<PyValue> CodeGen::evalExpr(const py::Expr &e) {
   using namespace py;
   switch (e.getKind()) {
   case ExprKind::Name:

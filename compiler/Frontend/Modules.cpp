@@ -28,8 +28,10 @@ namespace {
 /// The most modules one kernel may read (untrusted input: a chain of
 /// imports must end quickly).
 constexpr size_t kMaxModules = 256;
-/// The largest module file read, in bytes.
+/// The largest module file read, and all modules together, in bytes
+/// (parsing costs ~30x the text in memory).
 constexpr uint64_t kMaxModuleBytes = 16 << 20;
+constexpr uint64_t kMaxTotalModuleBytes = 32 << 20;
 
 /// `a.b` of `base` and `rel` (either may be empty).
 std::string joinDotted(llvm::StringRef base, llvm::StringRef rel) {
@@ -82,17 +84,45 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
         continue;
       std::string dotted = rest.str();
       std::replace(dotted.begin(), dotted.end(), '/', '.');
-      bool init = llvm::StringRef(dotted).ends_with("__init__");
+      llvm::StringRef name(dotted);
+      bool init = name == "__init__" || name.ends_with(".__init__");
       if (init)
-        dotted = llvm::StringRef(dotted).drop_back(9).str();
+        dotted = name == "__init__" ? "" : name.drop_back(9).str();
+      if (dotted.empty())
+        continue; // the import-path folder's own __init__.py
       m.name = dotted;
-      m.package = init ? dotted : llvm::StringRef(dotted).rsplit('.').first.str();
-      if (m.package == dotted && !init)
-        m.package.clear();
+      m.package = init ? dotted
+                       : (llvm::StringRef(dotted).contains('.')
+                              ? llvm::StringRef(dotted).rsplit('.').first.str()
+                              : std::string());
       modulesByName[dotted] = &m;
+      // Its package's submodules are the files beside it.
+      if (!m.package.empty()) {
+        llvm::SmallString<256> own(file);
+        llvm::sys::path::remove_filename(own);
+        packageDirs.try_emplace(m.package, std::string(own));
+      }
       break;
     }
   }
+  // Bindings in source order, so that the last one wins, as in Python
+  // (`from x import C` then `C = 3` is 3): each records where it was made,
+  // and an earlier one never replaces a later one.
+  std::map<std::string, std::pair<unsigned, unsigned>> boundAt;
+  auto later = [&](const std::string &name, SourceLoc at) {
+    auto key = std::make_pair(at.line, at.col);
+    auto [it, fresh] = boundAt.try_emplace(name, key);
+    if (!fresh && it->second > key)
+      return false;
+    it->second = key;
+    return true;
+  };
+  auto bindValue = [&](const std::string &name, SourceLoc at, PyValue v) {
+    if (!later(name, at))
+      return;
+    m.globals[name] = std::move(v);
+    m.pendingConstants.erase(name);
+  };
   for (const py::Import &imp : m.ast->imports) {
     // `from ..x import y` in package `p.q`: module `p.x`.
     std::string from = imp.module;
@@ -112,10 +142,10 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       if (!imp.isFrom) {
         // `import a.b` binds `a`; `import a.b as c` binds c -> a.b.
         if (!a.asName.empty())
-          m.globals[a.asName] = PyValue::module(a.name);
+          bindValue(a.asName, a.loc, PyValue::module(a.name));
         else
-          m.globals[a.name.substr(0, a.name.find('.'))] =
-              PyValue::module(a.name.substr(0, a.name.find('.')));
+          bindValue(a.name.substr(0, a.name.find('.')), a.loc,
+                    PyValue::module(a.name.substr(0, a.name.find('.'))));
         continue;
       }
       std::string bound = a.asName.empty() ? a.name : a.asName;
@@ -128,20 +158,23 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
           path == "triton.language.extra.cuda" ||
           path == "triton.language.extra.libdevice" ||
           path == "triton.language.extra.cuda.libdevice")
-        m.globals[bound] = PyValue::module(path);
+        bindValue(bound, a.loc, PyValue::module(path));
       else
-        m.globals[bound] = PyValue::module("from:" + from + ":" + a.name);
+        bindValue(bound, a.loc, PyValue::module("from:" + from + ":" + a.name));
     }
   }
-  for (const py::ModuleConstant &c : m.ast->constants)
-    m.pendingConstants[c.name] = &c;
   for (const auto &fn : m.ast->functions) {
     PyValue f;
     f.kind = PyValue::Kind::JitFunction;
     f.fn = fn.get();
-    m.globals[fn->name] = f;
+    bindValue(fn->name, fn->loc, f);
     moduleOfFunction[fn.get()] = &m;
   }
+  for (const py::ModuleConstant &c : m.ast->constants)
+    if (later(c.name, c.loc)) {
+      m.pendingConstants[c.name] = &c;
+      m.globals.erase(c.name);
+    }
   return success();
 }
 
@@ -159,19 +192,38 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
       return static_cast<ModuleScope *>(nullptr);
     llvm::sys::path::append(rel, part);
   }
+  // A submodule of a package lives in the package's folder (Python's
+  // __path__), whichever import-path entry the package came from; other
+  // names are searched on the import path. In each folder a package
+  // (a/__init__.py) wins over a module (a.py), as CPython's finder has it.
+  std::vector<std::string> dirs = importSearchPath();
+  llvm::SmallString<128> leaf(rel);
+  if (llvm::StringRef(dotted).contains('.')) {
+    std::string parent = llvm::StringRef(dotted).rsplit('.').first.str();
+    if (!packageDirs.count(parent)) {
+      auto p = loadModule(parent, l);
+      if (failed(p))
+        return failure();
+    }
+    auto pd = packageDirs.find(parent);
+    if (pd != packageDirs.end()) {
+      dirs = {pd->second};
+      leaf = llvm::StringRef(dotted).rsplit('.').second;
+    }
+  }
   std::string found;
   bool isPackage = false;
-  for (const std::string &dir : importSearchPath()) {
+  for (const std::string &dir : dirs) {
     llvm::SmallString<256> file(dir), init(dir);
-    llvm::sys::path::append(file, rel.str() + ".py");
-    llvm::sys::path::append(init, rel, "__init__.py");
-    if (isFile(file)) {
-      found = std::string(file);
-      break;
-    }
+    llvm::sys::path::append(file, leaf.str() + ".py");
+    llvm::sys::path::append(init, leaf, "__init__.py");
     if (isFile(init)) {
       found = std::string(init);
       isPackage = true;
+      break;
+    }
+    if (isFile(file)) {
+      found = std::string(file);
       break;
     }
   }
@@ -188,6 +240,12 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
              << " bytes, more than the " << kMaxModuleBytes << " read";
     return failure();
   }
+  if (moduleBytesRead + size > kMaxTotalModuleBytes) {
+    error(l) << "importing '" << dotted << "' reads more than "
+             << kMaxTotalModuleBytes << " bytes of modules in all";
+    return failure();
+  }
+  moduleBytesRead += size;
   auto buffer = llvm::MemoryBuffer::getFile(found, /*IsText=*/true);
   if (!buffer) {
     error(l) << "cannot read module '" << dotted << "' (" << found
@@ -213,6 +271,11 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
   ModuleScope *raw = m.get();
   moduleScopes.push_back(std::move(m));
   modulesByName[dotted] = raw;
+  if (isPackage) {
+    llvm::SmallString<256> dir(found);
+    llvm::sys::path::remove_filename(dir);
+    packageDirs[dotted] = std::string(dir);
+  }
   if (failed(bindModule(*raw)))
     return failure();
   return raw;
@@ -227,18 +290,6 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
     if (v.kind == PyValue::Kind::Module && v.s.rfind("from:", 0) == 0) {
       size_t colon = v.s.rfind(':');
       std::string from = v.s.substr(5, colon - 5), attr = v.s.substr(colon + 1);
-      // `from . import sub` in package P's __init__ binds P.sub itself: the
-      // submodule, not P's attribute (which is this binding).
-      if (from == m.name) {
-        TRY(sub, loadModule(joinDotted(from, attr), l));
-        if (!sub) {
-          error(l) << "cannot import '" << attr << "' from '" << from
-                   << "': no submodule " << joinDotted(from, attr)
-                   << " on the import path";
-          return failure();
-        }
-        return std::optional<PyValue>(PyValue::module(sub->name));
-      }
       std::string key = m.name + ":" + name;
       if (llvm::is_contained(resolvingImports, key)) {
         error(l) << "import cycle: '" << name << "' of module '" << m.name
@@ -252,11 +303,31 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
         return failure();
       }
       resolvingImports.push_back(key);
-      auto r = moduleAttr(from, attr, l);
-      resolvingImports.pop_back();
-      if (failed(r))
-        return failure();
-      return std::optional<PyValue>(*r);
+      struct Pop {
+        std::vector<std::string> &v;
+        ~Pop() { v.pop_back(); }
+      } pop{resolvingImports};
+      if (from == m.name) {
+        // `from hs import base as alias` in hs.py: one of its own names;
+        // `from . import sub` in package P's __init__: the submodule P.sub
+        // (P's attribute `sub` is this very binding).
+        if (attr != name) {
+          TRY(own, lookupGlobal(m, attr, l));
+          if (own)
+            return std::optional<PyValue>(*own);
+        }
+        TRY(sub, loadModule(joinDotted(from, attr), l));
+        if (!sub) {
+          error(l) << "cannot import '" << attr << "' from '" << from
+                   << "' (the module itself): it defines no such name and "
+                      "has no submodule "
+                   << joinDotted(from, attr);
+          return failure();
+        }
+        return std::optional<PyValue>(PyValue::module(sub->name));
+      }
+      TRY(r, moduleAttr(from, attr, l));
+      return std::optional<PyValue>(r);
     }
     return std::optional<PyValue>(v);
   }

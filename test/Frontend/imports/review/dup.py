@@ -1,0 +1,3 @@
+import triton
+
+V = 1

@@ -1,0 +1,9 @@
+import triton
+
+
+@triton.jit
+def base():
+    return 2
+
+
+from selfimp import base as alias
