@@ -245,6 +245,16 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   TRY(m, loadModule(path, l));
   if (m)
     return moduleMember(*m, attr, l);
+  // A namespace package (a folder without __init__.py): its submodules.
+  if (isNamespacePackage(path)) {
+    std::string sub = path + "." + attr;
+    TRY(s, loadModule(sub, l));
+    if (s || isNamespacePackage(sub))
+      return PyValue::module(sub);
+    error(l) << "namespace package '" << path << "' has no submodule '"
+             << attr << "'";
+    return failure();
+  }
   std::string searched;
   for (const std::string &d : importSearchPath())
     searched += (searched.empty() ? "" : ", ") + d;

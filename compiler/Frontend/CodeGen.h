@@ -292,6 +292,9 @@ public:
     /// on first use.
     std::map<std::string, PyValue> globals;
     std::map<std::string, const py::ModuleConstant *> pendingConstants;
+    /// The modules of its `from M import *`, in order (their public names
+    /// are its names too).
+    std::vector<std::string> starImports;
   };
   /// Binds the imports, constants and jit functions of `m`.
   mlir::LogicalResult bindModule(ModuleScope &m);
@@ -310,6 +313,9 @@ public:
   lookupGlobal(ModuleScope &m, const std::string &name, py::SourceLoc l);
   /// The folders imports search: the kernel file's, then options.importPaths.
   std::vector<std::string> importSearchPath() const;
+  /// Whether `dotted` is a folder without __init__.py on the import path (a
+  /// namespace package: only its submodules are names).
+  bool isNamespacePackage(const std::string &dotted) const;
 
   // --- state ---
   const py::Module &module;

@@ -63,6 +63,24 @@ std::vector<std::string> CodeGen::importSearchPath() const {
   return dirs;
 }
 
+bool CodeGen::isNamespacePackage(const std::string &dotted) const {
+  llvm::SmallString<128> rel;
+  for (llvm::StringRef part : llvm::split(dotted, '.')) {
+    if (part.empty() || part == "." || part == "..")
+      return false;
+    llvm::sys::path::append(rel, part);
+  }
+  for (const std::string &dir : importSearchPath()) {
+    llvm::SmallString<256> d(dir), init;
+    llvm::sys::path::append(d, rel);
+    init = d;
+    llvm::sys::path::append(init, "__init__.py");
+    if (llvm::sys::fs::is_directory(d) && !isFile(init))
+      return true;
+  }
+  return false;
+}
+
 LogicalResult CodeGen::bindModule(ModuleScope &m) {
   // The kernel file's own name: the first import-path folder it lies under
   // in packages names it, so that its relative imports resolve.
@@ -149,8 +167,10 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
         continue;
       }
       std::string bound = a.asName.empty() ? a.name : a.asName;
-      if (a.name == "*")
+      if (a.name == "*") {
+        m.starImports.push_back(from);
         continue;
+      }
       // `from triton import language as tl`: a submodule or an attribute.
       std::string path = from + "." + a.name;
       if (path == "triton.language" || path == "triton.language.math" ||
@@ -332,8 +352,29 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
     return std::optional<PyValue>(v);
   }
   auto c = m.pendingConstants.find(name);
-  if (c == m.pendingConstants.end())
+  if (c == m.pendingConstants.end()) {
+    // `from M import *`: M's public names (not starting with `_`), the
+    // latest such import first.
+    if (name.empty() || name.front() == '_')
+      return std::optional<PyValue>();
+    for (auto it = m.starImports.rbegin(); it != m.starImports.rend(); ++it) {
+      std::string key = m.name + ":*" + *it + ":" + name;
+      if (llvm::is_contained(resolvingImports, key) ||
+          resolvingImports.size() >= 256)
+        continue; // a cycle of star imports adds nothing
+      TRY(src, loadModule(*it, l));
+      if (!src)
+        continue;
+      resolvingImports.push_back(key);
+      auto r = lookupGlobal(*src, name, l);
+      resolvingImports.pop_back();
+      if (failed(r))
+        return failure();
+      if (*r)
+        return *r;
+    }
     return std::optional<PyValue>();
+  }
   std::string key = m.name + "." + name;
   if (evaluatingConstants.size() >= 256) {
     error(l) << "module constants nested more than 256 deep (at '" << name

@@ -1,0 +1,1 @@
+from starsrc import *
