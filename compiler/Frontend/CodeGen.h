@@ -313,6 +313,11 @@ public:
   lookupGlobal(ModuleScope &m, const std::string &name, py::SourceLoc l);
   /// The folders imports search: the kernel file's, then options.importPaths.
   std::vector<std::string> importSearchPath() const;
+  /// The function `c` makes a jit function by a call (`k = triton.jit(f)`,
+  /// keywords allowed: `triton.jit(f)` with the options of the decorator
+  /// form are not read), or null.
+  static const py::FunctionDef *jitByCall(const ModuleScope &m,
+                                          const py::ModuleConstant &c);
   /// Whether `dotted` is a folder without __init__.py on the import path (a
   /// namespace package: only its submodules are names).
   bool isNamespacePackage(const std::string &dotted) const;

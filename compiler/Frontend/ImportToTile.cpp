@@ -209,6 +209,12 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   const py::FunctionDef *kernel =
       options.kernelName.empty() ? nullptr
                                  : module.lookupFunction(options.kernelName);
+  // `k = triton.jit(f)`: the kernel is f under the name k.
+  if (!kernel && !options.kernelName.empty()) {
+    auto g = cur->globals.find(options.kernelName);
+    if (g != cur->globals.end() && g->second.kind == PyValue::Kind::JitFunction)
+      kernel = g->second.fn;
+  }
   if (!kernel) {
     // The file's jit functions, at most 20 of them.
     std::string names;

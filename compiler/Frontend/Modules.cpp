@@ -63,6 +63,20 @@ std::vector<std::string> CodeGen::importSearchPath() const {
   return dirs;
 }
 
+const py::FunctionDef *CodeGen::jitByCall(const ModuleScope &m,
+                                          const py::ModuleConstant &c) {
+  auto *call = llvm::dyn_cast_or_null<py::Call>(c.value.get());
+  if (!call || call->args.size() != 1 || call->hasStarArgs() ||
+      call->hasDoubleStarArgs() || !py::isJitDecorator(*call->func))
+    return nullptr;
+  auto *name = llvm::dyn_cast<py::Name>(call->args.front().get());
+  if (!name)
+    return nullptr;
+  if (const py::FunctionDef *jit = m.ast->lookupFunction(name->id))
+    return jit; // triton.jit of a jit function: itself
+  return m.ast->lookupHostFunction(name->id);
+}
+
 bool CodeGen::isNamespacePackage(const std::string &dotted) const {
   llvm::SmallString<128> rel;
   for (llvm::StringRef part : llvm::split(dotted, '.')) {
@@ -190,11 +204,21 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     bindValue(fn->name, fn->loc, f);
     moduleOfFunction[fn.get()] = &m;
   }
-  for (const py::ModuleConstant &c : m.ast->constants)
+  for (const py::ModuleConstant &c : m.ast->constants) {
+    // `k = triton.jit(fn)`: fn (a host-looking def) is a jit function.
+    if (const py::FunctionDef *fn = jitByCall(m, c)) {
+      PyValue f;
+      f.kind = PyValue::Kind::JitFunction;
+      f.fn = fn;
+      bindValue(c.name, c.loc, f);
+      moduleOfFunction[fn] = &m;
+      continue;
+    }
     if (later(c.name, c.loc)) {
       m.pendingConstants[c.name] = &c;
       m.globals.erase(c.name);
     }
+  }
   return success();
 }
 
