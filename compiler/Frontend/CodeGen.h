@@ -178,6 +178,21 @@ public:
   // --- expressions (ImportToTile.cpp) ---
   mlir::FailureOr<PyValue> eval(const py::Expr &e);
   mlir::FailureOr<PyValue> evalExpr(const py::Expr &e);
+  /// Statements in order, then (if none returned) the continuation
+  /// `cont`: what follows the enclosing ifs (execBlock: a whole block).
+  mlir::LogicalResult
+  execStmts(llvm::ArrayRef<py::StmtPtr> stmts,
+            llvm::ArrayRef<llvm::ArrayRef<py::StmtPtr>> cont);
+  /// An `if` with a return inside, followed by `rest` and then `cont`:
+  /// compiled with everything after it in its branches, so that a return
+  /// ends the program instance there (an scf.if on a run-time condition;
+  /// bare returns only). False (nothing generated) without a return.
+  mlir::FailureOr<bool>
+  execIfWithReturn(const py::If &i, llvm::ArrayRef<py::StmtPtr> rest,
+                   llvm::ArrayRef<llvm::ArrayRef<py::StmtPtr>> cont);
+  /// A run-time `if`/`while` condition as an i1 (a scalar compared with 0).
+  mlir::FailureOr<mlir::Value> runtimeCondition(const PyValue &c,
+                                                py::SourceLoc l);
   /// Nesting of eval (through helpers and constants too), and its bound:
   /// deep enough for any real kernel, shallow enough for an 8 MiB stack.
   unsigned evalDepth = 0;

@@ -1281,15 +1281,121 @@ bool sameBinding(const PyValue &a, const PyValue &b) {
 }
 } // namespace
 
-LogicalResult CodeGen::execBlock(const py::StmtList &stmts) {
+namespace {
+/// Whether every return in `stmts` is a bare `return` (or `return None`),
+/// none of them in a loop.
+bool onlyBareReturns(llvm::ArrayRef<py::StmtPtr> stmts) {
   for (const py::StmtPtr &s : stmts) {
+    if (auto *r = llvm::dyn_cast<py::Return>(s.get())) {
+      auto *n = r->value ? llvm::dyn_cast<py::Name>(r->value.get()) : nullptr;
+      if (r->value && !(n && n->id == "None"))
+        return false;
+    }
+    if (auto *i = llvm::dyn_cast<py::If>(s.get()))
+      if (!onlyBareReturns(i->body) || !onlyBareReturns(i->orelse))
+        return false;
+    if (auto *f = llvm::dyn_cast<py::For>(s.get()))
+      if (containsReturn(f->body))
+        return false;
+    if (auto *w = llvm::dyn_cast<py::While>(s.get()))
+      if (containsReturn(w->body))
+        return false;
+  }
+  return true;
+}
+
+} // namespace
+
+FailureOr<Value> CodeGen::runtimeCondition(const PyValue &c, SourceLoc l) {
+  TRY(v, toValue(c, l));
+  Value cond = v;
+  if (cond.getType() != b.getI1Type()) {
+    if (isa<RankedTensorType>(cond.getType())) {
+      error(l) << "expected a scalar condition, found a tile "
+               << cond.getType();
+      return failure();
+    }
+    TRY(r, compare(py::CmpOpKind::NotEq, PyValue::ofValue(cond), PyValue::ofInt(0),
+                   l));
+    cond = r.v;
+  }
+  return cond;
+}
+
+FailureOr<bool> CodeGen::execIfWithReturn(const py::If &i,
+                                           llvm::ArrayRef<py::StmtPtr> rest,
+                                           ArrayRef<ArrayRef<py::StmtPtr>> cont) {
+  if (!containsReturn(i.body) && !containsReturn(i.orelse))
+    return false;
+  // What runs if a branch falls off its end: the rest of this block, then
+  // the enclosing blocks' rests (a return anywhere skips all of them).
+  SmallVector<ArrayRef<py::StmtPtr>> after;
+  after.push_back(rest);
+  after.append(cont.begin(), cont.end());
+  TRY(c, eval(*i.test));
+  if (c.isConstexpr()) {
+    // Only the taken branch is compiled.
+    TRY(t, truthiness(c, i.test->loc));
+    return succeeded(execStmts(t ? i.body : i.orelse, after))
+               ? FailureOr<bool>(true)
+               : FailureOr<bool>(failure());
+  }
+  // A run-time condition: an scf.if whose branches each run their own
+  // statements, then (unless they returned) everything after the if --
+  // which is therefore generated in each branch that can fall through.
+  // The returns must be bare: a value would have to merge across them.
+  bool bare = onlyBareReturns(i.body) && onlyBareReturns(i.orelse);
+  for (ArrayRef<py::StmtPtr> a : after)
+    bare &= onlyBareReturns(a);
+  if (!bare) {
+    error(i.loc) << "unimplemented: a return inside an if on a run-time "
+                    "value in a function that returns a value (only bare "
+                    "returns can end a program instance early)";
+    return failure();
+  }
+  TRY(cond, runtimeCondition(c, i.test->loc));
+  std::map<std::string, PyValue> before = scope;
+  auto ifOp = scf::IfOp::create(b, loc(i.loc), TypeRange(), cond,
+                                /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (auto [block, stmts] : {std::pair{ifOp.thenBlock(), &i.body},
+                              std::pair{ifOp.elseBlock(), &i.orelse}}) {
+    b.setInsertionPoint(block->getTerminator());
+    scope = before;
+    returnValue.reset();
+    if (failed(execStmts(*stmts, after)))
+      return failure();
+  }
+  // Every path has returned (None) or run to the end of the function.
+  scope = before;
+  returnValue = PyValue::none();
+  return true;
+}
+
+LogicalResult CodeGen::execBlock(const py::StmtList &stmts) {
+  return execStmts(stmts, {});
+}
+
+LogicalResult CodeGen::execStmts(ArrayRef<py::StmtPtr> stmts,
+                                 ArrayRef<ArrayRef<py::StmtPtr>> cont) {
+  for (size_t k = 0; k < stmts.size(); ++k) {
+    const py::StmtPtr &s = stmts[k];
     if (returnValue) {
       // Code after a return is dead, as in Python.
-      break;
+      return success();
+    }
+    if (auto *i = llvm::dyn_cast<py::If>(s.get())) {
+      FailureOr<bool> done = execIfWithReturn(*i, stmts.drop_front(k + 1), cont);
+      if (failed(done) || failed(checkOperationBudget(s->loc)))
+        return failure();
+      if (*done)
+        return success(); // it ran (or returned before) everything after
     }
     if (failed(exec(*s)) || failed(checkOperationBudget(s->loc)))
       return failure();
   }
+  if (!returnValue && !cont.empty())
+    return execStmts(cont.front(), cont.drop_front());
   return success();
 }
 
@@ -1441,25 +1547,11 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     }
     if (containsReturn(i.body) || containsReturn(i.orelse)) {
       error(s.loc) << "unimplemented: return inside an if on a run-time "
-                      "value";
+                      "value, except a bare return ending a branch (the "
+                      "rest of the function then runs in the other one)";
       return failure();
     }
-    auto condV = toValue(*c, i.test->loc);
-    if (failed(condV))
-      return failure();
-    Value cond = *condV;
-    if (cond.getType() != b.getI1Type()) {
-      if (isa<RankedTensorType>(cond.getType())) {
-        error(i.test->loc) << "expected a scalar condition, found a tile "
-                           << cond.getType();
-        return failure();
-      }
-      auto r = compare(CmpOpKind::NotEq, PyValue::ofValue(cond),
-                       PyValue::ofInt(0), i.test->loc);
-      if (failed(r))
-        return failure();
-      cond = r->v;
-    }
+    TRY(cond, runtimeCondition(*c, i.test->loc));
     Location l = loc(s.loc);
     std::map<std::string, PyValue> before = scope;
     auto ifOp = scf::IfOp::create(b, l, TypeRange(), cond, /*withElse=*/true);

@@ -31,4 +31,4 @@ def k_rounding_mode(p):
 @triton.jit
 def k_return_in_if(p, n):
     if n > 0:
-        return
+        return n
