@@ -1237,21 +1237,30 @@ void collectAssigned(const py::StmtList &stmts, std::set<std::string> &names) {
   }
 }
 
-bool containsReturn(const py::StmtList &stmts) {
+/// Whether some return in `stmts` (in ifs and loops, at any depth)
+/// satisfies `pred`, which is told whether it lies in a loop.
+bool anyReturn(llvm::ArrayRef<py::StmtPtr> stmts,
+               llvm::function_ref<bool(const py::Return &, bool)> pred,
+               bool inLoop = false) {
   for (const py::StmtPtr &s : stmts) {
-    if (llvm::isa<py::Return>(s.get()))
-      return true;
+    if (auto *r = llvm::dyn_cast<py::Return>(s.get()))
+      if (pred(*r, inLoop))
+        return true;
     if (auto *i = llvm::dyn_cast<py::If>(s.get()))
-      if (containsReturn(i->body) || containsReturn(i->orelse))
+      if (anyReturn(i->body, pred, inLoop) || anyReturn(i->orelse, pred, inLoop))
         return true;
     if (auto *f = llvm::dyn_cast<py::For>(s.get()))
-      if (containsReturn(f->body))
+      if (anyReturn(f->body, pred, true))
         return true;
     if (auto *w = llvm::dyn_cast<py::While>(s.get()))
-      if (containsReturn(w->body))
+      if (anyReturn(w->body, pred, true))
         return true;
   }
   return false;
+}
+
+bool containsReturn(const py::StmtList &stmts) {
+  return anyReturn(stmts, [](const py::Return &, bool) { return true; });
 }
 
 bool sameBinding(const PyValue &a, const PyValue &b) {
@@ -1285,23 +1294,10 @@ namespace {
 /// Whether every return in `stmts` is a bare `return` (or `return None`),
 /// none of them in a loop.
 bool onlyBareReturns(llvm::ArrayRef<py::StmtPtr> stmts) {
-  for (const py::StmtPtr &s : stmts) {
-    if (auto *r = llvm::dyn_cast<py::Return>(s.get())) {
-      auto *n = r->value ? llvm::dyn_cast<py::Name>(r->value.get()) : nullptr;
-      if (r->value && !(n && n->id == "None"))
-        return false;
-    }
-    if (auto *i = llvm::dyn_cast<py::If>(s.get()))
-      if (!onlyBareReturns(i->body) || !onlyBareReturns(i->orelse))
-        return false;
-    if (auto *f = llvm::dyn_cast<py::For>(s.get()))
-      if (containsReturn(f->body))
-        return false;
-    if (auto *w = llvm::dyn_cast<py::While>(s.get()))
-      if (containsReturn(w->body))
-        return false;
-  }
-  return true;
+  return !anyReturn(stmts, [](const py::Return &r, bool inLoop) {
+    auto *n = r.value ? llvm::dyn_cast<py::Name>(r.value.get()) : nullptr;
+    return inLoop || (r.value && !(n && n->id == "None"));
+  });
 }
 
 } // namespace
