@@ -288,6 +288,9 @@ public:
                                       py::SourceLoc l);
   /// A triton dtype by its name (`float16`, `fp16`, `int32`, ...).
   mlir::Type dtypeByName(llvm::StringRef name);
+  /// A command-line constexpr `tl.NAME` / `triton.language.NAME` as the
+  /// dtype it names; anything else unchanged.
+  PyValue dtypeOrValue(PyValue v);
   /// Triton's checks of a tensor descriptor's block (a TMA box): rank 1 to
   /// 5, powers of two up to 256, at least 16 bytes in the last dimension.
   mlir::LogicalResult checkDescriptorBlock(llvm::ArrayRef<int64_t> block,

@@ -195,6 +195,18 @@ PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
 }
 } // namespace
 
+PyValue CodeGen::dtypeOrValue(PyValue v) {
+  // `-D DTYPE=tl.bfloat16` (or triton.language.bfloat16): the dtype. A
+  // bare `bf16` stays a string (kernels compare precision strings).
+  if (v.kind != PyValue::Kind::Str)
+    return v;
+  llvm::StringRef t(v.s);
+  if (t.consume_front("tl.") || t.consume_front("triton.language."))
+    if (Type d = dtypeByName(t))
+      return PyValue::ofDType(d);
+  return v;
+}
+
 OwningOpRef<ModuleOp> CodeGen::run() {
   Location fileLoc = FileLineColLoc::get(cur->fileName, 1, 1);
   // Errors about the file or the options as a whole (printed as
@@ -251,7 +263,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       return nullptr;
     }
     bool tooBig;
-    constexprValues[name] = parseConstexprText(text, tooBig);
+    constexprValues[name] = dtypeOrValue(parseConstexprText(text, tooBig));
     if (tooBig) {
       emitError(wholeFile) << "-D " << name << "=" << text
                          << ": the integer does not fit in 64 bits (tilec's "
@@ -491,7 +503,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
           }
         // The signature's value wins over an autotune config's.
         bool tooBig;
-        constexprValues[p->name] = parseConstexprText(text, tooBig);
+        constexprValues[p->name] = dtypeOrValue(parseConstexprText(text, tooBig));
         if (tooBig) {
           emitError(loc(p->loc))
               << "constexpr '" << p->name << "' = " << text
@@ -1074,6 +1086,40 @@ FailureOr<PyValue> CodeGen::call(const PyValue &callee, CallArgs &args,
     return callBuiltin(callee.s, args, l);
   case PyValue::Kind::Method:
     return callMethod(callee.s, callee.elts[0], args, l);
+  case PyValue::Kind::Str: {
+    // A function given on the command line (`-D ACT=relu`,
+    // `-D ACT=helpers.gelu`) arrives as a string, and stays one where it is
+    // compared (`ACTIVATION == "leaky_relu"`); called, it names a jit
+    // function in scope: a name, or a module attribute chain.
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(callee.s).split(parts, '.');
+    bool dotted = !parts.empty();
+    for (llvm::StringRef p : parts)
+      dotted &= !p.empty() && (llvm::isAlpha(p.front()) || p.front() == '_') &&
+                llvm::all_of(p, [](char c) {
+                  return llvm::isAlnum(c) || c == '_';
+                });
+    if (dotted) {
+      // In the kernel file's names: the command line speaks of them.
+      TRY(g, lookupGlobal(*moduleScopes.front(), parts.front().str(), l));
+      std::optional<PyValue> f = g;
+      for (size_t k = 1; f && k < parts.size(); ++k) {
+        if (f->kind != PyValue::Kind::Module)
+          f.reset();
+        else {
+          TRY(next, getAttr(*f, parts[k].str(), l));
+          f = next;
+        }
+      }
+      if (f && f->kind == PyValue::Kind::JitFunction)
+        return callJit(*f->fn, args, l);
+    }
+    error(l) << "expected a function to call, found " << callee.describe()
+             << " (a constexpr string is called as the jit function it names "
+                "in the kernel's file, and it has no jit function '"
+             << callee.s << "')";
+    return failure();
+  }
   default:
     error(l) << "expected a function to call, found " << callee.describe();
     return failure();
