@@ -415,6 +415,9 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
   std::swap(saved, scope);
   auto saveStack = callStack;
   callStack.clear();
+  // Another module's constant: its errors note where it was used.
+  if (&m != cur)
+    callStack.push_back(loc(l));
   // A module constant is the same wherever it is first used: no dicts
   // (Triton refuses non-constexpr globals), even from a @core.extern.
   int saveExtern = externDepth;

@@ -1,7 +1,7 @@
 import torch
 import triton
 import triton.language as tl
-
+import badpkg.badconst
 from .sibling import helper
 from badpkg.cycle_a import f as cyc
 import badpkg.syntax as bad
@@ -25,3 +25,8 @@ def k_cycle(p):
 @triton.jit
 def k_syntax(p):
     tl.store(p, bad.f(1.0))
+
+
+@triton.jit
+def k_bad_constant(p):
+    tl.store(p, badpkg.badconst.X)

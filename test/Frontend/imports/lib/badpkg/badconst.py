@@ -1,0 +1,1 @@
+X = undefined_thing + 1
