@@ -422,6 +422,11 @@ public:
 // Functions and modules
 //===----------------------------------------------------------------------===//
 
+/// The module-level `if` conditions a definition lies under: each test
+/// (owned by the Module) with the value it must have (`elif`/`else` want
+/// the earlier tests false). Empty for an unconditional definition.
+using ModuleGuard = std::vector<std::pair<const Expr *, bool>>;
+
 /// A `@triton.jit` function: its decorators (all of them, in source order, as
 /// parsed expressions: `triton.autotune(...)`, `triton.jit`, ...), its
 /// parameters, the return annotation and the body.
@@ -432,6 +437,7 @@ struct FunctionDef {
   ExprPtr returns; ///< may be null
   StmtList body;
   SourceLoc loc;    ///< the `def` keyword
+  ModuleGuard guard; ///< the module-level ifs it is defined under
   SourceLoc endLoc; ///< end of the last line of the body
   /// `@core.extern` (Triton's libdevice wrappers, Python run at compile
   /// time): inlined like a jit helper, may build dicts; never a kernel.
@@ -460,6 +466,7 @@ struct Import {
   unsigned level = 0;
   std::vector<Alias> names;
   SourceLoc loc;
+  ModuleGuard guard;
 };
 
 /// A module-level `NAME = value` or `NAME: annotation = value`.
@@ -468,6 +475,7 @@ struct ModuleConstant {
   ExprPtr annotation; ///< may be null
   ExprPtr value;
   SourceLoc loc;
+  ModuleGuard guard;
 };
 
 /// A top-level statement the parser skipped (host code).
@@ -486,6 +494,8 @@ struct Module {
   /// `skipped`), read so that host helpers returning autotune configs
   /// (`configs=get_autotune_config()`) can be evaluated at compile time.
   std::vector<std::unique_ptr<FunctionDef>> hostFunctions;
+  /// The tests of module-level `if`s whose bodies were read (ModuleGuard).
+  std::vector<ExprPtr> guardTests;
   /// Module-level names that skipped top-level code changes in place
   /// (`NAME.append(...)`, `NAME += ...`), with the first such place: such a
   /// name's value is not what its assignment says.

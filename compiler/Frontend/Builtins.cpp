@@ -199,6 +199,9 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   if (path == "triton") {
     if (attr == "language")
       return PyValue::module("triton.language");
+    // The Triton whose semantics tilec follows.
+    if (attr == "__version__")
+      return PyValue::ofStr("3.6.0");
     if (attr == "cdiv")
       return PyValue::builtin("tl.cdiv");
     if (attr == "next_power_of_2" || attr == "jit" || attr == "Config" ||
@@ -441,6 +444,16 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                                 : PyValue::ofInt(std::llabs(x.kind == K::Int ? x.i : int64_t(x.b)));
     }
     return callBuiltin("tl.abs", args, l);
+  }
+  if (name == "py.hasattr") {
+    // hasattr(module, "name"): whether tilec knows the attribute (a
+    // version check's way of asking for a feature).
+    if (args.args.size() != 2 || args.args[1].kind != K::Str) {
+      error(l) << "hasattr() expects an object and a string";
+      return failure();
+    }
+    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+    return PyValue::ofBool(succeeded(getAttr(args.args[0], args.args[1].s, l)));
   }
   if (name == "py.len") {
     if (args.args.size() == 1 && args.args[0].kind == K::Tuple)

@@ -336,6 +336,10 @@ public:
   /// form are not read), or null.
   static const py::FunctionDef *jitByCall(const ModuleScope &m,
                                           const py::ModuleConstant &c);
+  /// Whether every condition of `guard` (module-level ifs) is known to
+  /// have its wanted value, evaluated in `m` at compile time.
+  bool guardHolds(ModuleScope &m, const py::ModuleGuard &guard);
+  std::map<const py::Expr *, std::optional<bool>> guardResults;
   /// Whether `dotted` is a folder without __init__.py on the import path (a
   /// namespace package: only its submodules are names).
   bool isNamespacePackage(const std::string &dotted) const;

@@ -218,14 +218,15 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   if (failed(bindModule(*cur)))
     return nullptr;
 
-  const py::FunctionDef *kernel =
-      options.kernelName.empty() ? nullptr
-                                 : module.lookupFunction(options.kernelName);
-  // `k = triton.jit(f)`: the kernel is f under the name k.
-  if (!kernel && !options.kernelName.empty()) {
+  // The module's binding of the name first (`k = triton.jit(f)`, a
+  // definition under a module-level if), else any jit function of it.
+  const py::FunctionDef *kernel = nullptr;
+  if (!options.kernelName.empty()) {
     auto g = cur->globals.find(options.kernelName);
     if (g != cur->globals.end() && g->second.kind == PyValue::Kind::JitFunction)
       kernel = g->second.fn;
+    else
+      kernel = module.lookupFunction(options.kernelName);
   }
   if (!kernel) {
     // The file's jit functions, at most 20 of them.
@@ -786,7 +787,21 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
       "isinstance", "tuple", "list", "getattr", "hasattr", "enumerate", "zip"};
   if (pyBuiltins.count(name))
     return PyValue::builtin("py." + name);
-  error(l) << "name '" << name << "' is not defined";
+  // Defined only under a module-level if that did not hold?
+  bool guarded = false;
+  for (const py::ModuleConstant &c : cur->ast->constants)
+    guarded |= c.name == name && !c.guard.empty();
+  for (const auto &fn : cur->ast->functions)
+    guarded |= fn->name == name && !fn->guard.empty();
+  for (const py::Import &imp : cur->ast->imports)
+    for (const py::Import::Alias &a : imp.names)
+      guarded |= !imp.guard.empty() &&
+                 (a.asName.empty() ? a.name.substr(0, a.name.find('.')) : a.asName) == name;
+  error(l) << "name '" << name << "' is not defined"
+           << (guarded ? " (the module defines it only under an if whose "
+                         "condition is false or cannot be decided at "
+                         "compile time)"
+                       : "");
   return failure();
 }
 

@@ -77,6 +77,47 @@ const py::FunctionDef *CodeGen::jitByCall(const ModuleScope &m,
   return m.ast->lookupHostFunction(name->id);
 }
 
+bool CodeGen::guardHolds(ModuleScope &m, const py::ModuleGuard &guard) {
+  for (auto [test, want] : guard) {
+    auto known = guardResults.find(test);
+    if (known == guardResults.end()) {
+      // Evaluated quietly in the module's scope: a condition tilec cannot
+      // decide (torch.cuda.is_available(), `__name__`) holds neither way,
+      // and the definitions under it stay unread, as before.
+      std::optional<bool> result;
+      {
+        ScopedDiagnosticHandler quiet(ctx,
+                                      [](Diagnostic &) { return success(); });
+        ModuleScope *saveModule = cur;
+        cur = &m;
+        std::map<std::string, PyValue> saved;
+        std::swap(saved, scope);
+        auto saveStack = callStack;
+        callStack.clear();
+        Block scratch; // ops a condition makes have no place at module level
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&scratch);
+        auto v = eval(*test);
+        if (succeeded(v) && v->isConstexpr())
+          if (auto t = truthiness(*v, test->loc); succeeded(t))
+            result = *t;
+        for (Operation &op :
+             llvm::make_early_inc_range(llvm::reverse(scratch))) {
+          op.dropAllUses();
+          op.erase();
+        }
+        callStack = saveStack;
+        std::swap(saved, scope);
+        cur = saveModule;
+      }
+      known = guardResults.emplace(test, result).first;
+    }
+    if (!known->second || *known->second != want)
+      return false;
+  }
+  return true;
+}
+
 bool CodeGen::isNamespacePackage(const std::string &dotted) const {
   llvm::SmallString<128> rel;
   for (llvm::StringRef part : llvm::split(dotted, '.')) {
@@ -155,7 +196,7 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     m.globals[name] = std::move(v);
     m.pendingConstants.erase(name);
   };
-  for (const py::Import &imp : m.ast->imports) {
+  auto bindImport = [&](const py::Import &imp) {
     // `from ..x import y` in package `p.q`: module `p.x`.
     std::string from = imp.module;
     if (imp.isFrom && imp.level > 0) {
@@ -196,15 +237,15 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       else
         bindValue(bound, a.loc, PyValue::module("from:" + from + ":" + a.name));
     }
-  }
-  for (const auto &fn : m.ast->functions) {
+  };
+  auto bindFunction = [&](const py::FunctionDef *fn) {
     PyValue f;
     f.kind = PyValue::Kind::JitFunction;
-    f.fn = fn.get();
+    f.fn = fn;
     bindValue(fn->name, fn->loc, f);
-    moduleOfFunction[fn.get()] = &m;
-  }
-  for (const py::ModuleConstant &c : m.ast->constants) {
+    moduleOfFunction[fn] = &m;
+  };
+  auto bindConstant = [&](const py::ModuleConstant &c) {
     // `k = triton.jit(fn)`: fn (a host-looking def) is a jit function.
     if (const py::FunctionDef *fn = jitByCall(m, c)) {
       PyValue f;
@@ -212,11 +253,48 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       f.fn = fn;
       bindValue(c.name, c.loc, f);
       moduleOfFunction[fn] = &m;
-      continue;
+      return;
     }
     if (later(c.name, c.loc)) {
       m.pendingConstants[c.name] = &c;
       m.globals.erase(c.name);
+    }
+  };
+  // Unconditional definitions first; then those under module-level ifs, in
+  // source order, each if its conditions hold (they may use earlier ones).
+  std::vector<std::tuple<std::pair<unsigned, unsigned>, int, const void *>>
+      guarded;
+  for (const py::Import &imp : m.ast->imports)
+    if (imp.guard.empty())
+      bindImport(imp);
+    else
+      guarded.push_back({{imp.loc.line, imp.loc.col}, 0, &imp});
+  for (const auto &fn : m.ast->functions)
+    if (fn->guard.empty())
+      bindFunction(fn.get());
+    else
+      guarded.push_back({{fn->loc.line, fn->loc.col}, 1, fn.get()});
+  for (const py::ModuleConstant &c : m.ast->constants)
+    if (c.guard.empty())
+      bindConstant(c);
+    else
+      guarded.push_back({{c.loc.line, c.loc.col}, 2, &c});
+  std::sort(guarded.begin(), guarded.end(), [](const auto &a, const auto &b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
+  for (auto &[at, kind, item] : guarded) {
+    if (kind == 0) {
+      auto &imp = *static_cast<const py::Import *>(item);
+      if (guardHolds(m, imp.guard))
+        bindImport(imp);
+    } else if (kind == 1) {
+      auto *fn = static_cast<const py::FunctionDef *>(item);
+      if (guardHolds(m, fn->guard))
+        bindFunction(fn);
+    } else {
+      auto &c = *static_cast<const py::ModuleConstant *>(item);
+      if (guardHolds(m, c.guard))
+        bindConstant(c);
     }
   }
   return success();
@@ -309,7 +387,8 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
   m->owned = std::move(parsed.module);
   m->ast = m->owned.get();
   m->name = dotted;
-  m->package = isPackage ? dotted : llvm::StringRef(dotted).rsplit('.').first.str();
+  m->package =
+      isPackage ? dotted : llvm::StringRef(dotted).rsplit('.').first.str();
   if (!isPackage && !llvm::StringRef(dotted).contains('.'))
     m->package.clear();
   ModuleScope *raw = m.get();
@@ -441,8 +520,8 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
   return std::optional<PyValue>(*v);
 }
 
-FailureOr<PyValue> CodeGen::moduleMember(ModuleScope &m, const std::string &attr,
-                                         SourceLoc l) {
+FailureOr<PyValue> CodeGen::moduleMember(ModuleScope &m,
+                                         const std::string &attr, SourceLoc l) {
   // Among m's names (a constant evaluated in m); errors at the use.
   TRY(r, lookupGlobal(m, attr, l));
   if (r)
@@ -453,7 +532,7 @@ FailureOr<PyValue> CodeGen::moduleMember(ModuleScope &m, const std::string &attr
   if (sub)
     return PyValue::module(sub->name);
   error(l) << "module '" << m.name << "' (" << m.fileName.getValue()
-             << ") has no jit function, constant, import or submodule '"
-             << attr << "'";
+           << ") has no jit function, constant, import or submodule '" << attr
+           << "'";
   return failure();
 }

@@ -19,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/Parser.h"
+
+#include <array>
 #include "compiler/Frontend/Unicode.h"
 
 #include <algorithm>
@@ -321,6 +323,12 @@ private:
   bool parseImport(Import &imp);
   /// A top-level `try:` whose body holds imports (see the definition).
   bool parseTryImports();
+  /// A top-level `if`/`elif`/`else` (version checks, feature tests): the
+  /// definitions in its bodies are read with their conditions
+  /// (ModuleGuard), for the code generator to decide.
+  bool parseTopLevelIf();
+  /// The conditions of the module-level ifs being read.
+  ModuleGuard currentGuard;
   /// Adds a parsed top-level import to the module (`from triton import jit
   /// as j` also makes `j` a jit decorator name).
   void recordImport(Import imp);
@@ -1887,6 +1895,91 @@ bool Parser::parseTryImports() {
   return true;
 }
 
+bool Parser::parseTopLevelIf() {
+  size_t start = pos;
+  size_t diagMark = diags.size();
+  ModuleGuard outer = currentGuard;
+  ModuleGuard earlier; // the chain's tests so far, each wanted false
+  auto sizes = [&] {
+    return std::array<size_t, 4>{module->imports.size(),
+                                 module->constants.size(),
+                                 module->functions.size(),
+                                 module->hostFunctions.size()};
+  };
+  bool first = true;
+  while (first ? isKeyword("if") : (isKeyword("elif") || isKeyword("else"))) {
+    bool isElse = isKeyword("else");
+    size_t clause = pos;
+    advance();
+    const Expr *test = nullptr;
+    if (!isElse) {
+      ExprPtr t = parseNamedExpr();
+      if (!t || panic) {
+        diags.resize(diagMark);
+        panic = false;
+        if (first) {
+          pos = start;
+          return false;
+        }
+        pos = clause; // keep the clauses read; skip the rest
+        skipStatement();
+        panic = false;
+        break;
+      }
+      module->guardTests.push_back(std::move(t));
+      test = module->guardTests.back().get();
+    }
+    if (!tok().isOp(":") || !peekTok().is(TokenKind::Newline) ||
+        !peekTok(2).is(TokenKind::Indent)) {
+      if (first) {
+        pos = start;
+        return false;
+      }
+      pos = clause;
+      skipStatement();
+      panic = false;
+      break;
+    }
+    advance(); // :
+    advance(); // NEWLINE
+    advance(); // INDENT
+    ModuleGuard guard = outer;
+    guard.insert(guard.end(), earlier.begin(), earlier.end());
+    if (test)
+      guard.push_back({test, true});
+    auto before = sizes();
+    currentGuard = guard;
+    while (!atEnd() && !tok().is(TokenKind::Dedent)) {
+      size_t at = pos;
+      parseTopLevelStatement();
+      if (pos == at)
+        advance();
+    }
+    currentGuard = outer;
+    if (tok().is(TokenKind::Dedent))
+      advance();
+    // Definitions of nested ifs already carry their (longer) guards.
+    for (size_t k = before[0]; k < module->imports.size(); ++k)
+      if (module->imports[k].guard.empty())
+        module->imports[k].guard = guard;
+    for (size_t k = before[1]; k < module->constants.size(); ++k)
+      if (module->constants[k].guard.empty())
+        module->constants[k].guard = guard;
+    for (size_t k = before[2]; k < module->functions.size(); ++k)
+      if (module->functions[k]->guard.empty())
+        module->functions[k]->guard = guard;
+    for (size_t k = before[3]; k < module->hostFunctions.size(); ++k)
+      if (module->hostFunctions[k]->guard.empty())
+        module->hostFunctions[k]->guard = guard;
+    if (test)
+      earlier.push_back({test, false});
+    first = false;
+    if (isElse)
+      break;
+  }
+  return true;
+}
+
 void Parser::skipTopLevel(const std::string &what) {
   SourceLoc begin = tok().getLoc();
   size_t start = pos;
@@ -2071,6 +2164,8 @@ void Parser::parseTopLevelStatement() {
     return;
   }
   if (t.isKeyword("try") && peekTok().isOp(":") && parseTryImports())
+    return;
+  if (t.isKeyword("if") && parseTopLevelIf())
     return;
   if (t.is(TokenKind::Name) && (peekTok().isOp("=") || peekTok().isOp(":"))) {
     // A constant, if it parses and assigns only names.

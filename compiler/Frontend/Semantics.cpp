@@ -798,6 +798,18 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
         return PyValue::ofBool(eq);
       if (op == CmpOpKind::NotEq)
         return PyValue::ofBool(!eq);
+      // Strings order lexicographically, as in Python (version checks
+      // such as `triton.__version__ >= "3.0"`).
+      if (a.kind == K::Str && b2.kind == K::Str) {
+        int c = a.s.compare(b2.s);
+        switch (op) {
+        case CmpOpKind::Lt: return PyValue::ofBool(c < 0);
+        case CmpOpKind::LtE: return PyValue::ofBool(c <= 0);
+        case CmpOpKind::Gt: return PyValue::ofBool(c > 0);
+        case CmpOpKind::GtE: return PyValue::ofBool(c >= 0);
+        default: break;
+        }
+      }
       error(l) << "unsupported comparison of " << a.describe() << " and "
                << b2.describe();
       return failure();

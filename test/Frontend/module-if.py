@@ -1,0 +1,66 @@
+import torch
+import triton
+import triton.language as tl
+
+# Version-conditional definitions (issue 11, item 2): tilec answers as
+# Triton 3.6.0 with tilec's surface.
+if triton.__version__ >= "3.0.0":
+    from triton.language.extra import libdevice
+    SCALE = 2
+elif triton.__version__ >= "2.1":
+    SCALE = 3
+else:
+    SCALE = 4
+
+if hasattr(tl, "make_tensor_descriptor"):
+    HAS_DESC = True
+else:
+    HAS_DESC = False
+
+if hasattr(tl, "no_such_function"):
+    MISSING = 1
+else:
+    MISSING = 0
+
+if torch.cuda.is_available():
+    # Undecidable at compile time: nothing here is defined.
+    DEVICE_ONLY = 1
+
+if HAS_DESC:
+    @triton.jit
+    def pick(x):
+        return x * SCALE
+else:
+    @triton.jit
+    def pick(x):
+        return x
+
+
+@triton.jit
+def k_module_if(p):
+    tl.store(p, pick(libdevice.tanh(1.0)) + HAS_DESC * 10 + MISSING * 100)
+
+
+@triton.jit
+def k_undecidable(p):
+    tl.store(p, DEVICE_ONLY)
+
+
+if __name__ == "__main__":
+    x = torch.zeros(4, device="cuda")
+    k_module_if[(1,)](x)
+
+
+if triton.__version__ < "3":
+    pass
+else:
+    if hasattr(tl, "dot"):
+        try:
+            from triton.language.extra.libdevice import exp as fast_exp
+        except ImportError:
+            from triton.language.math import exp as fast_exp
+
+
+@triton.jit
+def k_nested_if(p):
+    tl.store(p, fast_exp(0.0))
