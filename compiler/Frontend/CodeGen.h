@@ -334,8 +334,11 @@ public:
   /// The function `c` makes a jit function by a call (`k = triton.jit(f)`,
   /// keywords allowed: `triton.jit(f)` with the options of the decorator
   /// form are not read), or null.
-  static const py::FunctionDef *jitByCall(const ModuleScope &m,
-                                          const py::ModuleConstant &c);
+  const py::FunctionDef *jitByCall(ModuleScope &m, const py::ModuleConstant &c);
+  /// The host function `name` of `m` as Python would see it after running
+  /// the module: its last definition whose module-level ifs hold.
+  const py::FunctionDef *lookupHostFunction(ModuleScope &m,
+                                            llvm::StringRef name);
   /// Whether every condition of `guard` (module-level ifs) is known to
   /// have its wanted value, evaluated in `m` at compile time.
   bool guardHolds(ModuleScope &m, const py::ModuleGuard &guard);

@@ -391,7 +391,8 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   if (l != locals.end())
     return l->second;
   // Module scope, last binding first as Python sees it after the module ran.
-  if (const py::FunctionDef *fn = module.lookupHostFunction(n.id)) {
+  if (const py::FunctionDef *fn =
+          g.lookupHostFunction(*g.moduleScopes.front(), n.id)) {
     HostValue v;
     v.kind = Kind::Function;
     v.fn = fn;

@@ -225,8 +225,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     auto g = cur->globals.find(options.kernelName);
     if (g != cur->globals.end() && g->second.kind == PyValue::Kind::JitFunction)
       kernel = g->second.fn;
-    else
-      kernel = module.lookupFunction(options.kernelName);
+    else if (const py::FunctionDef *f = module.lookupFunction(options.kernelName);
+             f && f->guard.empty())
+      kernel = f; // (one under an if that does not hold is not defined)
   }
   if (!kernel) {
     // The file's jit functions, at most 20 of them.
@@ -242,6 +243,10 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     InFlightDiagnostic d = emitError(FileLineColLoc::get(cur->fileName, 0, 0));
     if (options.kernelName.empty())
       d << "expected --kernel NAME, the @triton.jit function to compile";
+    else if (module.lookupFunction(options.kernelName))
+      d << "kernel '" << options.kernelName
+        << "' is defined only under a module-level if whose condition is "
+           "false or cannot be decided at compile time";
     else
       d << "kernel '" << options.kernelName
         << "' not found: expected a @triton.jit function of that name";
@@ -1356,8 +1361,7 @@ namespace {
 /// none of them in a loop.
 bool onlyBareReturns(llvm::ArrayRef<py::StmtPtr> stmts) {
   return !anyReturn(stmts, [](const py::Return &r, bool inLoop) {
-    auto *n = r.value ? llvm::dyn_cast<py::Name>(r.value.get()) : nullptr;
-    return inLoop || (r.value && !(n && n->id == "None"));
+    return inLoop || (r.value && !llvm::isa<py::NoneLiteral>(r.value.get()));
   });
 }
 

@@ -63,7 +63,16 @@ std::vector<std::string> CodeGen::importSearchPath() const {
   return dirs;
 }
 
-const py::FunctionDef *CodeGen::jitByCall(const ModuleScope &m,
+const py::FunctionDef *CodeGen::lookupHostFunction(ModuleScope &m,
+                                                   llvm::StringRef name) {
+  const auto &fns = m.ast->hostFunctions;
+  for (auto it = fns.rbegin(); it != fns.rend(); ++it)
+    if ((*it)->name == name && guardHolds(m, (*it)->guard))
+      return it->get();
+  return nullptr;
+}
+
+const py::FunctionDef *CodeGen::jitByCall(ModuleScope &m,
                                           const py::ModuleConstant &c) {
   auto *call = llvm::dyn_cast_or_null<py::Call>(c.value.get());
   if (!call || call->args.size() != 1 || call->hasStarArgs() ||
@@ -74,7 +83,7 @@ const py::FunctionDef *CodeGen::jitByCall(const ModuleScope &m,
     return nullptr;
   if (const py::FunctionDef *jit = m.ast->lookupFunction(name->id))
     return jit; // triton.jit of a jit function: itself
-  return m.ast->lookupHostFunction(name->id);
+  return lookupHostFunction(m, name->id);
 }
 
 bool CodeGen::guardHolds(ModuleScope &m, const py::ModuleGuard &guard) {

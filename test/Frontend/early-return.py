@@ -65,3 +65,10 @@ def k_constexpr_guard(p, n, CHECK: tl.constexpr):
         if pid >= n:
             return
     tl.store(p + pid, 1)
+
+
+@triton.jit
+def k_return_none(p, n):
+    if n < 0:
+        return None
+    tl.store(p, n)

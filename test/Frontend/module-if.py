@@ -64,3 +64,24 @@ else:
 @triton.jit
 def k_nested_if(p):
     tl.store(p, fast_exp(0.0))
+
+
+if triton.__version__ >= "3.0":
+    def get_configs():
+        return [triton.Config({"BLOCK": 64}, num_warps=2)]
+else:
+    def get_configs():
+        return [triton.Config({"BLOCK": 32}, num_warps=8)]
+
+
+@triton.autotune(configs=get_configs(), key=["n"])
+@triton.jit
+def k_auto(p, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(p + offs, offs, mask=offs < n)
+
+
+if triton.__version__ < "3.0":
+    @triton.jit
+    def k_only_old(p):
+        tl.store(p, 1)
