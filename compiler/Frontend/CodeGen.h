@@ -330,7 +330,8 @@ public:
   mlir::FailureOr<std::optional<PyValue>>
   lookupGlobal(ModuleScope &m, const std::string &name, py::SourceLoc l);
   /// The folders imports search: the kernel file's, then options.importPaths.
-  std::vector<std::string> importSearchPath() const;
+  const std::vector<std::string> &importSearchPath();
+  std::optional<std::vector<std::string>> searchPath;
   /// The function `c` makes a jit function by a call (`k = triton.jit(f)`,
   /// keywords allowed: `triton.jit(f)` with the options of the decorator
   /// form are not read), or null.
@@ -345,7 +346,7 @@ public:
   std::map<const py::Expr *, std::optional<bool>> guardResults;
   /// Whether `dotted` is a folder without __init__.py on the import path (a
   /// namespace package: only its submodules are names).
-  bool isNamespacePackage(const std::string &dotted) const;
+  bool isNamespacePackage(const std::string &dotted);
 
   // --- state ---
   const py::Module &module;

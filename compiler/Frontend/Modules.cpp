@@ -48,19 +48,22 @@ bool isFile(const llvm::Twine &path) {
 }
 } // namespace
 
-std::vector<std::string> CodeGen::importSearchPath() const {
-  std::vector<std::string> dirs;
+const std::vector<std::string> &CodeGen::importSearchPath() {
+  // Computed once: the options and the kernel file do not change.
+  if (searchPath)
+    return *searchPath;
+  searchPath.emplace();
   // The kernel file's folder, when it is a file (a buffer compiled from
   // memory or stdin has none: the working directory is not searched).
   if (isFile(module.fileName)) {
     llvm::SmallString<256> own(module.fileName);
     llvm::sys::path::remove_filename(own);
-    dirs.push_back(own.empty() ? "." : std::string(own));
+    searchPath->push_back(own.empty() ? "." : std::string(own));
   }
   for (const std::string &d : options.importPaths)
     if (!d.empty())
-      dirs.push_back(d);
-  return dirs;
+      searchPath->push_back(d);
+  return *searchPath;
 }
 
 const py::FunctionDef *CodeGen::lookupHostFunction(ModuleScope &m,
@@ -127,7 +130,7 @@ bool CodeGen::guardHolds(ModuleScope &m, const py::ModuleGuard &guard) {
   return true;
 }
 
-bool CodeGen::isNamespacePackage(const std::string &dotted) const {
+bool CodeGen::isNamespacePackage(const std::string &dotted) {
   llvm::SmallString<128> rel;
   for (llvm::StringRef part : llvm::split(dotted, '.')) {
     if (part.empty() || part == "." || part == "..")
