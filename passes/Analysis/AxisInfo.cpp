@@ -492,9 +492,18 @@ int64_t ModuleAxisInfo::getMaskConstancy(Value mask, unsigned dim) const {
 }
 
 int64_t ModuleAxisInfo::getMaskPrefixWidth(Value mask, unsigned dim) const {
+  return getMaskPrefixWidth(mask, dim, /*depth=*/0);
+}
+
+int64_t ModuleAxisInfo::getMaskPrefixWidth(Value mask, unsigned dim,
+                                           unsigned depth) const {
   if (!mask)
     return AxisInfo::kMaxDivisor;
   int64_t constancy = getMaskConstancy(mask, dim);
+  // A mask reusing a value in both operands of each `and` would make the
+  // walk exponential: past a bounded depth, the constancy alone.
+  if (depth >= 16)
+    return constancy;
   auto fact = [&](Value v, bool contiguity) -> int64_t {
     AxisInfo info = getAxisInfo(v);
     if (dim >= info.getRank())
@@ -505,8 +514,8 @@ int64_t ModuleAxisInfo::getMaskPrefixWidth(Value mask, unsigned dim) const {
   Operation *def = mask.getDefiningOp();
   int64_t prefix = 1;
   if (auto andOp = dyn_cast_or_null<arith::AndIOp>(def)) {
-    prefix = std::min(getMaskPrefixWidth(andOp.getLhs(), dim),
-                      getMaskPrefixWidth(andOp.getRhs(), dim));
+    prefix = std::min(getMaskPrefixWidth(andOp.getLhs(), dim, depth + 1),
+                      getMaskPrefixWidth(andOp.getRhs(), dim, depth + 1));
   } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
     // Signed only: an unsigned compare of a run through -1 -> 0 is not
     // monotone.
@@ -526,17 +535,18 @@ int64_t ModuleAxisInfo::getMaskPrefixWidth(Value mask, unsigned dim) const {
     if (x)
       prefix = std::min(fact(x, /*contiguity=*/true), fact(y, false));
   } else if (auto cvt = dyn_cast_or_null<tile::ConvertLayoutOp>(def)) {
-    prefix = getMaskPrefixWidth(cvt.getSrc(), dim);
+    prefix = getMaskPrefixWidth(cvt.getSrc(), dim, depth + 1);
   } else if (auto bc = dyn_cast_or_null<tile::BroadcastOp>(def)) {
     // A broadcast dimension is constant (the constancy above); the others
     // are the source's.
     auto src = cast<RankedTensorType>(bc.getSrc().getType());
     if (dim < src.getRank() && src.getDimSize(dim) != 1)
-      prefix = getMaskPrefixWidth(bc.getSrc(), dim);
+      prefix = getMaskPrefixWidth(bc.getSrc(), dim, depth + 1);
   } else if (auto ed = dyn_cast_or_null<tile::ExpandDimsOp>(def)) {
     unsigned axis = ed.getAxis();
     if (dim != axis)
-      prefix = getMaskPrefixWidth(ed.getSrc(), dim < axis ? dim : dim - 1);
+      prefix = getMaskPrefixWidth(ed.getSrc(), dim < axis ? dim : dim - 1,
+                                  depth + 1);
   }
   return std::max(constancy, prefix);
 }

@@ -130,6 +130,12 @@ public:
   int64_t getMaskPrefixWidth(mlir::Value mask, unsigned dim) const;
 
 private:
+  int64_t getMaskPrefixWidth(mlir::Value mask, unsigned dim,
+                             unsigned depth) const;
+
+public:
+
+private:
   mlir::DataFlowSolver solver;
 };
 

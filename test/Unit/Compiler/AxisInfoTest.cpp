@@ -130,6 +130,28 @@ TEST_F(AxisInfoTest, PrefixMasks) {
   EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "both"), 0), 32);
 }
 
+// `m_{i+1} = m_i & m_i`, 40 deep: the prefix walk is bounded (it would
+// visit 2^40 operands), and the shape it cannot see through counts as its
+// constancy.
+TEST_F(AxisInfoTest, PrefixWalkIsBounded) {
+  std::string src = R"mlir(
+tile.func @k(%k: i32) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %kv = tile.splat %k : i32 -> tensor<64xi32>
+  %m0 = arith.cmpi slt, %r, %kv : tensor<64xi32>
+)mlir";
+  for (int i = 0; i < 40; ++i)
+    src += "  %m" + std::to_string(i + 1) + " = arith.andi %m" +
+           std::to_string(i) + ", %m" + std::to_string(i) + (i == 39 ? " {last}" : "") +
+           " : tensor<64xi1>\n";
+  src += "  tile.return\n}\n";
+  auto m = parse(src);
+  ASSERT_TRUE(m);
+  ModuleAxisInfo axis(*m);
+  EXPECT_EQ(axis.getMaskPrefixWidth(tagged(*m, "last"), 0),
+            axis.getMaskConstancy(tagged(*m, "last"), 0));
+}
+
 TEST_F(AxisInfoTest, BrokenRunsAreNotContiguous) {
   auto m = parse(kVectorAdd);
   ASSERT_TRUE(m);
