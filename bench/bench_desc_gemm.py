@@ -58,8 +58,14 @@ def main():
     add_common_args(p, here, "directory with bench_desc_*.ptx")
     p.add_argument("--host", action="store_true",
                    help="host-side descriptors: matmul_tma_persistent_kernel")
+    p.add_argument("--tma", action="store_true",
+                   help="with --host: tilec's kernel compiled with --tma "
+                        "(bench_host_desc_tma_*.ptx)")
     args = p.parse_args()
-    ptx = "bench_host_desc_{}.ptx" if args.host else "bench_desc_{}_i32_16.ptx"
+    if args.tma and not args.host:
+        raise SystemExit("--tma needs --host")
+    ptx = ("bench_host_desc_tma_{}.ptx" if args.tma else "bench_host_desc_{}.ptx") \
+        if args.host else "bench_desc_{}_i32_16.ptx"
     for dt, _, _ in DTYPES:
         path = os.path.join(args.kernels, ptx.format(dt))
         if not os.path.exists(path):

@@ -124,7 +124,7 @@ bool isComputedInRegisters(Value v) {
       v = t->getOperand(0);
       continue;
     }
-    return def && !isa<LoadOp, LocalLoadOp>(def);
+    return def && !isa<LoadOp, LocalLoadOp, DescLoadOp>(def);
   }
 }
 

@@ -85,6 +85,24 @@ Anchor computeAnchor(Operation *op, Value ptr, const ModuleAxisInfo &axis,
   return a;
 }
 
+Anchor computeDescAnchor(DescLoadOp load, unsigned numWarps) {
+  RankedTensorType type = load.getType();
+  unsigned rank = type.getRank();
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t perThread = std::max<int64_t>(
+      1, type.getNumElements() / (int64_t(numWarps) * 32));
+  int64_t vec = std::min<int64_t>({std::max<int64_t>(1, 16 / bytes),
+                                   type.getShape().back(), perThread});
+  Anchor a;
+  a.vec = vec;
+  a.layout = getBlockedEncoding(load.getContext(), type.getShape(), numWarps,
+                                unsigned(vec), order);
+  return a;
+}
+
 class AssignLayoutsPass
     : public tilec::impl::TileAssignLayoutsPassBase<AssignLayoutsPass> {
 public:
@@ -177,11 +195,23 @@ private:
       return failure();
     func.walk([&](Operation *op) {
       Value ptr = getTilePtr(op);
-      if (!ptr)
+      Anchor a;
+      SmallVector<int64_t> shape;
+      if (ptr) {
+        a = computeAnchor(op, ptr, axis, warps);
+        shape.assign(cast<RankedTensorType>(ptr.getType()).getShape().begin(),
+                     cast<RankedTensorType>(ptr.getType()).getShape().end());
+      } else if (auto load = dyn_cast<DescLoadOp>(op)) {
+        // A block through a descriptor kept for TMA: row-major, 16-byte
+        // vectors along the last (unit-stride) dimension, as its masked
+        // form would be, should tile-pipeline lower it after all.
+        a = computeDescAnchor(load, warps);
+        shape.assign(load.getType().getShape().begin(),
+                     load.getType().getShape().end());
+      } else {
         return;
-      Anchor a = computeAnchor(op, ptr, axis, warps);
+      }
       anchors[op] = a;
-      SmallVector<int64_t> shape(cast<RankedTensorType>(ptr.getType()).getShape());
       auto it = byShape.find(shape);
       if (it == byShape.end() || a.vec > it->second.vec)
         byShape[shape] = a;
@@ -282,6 +312,18 @@ private:
 
     // Anchors whose layout differs from their shape's: convert around them.
     for (auto &[op, anchor] : anchors) {
+      if (auto load = dyn_cast<DescLoadOp>(op)) {
+        Type oldType = load.getType();
+        if (cast<RankedTensorType>(oldType).getEncoding() == anchor.layout)
+          continue;
+        load.getResult().setType(
+            cast<RankedTensorType>(withEncoding(oldType, anchor.layout)));
+        b.setInsertionPointAfter(op);
+        auto back = ConvertLayoutOp::create(b, op->getLoc(), oldType,
+                                            load.getResult());
+        load.getResult().replaceAllUsesExcept(back.getResult(), back);
+        continue;
+      }
       Value ptr = getTilePtr(op);
       auto ptrType = cast<RankedTensorType>(ptr.getType());
       // An anchor that only wants fewer elements per thread along the same

@@ -206,6 +206,29 @@ private:
       require(op, rangeOf(copy.getDst(), true), state, insert);
       return state;
     }
+    if (auto tma = dyn_cast<AsyncTMALoadOp>(op)) {
+      // As a cp.async: must not overwrite bytes still in use. Its data is
+      // visible to each thread that waits on its mbarrier, so it need not
+      // land anywhere for the analysis; the mbarrier is read (arrivals and
+      // waits are ordered by the hardware, not by CTA barriers).
+      require(op, rangeOf(tma.getDst(), true), state, insert);
+      Access b = rangeOf(tma.getBarrier(), false);
+      require(op, b, state, insert);
+      state.insert(b);
+      return state;
+    }
+    if (isa<MBarrierExpectOp, MBarrierWaitOp>(op)) {
+      Access b = rangeOf(op->getOperand(0), false);
+      require(op, b, state, insert);
+      state.insert(b);
+      return state;
+    }
+    if (isa<MBarrierInitOp, MBarrierInvalOp>(op)) {
+      Access w = rangeOf(op->getOperand(0), true);
+      require(op, w, state, insert);
+      state.insert(w);
+      return state;
+    }
     if (isa<AsyncWaitOp>(op)) {
       state.insert(asyncTargets.begin(), asyncTargets.end());
       return state;

@@ -38,6 +38,20 @@ void populateRematerializationPatterns(mlir::RewritePatternSet &patterns);
 /// its layout: a blocked layout's order, else row-major.
 llvm::SmallVector<unsigned> getMemoryOrder(mlir::RankedTensorType t);
 
+/// Rewrites a `tile.desc_load` / `tile.desc_store` (through a
+/// `tile.make_tensor_desc`) as the masked `tile.load` / `tile.store` of its
+/// block (tile-lower-descriptors), in the block's encoding if it has one;
+/// erases `op`. An error for a descriptor made elsewhere.
+mlir::LogicalResult lowerDescriptorAccess(mlir::Operation *op);
+
+/// Erases the `tile.make_tensor_desc`s in `root` without uses.
+void eraseDeadDescriptors(mlir::Operation *root);
+
+/// Whether `desc` is made, at the kernel's entry, from a host-side
+/// descriptor argument (`tile.tensordesc`: base, sizes and strides
+/// unchanged, the last stride 1).
+bool isHostTensorDescriptor(tile::MakeTensorDescOp desc);
+
 tile::SharedEncodingAttr sharedEncodingFor(mlir::RankedTensorType t,
                                            llvm::ArrayRef<unsigned> order);
 

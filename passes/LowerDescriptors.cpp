@@ -16,8 +16,15 @@
 // multiply, so the axis analysis sees the contiguity the coalescing and
 // vector widths rest on.
 //
+// With `keep-tma-candidates`, loads through a host-side descriptor (a
+// `tile.tensordesc` kernel argument) in a loop body stay: tile-pipeline
+// copies them with TMA where their block feeds a wgmma operand buffer, and
+// lowers the others itself (lowerDescriptorAccess, in whatever layout the
+// layout passes gave the block by then).
+//
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+#include "passes/LayoutUtils.h"
 
 #include "dialects/Tile/IR/TileDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,29 +59,51 @@ Value toI64(OpBuilder &b, Location loc, Value v) {
   return arith::ExtSIOp::create(b, loc, i64, v);
 }
 
-/// A 1-D tile along dimension `dim` of `shape`, given size-1 dimensions
-/// around it and broadcast to the whole block.
+/// `enc` (the block's encoding, or null before layouts are assigned)
+/// restricted to the dimensions in `keep`: a #tile.slice of it along each
+/// other dimension, the highest first.
+Attribute encodingKeeping(Attribute enc, unsigned rank,
+                          ArrayRef<unsigned> keep) {
+  if (!enc)
+    return {};
+  for (unsigned d = rank; d-- > 0;)
+    if (!llvm::is_contained(keep, d))
+      enc = SliceEncodingAttr::get(enc.getContext(), d, enc);
+  return enc;
+}
+
+/// A 1-D tile along dimension `dim` of `shape` (in the encoding keeping
+/// only `dim`), given size-1 dimensions around it and broadcast to the
+/// whole block.
 Value broadcastAlong(OpBuilder &b, Location loc, Value v, unsigned dim,
-                     ArrayRef<int64_t> shape) {
+                     ArrayRef<int64_t> shape, Attribute enc) {
   auto t = cast<RankedTensorType>(v.getType());
+  Type elem = t.getElementType();
+  unsigned rank = shape.size();
   SmallVector<int64_t> cur = {shape[dim]};
-  for (unsigned axis = 0; axis < shape.size(); ++axis) {
+  SmallVector<unsigned> dims = {dim};
+  for (unsigned axis = 0; axis < rank; ++axis) {
     if (axis == dim)
       continue;
     cur.insert(cur.begin() + axis, 1);
-    v = ExpandDimsOp::create(b, loc, t.clone(cur), v,
+    dims.push_back(axis);
+    auto type = RankedTensorType::get(cur, elem,
+                                      encodingKeeping(enc, rank, dims));
+    v = ExpandDimsOp::create(b, loc, type, v,
                              b.getI32IntegerAttr(int32_t(axis)));
   }
   if (cur != SmallVector<int64_t>(shape))
-    v = BroadcastOp::create(b, loc, t.clone(shape), v);
+    v = BroadcastOp::create(b, loc, RankedTensorType::get(shape, elem, enc), v);
   return v;
 }
 
 /// The pointer tile and mask of the block at `coords` of `desc`.
 std::pair<Value, Value> blockAccess(OpBuilder &b, Location loc,
-                                    MakeTensorDescOp desc, ValueRange coords) {
+                                    MakeTensorDescOp desc, ValueRange coords,
+                                    Attribute enc) {
   RankedTensorType block = desc.getResult().getType().getBlockType();
   ArrayRef<int64_t> shape = block.getShape();
+  unsigned rank = shape.size();
   auto ptrType = desc.getBase().getType();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
 
@@ -92,12 +121,13 @@ std::pair<Value, Value> blockAccess(OpBuilder &b, Location loc,
     offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
   }
   Value first = AddPtrOp::create(b, loc, ptrType, desc.getBase(), offset);
-  Value ptrs =
-      SplatOp::create(b, loc, RankedTensorType::get(shape, ptrType), first);
+  Value ptrs = SplatOp::create(
+      b, loc, RankedTensorType::get(shape, ptrType, enc), first);
 
   Value mask;
   for (unsigned d = 0; d < shape.size(); ++d) {
-    auto rangeType = RankedTensorType::get({shape[d]}, i32);
+    auto rangeType = RankedTensorType::get(
+        {shape[d]}, i32, encodingKeeping(enc, rank, {d}));
     auto rangeType64 = rangeType.clone(i64);
     Value range = MakeRangeOp::create(b, loc, rangeType, b.getI32IntegerAttr(0),
                                       b.getI32IntegerAttr(int32_t(shape[d])));
@@ -110,7 +140,7 @@ std::pair<Value, Value> blockAccess(OpBuilder &b, Location loc,
       Value s = SplatOp::create(b, loc, rangeType64, s64);
       offs = arith::MulIOp::create(b, loc, range64, s);
     }
-    Value offsTile = broadcastAlong(b, loc, offs, d, shape);
+    Value offsTile = broadcastAlong(b, loc, offs, d, shape, enc);
     ptrs = AddPtrOp::create(b, loc, ptrs.getType(), ptrs, offsTile);
     // 0 <= coordinate < shape, in 64 bits (no wrap near 2^31).
     Value start = SplatOp::create(b, loc, rangeType64, coords64[d]);
@@ -124,14 +154,41 @@ std::pair<Value, Value> blockAccess(OpBuilder &b, Location loc,
     Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, coord,
                                      extent);
     Value in = arith::AndIOp::create(b, loc, ge, lt);
-    in = broadcastAlong(b, loc, in, d, shape);
+    in = broadcastAlong(b, loc, in, d, shape, enc);
     mask = mask ? arith::AndIOp::create(b, loc, mask, in) : in;
   }
   return {ptrs, mask};
 }
 
+/// Whether `desc` is made, at the kernel's entry, from a host-side
+/// descriptor argument (`tile.tensordesc`): its base, sizes and strides
+/// unchanged.
+bool isHostDescriptor(MakeTensorDescOp desc) {
+  auto base = dyn_cast<BlockArgument>(desc.getBase());
+  if (!base)
+    return false;
+  auto func = dyn_cast<FuncOp>(base.getOwner()->getParentOp());
+  if (!func || !func.getArgAttr(base.getArgNumber(),
+                                TileDialect::getTensorDescAttrName()))
+    return false;
+  unsigned i = base.getArgNumber();
+  unsigned rank = desc.getShape().size();
+  Block *entry = base.getOwner();
+  if (i + 2 * rank > entry->getNumArguments())
+    return false;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (desc.getShape()[d] != entry->getArgument(i + 1 + d))
+      return false;
+    if (d + 1 < rank && desc.getStrides()[d] != entry->getArgument(i + 1 + rank + d))
+      return false;
+  }
+  return isConstantOne(desc.getStrides()[rank - 1]);
+}
+
 struct TileLowerDescriptorsPass
     : tilec::impl::TileLowerDescriptorsPassBase<TileLowerDescriptorsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     bool failed = false;
     SmallVector<Operation *> accesses;
@@ -140,50 +197,78 @@ struct TileLowerDescriptorsPass
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {
-      Value d = isa<DescLoadOp>(op) ? cast<DescLoadOp>(op).getDesc()
-                                    : cast<DescStoreOp>(op).getDesc();
-      auto desc = d.getDefiningOp<MakeTensorDescOp>();
-      if (!desc) {
-        InFlightDiagnostic diag = op->emitError(
-            "unimplemented: an access through a tensor descriptor that is "
-            "not made by tile.make_tensor_desc in the kernel (a "
-            "loop-carried, selected or argument descriptor); found ");
-        if (Operation *def = d.getDefiningOp())
-          diag << "the result of '" << def->getName() << "'";
-        else
-          diag << "a block argument";
-        failed = true;
+      if (keepTMACandidates && isTMACandidate(op))
         continue;
-      }
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      if (auto load = dyn_cast<DescLoadOp>(op)) {
-        auto [ptrs, mask] = blockAccess(b, loc, desc, load.getIndices());
-        Value other;
-        if (desc.getNanPadding()) {
-          auto t = load.getType();
-          auto ft = cast<FloatType>(t.getElementType());
-          other = arith::ConstantOp::create(
-              b, loc,
-              DenseElementsAttr::get(
-                  t, APFloat::getQNaN(ft.getFloatSemantics())));
-        }
-        Value v = LoadOp::create(b, loc, load.getType(), ptrs, mask, other);
-        load.replaceAllUsesWith(v);
-      } else {
-        auto store = cast<DescStoreOp>(op);
-        auto [ptrs, mask] = blockAccess(b, loc, desc, store.getIndices());
-        StoreOp::create(b, loc, ptrs, store.getSrc(), mask);
-      }
-      op->erase();
+      if (mlir::failed(lowerDescriptorAccess(op)))
+        failed = true;
     }
-    getOperation().walk([](MakeTensorDescOp desc) {
-      if (desc->use_empty())
-        desc->erase();
-    });
+    eraseDeadDescriptors(getOperation());
     if (failed)
       signalPassFailure();
+  }
+
+  /// A 2-D load through a host-side descriptor, directly in a loop body.
+  static bool isTMACandidate(Operation *op) {
+    auto load = dyn_cast<DescLoadOp>(op);
+    if (!load || load.getType().getRank() != 2 ||
+        !isa<scf::ForOp>(op->getParentOp()))
+      return false;
+    auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
+    return desc && isHostDescriptor(desc);
   }
 };
 
 } // namespace
+
+LogicalResult tilec::lowerDescriptorAccess(Operation *op) {
+  Value d = isa<DescLoadOp>(op) ? cast<DescLoadOp>(op).getDesc()
+                                : cast<DescStoreOp>(op).getDesc();
+  auto desc = d.getDefiningOp<MakeTensorDescOp>();
+  if (!desc) {
+    InFlightDiagnostic diag = op->emitError(
+        "unimplemented: an access through a tensor descriptor that is "
+        "not made by tile.make_tensor_desc in the kernel (a "
+        "loop-carried, selected or argument descriptor); found ");
+    if (Operation *def = d.getDefiningOp())
+      diag << "the result of '" << def->getName() << "'";
+    else
+      diag << "a block argument";
+    return failure();
+  }
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (auto load = dyn_cast<DescLoadOp>(op)) {
+    Attribute enc = load.getType().getEncoding();
+    auto [ptrs, mask] = blockAccess(b, loc, desc, load.getIndices(), enc);
+    Value other;
+    if (desc.getNanPadding()) {
+      auto t = load.getType();
+      auto ft = cast<FloatType>(t.getElementType());
+      other = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(t,
+                                 APFloat::getQNaN(ft.getFloatSemantics())));
+    }
+    Value v = LoadOp::create(b, loc, load.getType(), ptrs, mask, other);
+    load.replaceAllUsesWith(v);
+  } else {
+    auto store = cast<DescStoreOp>(op);
+    Attribute enc =
+        cast<RankedTensorType>(store.getSrc().getType()).getEncoding();
+    auto [ptrs, mask] = blockAccess(b, loc, desc, store.getIndices(), enc);
+    StoreOp::create(b, loc, ptrs, store.getSrc(), mask);
+  }
+  op->erase();
+  return success();
+}
+
+void tilec::eraseDeadDescriptors(Operation *root) {
+  root->walk([](MakeTensorDescOp desc) {
+    if (desc->use_empty())
+      desc->erase();
+  });
+}
+
+bool tilec::isHostTensorDescriptor(MakeTensorDescOp desc) {
+  return isHostDescriptor(desc);
+}

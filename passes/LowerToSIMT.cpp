@@ -377,6 +377,8 @@ private:
       return pointee && isa<Float8E4M3FNType, Float8E5M2Type>(t);
     };
     for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
+      if (isa<tile::TensorMapType>(t))
+        continue; // the verifier checked its place and attribute
       auto p = dyn_cast<tile::PtrType>(t);
       if (p ? scalarOk(p.getPointeeType(), true) : scalarOk(t, false))
         continue;
@@ -388,6 +390,10 @@ private:
     }
     int64_t bytes = 0;
     for (Type t : func.getArgumentTypes()) {
+      if (isa<tile::TensorMapType>(t)) {
+        bytes = llvm::alignTo(bytes, 64) + 128; // .align 64 .b8 [128]
+        continue;
+      }
       int64_t size = isa<tile::PtrType>(t) ? 8
                      : t.isIntOrFloat()
                          ? std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8)
@@ -470,6 +476,13 @@ private:
       }
     });
     module.walk([&](Operation *op) {
+      if (isa<tile::AsyncTMALoadOp>(op) &&
+          getTarget(chip).computeCapability < 90) {
+        op->emitError("unimplemented: TMA copies need sm_90 or newer, found "
+                      "--arch ")
+            << chip;
+        unimplemented = true;
+      }
       if (isa<tile::MakeTensorDescOp, tile::DescLoadOp, tile::DescStoreOp>(
               op)) {
         op->emitError("unimplemented: '")
@@ -636,9 +649,19 @@ private:
                        b.getI32IntegerAttr(shared));
       gpuFunc->setAttr(tile::TileDialect::getNumWarpsAttrName(),
                        b.getI32IntegerAttr(warps));
-      // Specialization facts travel as the kernel's signature string.
+      // Specialization facts travel as the kernel's signature string; TMA
+      // descriptors as "tile.tma" (the runtime encodes them) and the
+      // parameters they take (grid constants, PTXBackend).
       gpuFunc->setAttr("tile.signature",
                        b.getStringAttr(getSignature(func)));
+      SmallVector<int32_t> maps;
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (isa<tile::TensorMapType>(func.getArgumentTypes()[i]))
+          maps.push_back(int32_t(i));
+      if (!maps.empty()) {
+        gpuFunc->setAttr("tile.tma", b.getStringAttr(getTMAInfo(func)));
+        gpuFunc->setAttr("tile.tensormap_args", b.getDenseI32ArrayAttr(maps));
+      }
       gpuFunc.getBody().front().erase();
       gpuFunc.getBody().takeBody(func.getBody());
       gpuFunc.walk([&](tile::ReturnOp ret) {
@@ -655,12 +678,51 @@ public:
   /// Triton's AOT signature syntax: `*fp32:16,i32,i32:1`; `tile.unsigned`
   /// arguments are `u32`, `*u8`; the 2 * rank arguments of a host-side
   /// tensor descriptor (`tile.tensordesc`) are one `tensordesc<fp16[64,64]>`.
+  /// The tensor maps of the kernel's host-side descriptors, for the
+  /// metadata line: `P:R0xR1:SW[:nan]` per map, `;`-separated, where P
+  /// is the descriptor's index in the signature, R the box (outermost
+  /// dimension first) and SW the swizzle in bytes.
+  static std::string getTMAInfo(tile::FuncOp func) {
+    std::string info;
+    unsigned param = 0;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      Type t = func.getArgumentTypes()[i];
+      if (auto desc = func.getArgAttrOfType<TypeAttr>(
+              i, tile::TileDialect::getTensorDescAttrName())) {
+        unsigned rank = cast<RankedTensorType>(desc.getValue()).getRank();
+        unsigned m = i + 2 * rank;
+        if (m < func.getNumArguments() &&
+            isa<tile::TensorMapType>(func.getArgumentTypes()[m])) {
+          auto tma = func.getArgAttrOfType<DictionaryAttr>(
+              m, tile::TileDialect::getTMAAttrName());
+          auto box = tma.getAs<DenseI64ArrayAttr>("box");
+          if (!info.empty())
+            info += ";";
+          info += std::to_string(param) + ":";
+          for (auto [k, b] : llvm::enumerate(box.asArrayRef()))
+            info += (k ? "x" : "") + std::to_string(b);
+          info += ":" + std::to_string(tma.getAs<IntegerAttr>("swizzle").getInt());
+          if (tma.get("nan_fill"))
+            info += ":nan";
+        }
+        i += 2 * rank - 1;
+        ++param;
+        continue;
+      }
+      if (!isa<tile::TensorMapType>(t))
+        ++param;
+    }
+    return info;
+  }
+
   static std::string getSignature(tile::FuncOp func) {
     std::string sig;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      Type t = func.getArgumentTypes()[i];
+      if (isa<tile::TensorMapType>(t))
+        continue; // implied by its descriptor (and the tma= field)
       if (!sig.empty())
         sig += ",";
-      Type t = func.getArgumentTypes()[i];
       bool isUnsigned =
           func.getArgAttr(i, tile::TileDialect::getUnsignedAttrName()) !=
           nullptr;

@@ -30,12 +30,25 @@ def TileLowerDescriptorsPass : Pass<"tile-lower-descriptors", "mlir::ModuleOp"> 
     cp.async pipelining of dot operands). Descriptors left without uses
     are erased.
 
+    With `keep-tma-candidates` (tilec on sm_90 and newer), a 2-D load
+    directly in a loop body through a host-side descriptor (made at entry
+    from a `tile.tensordesc` argument) stays a `tile.desc_load`:
+    tile-pipeline copies it with TMA where it fills a wgmma operand buffer
+    and lowers it as here otherwise.
+
     Errors: a descriptor access whose descriptor is not a
     `tile.make_tensor_desc` (carried by a loop, chosen by `scf.if`, a
     function argument): unimplemented.
   }];
+  let options = [
+    Option<"keepTMACandidates", "keep-tma-candidates", "bool",
+           /*default=*/"false",
+           "leave loads through host-side descriptors in loops for "
+           "tile-pipeline (TMA)">,
+  ];
   let dependentDialects = ["::tilec::tile::TileDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 //===----------------------------------------------------------------------===//
@@ -245,6 +258,21 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     write in the loop derives from (distinct pointer arguments are assumed
     not to alias, as in Triton); other loads are left alone.
 
+    With `tma` (sm_90 and newer), a `tile.desc_load` through a host-side
+    descriptor whose block fills a `#tile.nvmma_shared` operand buffer
+    (32-, 64- or 128-byte swizzle, last dimension contiguous) is copied by
+    TMA instead (PTX ISA 9.7.9.25.5): the kernel gains a `!tile.tensormap`
+    argument after the descriptor's strides (`tile.tma`: box = [rows,
+    swizzle bytes], the swizzle), one thread arrives on an mbarrier of the
+    slot expecting the iteration's bytes (`tile.mbarrier_expect`) and
+    issues the boxes (`tile.async_tma_load`), and the consumer stage waits
+    on the slot's phase parity, ((i / S) & 1) for iteration i
+    (`tile.mbarrier_wait`). The S mbarriers are initialized before the loop
+    and invalidated after it. Other descriptor loads (not in a pipelined
+    loop, not feeding such a buffer, a different box or swizzle than the
+    tensor map already has) become masked loads here, which the cp.async
+    path may then pipeline.
+
     Errors: a loop the upstream pipeliner rejects after the rewrite
     (internal).
   }];
@@ -252,6 +280,9 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
            "stages for loops and kernels without tile.num_stages (Triton's "
            "default on CUDA)">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "copy host-descriptor blocks into wgmma operand buffers with TMA "
+           "and mbarriers (sm_90+)">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

@@ -33,8 +33,26 @@
 // uses (distinct pointer arguments are assumed not to alias, as Triton
 // does). Other loads stay where they are.
 //
+// With `tma`, a `tile.desc_load` through a host-side descriptor whose only
+// user is such a local_alloc into a `#tile.nvmma_shared` buffer (swizzled,
+// last dimension contiguous) is copied by TMA instead, on the same
+// schedule: stage 0 has one thread arrive on the slot's mbarrier expecting
+// the iteration's bytes and issue `cp.async.bulk.tensor` boxes of
+// [rows, swizzle bytes]; the consumer stage waits for the slot's phase,
+// parity (i / S) & 1 for iteration i (slot i % S is filled for the
+// (i / S)-th time). The kernel gains a `!tile.tensormap` argument after the
+// descriptor's strides, which the runtime encodes (box and swizzle from its
+// `tile.tma` attribute). Descriptor loads that are not copied so become
+// masked loads (lowerDescriptorAccess) before the cp.async candidates are
+// collected, so they may still be pipelined that way.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+
+#include "dialects/Tile/IR/Layouts.h"
+#include "passes/Analysis/AxisInfo.h"
+#include "passes/LayoutUtils.h"
+#include "passes/SharedMemoryUtils.h"
 
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -116,6 +134,13 @@ public:
     for (scf::ForOp loop : loops)
       if (failed(pipeline(loop)))
         return signalPassFailure();
+    // Descriptor loads no loop copies with TMA: masked loads.
+    SmallVector<DescLoadOp> rest;
+    getOperation().walk([&](DescLoadOp op) { rest.push_back(op); });
+    for (DescLoadOp op : rest)
+      if (failed(lowerDescriptorAccess(op)))
+        return signalPassFailure();
+    eraseDeadDescriptors(getOperation());
   }
 
 private:
@@ -161,6 +186,72 @@ private:
     return success();
   }
 
+  /// A descriptor load tile-pipeline copies with TMA.
+  struct TMACandidate {
+    DescLoadOp load;
+    LocalAllocOp alloc;
+    MakeTensorDescOp desc;
+    DictionaryAttr tma; // the tensor map's box and swizzle
+  };
+
+  /// The `tile.tma` attribute `load`'s tensor map needs, if TMA can copy
+  /// its block into the buffer its only user allocates: a 2-D
+  /// #tile.nvmma_shared buffer, swizzled, last dimension contiguous, the
+  /// block a whole number of boxes of [rows <= 256, swizzle bytes].
+  DictionaryAttr getTMAConfig(DescLoadOp load, Block *body) {
+    if (!load->hasOneUse())
+      return {};
+    auto alloc = dyn_cast<LocalAllocOp>(*load->getUsers().begin());
+    if (!alloc || alloc->getBlock() != body)
+      return {};
+    MemDescType t = alloc.getResult().getType();
+    auto enc = dyn_cast<NVMMASharedEncodingAttr>(t.getEncoding());
+    if (!enc || enc.getTransposed() || t.getRank() != 2 ||
+        t.getNumBufferDims() != 0 ||
+        !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
+      return {};
+    auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
+    if (!desc || !isHostTensorDescriptor(desc))
+      return {};
+    int64_t bytes = getElementBytes(t.getElementType());
+    int64_t rows = t.getShape()[0], cols = t.getShape()[1];
+    int64_t inner = int64_t(enc.getSwizzle()) / bytes;
+    if (inner < 1 || cols % inner != 0 || rows > 256)
+      return {};
+    Builder b(load.getContext());
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr("box", b.getDenseI64ArrayAttr({rows, inner})),
+        b.getNamedAttr("swizzle", b.getI32IntegerAttr(int32_t(enc.getSwizzle())))};
+    if (desc.getNanPadding())
+      attrs.push_back(b.getNamedAttr("nan_fill", b.getUnitAttr()));
+    return b.getDictionaryAttr(attrs);
+  }
+
+  /// The `!tile.tensormap` argument of the host descriptor `desc` (after
+  /// its strides), added with `tma` if the kernel has none yet; null if it
+  /// has one encoded differently.
+  Value getTensorMap(MakeTensorDescOp desc, DictionaryAttr tma,
+                     bool create) {
+    auto base = cast<BlockArgument>(desc.getBase());
+    auto func = cast<FuncOp>(base.getOwner()->getParentOp());
+    unsigned idx = base.getArgNumber() + 2 * desc.getShape().size();
+    if (idx < func.getNumArguments() &&
+        isa<TensorMapType>(func.getArgumentTypes()[idx])) {
+      if (func.getArgAttr(idx, TileDialect::getTMAAttrName()) != tma)
+        return {};
+      return func.getArgument(idx);
+    }
+    if (!create)
+      return base; // any non-null value: the map will be added
+    MLIRContext *ctx = func.getContext();
+    Builder b(ctx);
+    (void)func.insertArgument(
+        idx, TensorMapType::get(ctx),
+        b.getDictionaryAttr(b.getNamedAttr(TileDialect::getTMAAttrName(), tma)),
+        desc.getLoc());
+    return func.getArgument(idx);
+  }
+
   LogicalResult pipeline(scf::ForOp loop) {
     unsigned stages = stagesFor(loop);
     if (stages < 2)
@@ -179,12 +270,41 @@ private:
         writtenBases.push_back(base);
     });
 
+    // Descriptor loads: copied with TMA, or masked loads from here on.
+    llvm::SetVector<Operation *> stage0;
+    SmallVector<TMACandidate> tmaCandidates;
+    for (Operation &op : llvm::make_early_inc_range(*body)) {
+      auto load = dyn_cast<DescLoadOp>(&op);
+      if (!load)
+        continue;
+      DictionaryAttr config = tma ? getTMAConfig(load, body) : nullptr;
+      auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
+      llvm::SetVector<Operation *> slice;
+      bool ok = config && !unknownWrite &&
+                !llvm::is_contained(writtenBases, desc.getBase()) &&
+                getTensorMap(desc, config, /*create=*/false);
+      for (Value index : load.getIndices())
+        ok = ok && succeeded(sliceOf(index, loop, slice));
+      // Two loads of one map in this loop must agree (checked above for
+      // maps added by earlier loops).
+      for (TMACandidate &c : tmaCandidates)
+        if (ok && c.desc.getBase() == desc.getBase() && c.tma != config)
+          ok = false;
+      if (ok) {
+        stage0.insert(slice.begin(), slice.end());
+        auto alloc = cast<LocalAllocOp>(*load->getUsers().begin());
+        tmaCandidates.push_back({load, alloc, desc, config});
+        continue;
+      }
+      if (failed(lowerDescriptorAccess(load)))
+        return failure();
+    }
+
     struct Candidate {
       LoadOp load;
       LocalAllocOp alloc;
     };
     SmallVector<Candidate> candidates;
-    llvm::SetVector<Operation *> stage0;
     for (Operation &op : *body) {
       auto alloc = dyn_cast<LocalAllocOp>(op);
       if (!alloc || !alloc.getSrc())
@@ -206,7 +326,7 @@ private:
       stage0.insert(slice.begin(), slice.end());
       candidates.push_back({load, alloc});
     }
-    if (candidates.empty())
+    if (candidates.empty() && tmaCandidates.empty())
       return success();
 
     // wgmma accumulating across iterations (a warpgroup_dot whose
@@ -246,21 +366,28 @@ private:
     IRRewriter rewriter(loop.getContext());
     Location loc = loop.getLoc();
     rewriter.setInsertionPoint(loop);
-    auto slotOf = [&](OpBuilder &b) -> Value {
-      // ((iv - lb) / step) % stages, as i32.
+    auto toI32 = [&](OpBuilder &b, Value s) -> Value {
+      if (s.getType().isIndex())
+        return arith::IndexCastOp::create(b, loc, b.getI32Type(), s);
+      if (!s.getType().isInteger(32))
+        return arith::TruncIOp::create(b, loc, b.getI32Type(), s); // small
+      return s;
+    };
+    auto ivConst = [&](OpBuilder &b, int64_t v) -> Value {
+      Type t = loop.getInductionVar().getType();
+      return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
+    };
+    // (iv - lb) / step: the iteration's number.
+    auto iterationOf = [&](OpBuilder &b) -> Value {
       Value iv = loop.getInductionVar();
-      Value n = arith::DivSIOp::create(
+      return arith::DivSIOp::create(
           b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
           loop.getStep());
-      Value s = arith::RemSIOp::create(
-          b, loc, n,
-          arith::ConstantOp::create(b, loc,
-                                    b.getIntegerAttr(iv.getType(), stages)));
-      if (s.getType().isIndex())
-        s = arith::IndexCastOp::create(b, loc, b.getI32Type(), s);
-      else if (!s.getType().isInteger(32))
-        s = arith::TruncIOp::create(b, loc, b.getI32Type(), s); // < stages
-      return s;
+    };
+    auto slotOf = [&](OpBuilder &b) -> Value {
+      // ((iv - lb) / step) % stages, as i32.
+      return toI32(b, arith::RemSIOp::create(b, loc, iterationOf(b),
+                                             ivConst(b, stages)));
     };
     SmallVector<Operation *> copies;
     Operation *firstUse = nullptr;
@@ -308,17 +435,109 @@ private:
       rewriter.eraseOp(c.alloc);
       rewriter.eraseOp(c.load);
     }
-    // One commit group per iteration, after the last copy.
-    Operation *lastCopy = nullptr;
-    for (Operation *c : copies)
-      if (!lastCopy || lastCopy->isBeforeInBlock(c))
-        lastCopy = c;
-    rewriter.setInsertionPointAfter(lastCopy);
-    auto commit = AsyncCommitGroupOp::create(rewriter, loc);
-    stage0.insert(commit);
-    // The wait for this iteration's group, before its first use.
-    rewriter.setInsertionPoint(firstUse);
-    auto wait = AsyncWaitOp::create(rewriter, loc, int32_t(lookahead - 1));
+    // TMA: one mbarrier per slot, initialized before the loop.
+    Value bars;
+    MemDescType barType;
+    if (!tmaCandidates.empty()) {
+      rewriter.setInsertionPoint(loop);
+      auto barEnc = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {0});
+      Type i64 = rewriter.getI64Type();
+      bars = LocalAllocOp::create(
+          rewriter, loc,
+          MemDescType::get({int64_t(stages), 1}, i64, barEnc, true), Value());
+      barType = MemDescType::get({1}, i64, barEnc, true);
+      MBarrierInitOp::create(rewriter, loc, bars,
+                             rewriter.getI32IntegerAttr(1));
+    }
+    int64_t tmaBytes = 0;
+    for (TMACandidate &c : tmaCandidates)
+      tmaBytes += getMemDescBytes(c.alloc.getResult().getType());
+    Value bar0;
+    for (TMACandidate &c : tmaCandidates) {
+      MemDescType t = c.alloc.getResult().getType();
+      SmallVector<int64_t> shape = {int64_t(stages)};
+      shape.append(t.getShape().begin(), t.getShape().end());
+      rewriter.setInsertionPoint(loop);
+      Value buf = LocalAllocOp::create(
+          rewriter, loc,
+          MemDescType::get(shape, t.getElementType(), t.getEncoding(), true),
+          Value());
+      auto viewType = MemDescType::get(t.getShape(), t.getElementType(),
+                                       t.getEncoding(), true);
+      // Stage 0: the expectation (once per iteration), then the boxes.
+      rewriter.setInsertionPoint(c.load);
+      Value slot0 = slotOf(rewriter);
+      llvm::SetVector<Operation *> slotOps;
+      (void)sliceOf(slot0, loop, slotOps);
+      stage0.insert(slotOps.begin(), slotOps.end());
+      if (!bar0) {
+        bar0 = MemDescIndexOp::create(rewriter, loc, barType, bars, slot0);
+        auto expect = MBarrierExpectOp::create(
+            rewriter, loc, bar0, Value(),
+            rewriter.getI32IntegerAttr(int32_t(tmaBytes)));
+        stage0.insert(bar0.getDefiningOp());
+        stage0.insert(expect);
+      }
+      auto dst = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot0);
+      Value map = getTensorMap(c.desc, c.tma, /*create=*/true);
+      auto copy = AsyncTMALoadOp::create(rewriter, c.load.getLoc(), map,
+                                         c.load.getIndices(), dst, bar0,
+                                         Value());
+      stage0.insert(dst);
+      stage0.insert(copy);
+      // The consumer reads the slot's view where the alloc was.
+      rewriter.setInsertionPoint(c.alloc);
+      Value slot = slotOf(rewriter);
+      Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot);
+      Operation *slotStart = slot.getDefiningOp();
+      while (slotStart->getNumOperands() &&
+             slotStart->getOperand(0).getDefiningOp() &&
+             slotStart->getOperand(0).getDefiningOp()->getBlock() == body)
+        slotStart = slotStart->getOperand(0).getDefiningOp();
+      if (!firstUse || slotStart->isBeforeInBlock(firstUse))
+        firstUse = slotStart;
+      rewriter.replaceAllUsesWith(c.alloc.getResult(), view);
+      rewriter.eraseOp(c.alloc);
+      rewriter.eraseOp(c.load);
+      if (c.desc->use_empty())
+        rewriter.eraseOp(c.desc);
+    }
+
+    // One commit group per iteration, after the last copy; the wait for
+    // this iteration's group, before its first use.
+    SmallVector<Operation *> waits;
+    if (!copies.empty()) {
+      Operation *lastCopy = nullptr;
+      for (Operation *c : copies)
+        if (!lastCopy || lastCopy->isBeforeInBlock(c))
+          lastCopy = c;
+      rewriter.setInsertionPointAfter(lastCopy);
+      auto commit = AsyncCommitGroupOp::create(rewriter, loc);
+      stage0.insert(commit);
+      rewriter.setInsertionPoint(firstUse);
+      waits.push_back(
+          AsyncWaitOp::create(rewriter, loc, int32_t(lookahead - 1)));
+    }
+    if (bars) {
+      // Slot i % S completes its (i / S)-th phase: parity (i / S) & 1.
+      rewriter.setInsertionPoint(firstUse);
+      Block::iterator from = rewriter.getInsertionPoint();
+      Operation *before = from == body->begin() ? nullptr : &*std::prev(from);
+      Value n = iterationOf(rewriter);
+      Value slot = toI32(rewriter, arith::RemSIOp::create(
+                                       rewriter, loc, n, ivConst(rewriter, stages)));
+      Value round = arith::DivSIOp::create(rewriter, loc, n,
+                                           ivConst(rewriter, stages));
+      Value phase = toI32(rewriter, arith::RemSIOp::create(
+                                        rewriter, loc, round, ivConst(rewriter, 2)));
+      Value bar = MemDescIndexOp::create(rewriter, loc, barType, bars, slot);
+      auto mwait = MBarrierWaitOp::create(rewriter, loc, bar, phase);
+      // The wait and what it computes, in order, at the stage's start.
+      Operation *op = before ? before->getNextNode() : &body->front();
+      for (; op != mwait.getOperation(); op = op->getNextNode())
+        waits.push_back(op);
+      waits.push_back(mwait);
+    }
 
     // Every stage-0 op must depend only on stage-0 ops of its iteration.
     for (Operation *op : stage0)
@@ -340,7 +559,9 @@ private:
     // The schedule: the wait, stage 0 in order, then the rest in order
     // (with asynchronous dots: the wait, the rest, then stage 0).
     std::vector<std::pair<Operation *, unsigned>> schedule;
-    schedule.push_back({wait, lookahead});
+    llvm::SmallPtrSet<Operation *, 16> waitSet(waits.begin(), waits.end());
+    for (Operation *w : waits)
+      schedule.push_back({w, lookahead});
     auto addStage0 = [&] {
       for (Operation &op : body->without_terminator())
         if (stage0.contains(&op))
@@ -349,7 +570,7 @@ private:
     if (!copiesLast)
       addStage0();
     for (Operation &op : body->without_terminator())
-      if (!stage0.contains(&op) && &op != wait.getOperation())
+      if (!stage0.contains(&op) && !waitSet.contains(&op))
         schedule.push_back({&op, lookahead});
     if (copiesLast)
       addStage0();
@@ -375,6 +596,20 @@ private:
         copy.getMaskMutable().assign(mask);
         return op;
       }
+      auto predicate = [&](Value current) -> Value {
+        rw.setInsertionPoint(op);
+        return current ? Value(arith::AndIOp::create(rw, op->getLoc(),
+                                                     current, pred))
+                       : pred;
+      };
+      if (auto tma = dyn_cast<AsyncTMALoadOp>(op)) {
+        tma.getPredMutable().assign(predicate(tma.getPred()));
+        return op;
+      }
+      if (auto expect = dyn_cast<MBarrierExpectOp>(op)) {
+        expect.getPredMutable().assign(predicate(expect.getPred()));
+        return op;
+      }
       if (isa<AsyncCommitGroupOp>(op) || isMemoryEffectFree(op))
         return op;
       return nullptr;
@@ -392,7 +627,15 @@ private:
                             "software-pipelined; use num_stages=1");
     }
     rewriter.setInsertionPointAfter(*result);
-    AsyncWaitOp::create(rewriter, loc, 0);
+    if (!copies.empty())
+      AsyncWaitOp::create(rewriter, loc, 0);
+    if (bars) {
+      // Every copy signalled a barrier some thread waited on; invalidate
+      // them so that their bytes may be reused (tile-insert-barriers puts
+      // a barrier before, after the last waits).
+      OpBuilder::InsertionGuard guard(rewriter);
+      MBarrierInvalOp::create(rewriter, loc, bars);
+    }
     // The accumulators are read after their last group completes.
     if (!asyncDots.empty()) {
       SmallVector<Value> accs;

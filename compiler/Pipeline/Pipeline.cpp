@@ -6,6 +6,7 @@
 #include "compiler/Pipeline/Pipeline.h"
 
 #include "passes/Passes.h"
+#include "passes/Target.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -28,9 +29,14 @@ void tilec::buildTilePipeline(OpPassManager &pm, const PipelineOptions &) {
 
 void tilec::buildLayoutPipeline(OpPassManager &pm,
                                 const PipelineOptions &opts) {
-  // Descriptor accesses as masked pointer accesses (TMA is issue 10's next
-  // step), simplified before layouts are chosen.
-  pm.addPass(createTileLowerDescriptorsPass());
+  // Descriptor accesses as masked pointer accesses, simplified before
+  // layouts are chosen -- except, with TMA, loads through host-side
+  // descriptors in loops: tile-pipeline copies them with TMA or lowers
+  // them itself.
+  bool tma = opts.tma && getTarget(opts.arch).computeCapability >= 90;
+  TileLowerDescriptorsPassOptions lower;
+  lower.keepTMACandidates = tma;
+  pm.addPass(createTileLowerDescriptorsPass(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   TileAssignLayoutsPassOptions o;
@@ -43,7 +49,9 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pm.addPass(createTilePropagateLayoutsPass());
   pm.addPass(createTilePromoteToSharedPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createTilePipelinePass());
+  TilePipelinePassOptions pipe;
+  pipe.tma = tma;
+  pm.addPass(createTilePipelinePass(pipe));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

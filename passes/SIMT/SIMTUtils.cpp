@@ -27,6 +27,10 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](tile::PtrType) -> Type {
     return IntegerType::get(ctx, 64);
   });
+  // A TMA descriptor: the generic address of its kernel parameter.
+  addConversion([ctx](tile::TensorMapType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 0);
+  });
   // A tile in shared memory: the address of its buffer.
   addConversion([ctx](tile::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);

@@ -27,10 +27,19 @@
 // fall back to a predicated load and a shared store, which is synchronous
 // and therefore also correct.
 //
+// TMA (sm_90+): thread 0 of the CTA initializes and invalidates mbarriers
+// (`mbarrier.init` + `fence.mbarrier_init`, `mbarrier.inval`), arrives on
+// one expecting a transaction count (`mbarrier.arrive.expect_tx`) and
+// issues `cp.async.bulk.tensor.2d` boxes, coordinates innermost first
+// (PTX ISA 9.7.9.25.5.1), one per `swizzle`-byte column block of the
+// NVMMA destination, at the block's offset in it; every thread waits with
+// `mbarrier.try_wait.parity` in a loop.
+//
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -487,6 +496,142 @@ struct AsyncWaitLowering : public OpConversionPattern<tile::AsyncWaitOp> {
   }
 };
 
+/// `body` emitted under `if (threadIdx.x == 0 && pred)` (pred optional).
+template <typename Fn>
+void onThreadZero(OpBuilder &b, Location loc, Value pred, Fn body) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value t = arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
+  Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t,
+                                     i32Const(b, loc, 0));
+  if (pred)
+    cond = arith::AndIOp::create(b, loc, cond, pred);
+  auto ifOp = scf::IfOp::create(b, loc, cond, false);
+  OpBuilder ib(ifOp.getThenRegion().front().getTerminator());
+  body(ib);
+}
+
+/// The address of mbarrier `k` of a buffer of them.
+Value barrierAt(OpBuilder &b, Location loc, Value base, int64_t k) {
+  if (k == 0)
+    return base;
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(k)});
+}
+
+struct MBarrierInitLowering
+    : public OpConversionPattern<tile::MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t n = op.getBarriers().getType().getNumElements();
+    onThreadZero(rewriter, loc, Value(), [&](OpBuilder &b) {
+      Value count = i32Const(b, loc, op.getCount());
+      for (int64_t k = 0; k < n; ++k)
+        NVVM::MBarrierInitOp::create(
+            b, loc, barrierAt(b, loc, adaptor.getBarriers(), k), count,
+            Value());
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierInvalLowering
+    : public OpConversionPattern<tile::MBarrierInvalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MBarrierInvalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t n = op.getBarriers().getType().getNumElements();
+    onThreadZero(rewriter, loc, Value(), [&](OpBuilder &b) {
+      for (int64_t k = 0; k < n; ++k)
+        NVVM::MBarrierInvalOp::create(
+            b, loc, barrierAt(b, loc, adaptor.getBarriers(), k));
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierExpectLowering
+    : public OpConversionPattern<tile::MBarrierExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MBarrierExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    onThreadZero(rewriter, loc, adaptor.getPred(), [&](OpBuilder &b) {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), adaptor.getBarrier(),
+          i32Const(b, loc, op.getBytes()), NVVM::MemScopeKind::CTA,
+          /*relaxed=*/false, Value());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering
+    : public OpConversionPattern<tile::MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MBarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // The suspend-time hint of each try (ns): CUTLASS's 0x989680.
+    NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, adaptor.getBarrier(),
+                                          adaptor.getPhase(),
+                                          i32Const(rewriter, loc, 10000000));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncTMALoadLowering
+    : public OpConversionPattern<tile::AsyncTMALoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AsyncTMALoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tile::MemDescType dst = op.getDst().getType();
+    auto enc = cast<tile::NVMMASharedEncodingAttr>(dst.getEncoding());
+    Type elem = storageType(*getTypeConverter(), dst.getElementType());
+    int64_t bytes = getElementBytes(elem);
+    int64_t inner = int64_t(enc.getSwizzle()) / bytes;
+    int64_t cols = dst.getShape()[1];
+    MemDescView view = getView(op.getDst());
+    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+    onThreadZero(rewriter, loc, adaptor.getPred(), [&](OpBuilder &b) {
+      for (int64_t j = 0; j * inner < cols; ++j) {
+        // Box j: columns [j * inner, (j + 1) * inner) of every row.
+        int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;
+        Value at = LLVM::GEPOp::create(b, loc, sharedPtr, elem,
+                                       adaptor.getDst(),
+                                       ArrayRef<LLVM::GEPArg>{int32_t(off)});
+        Value dstPtr = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at);
+        Value col = adaptor.getIndices()[1];
+        if (j)
+          col = arith::AddIOp::create(b, loc, col,
+                                      i32Const(b, loc, j * inner));
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, loc, dstPtr, adaptor.getTensormap(),
+            ValueRange{col, adaptor.getIndices()[0]}, adaptor.getBarrier(),
+            ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
+            /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+      }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
@@ -496,6 +641,8 @@ void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
                MemDescIndexLowering, ViewLowering<tile::MemDescSubviewOp>,
                ViewLowering<tile::MemDescTransOp>, AsyncCommitLowering,
-               AsyncWaitLowering>(converter, ctx);
+               AsyncWaitLowering, MBarrierInitLowering, MBarrierInvalLowering,
+               MBarrierExpectLowering, MBarrierWaitLowering,
+               AsyncTMALoadLowering>(converter, ctx);
   patterns.add<AsyncCopyLowering>(converter, ctx, axis);
 }

@@ -330,6 +330,58 @@ Status Module::getKernel(std::string_view name, Kernel &out) const {
 // Kernel
 //===----------------------------------------------------------------------===//
 
+/// The CUtensorMap of a descriptor the kernel reads with TMA: the box and
+/// swizzle of its `tma=` metadata, dimensions innermost first
+/// (cuTensorMapEncodeTiled; checkTensorDesc has checked its requirements
+/// on the base, sizes and strides).
+static Status encodeTensorMap(const ParamType &p, const TensorDesc &d,
+                              CUtensorMap &map) {
+  CUtensorMapDataType type;
+  switch (p.type) {
+  case ScalarType::FP16: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+  case ScalarType::BF16: type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
+  case ScalarType::FP32: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+  case ScalarType::FP64: type = CU_TENSOR_MAP_DATA_TYPE_FLOAT64; break;
+  case ScalarType::I32: type = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
+  case ScalarType::U32: type = CU_TENSOR_MAP_DATA_TYPE_UINT32; break;
+  case ScalarType::I64: type = CU_TENSOR_MAP_DATA_TYPE_INT64; break;
+  case ScalarType::U64: type = CU_TENSOR_MAP_DATA_TYPE_UINT64; break;
+  case ScalarType::I16:
+  case ScalarType::U16: type = CU_TENSOR_MAP_DATA_TYPE_UINT16; break;
+  default: type = CU_TENSOR_MAP_DATA_TYPE_UINT8; break; // i8, u8, fp8
+  }
+  if (p.tmaNanFill && !isFloat(p.type))
+    return Status::error("NaN padding of a " + std::string(toString(p.type)) +
+                         " tensor descriptor (TMA fills NaN for floats only)");
+  uint32_t rank = d.rank;
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], elementStrides[5];
+  for (uint32_t k = 0; k < rank; ++k) {
+    dims[k] = cuuint64_t(d.shape[rank - 1 - k]);
+    box[k] = cuuint32_t(p.tmaBox[rank - 1 - k]);
+    elementStrides[k] = 1;
+  }
+  for (uint32_t k = 0; k + 1 < rank; ++k)
+    strides[k] = cuuint64_t(d.strides[rank - 2 - k]) * byteSize(p.type);
+  CUtensorMapSwizzle swizzle = p.tmaSwizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                               : p.tmaSwizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                                    : CU_TENSOR_MAP_SWIZZLE_32B;
+  CUresult r = cuTensorMapEncodeTiled(
+      &map, type, rank, reinterpret_cast<void *>(uintptr_t(d.base)), dims,
+      strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      p.tmaNanFill ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                   : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    const char *name = nullptr;
+    cuGetErrorName(r, &name);
+    return Status::error("cuTensorMapEncodeTiled failed (" +
+                         std::string(name ? name : "unknown error") +
+                         ") for " + p.str());
+  }
+  return Status::success();
+}
+
 const KernelInfo &Kernel::info() const {
   static const KernelInfo empty;
   return meta ? *meta : empty;
@@ -390,7 +442,11 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
       params = heapParams.data();
     }
     std::vector<uint64_t> expanded(numExpanded); // never resized below
-    size_t ptx = 0, next = 0;
+    size_t numMaps = 0;
+    for (const ParamType &p : sig)
+      numMaps += p.hasTensorMap() ? 1 : 0;
+    std::vector<CUtensorMap> maps(numMaps); // 64-byte aligned elements
+    size_t ptx = 0, next = 0, nextMap = 0;
     for (size_t i = 0; i < numArgs; ++i) {
       if (!sig[i].isTensorDesc) {
         params[ptx++] = const_cast<void *>(args[i].data());
@@ -405,6 +461,13 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
         expanded[next++] = uint64_t(d.strides[r]);
       for (size_t j = first; j < next; ++j)
         params[ptx++] = &expanded[j];
+      if (sig[i].hasTensorMap()) {
+        CUtensorMap &map = maps[nextMap++];
+        if (Status s = encodeTensorMap(sig[i], d, map); !s.ok())
+          return Status::error("argument " + std::to_string(i) +
+                               " of kernel '" + k.name + "': " + s.message());
+        params[ptx++] = &map;
+      }
     }
     TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
                             k.sharedBytes, stream, numPtx ? params : nullptr,

@@ -369,6 +369,81 @@ static bool isIdentifier(std::string_view name) {
   return true;
 }
 
+/// The `tma=` field: `P:B0xB1...:SW[:nan]` per map, `;`-separated.
+static Status parseTMAField(std::string_view text, Signature &sig) {
+  auto bad = [&](const std::string &why) {
+    return Status::error("bad tma '" + std::string(text) + "': " + why);
+  };
+  if (text.empty())
+    return bad("expected at least one map");
+  while (!text.empty()) {
+    size_t end = text.find(';');
+    std::string_view entry = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view()
+                                         : text.substr(end + 1);
+    if (end != std::string_view::npos && text.empty())
+      return bad("a trailing ';'");
+    // Fields separated by ':'.
+    std::vector<std::string_view> parts;
+    for (size_t pos = 0;;) {
+      size_t colon = entry.find(':', pos);
+      parts.push_back(entry.substr(pos, colon == std::string_view::npos
+                                            ? std::string_view::npos
+                                            : colon - pos));
+      if (colon == std::string_view::npos)
+        break;
+      pos = colon + 1;
+    }
+    if (parts.size() < 3 || parts.size() > 4 ||
+        (parts.size() == 4 && parts[3] != "nan"))
+      return bad("expected P:B0xB1...:SWIZZLE[:nan], found '" +
+                 std::string(entry) + "'");
+    uint64_t p = 0, swizzle = 0;
+    if (!parseUnsigned(parts[0], p) || p >= sig.params.size() ||
+        !sig.params[p].isTensorDesc)
+      return bad("'" + std::string(parts[0]) +
+                 "' is not the index of a tensordesc signature entry");
+    ParamType &param = sig.params[p];
+    if (param.hasTensorMap())
+      return bad("entry " + std::to_string(p) + " has two maps");
+    if (!parseUnsigned(parts[2], swizzle) ||
+        (swizzle != 32 && swizzle != 64 && swizzle != 128))
+      return bad("expected a swizzle of 32, 64 or 128 bytes, found '" +
+                 std::string(parts[2]) + "'");
+    std::vector<int64_t> box;
+    std::string_view dims = parts[1];
+    while (true) {
+      size_t x = dims.find('x');
+      uint64_t d = 0;
+      if (!parseUnsigned(dims.substr(0, x), d) || d < 1 || d > 256)
+        return bad("expected box sizes in [1, 256], found '" +
+                   std::string(parts[1]) + "'");
+      box.push_back(int64_t(d));
+      if (x == std::string_view::npos)
+        break;
+      dims = dims.substr(x + 1);
+    }
+    if (box.size() != param.block.size())
+      return bad("a box of rank " + std::to_string(box.size()) +
+                 " for the block of rank " +
+                 std::to_string(param.block.size()) + " of entry " +
+                 std::to_string(p));
+    for (size_t d = 0; d < box.size(); ++d)
+      if (param.block[d] % box[d] != 0)
+        return bad("box size " + std::to_string(box[d]) +
+                   " does not divide block size " +
+                   std::to_string(param.block[d]));
+    if (uint64_t(box.back()) * byteSize(param.type) != swizzle)
+      return bad("the box's innermost extent is " +
+                 std::to_string(uint64_t(box.back()) * byteSize(param.type)) +
+                 " bytes, not the swizzle's " + std::to_string(swizzle));
+    param.tmaBox = std::move(box);
+    param.tmaSwizzle = unsigned(swizzle);
+    param.tmaNanFill = parts.size() == 4;
+  }
+  return Status::success();
+}
+
 Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
   return detail::guarded([&]() -> Status {
     if (!line.empty() && line.back() == '\r')
@@ -416,6 +491,11 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     if (!parseUnsigned(shared, sh) || sh > UINT32_MAX)
       return fail("bad shared '" + std::string(shared) +
                   "': expected a byte count");
+    std::string_view tma;
+    bool hasTma = rest.substr(0, 5) == " tma=";
+    if (hasTma)
+      if (Status s = field("tma", false, tma); !s.ok())
+        return s;
     if (Status s = field("signature", true, sig); !s.ok())
       return s;
     if (sig.find_first_of(" \t") != std::string_view::npos)
@@ -427,6 +507,9 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     info.signatureText = std::string(sig);
     if (Status s = Signature::parse(sig, info.signature); !s.ok())
       return Status::error("kernel '" + info.name + "': " + s.message());
+    if (hasTma)
+      if (Status s = parseTMAField(tma, info.signature); !s.ok())
+        return fail(s.message());
     out = std::move(info);
     return Status::success();
   });

@@ -1103,6 +1103,14 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
         {"matmul_tma_persistent_bf16", "matmul_tma_persistent_kernel",
          Elem::BF16, Elem::BF16, 128, 256, true},
         {"matmul_tma_persistent_fp16_f32", "matmul_tma_persistent_kernel",
+         Elem::F16, Elem::F32, 64, 64, true},
+        // The same kernels copying with TMA (--tma): CUtensorMaps encoded
+        // at launch, mbarrier pipelines, out-of-bounds boxes zero-filled.
+        {"matmul_tma_fp16_tma", "matmul_tma_kernel", Elem::F16, Elem::F16,
+         128, 128, false},
+        {"matmul_tma_persistent_bf16_tma", "matmul_tma_persistent_kernel",
+         Elem::BF16, Elem::BF16, 128, 256, true},
+        {"matmul_tma_persistent_fp16_f32_tma", "matmul_tma_persistent_kernel",
          Elem::F16, Elem::F32, 64, 64, true}}) {
     MatmulSpec d = spec(file, in, out, Prec::ExactProducts);
     d.kernel = kernel;

@@ -91,6 +91,9 @@ if [ "$sanitize" = 1 ]; then
     # transposed view; persistent ones reuse the buffers tile after tile.
     racy+=",matmul_tma_fp16,matmul_tma_persistent_bf16"
     racy+=",matmul_tma_persistent_fp16_f32,wgmma_nt_fp16"
+    # The same with TMA copies and mbarrier pipelines.
+    racy+=",matmul_tma_fp16_tma,matmul_tma_persistent_bf16_tma"
+    racy+=",matmul_tma_persistent_fp16_f32_tma"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"
@@ -141,6 +144,9 @@ if [ "$bench" = 1 ]; then
     [ -f "$kernels/bench_host_desc_fp16.ptx" ] &&
       run_bench bench_desc_gemm.py "${TILEC_HOST_DESC_GEMM_JSON:-bench_host_desc_gemm.json}" \
         --sources "$here/examples" --host
+    [ -f "$kernels/bench_host_desc_tma_fp16.ptx" ] &&
+      run_bench bench_desc_gemm.py "${TILEC_HOST_DESC_TMA_GEMM_JSON:-bench_host_desc_tma_gemm.json}" \
+        --sources "$here/examples" --host --tma
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
          "build with -DTILEC_GPU_DOT_TESTS=ON)"

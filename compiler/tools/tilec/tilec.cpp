@@ -135,6 +135,13 @@ cl::opt<unsigned> mmaVersion(
              "where it applies (sm_90a), 0 = the default (3)"),
     cl::value_desc("N"), cl::init(0), cl::cat(tilecCategory));
 
+cl::opt<bool> tma(
+    "tma",
+    cl::desc("Copy blocks of host-side tensor descriptors (tensordesc<...> "
+             "arguments) that feed wgmma with TMA and mbarriers (sm_90+; "
+             "the runtime encodes the CUtensorMaps)"),
+    cl::init(false), cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -405,6 +412,7 @@ int main(int argc, char **argv) {
   opts.arch = arch;
   opts.numWarps = numWarps;
   opts.mmaVersion = mmaVersion;
+  opts.tma = tma;
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

@@ -54,6 +54,14 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTensorDescAttrName() {
       return "tile.tensordesc";
     }
+    /// Argument attribute on a `!tile.tensormap` argument:
+    /// `{box = array<i64: ...>, swizzle = 32|64|128}` -- the TMA box
+    /// (outermost dimension first) and swizzle in bytes the runtime encodes
+    /// the tensor map with (`cuTensorMapEncodeTiled`); `nan_fill` for NaN
+    /// padding.
+    static constexpr ::llvm::StringLiteral getTMAAttrName() {
+      return "tile.tma";
+    }
     /// Function attribute: warps per CTA (threads = 32 * num_warps).
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return "tile.num_warps";

@@ -196,6 +196,39 @@ LogicalResult FuncOp::verify() {
                  << ": the runtime cannot check it";
       }
     }
+    if (isa<TensorMapType>(t)) {
+      // After the strides of a host-side descriptor (tile-pipeline adds
+      // it), with the box and swizzle the runtime encodes it with.
+      RankedTensorType block;
+      for (unsigned j = 0; j < i && !block; ++j)
+        if (auto d = getArgAttrOfType<TypeAttr>(
+                j, TileDialect::getTensorDescAttrName()))
+          if (auto bt = dyn_cast<RankedTensorType>(d.getValue());
+              bt && j + 2 * bt.getRank() == i)
+            block = bt;
+      auto tma = getArgAttrOfType<DictionaryAttr>(i, TileDialect::getTMAAttrName());
+      auto box = tma ? tma.getAs<DenseI64ArrayAttr>("box") : nullptr;
+      auto swizzle = tma ? tma.getAs<IntegerAttr>("swizzle") : nullptr;
+      bool ok = block && box && swizzle &&
+                box.size() == block.getRank() &&
+                llvm::is_contained({32, 64, 128}, swizzle.getInt());
+      if (ok) {
+        int64_t bytes = std::max<int64_t>(
+            1, block.getElementTypeBitWidth() / 8);
+        ok &= box[box.size() - 1] * bytes == swizzle.getInt();
+        for (auto [b, d] : llvm::zip(box.asArrayRef(), block.getShape()))
+          ok &= b >= 1 && b <= 256 && d % b == 0;
+      }
+      if (!ok)
+        return emitOpError("expected the !tile.tensormap argument ")
+               << i << " to follow the strides of a tile.tensordesc "
+                       "argument and carry "
+               << TileDialect::getTMAAttrName()
+               << " = {box = array<i64: ...>, swizzle = 32|64|128} with one "
+                  "box size (at most 256, dividing the block) per dimension "
+                  "and the innermost box `swizzle` bytes wide";
+      continue;
+    }
     if (isKernel() && isa<Float8E4M3FNType, Float8E5M2Type>(t))
       return emitOpError("unimplemented: scalar fp8 kernel argument ")
              << i << " (" << t << "); pass fp8 data through a pointer";
@@ -1199,5 +1232,92 @@ LogicalResult AsyncCopyOp::verify() {
       cast<RankedTensorType>(getMask().getType()).getShape() !=
           ptrs.getShape())
     return emitOpError("expected a mask of the pointers' shape");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA and mbarriers
+//===----------------------------------------------------------------------===//
+
+/// Whether `t` is one mbarrier: a mutable 1-element i64 buffer (a view of
+/// a multi-buffered one or a whole allocation).
+static bool isOneBarrier(MemDescType t) {
+  return t.getElementType().isInteger(64) && t.getMutableMemory() &&
+         t.getNumElements() == 1;
+}
+
+LogicalResult AsyncTMALoadOp::verify() {
+  MemDescType dst = getDst().getType();
+  auto enc = dyn_cast<NVMMASharedEncodingAttr>(dst.getEncoding());
+  if (!dst.getMutableMemory() || !enc || enc.getTransposed() ||
+      dst.getNumBufferDims() != 0 || dst.getRank() != 2)
+    return emitOpError("expected a mutable 2-D #tile.nvmma_shared "
+                       "destination with its last dimension contiguous "
+                       "(transposed = false), found ")
+           << dst;
+  if (getIndices().size() != size_t(dst.getRank()))
+    return emitOpError("expected ")
+           << dst.getRank() << " coordinates, found " << getIndices().size();
+  // Whole boxes of [rows <= 256, swizzle bytes].
+  int64_t bytes = std::max<int64_t>(1, dst.getElementTypeBitWidth() / 8);
+  int64_t rows = dst.getShape()[0], rowBytes = dst.getShape()[1] * bytes;
+  if (rows > 256 || rowBytes % enc.getSwizzle() != 0)
+    return emitOpError("expected a destination of at most 256 rows of a "
+                       "multiple of the ")
+           << enc.getSwizzle() << "-byte swizzle, found " << dst;
+  // A kernel argument's map must be encoded with this box and swizzle.
+  if (auto arg = dyn_cast<BlockArgument>(getTensormap()))
+    if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp()))
+      if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
+              arg.getArgNumber(), TileDialect::getTMAAttrName())) {
+        auto box = tma.getAs<DenseI64ArrayAttr>("box");
+        auto swizzle = tma.getAs<IntegerAttr>("swizzle");
+        if (!box || !swizzle || box.size() != 2 || box[0] != rows ||
+            box[1] * bytes != int64_t(enc.getSwizzle()) ||
+            swizzle.getInt() != int64_t(enc.getSwizzle()))
+          return emitOpError("expected the tensor map's box [")
+                 << rows << ", " << enc.getSwizzle() / bytes << "] and swizzle "
+                 << enc.getSwizzle() << " (the destination's), found " << tma;
+      }
+  if (!isOneBarrier(getBarrier().getType()))
+    return emitOpError("expected one mbarrier (a mutable 1-element i64 "
+                       "buffer), found ")
+           << getBarrier().getType();
+  return success();
+}
+
+LogicalResult MBarrierInitOp::verify() {
+  MemDescType t = getBarriers().getType();
+  if (!t.getElementType().isInteger(64) || !t.getMutableMemory())
+    return emitOpError("expected a mutable buffer of i64 mbarriers, found ")
+           << t;
+  return success();
+}
+
+LogicalResult MBarrierInvalOp::verify() {
+  MemDescType t = getBarriers().getType();
+  if (!t.getElementType().isInteger(64) || !t.getMutableMemory())
+    return emitOpError("expected a mutable buffer of i64 mbarriers, found ")
+           << t;
+  return success();
+}
+
+LogicalResult MBarrierExpectOp::verify() {
+  if (!isOneBarrier(getBarrier().getType()))
+    return emitOpError("expected one mbarrier (a mutable 1-element i64 "
+                       "buffer), found ")
+           << getBarrier().getType();
+  // PTX ISA 9.7.13.15.1: the tx-count range is [0, 2^20 - 1].
+  if (getBytes() >= (1 << 20))
+    return emitOpError("expected a transaction count below 2^20, found ")
+           << getBytes();
+  return success();
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  if (!isOneBarrier(getBarrier().getType()))
+    return emitOpError("expected one mbarrier (a mutable 1-element i64 "
+                       "buffer), found ")
+           << getBarrier().getType();
   return success();
 }

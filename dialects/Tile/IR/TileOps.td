@@ -909,6 +909,113 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait", [
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_AsyncTMALoadOp : Tile_Op<"async_tma_load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "copy a block from global to shared memory with TMA";
+  let description = [{
+    One thread of the CTA starts `cp.async.bulk.tensor` copies (PTX ISA
+    9.7.9.25.5.1; sm_90+) of the block whose first element is at `indices`
+    (element coordinates, outermost first; the instruction takes them
+    innermost first) of the tensor `tensormap` describes, into `dst`,
+    whose `#tile.nvmma_shared` encoding is the tensor map's swizzle: one
+    box of `swizzle` bytes along the innermost dimension per copy, for
+    every column block of the encoding. Elements outside the tensor are
+    written as zero (NaN for a map encoded with NaN fill). Completion is
+    signalled on `barrier` (a 1-element i64 buffer) as a transaction of
+    the block's bytes: a `tile.mbarrier_expect` of them precedes the copy
+    in the same phase. With `pred` false nothing is copied.
+
+    ```mlir
+    tile.async_tma_load %tm[%i, %k], %buf, %bar : !tile.tensormap, !tile.memdesc<128x64xf16, #nvmma, mutable>, !tile.memdesc<1xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_TensorMapType:$tensormap, Variadic<I32>:$indices,
+                       Tile_MemDescType:$dst, Tile_MemDescType:$barrier,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $tensormap `[` $indices `]` `,` $dst `,` $barrier (`,` $pred^)? attr-dict
+    `:` qualified(type($tensormap)) `,` qualified(type($dst)) `,`
+    qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierInitOp : Tile_Op<"mbarrier_init", [
+    MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "initialize mbarriers in shared memory";
+  let description = [{
+    One thread initializes each of the i64 mbarrier objects of `barriers`
+    (`mbarrier.init.shared.b64`, PTX ISA 9.7.13.15.9) to phase 0 expecting
+    `count` arrivals, then `fence.mbarrier_init`; other threads may use
+    them after a CTA barrier.
+
+    ```mlir
+    tile.mbarrier_init %bars {count = 1 : i32} : !tile.memdesc<3x1xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$barriers,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierInvalOp : Tile_Op<"mbarrier_inval", [
+    MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "invalidate mbarriers before their memory is reused";
+  let description = [{
+    One thread invalidates each mbarrier of `barriers`
+    (`mbarrier.inval.shared.b64`, PTX ISA 9.7.13.15.10) once every thread
+    is done with them (a CTA barrier before): the memory may then hold
+    other data.
+
+    ```mlir
+    tile.mbarrier_inval %bars : !tile.memdesc<3x1xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierExpectOp : Tile_Op<"mbarrier_expect", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "arrive on an mbarrier, expecting `bytes` of transactions";
+  let description = [{
+    One thread arrives on `barrier` with an expected transaction count of
+    `bytes` (`mbarrier.arrive.expect_tx.shared.b64`, PTX ISA 9.7.13.15.12):
+    the phase completes once the TMA copies signalling it have written
+    that many bytes. With `pred` false it does nothing.
+
+    ```mlir
+    tile.mbarrier_expect %bar, %p {bytes = 49152 : i32} : !tile.memdesc<1xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$barrier, Optional<I1>:$pred,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$bytes);
+  let assemblyFormat = [{
+    $barrier (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "wait for the phase of parity `phase` of an mbarrier";
+  let description = [{
+    Every thread waits until the phase of `barrier` with parity `phase`
+    (0 or 1) has completed (`mbarrier.try_wait.parity.shared.b64` in a
+    loop, PTX ISA 9.7.13.15.16): the TMA copies of that phase have landed
+    and are visible to the waiting thread.
+
+    ```mlir
+    tile.mbarrier_wait %bar, %phase : !tile.memdesc<1xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Hints and synchronization
 //===----------------------------------------------------------------------===//

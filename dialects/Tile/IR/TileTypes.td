@@ -47,6 +47,24 @@ def Tile_TensorDescType : TypeDef<Tile_Dialect, "TensorDesc"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_TensorMapType : TypeDef<Tile_Dialect, "TensorMap"> {
+  let mnemonic = "tensormap";
+  let summary = "a TMA descriptor (CUtensorMap) passed as a kernel parameter";
+  let description = [{
+    The 128-byte, 64-byte-aligned tensor map that `cp.async.bulk.tensor`
+    reads (PTX ISA 5.5.8, "Tensor-map"; CUDA driver API
+    `cuTensorMapEncodeTiled`), as a `__grid_constant__` kernel parameter
+    (`.param .align 64 .b8 p[128]`). tile-pipeline adds one after the
+    strides of a host-side tensor descriptor (`tile.tensordesc`) whose
+    blocks it copies with TMA; its `tile.tma` argument attribute gives the
+    box and swizzle the runtime encodes it with.
+
+    ```mlir
+    tile.func @k(..., %tm: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}})
+    ```
+  }];
+}
+
 def Tile_MemDescType : TypeDef<Tile_Dialect, "MemDesc", [ShapedTypeInterface]> {
   let mnemonic = "memdesc";
   let summary = "a tile in shared memory";

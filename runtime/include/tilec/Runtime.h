@@ -110,6 +110,15 @@ struct ParamType {
   bool equalToOne = false;
   /// The block shape of a tensor descriptor (rank 1 to 5).
   std::vector<int64_t> block;
+  /// A tensor descriptor the kernel reads with TMA (the metadata's `tma=`
+  /// field): the box the launch encodes its CUtensorMap with
+  /// (cuTensorMapEncodeTiled; outermost dimension first), the swizzle in
+  /// bytes (32, 64 or 128) and NaN fill for out-of-bounds elements. An
+  /// empty box: the kernel takes no tensor map for it.
+  std::vector<int64_t> tmaBox;
+  unsigned tmaSwizzle = 0;
+  bool tmaNanFill = false;
+  bool hasTensorMap() const { return isTensorDesc && !tmaBox.empty(); }
 
   /// The entry in signature syntax, e.g. "*fp32:16", "i32:1" or
   /// "tensordesc<fp16[64,64]>".
@@ -119,14 +128,17 @@ struct ParamType {
   unsigned abiSize() const { return isPointer || isTensorDesc ? 8 : byteSize(type); }
   /// PTX parameters the entry occupies: 1, or 2 * rank for a descriptor
   /// (base pointer, rank i32 sizes, rank - 1 i64 strides in elements; the
-  /// last stride is 1).
+  /// last stride is 1), plus its 128-byte CUtensorMap if it has one.
   unsigned numPtxParams() const {
-    return isTensorDesc ? unsigned(2 * block.size()) : 1;
+    return isTensorDesc ? unsigned(2 * block.size()) + (hasTensorMap() ? 1 : 0)
+                        : 1;
   }
   /// Bytes of the entry's PTX parameter `j` (0 <= j < numPtxParams()).
   unsigned ptxParamSize(unsigned j) const {
     if (!isTensorDesc || j == 0)
       return abiSize();
+    if (j == 2 * block.size())
+      return 128; // the tensor map
     return j <= block.size() ? 4 : 8;
   }
 };
@@ -160,8 +172,12 @@ struct KernelInfo {
 inline constexpr std::string_view kMetadataPrefix = "// tilec.kernel";
 
 /// Parses one metadata line, exactly
-/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> signature=<sig>`
-/// (single spaces, keys in this order; a trailing '\r' is ignored).
+/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [tma=<maps>] signature=<sig>`
+/// (single spaces, keys in this order; a trailing '\r' is ignored). `maps`
+/// lists the tensor descriptors read with TMA, `;`-separated, each
+/// `P:B0xB1...:SW[:nan]`: the 0-based signature entry (a `tensordesc`),
+/// the box (outermost first; each 1..256 and dividing the block), the
+/// swizzle in bytes (32, 64, 128: the box's innermost extent).
 Status parseKernelMetadataLine(std::string_view line, KernelInfo &out);
 
 /// Collects every `// tilec.kernel` line of a PTX text. Errors carry the

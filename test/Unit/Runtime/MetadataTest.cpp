@@ -337,3 +337,69 @@ TEST(Signature, TensorDescriptorErrors) {
             "signature entry 0 'tensordesc<fp32[16,2]>': expected at least "
             "16 bytes in the block's last dimension");
 }
+
+TEST(Metadata, TensorMaps) {
+  KernelInfo info;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=mm num_warps=8 shared=147480 "
+      "tma=0:128x64:128;2:64x32:64:nan "
+      "signature=tensordesc<fp16[128,64]>,i32,tensordesc<bf16[64,64]>",
+      info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const auto &p = info.signature.params;
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_TRUE(p[0].hasTensorMap());
+  EXPECT_EQ(p[0].tmaBox, (std::vector<int64_t>{128, 64}));
+  EXPECT_EQ(p[0].tmaSwizzle, 128u);
+  EXPECT_FALSE(p[0].tmaNanFill);
+  EXPECT_FALSE(p[1].hasTensorMap());
+  EXPECT_EQ(p[2].tmaBox, (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(p[2].tmaSwizzle, 64u);
+  EXPECT_TRUE(p[2].tmaNanFill);
+  // Base, two sizes, one stride, the 128-byte tensor map.
+  EXPECT_EQ(p[0].numPtxParams(), 5u);
+  EXPECT_EQ(p[0].ptxParamSize(3), 8u);
+  EXPECT_EQ(p[0].ptxParamSize(4), 128u);
+  // Without tma= the descriptor takes no map (older PTX still loads).
+  ASSERT_TRUE(parseKernelMetadataLine(
+                  "// tilec.kernel name=mm num_warps=4 shared=0 "
+                  "signature=tensordesc<fp16[128,64]>",
+                  info)
+                  .ok());
+  EXPECT_FALSE(info.signature.params[0].hasTensorMap());
+  EXPECT_EQ(info.signature.params[0].numPtxParams(), 4u);
+}
+
+TEST(Metadata, BadTensorMaps) {
+  auto error = [](const std::string &tma, const std::string &sig) {
+    KernelInfo info;
+    Status s = parseKernelMetadataLine(
+        "// tilec.kernel name=k num_warps=4 shared=0 tma=" + tma +
+            " signature=" + sig,
+        info);
+    return s.ok() ? std::string("ok") : s.message();
+  };
+  const std::string sig = "tensordesc<fp16[128,64]>,i32";
+  EXPECT_EQ(error("0:128x64:128", sig), "ok");
+  EXPECT_NE(error("1:128x64:128", sig).find(
+                "'1' is not the index of a tensordesc signature entry"),
+            std::string::npos);
+  EXPECT_NE(error("2:128x64:128", sig).find("not the index"), std::string::npos);
+  EXPECT_NE(error("0:128x64:96", sig).find("expected a swizzle of 32, 64 or 128"),
+            std::string::npos);
+  EXPECT_NE(error("0:128x32:128", sig).find("innermost extent is 64 bytes"),
+            std::string::npos);
+  EXPECT_NE(error("0:96x64:128", sig).find("does not divide block size 128"),
+            std::string::npos);
+  EXPECT_NE(error("0:512x64:128", sig).find("box sizes in [1, 256]"),
+            std::string::npos);
+  EXPECT_NE(error("0:64:128", sig).find("a box of rank 1"), std::string::npos);
+  EXPECT_NE(error("0:128x64:128;0:128x64:128", sig).find("has two maps"),
+            std::string::npos);
+  EXPECT_NE(error("0:128x64:128;", sig).find("a trailing ';'"),
+            std::string::npos);
+  EXPECT_NE(error("0:128x64:128:zero", sig).find("expected P:B0xB1"),
+            std::string::npos);
+  EXPECT_NE(error("0:128xx64:128", sig).find("box sizes"), std::string::npos);
+  EXPECT_NE(error("", sig).find("bad tma"), std::string::npos);
+}
