@@ -90,6 +90,26 @@ public:
       func.walk([&](AsyncCopyOp copy) {
         asyncTargets.push_back(rangeOf(copy.getDst(), /*write=*/true));
       });
+      // Asynchronous wgmma reads its operands until a warpgroup_dot_wait
+      // completes its group: a CTA barrier between the dot and that wait
+      // does not order the reads of other warpgroups' groups. A wait for
+      // all groups (pendings = 0) is therefore where the reads of every
+      // asynchronous dot before it (in program order) happen, so that what
+      // overwrites their buffers afterwards (an epilogue reusing the
+      // operands' shared memory) gets a barrier after the wait. Within a
+      // pipelined loop tile-pipeline's schedule keeps the copies away from
+      // the buffers of groups in flight.
+      opOrder.clear();
+      asyncDotReads.clear();
+      func.walk([&](Operation *op) {
+        opOrder[op] = opOrder.size();
+        auto dot = dyn_cast<WarpGroupDotOp>(op);
+        if (!dot || !dot.getIsAsync())
+          return;
+        if (isa<MemDescType>(dot.getA().getType()))
+          asyncDotReads.push_back({opOrder[op], rangeOf(dot.getA(), false)});
+        asyncDotReads.push_back({opOrder[op], rangeOf(dot.getB(), false)});
+      });
       loopResults.clear();
       analyzeBlock(func.getBody().front(), State(), /*insert=*/true);
     });
@@ -97,6 +117,8 @@ public:
 
 private:
   SmallVector<Access> asyncTargets;
+  DenseMap<Operation *, size_t> opOrder;
+  SmallVector<std::pair<size_t, Access>> asyncDotReads;
   /// The exit state of a loop analyzed without inserting, by entry state:
   /// the fixed-point runs of an enclosing loop meet each nested loop with
   /// few distinct states, and without the cache the work would grow
@@ -217,6 +239,15 @@ private:
       state.insert(b);
       return state;
     }
+    if (auto store = dyn_cast<AsyncTMAStoreOp>(op)) {
+      // Reads its buffer (after the writes to it, with a barrier between);
+      // the read completes at the tile.async_tma_store_wait that follows,
+      // so later writes of those bytes get a barrier after that wait.
+      Access r = rangeOf(store.getSrc(), false);
+      require(op, r, state, insert);
+      state.insert(r);
+      return state;
+    }
     if (isa<MBarrierExpectOp, MBarrierWaitOp>(op)) {
       Access b = rangeOf(op->getOperand(0), false);
       require(op, b, state, insert);
@@ -227,6 +258,13 @@ private:
       Access w = rangeOf(op->getOperand(0), true);
       require(op, w, state, insert);
       state.insert(w);
+      return state;
+    }
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
+      if (wait.getPendings() == 0)
+        for (auto &[order, read] : asyncDotReads)
+          if (order < opOrder.lookup(op))
+            state.insert(read);
       return state;
     }
     if (isa<AsyncWaitOp>(op)) {

@@ -16,11 +16,12 @@
 // multiply, so the axis analysis sees the contiguity the coalescing and
 // vector widths rest on.
 //
-// With `keep-tma-candidates`, loads through a host-side descriptor (a
-// `tile.tensordesc` kernel argument) in a loop body stay: tile-pipeline
-// copies them with TMA where their block feeds a wgmma operand buffer, and
-// lowers the others itself (lowerDescriptorAccess, in whatever layout the
-// layout passes gave the block by then).
+// With `keep-tma-candidates`, 2-D loads through a host-side descriptor (a
+// `tile.tensordesc` kernel argument) in a loop body, and 2-D stores through
+// one, stay: tile-pipeline copies them with TMA where it can (loads whose
+// block feeds a wgmma operand buffer; stores of blocks of whole swizzle
+// rows) and lowers the others itself (lowerDescriptorAccess, in whatever
+// layout the layout passes gave the block by then).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -207,14 +208,20 @@ struct TileLowerDescriptorsPass
       signalPassFailure();
   }
 
-  /// A 2-D load through a host-side descriptor, directly in a loop body.
+  /// A 2-D load through a host-side descriptor directly in a loop body, or
+  /// a 2-D store through one.
   static bool isTMACandidate(Operation *op) {
-    auto load = dyn_cast<DescLoadOp>(op);
-    if (!load || load.getType().getRank() != 2 ||
-        !isa<scf::ForOp>(op->getParentOp()))
-      return false;
-    auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
-    return desc && isHostDescriptor(desc);
+    if (auto load = dyn_cast<DescLoadOp>(op)) {
+      if (load.getType().getRank() != 2 ||
+          !isa<scf::ForOp>(op->getParentOp()))
+        return false;
+      auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
+      return desc && isHostDescriptor(desc);
+    }
+    auto store = cast<DescStoreOp>(op);
+    auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
+    return desc && isHostDescriptor(desc) &&
+           cast<RankedTensorType>(store.getSrc().getType()).getRank() == 2;
   }
 };
 

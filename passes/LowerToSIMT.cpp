@@ -476,7 +476,7 @@ private:
       }
     });
     module.walk([&](Operation *op) {
-      if (isa<tile::AsyncTMALoadOp>(op) &&
+      if (isa<tile::AsyncTMALoadOp, tile::AsyncTMAStoreOp>(op) &&
           getTarget(chip).computeCapability < 90) {
         op->emitError("unimplemented: TMA copies need sm_90 or newer, found "
                       "--arch ")

@@ -55,6 +55,7 @@
 #include "passes/SharedMemoryUtils.h"
 
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -134,12 +135,24 @@ public:
     for (scf::ForOp loop : loops)
       if (failed(pipeline(loop)))
         return signalPassFailure();
-    // Descriptor loads no loop copies with TMA: masked loads.
-    SmallVector<DescLoadOp> rest;
-    getOperation().walk([&](DescLoadOp op) { rest.push_back(op); });
-    for (DescLoadOp op : rest)
+    // Descriptor loads no loop copies with TMA: masked loads; stores: TMA
+    // stores where they can be, else masked stores.
+    SmallVector<Operation *> rest;
+    getOperation().walk([&](Operation *op) {
+      if (isa<DescLoadOp, DescStoreOp>(op))
+        rest.push_back(op);
+    });
+    for (Operation *op : rest) {
+      if (auto store = dyn_cast<DescStoreOp>(op); store && tma)
+        if (DictionaryAttr config = getTMAStoreConfig(store))
+          if (getTensorMap(store.getDesc().getDefiningOp<MakeTensorDescOp>(),
+                           config, /*create=*/false)) {
+            rewriteTMAStore(store, config);
+            continue;
+          }
       if (failed(lowerDescriptorAccess(op)))
         return signalPassFailure();
+    }
     eraseDeadDescriptors(getOperation());
   }
 
@@ -225,6 +238,160 @@ private:
     if (desc.getNanPadding())
       attrs.push_back(b.getNamedAttr("nan_fill", b.getUnitAttr()));
     return b.getDictionaryAttr(attrs);
+  }
+
+  /// The `tile.tma` attribute a TMA store of `store`'s block needs: the
+  /// widest swizzle (128, 64 or 32 bytes) dividing its rows, at most 256
+  /// rows; null if there is none or the descriptor is not a host one.
+  DictionaryAttr getTMAStoreConfig(DescStoreOp store) {
+    auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
+    auto t = cast<RankedTensorType>(store.getSrc().getType());
+    if (!desc || !isHostTensorDescriptor(desc) || t.getRank() != 2 ||
+        desc.getNanPadding())
+      return {};
+    int64_t bytes = getElementBytes(t.getElementType());
+    int64_t rows = t.getShape()[0], rowBytes = t.getShape()[1] * bytes;
+    unsigned swizzle = 0;
+    for (unsigned s : {128u, 64u, 32u})
+      if (!swizzle && rowBytes % s == 0)
+        swizzle = s;
+    if (!swizzle || rows > 256)
+      return {};
+    Builder b(store.getContext());
+    return b.getDictionaryAttr(
+        {b.getNamedAttr("box", b.getDenseI64ArrayAttr(
+                                   {rows, int64_t(swizzle) / bytes})),
+         b.getNamedAttr("swizzle", b.getI32IntegerAttr(int32_t(swizzle)))});
+  }
+
+  /// `v` in the layout it was computed in: layout conversions skipped, and
+  /// an elementwise op of one converted tile (the accumulator's dtype cast)
+  /// recomputed on the unconverted tile -- a shared buffer is written from
+  /// any layout, so the conversion (itself a trip through shared memory)
+  /// is not needed.
+  Value storedWithoutConversion(OpBuilder &b, Value v) {
+    for (int depth = 0; depth < 8; ++depth) {
+      if (auto cvt = v.getDefiningOp<ConvertLayoutOp>()) {
+        v = cvt.getSrc();
+        continue;
+      }
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getNumOperands() != 1 || def->getNumResults() != 1 ||
+          !isLayoutAgnosticOp(def) || def->getNumRegions() != 0)
+        break;
+      auto cvt = def->getOperand(0).getDefiningOp<ConvertLayoutOp>();
+      if (!cvt)
+        break;
+      IRMapping map;
+      map.map(cvt.getResult(), cvt.getSrc());
+      Operation *c = b.clone(*def, map);
+      Attribute enc =
+          cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding();
+      c->getResult(0).setType(
+          cast<RankedTensorType>(withEncoding(v.getType(), enc)));
+      v = c->getResult(0);
+    }
+    return v;
+  }
+
+  /// desc.store(v) as a TMA store: v stored to an NVMMA buffer from the
+  /// layout it was computed in (no conversion first), made visible to the
+  /// async proxy, copied out by one thread, which waits until the copy has
+  /// read the buffer (tile-insert-barriers orders the buffer's writes
+  /// before the copy and its reuse after the wait).
+  void rewriteTMAStore(DescStoreOp store, DictionaryAttr config) {
+    auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    Value src = storedWithoutConversion(b, store.getSrc());
+    auto t = cast<RankedTensorType>(src.getType());
+    // TMA stores write whole 16-byte chunks of a row: past a size that is
+    // not a multiple of 16 bytes they would write the chunk's padding, which
+    // desc.store must not touch. Such a block, one reaching past the size,
+    // is stored with masked stores instead:
+    //   n % (16 / bytes) == 0  ||  j + BLOCK_N <= n      (in 64 bits).
+    int64_t bytes = getElementBytes(t.getElementType());
+    Type i64 = b.getI64Type();
+    auto ext = [&](Value v) -> Value {
+      return v.getType().isInteger(64)
+                 ? v
+                 : Value(arith::ExtSIOp::create(b, loc, i64, v));
+    };
+    auto c64 = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+    };
+    Value n = ext(desc.getShape()[1]);
+    Value whole = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemSIOp::create(b, loc, n, c64(std::max<int64_t>(1, 16 / bytes))),
+        c64(0));
+    Value end = arith::AddIOp::create(b, loc, ext(store.getIndices()[1]),
+                                      c64(t.getShape()[1]));
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, end, n);
+    Value useTMA = arith::OrIOp::create(b, loc, whole, inside);
+    auto enc = NVMMASharedEncodingAttr::get(
+        b.getContext(),
+        unsigned(config.getAs<IntegerAttr>("swizzle").getInt()), false);
+    auto bufType =
+        MemDescType::get(t.getShape(), t.getElementType(), enc, false);
+    Value buf = LocalAllocOp::create(b, loc, bufType, src);
+    auto ifOp = scf::IfOp::create(b, loc, useTMA, /*withElseRegion=*/true);
+    {
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      FenceAsyncSharedOp::create(tb, loc);
+      Value map = getTensorMap(desc, config, /*create=*/true);
+      AsyncTMAStoreOp::create(tb, loc, map, store.getIndices(), buf);
+      AsyncTMAStoreWaitOp::create(tb, loc, tb.getI32IntegerAttr(0));
+    }
+    // Otherwise the buffer is stored with masked stores, a few rows at a
+    // time in a coalesced layout (one 16-byte vector per thread and chunk):
+    // the cold path then needs few registers, where storing the whole tile
+    // from its accumulator layout spilled in the hot loop.
+    OpBuilder eb = ifOp.getElseBodyBuilder();
+    unsigned warps = store->getParentOfType<FuncOp>().getNumWarps(4);
+    int64_t rows = t.getShape()[0], cols = t.getShape()[1];
+    int64_t vec = std::min<int64_t>(cols, std::max<int64_t>(1, 16 / bytes));
+    int64_t chunk = std::clamp<int64_t>(int64_t(warps) * 32 * vec / cols, 1,
+                                        rows);
+    auto chunkEnc = getBlockedEncoding(b.getContext(), {chunk, cols}, warps,
+                                       unsigned(vec), {1, 0});
+    auto viewType = MemDescType::get(b.getContext(), {chunk, cols},
+                                     t.getElementType(), enc, false,
+                                     t.getShape());
+    for (int64_t r = 0; r < rows; r += chunk) {
+      Value view = MemDescSubviewOp::create(eb, loc, viewType, buf,
+                                            eb.getDenseI64ArrayAttr({r, 0}));
+      Value v = LocalLoadOp::create(
+          eb, loc,
+          RankedTensorType::get({chunk, cols}, t.getElementType(), chunkEnc),
+          view);
+      Value row = store.getIndices()[0];
+      if (r)
+        row = arith::AddIOp::create(
+            eb, loc, row,
+            arith::ConstantOp::create(eb, loc, eb.getI32IntegerAttr(int32_t(r))));
+      auto chunkDesc = MakeTensorDescOp::create(
+          eb, loc,
+          TensorDescType::get(b.getContext(),
+                              RankedTensorType::get({chunk, cols},
+                                                    t.getElementType())),
+          desc.getBase(), desc.getShape(), desc.getStrides(),
+          desc.getNanPaddingAttr());
+      auto masked = DescStoreOp::create(eb, loc, chunkDesc,
+                                        ValueRange{row, store.getIndices()[1]}, v);
+      (void)lowerDescriptorAccess(masked); // made by make_tensor_desc
+      chunkDesc->erase();
+    }
+    Operation *dead = store.getSrc().getDefiningOp();
+    store.erase();
+    // The conversions (and recomputed ops) the store alone used.
+    while (dead && dead->use_empty() && dead->getNumOperands() == 1 &&
+           (isa<ConvertLayoutOp>(dead) || isLayoutAgnosticOp(dead))) {
+      Operation *next = dead->getOperand(0).getDefiningOp();
+      dead->erase();
+      dead = next;
+    }
   }
 
   /// The `!tile.tensormap` argument of the host descriptor `desc` (after

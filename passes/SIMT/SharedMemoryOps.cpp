@@ -632,6 +632,73 @@ struct AsyncTMALoadLowering
   }
 };
 
+struct AsyncTMAStoreLowering
+    : public OpConversionPattern<tile::AsyncTMAStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AsyncTMAStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    tile::MemDescType src = op.getSrc().getType();
+    auto enc = cast<tile::NVMMASharedEncodingAttr>(src.getEncoding());
+    Type elem = storageType(*getTypeConverter(), src.getElementType());
+    int64_t inner = int64_t(enc.getSwizzle()) / getElementBytes(elem);
+    int64_t cols = src.getShape()[1];
+    MemDescView view = getView(op.getSrc());
+    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    onThreadZero(rewriter, loc, Value(), [&](OpBuilder &b) {
+      for (int64_t j = 0; j * inner < cols; ++j) {
+        int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;
+        Value at = LLVM::GEPOp::create(b, loc, sharedPtr, elem,
+                                       adaptor.getSrc(),
+                                       ArrayRef<LLVM::GEPArg>{int32_t(off)});
+        Value col = adaptor.getIndices()[1];
+        if (j)
+          col = arith::AddIOp::create(b, loc, col,
+                                      i32Const(b, loc, j * inner));
+        NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+            b, loc, adaptor.getTensormap(), at,
+            ValueRange{col, adaptor.getIndices()[0]}, Value(),
+            NVVM::TMAStoreMode::TILE, Value());
+      }
+      NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncTMAStoreWaitLowering
+    : public OpConversionPattern<tile::AsyncTMAStoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AsyncTMAStoreWaitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    onThreadZero(rewriter, loc, Value(), [&](OpBuilder &b) {
+      NVVM::CpAsyncBulkWaitGroupOp::create(
+          b, loc, b.getI32IntegerAttr(int32_t(op.getPendings())),
+          b.getUnitAttr());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FenceAsyncSharedLowering
+    : public OpConversionPattern<tile::FenceAsyncSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::FenceAsyncSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = rewriter.getContext();
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
@@ -643,6 +710,8 @@ void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
                ViewLowering<tile::MemDescTransOp>, AsyncCommitLowering,
                AsyncWaitLowering, MBarrierInitLowering, MBarrierInvalLowering,
                MBarrierExpectLowering, MBarrierWaitLowering,
-               AsyncTMALoadLowering>(converter, ctx);
+               AsyncTMALoadLowering, AsyncTMAStoreLowering,
+               AsyncTMAStoreWaitLowering, FenceAsyncSharedLowering>(converter,
+                                                                    ctx);
   patterns.add<AsyncCopyLowering>(converter, ctx, axis);
 }

@@ -1119,11 +1119,29 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     d.aligned = true;
     d.bColMajor = true;
     d.hostDesc = true;
-    addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
+    // N = 200: rows of whole 16-byte chunks that end inside a block (the
+    // TMA store clips there, at a chunk boundary).
+    addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}, {136, 200, 72}});
     if (persistent) {
       d.maxPrograms = 3;
       addMatmul(d, {ragged, {700, 520, 130}});
     }
+  }
+  // The host-descriptor benchmark's own PTX (bench_desc_gemm.py --host
+  // [--tma]): persistent, 4 programs for 8 tiles, the epilogue's buffer
+  // reusing the operands' shared memory.
+  for (auto [file, e] : {std::pair{"bench_host_desc_fp16", Elem::F16},
+                         {"bench_host_desc_tma_fp16", Elem::F16},
+                         {"bench_host_desc_tma_bf16", Elem::BF16}}) {
+    MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
+    d.kernel = "matmul_tma_persistent_kernel";
+    d.blockM = 128;
+    d.blockN = 256;
+    d.aligned = true;
+    d.bColMajor = true;
+    d.hostDesc = true;
+    d.maxPrograms = 4;
+    addMatmul(d, {Shape{400, 528, 1024}});
   }
   // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
   for (auto [file, e] : {std::pair{"bench_desc_fp16_i32_16", Elem::F16},

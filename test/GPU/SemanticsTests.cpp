@@ -505,8 +505,9 @@ void runDescCopy3d(const Env &env, const std::string &caseName) {
 /// descriptors (fp32 src in 32 x 64 boxes, fp16 dst), passed as
 /// Arg::tensorDesc: dst[i, j] = fp16(2 * src[i + offM, j + offN] + 1) over
 /// [DM, DN]; row padding and the bytes past dst keep the poison.
-void runDescArgCopy(const Env &env, const std::string &caseName) {
-  Kernel k = env.kernel("desc_arg_copy_kernel");
+void runDescArgCopy(const Env &env, const std::string &caseName,
+                    const std::string &file = "desc_arg_copy_kernel") {
+  Kernel k = env.kernel(file, "desc_arg_copy_kernel");
   Rng rng = env.rng(caseName);
   // Row strides: 16-byte multiples (544 and 224 bytes), as TMA requires.
   const int M = 75, N = 130, ldS = 136, DM = 83, DN = 101, ldD = 112;
@@ -587,6 +588,13 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
   cases.push_back({"desc_arg_copy_kernel/host descriptors", false, true,
                    [](const Env &e) {
                      runDescArgCopy(e, "desc_arg_copy_kernel/host descriptors");
+                   }});
+  // The same with --tma: the store is a TMA store (boxes clipped at dst's
+  // edges), the load outside a loop a masked load.
+  cases.push_back({"desc_arg_copy_kernel_tma/TMA store", false, true,
+                   [](const Env &e) {
+                     runDescArgCopy(e, "desc_arg_copy_kernel_tma/TMA store",
+                                    "desc_arg_copy_kernel_tma");
                    }});
   // R x C tiles on 1, 4 and 8 warps: replicas in lanes (shuffles), in
   // registers and lanes, and across warps (shared memory).

@@ -93,7 +93,7 @@ if [ "$sanitize" = 1 ]; then
     racy+=",matmul_tma_persistent_fp16_f32,wgmma_nt_fp16"
     # The same with TMA copies and mbarrier pipelines.
     racy+=",matmul_tma_fp16_tma,matmul_tma_persistent_bf16_tma"
-    racy+=",matmul_tma_persistent_fp16_f32_tma"
+    racy+=",matmul_tma_persistent_fp16_f32_tma,desc_arg_copy_kernel_tma"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"

@@ -1286,6 +1286,40 @@ LogicalResult AsyncTMALoadOp::verify() {
   return success();
 }
 
+LogicalResult AsyncTMAStoreOp::verify() {
+  MemDescType src = getSrc().getType();
+  auto enc = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());
+  if (!enc || enc.getTransposed() || src.getNumBufferDims() != 0 ||
+      src.getRank() != 2 || !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
+    return emitOpError("expected a 2-D #tile.nvmma_shared source with a "
+                       "32-, 64- or 128-byte swizzle and its last dimension "
+                       "contiguous, found ")
+           << src;
+  if (getIndices().size() != 2)
+    return emitOpError("expected 2 coordinates, found ")
+           << getIndices().size();
+  int64_t bytes = std::max<int64_t>(1, src.getElementTypeBitWidth() / 8);
+  int64_t rows = src.getShape()[0], rowBytes = src.getShape()[1] * bytes;
+  if (rows > 256 || rowBytes % enc.getSwizzle() != 0)
+    return emitOpError("expected a source of at most 256 rows of a multiple "
+                       "of the ")
+           << enc.getSwizzle() << "-byte swizzle, found " << src;
+  if (auto arg = dyn_cast<BlockArgument>(getTensormap()))
+    if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp()))
+      if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
+              arg.getArgNumber(), TileDialect::getTMAAttrName())) {
+        auto box = tma.getAs<DenseI64ArrayAttr>("box");
+        auto swizzle = tma.getAs<IntegerAttr>("swizzle");
+        if (!box || !swizzle || box.size() != 2 || box[0] != rows ||
+            box[1] * bytes != int64_t(enc.getSwizzle()) ||
+            swizzle.getInt() != int64_t(enc.getSwizzle()))
+          return emitOpError("expected the tensor map's box [")
+                 << rows << ", " << enc.getSwizzle() / bytes << "] and swizzle "
+                 << enc.getSwizzle() << " (the source's), found " << tma;
+      }
+  return success();
+}
+
 LogicalResult MBarrierInitOp::verify() {
   MemDescType t = getBarriers().getType();
   if (!t.getElementType().isInteger(64) || !t.getMutableMemory())

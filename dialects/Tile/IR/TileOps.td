@@ -940,6 +940,67 @@ def Tile_AsyncTMALoadOp : Tile_Op<"async_tma_load", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
+def Tile_AsyncTMAStoreOp : Tile_Op<"async_tma_store", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite]>]> {
+  let summary = "copy a block from shared to global memory with TMA";
+  let description = [{
+    One thread of the CTA starts `cp.async.bulk.tensor` copies (PTX ISA
+    9.7.9.25.5.2; sm_90+) of `src` (a 2-D `#tile.nvmma_shared` buffer, last
+    dimension contiguous) to the block whose first element is at `indices`
+    (outermost first) of the tensor `tensormap` describes: one box of
+    `swizzle` bytes along the innermost dimension per column block, then
+    `cp.async.bulk.commit_group`. Elements outside the tensor are not
+    written. The writes of `src` must be visible to the async proxy
+    (`tile.fence_async_shared` in the writing threads, then a CTA barrier);
+    `src` may be overwritten only after a `tile.async_tma_store_wait`.
+
+    ```mlir
+    tile.async_tma_store %tm[%i, %j], %buf : !tile.tensormap, !tile.memdesc<128x64xf16, #nvmma>
+    ```
+  }];
+  let arguments = (ins Tile_TensorMapType:$tensormap, Variadic<I32>:$indices,
+                       Tile_MemDescType:$src);
+  let assemblyFormat = [{
+    $tensormap `[` $indices `]` `,` $src attr-dict `:`
+    qualified(type($tensormap)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncTMAStoreWaitOp : Tile_Op<"async_tma_store_wait", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "wait until TMA stores have read their shared memory";
+  let description = [{
+    The issuing thread waits until all but the `pendings` most recent groups
+    of `tile.async_tma_store` have finished reading shared memory
+    (`cp.async.bulk.wait_group.read`, PTX ISA 9.7.9.25.4.3); after a CTA
+    barrier their buffers may be reused. The global writes complete
+    asynchronously (at the latest when the kernel ends).
+
+    ```mlir
+    tile.async_tma_store_wait {pendings = 0 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_FenceAsyncSharedOp : Tile_Op<"fence_async_shared", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "order this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    `fence.proxy.async.shared::cta` (PTX ISA 9.7.13.4.2): the generic-proxy
+    shared-memory writes this thread made before it are visible to
+    async-proxy operations (TMA stores, wgmma) ordered after it by a CTA
+    barrier.
+
+    ```mlir
+    tile.fence_async_shared
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Tile_MBarrierInitOp : Tile_Op<"mbarrier_init", [
     MemoryEffects<[MemWrite<Tile_SharedMemory>]>]> {
   let summary = "initialize mbarriers in shared memory";
