@@ -23,10 +23,10 @@ struct PipelineOptions {
   /// Tensor-core instructions for tl.dot: 2 = mma.sync, 3 = wgmma where it
   /// applies (sm_90a; tile-accelerate-dot), 0 = the default (3).
   unsigned mmaVersion = 0;
-  /// Copy host-descriptor blocks that feed wgmma with TMA and mbarriers
-  /// (sm_90 and newer; tile-pipeline's `tma`). Off by default until it has
-  /// been measured on the GPU (docs/performance.md).
-  bool tma = false;
+  /// Copy host-descriptor blocks with TMA (sm_90 and newer; tile-pipeline's
+  /// `tma`): wgmma operand loads on mbarrier pipelines, 2-D stores as TMA
+  /// stores. Measured on the H200 in docs/performance.md.
+  bool tma = true;
 };
 
 /// Whether `arch` is one tilec targets.

@@ -137,10 +137,12 @@ cl::opt<unsigned> mmaVersion(
 
 cl::opt<bool> tma(
     "tma",
-    cl::desc("Copy blocks of host-side tensor descriptors (tensordesc<...> "
-             "arguments) that feed wgmma with TMA and mbarriers (sm_90+; "
-             "the runtime encodes the CUtensorMaps)"),
-    cl::init(false), cl::cat(tilecCategory));
+    cl::desc("Copy the blocks of host-side tensor descriptors (tensordesc<...> "
+             "arguments) with TMA: operand loads of pipelined wgmma loops on "
+             "mbarriers, 2-D stores as TMA stores (sm_90+; the runtime "
+             "encodes the CUtensorMaps). On by default; --tma=false keeps "
+             "masked loads and stores"),
+    cl::init(true), cl::cat(tilecCategory));
 
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
