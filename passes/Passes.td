@@ -282,7 +282,10 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
            "default on CUDA)">,
     Option<"tma", "tma", "bool", /*default=*/"false",
            "copy host-descriptor blocks into wgmma operand buffers with TMA "
-           "and mbarriers (sm_90+)">,
+           "and mbarriers, store blocks with TMA stores (sm_90+)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "target GPU (its shared-memory budget bounds TMA stores' "
+           "staging buffers)">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

@@ -52,6 +52,7 @@
 #include "dialects/Tile/IR/Layouts.h"
 #include "passes/Analysis/AxisInfo.h"
 #include "passes/LayoutUtils.h"
+#include "passes/SIMT/SIMTUtils.h"
 #include "passes/SharedMemoryUtils.h"
 
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -144,7 +145,8 @@ public:
     });
     for (Operation *op : rest) {
       if (auto store = dyn_cast<DescStoreOp>(op); store && tma)
-        if (DictionaryAttr config = getTMAStoreConfig(store))
+        if (DictionaryAttr config = getTMAStoreConfig(store);
+            config && stagingFits(store))
           if (getTensorMap(store.getDesc().getDefiningOp<MakeTensorDescOp>(),
                            config, /*create=*/false)) {
             rewriteTMAStore(store, config);
@@ -264,6 +266,33 @@ private:
          b.getNamedAttr("swizzle", b.getI32IntegerAttr(int32_t(swizzle)))});
   }
 
+  /// Whether a TMA store's staging buffer for `store`'s block surely fits
+  /// the shared memory of `chip` next to everything else the kernel
+  /// allocates (every buffer counted as live at once, each rounded to the
+  /// 1024-byte NVMMA alignment, plus the largest scratch an op needs, but
+  /// for the conversions the store replaces): otherwise the store stays a
+  /// masked store, which needs none.
+  bool stagingFits(DescStoreOp store) {
+    auto t = cast<RankedTensorType>(store.getSrc().getType());
+    auto round = [](int64_t b) { return (b + 1023) / 1024 * 1024; };
+    // The conversions feeding the store go away with it.
+    llvm::SmallPtrSet<Operation *, 8> chain;
+    for (Operation *def = store.getSrc().getDefiningOp();
+         def && def->getNumOperands() == 1 && def->hasOneUse() &&
+         (isa<ConvertLayoutOp>(def) || def->hasTrait<OpTrait::Elementwise>());
+         def = def->getOperand(0).getDefiningOp())
+      chain.insert(def);
+    int64_t total = round(t.getNumElements() * getElementBytes(t.getElementType()));
+    int64_t scratch = 0;
+    store->getParentOfType<FuncOp>().walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op))
+        total += round(getMemDescBytes(alloc.getResult().getType()));
+      else if (!chain.contains(op))
+        scratch = std::max(scratch, round(simt::getScratchBytes(op)));
+    });
+    return total + scratch <= int64_t(getSharedBudget(chip));
+  }
+
   /// `v` in the layout it was computed in: layout conversions skipped, and
   /// an elementwise op of one converted tile (the accumulator's dtype cast)
   /// recomputed on the unconverted tile -- a shared buffer is written from
@@ -277,7 +306,8 @@ private:
       }
       Operation *def = v.getDefiningOp();
       if (!def || def->getNumOperands() != 1 || def->getNumResults() != 1 ||
-          !isLayoutAgnosticOp(def) || def->getNumRegions() != 0)
+          !def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def) ||
+          def->getNumRegions() != 0)
         break;
       auto cvt = def->getOperand(0).getDefiningOp<ConvertLayoutOp>();
       if (!cvt)
@@ -339,7 +369,6 @@ private:
     auto ifOp = scf::IfOp::create(b, loc, useTMA, /*withElseRegion=*/true);
     {
       OpBuilder tb = ifOp.getThenBodyBuilder();
-      FenceAsyncSharedOp::create(tb, loc);
       Value map = getTensorMap(desc, config, /*create=*/true);
       AsyncTMAStoreOp::create(tb, loc, map, store.getIndices(), buf);
       AsyncTMAStoreWaitOp::create(tb, loc, tb.getI32IntegerAttr(0));
@@ -383,11 +412,16 @@ private:
       (void)lowerDescriptorAccess(masked); // made by make_tensor_desc
       chunkDesc->erase();
     }
+    // The buffer's bytes may be the next TMA copies' (operand slots of the
+    // next tile): order these generic-proxy accesses before them.
+    FenceAsyncSharedOp::create(eb, loc);
     Operation *dead = store.getSrc().getDefiningOp();
     store.erase();
     // The conversions (and recomputed ops) the store alone used.
     while (dead && dead->use_empty() && dead->getNumOperands() == 1 &&
-           (isa<ConvertLayoutOp>(dead) || isLayoutAgnosticOp(dead))) {
+           (isa<ConvertLayoutOp>(dead) ||
+            (dead->hasTrait<OpTrait::Elementwise>() &&
+             isMemoryEffectFree(dead)))) {
       Operation *next = dead->getOperand(0).getDefiningOp();
       dead->erase();
       dead = next;

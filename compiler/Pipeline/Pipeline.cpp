@@ -51,6 +51,7 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   TilePipelinePassOptions pipe;
   pipe.tma = tma;
+  pipe.chip = opts.arch;
   pm.addPass(createTilePipelinePass(pipe));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

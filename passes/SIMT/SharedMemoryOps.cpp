@@ -646,6 +646,13 @@ struct AsyncTMAStoreLowering
     int64_t cols = src.getShape()[1];
     MemDescView view = getView(op.getSrc());
     auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    // Every thread's writes of the buffer, for the async proxy, then all
+    // of them written before thread 0 copies.
+    MLIRContext *ctx = rewriter.getContext();
+    NVVM::FenceProxyOp::create(
+        rewriter, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(rewriter, loc);
     onThreadZero(rewriter, loc, Value(), [&](OpBuilder &b) {
       for (int64_t j = 0; j * inner < cols; ++j) {
         int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;

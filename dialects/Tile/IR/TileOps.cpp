@@ -1246,6 +1246,17 @@ static bool isOneBarrier(MemDescType t) {
          t.getNumElements() == 1;
 }
 
+/// A TMA copy's map must be an argument of the enclosing tile.func (the
+/// runtime encodes it from that argument's tile.tma; a map selected or
+/// carried by control flow could not be checked against the copy's box).
+static LogicalResult verifyTensorMapOperand(Operation *op, Value map) {
+  auto arg = dyn_cast<BlockArgument>(map);
+  if (!arg || !isa<FuncOp>(arg.getOwner()->getParentOp()))
+    return op->emitOpError("expected the tensor map to be an argument of the "
+                           "enclosing tile.func");
+  return success();
+}
+
 LogicalResult AsyncTMALoadOp::verify() {
   MemDescType dst = getDst().getType();
   auto enc = dyn_cast<NVMMASharedEncodingAttr>(dst.getEncoding());
@@ -1265,7 +1276,9 @@ LogicalResult AsyncTMALoadOp::verify() {
     return emitOpError("expected a destination of at most 256 rows of a "
                        "multiple of the ")
            << enc.getSwizzle() << "-byte swizzle, found " << dst;
-  // A kernel argument's map must be encoded with this box and swizzle.
+  // The map is a kernel argument encoded with this box and swizzle.
+  if (failed(verifyTensorMapOperand(*this, getTensormap())))
+    return failure();
   if (auto arg = dyn_cast<BlockArgument>(getTensormap()))
     if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp()))
       if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
@@ -1304,6 +1317,8 @@ LogicalResult AsyncTMAStoreOp::verify() {
     return emitOpError("expected a source of at most 256 rows of a multiple "
                        "of the ")
            << enc.getSwizzle() << "-byte swizzle, found " << src;
+  if (failed(verifyTensorMapOperand(*this, getTensormap())))
+    return failure();
   if (auto arg = dyn_cast<BlockArgument>(getTensormap()))
     if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp()))
       if (auto tma = func.getArgAttrOfType<DictionaryAttr>(

@@ -950,9 +950,13 @@ def Tile_AsyncTMAStoreOp : Tile_Op<"async_tma_store", [
     (outermost first) of the tensor `tensormap` describes: one box of
     `swizzle` bytes along the innermost dimension per column block, then
     `cp.async.bulk.commit_group`. Elements outside the tensor are not
-    written. The writes of `src` must be visible to the async proxy
-    (`tile.fence_async_shared` in the writing threads, then a CTA barrier);
-    `src` may be overwritten only after a `tile.async_tma_store_wait`.
+    written -- in whole 16-byte chunks of a row: a row ending inside a
+    chunk has the chunk's rest written too (hardware behaviour; tile-pipeline
+    uses masked stores for such blocks). Every thread first makes its
+    shared-memory writes visible to the async proxy
+    (`fence.proxy.async.shared::cta`) and waits at a CTA barrier, so the op
+    is executed by all threads of the CTA (no divergent region); `src` may
+    be overwritten only after a `tile.async_tma_store_wait` (and a barrier).
 
     ```mlir
     tile.async_tma_store %tm[%i, %j], %buf : !tile.tensormap, !tile.memdesc<128x64xf16, #nvmma>

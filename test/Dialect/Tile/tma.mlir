@@ -106,3 +106,15 @@ tile.func private @tma_narrow(%b: !tile.ptr<f16> {tile.tensordesc = tensor<128x6
   tile.async_tma_load %map[%i, %i], %buf, %bar : !tile.tensormap, !tile.memdesc<128x32xf16, #nvmma, mutable>, !tile.memdesc<1xi64, #flat, mutable>
   tile.return
 }
+
+// -----
+
+// A map chosen at run time: the copy's box could not be checked against it.
+#flat = #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nvmma = #tile.nvmma_shared<{swizzle = 128, transposed = false}>
+tile.func private @tma_selected_map(%b: !tile.ptr<f16> {tile.tensordesc = tensor<128x64xf16>}, %m: i32, %n: i32, %s: i64, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}}, %b2: !tile.ptr<f16> {tile.tensordesc = tensor<64x64xf16>}, %m2: i32, %n2: i32, %s2: i64, %map2: !tile.tensormap {tile.tma = {box = array<i64: 64, 32>, swizzle = 64 : i32}}, %bar: !tile.memdesc<1xi64, #flat, mutable>, %buf: !tile.memdesc<128x64xf16, #nvmma, mutable>, %i: i32, %p: i1) {
+  %mm = arith.select %p, %map, %map2 : !tile.tensormap
+  // expected-error @+1 {{'tile.async_tma_load' op expected the tensor map to be an argument of the enclosing tile.func}}
+  tile.async_tma_load %mm[%i, %i], %buf, %bar : !tile.tensormap, !tile.memdesc<128x64xf16, #nvmma, mutable>, !tile.memdesc<1xi64, #flat, mutable>
+  tile.return
+}
