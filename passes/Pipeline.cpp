@@ -592,6 +592,22 @@ private:
     };
     SmallVector<Operation *> copies;
     Operation *firstUse = nullptr;
+    // The slot's view of `buf` that the body reads where `alloc` was; the
+    // first op computing a slot is where the stage's wait goes.
+    auto consumerView = [&](LocalAllocOp alloc, Value buf,
+                            MemDescType viewType) -> Value {
+      rewriter.setInsertionPoint(alloc);
+      Value slot = slotOf(rewriter);
+      Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot);
+      Operation *slotStart = slot.getDefiningOp();
+      while (slotStart->getNumOperands() &&
+             slotStart->getOperand(0).getDefiningOp() &&
+             slotStart->getOperand(0).getDefiningOp()->getBlock() == body)
+        slotStart = slotStart->getOperand(0).getDefiningOp();
+      if (!firstUse || slotStart->isBeforeInBlock(firstUse))
+        firstUse = slotStart;
+      return view;
+    };
     for (Candidate &c : candidates) {
       MemDescType t = c.alloc.getResult().getType();
       SmallVector<int64_t> shape = {int64_t(stages)};
@@ -615,16 +631,7 @@ private:
       stage0.insert(copy);
       copies.push_back(copy);
       // The view the body reads (stage S - 1), where the alloc was.
-      rewriter.setInsertionPoint(c.alloc);
-      Value slot = slotOf(rewriter);
-      Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot);
-      Operation *slotStart = slot.getDefiningOp();
-      while (slotStart->getNumOperands() &&
-             slotStart->getOperand(0).getDefiningOp() &&
-             slotStart->getOperand(0).getDefiningOp()->getBlock() == body)
-        slotStart = slotStart->getOperand(0).getDefiningOp();
-      if (!firstUse || slotStart->isBeforeInBlock(firstUse))
-        firstUse = slotStart;
+      Value view = consumerView(c.alloc, buf, viewType);
       // Views of the old buffer become views of the slot (types keep their
       // mutability: promote-to-shared allocates mutable buffers).
       if (c.alloc.getResult().getType() != viewType) {
@@ -687,16 +694,7 @@ private:
       stage0.insert(dst);
       stage0.insert(copy);
       // The consumer reads the slot's view where the alloc was.
-      rewriter.setInsertionPoint(c.alloc);
-      Value slot = slotOf(rewriter);
-      Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot);
-      Operation *slotStart = slot.getDefiningOp();
-      while (slotStart->getNumOperands() &&
-             slotStart->getOperand(0).getDefiningOp() &&
-             slotStart->getOperand(0).getDefiningOp()->getBlock() == body)
-        slotStart = slotStart->getOperand(0).getDefiningOp();
-      if (!firstUse || slotStart->isBeforeInBlock(firstUse))
-        firstUse = slotStart;
+      Value view = consumerView(c.alloc, buf, viewType);
       rewriter.replaceAllUsesWith(c.alloc.getResult(), view);
       rewriter.eraseOp(c.alloc);
       rewriter.eraseOp(c.load);

@@ -1257,41 +1257,54 @@ static LogicalResult verifyTensorMapOperand(Operation *op, Value map) {
   return success();
 }
 
-LogicalResult AsyncTMALoadOp::verify() {
-  MemDescType dst = getDst().getType();
-  auto enc = dyn_cast<NVMMASharedEncodingAttr>(dst.getEncoding());
-  if (!dst.getMutableMemory() || !enc || enc.getTransposed() ||
-      dst.getNumBufferDims() != 0 || dst.getRank() != 2)
-    return emitOpError("expected a mutable 2-D #tile.nvmma_shared "
-                       "destination with its last dimension contiguous "
-                       "(transposed = false), found ")
-           << dst;
-  if (getIndices().size() != size_t(dst.getRank()))
-    return emitOpError("expected ")
-           << dst.getRank() << " coordinates, found " << getIndices().size();
-  // Whole boxes of [rows <= 256, swizzle bytes].
-  int64_t bytes = std::max<int64_t>(1, dst.getElementTypeBitWidth() / 8);
-  int64_t rows = dst.getShape()[0], rowBytes = dst.getShape()[1] * bytes;
+/// A TMA copy's shared-memory block `buf` (the `what`: destination or
+/// source): 2-D #tile.nvmma_shared with a 32/64/128-byte swizzle, last
+/// dimension contiguous, whole boxes of [rows <= 256, swizzle bytes]; one
+/// coordinate per dimension; the map a kernel argument encoded with that
+/// box and swizzle.
+static LogicalResult verifyTMABlock(Operation *op, MemDescType buf,
+                                    size_t numIndices, Value map,
+                                    StringRef what, bool isMutable) {
+  auto enc = dyn_cast<NVMMASharedEncodingAttr>(buf.getEncoding());
+  if ((isMutable && !buf.getMutableMemory()) || !enc || enc.getTransposed() ||
+      buf.getNumBufferDims() != 0 || buf.getRank() != 2 ||
+      !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
+    return op->emitOpError("expected a ")
+           << (isMutable ? "mutable " : "") << "2-D #tile.nvmma_shared "
+           << what
+           << " with a 32-, 64- or 128-byte swizzle and its last dimension "
+              "contiguous (transposed = false), found "
+           << buf;
+  if (numIndices != 2)
+    return op->emitOpError("expected 2 coordinates, found ") << numIndices;
+  int64_t bytes = std::max<int64_t>(1, buf.getElementTypeBitWidth() / 8);
+  int64_t rows = buf.getShape()[0], rowBytes = buf.getShape()[1] * bytes;
   if (rows > 256 || rowBytes % enc.getSwizzle() != 0)
-    return emitOpError("expected a destination of at most 256 rows of a "
-                       "multiple of the ")
-           << enc.getSwizzle() << "-byte swizzle, found " << dst;
-  // The map is a kernel argument encoded with this box and swizzle.
-  if (failed(verifyTensorMapOperand(*this, getTensormap())))
+    return op->emitOpError("expected a ")
+           << what << " of at most 256 rows of a multiple of the "
+           << enc.getSwizzle() << "-byte swizzle, found " << buf;
+  if (failed(verifyTensorMapOperand(op, map)))
     return failure();
-  if (auto arg = dyn_cast<BlockArgument>(getTensormap()))
-    if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp()))
-      if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
-              arg.getArgNumber(), TileDialect::getTMAAttrName())) {
-        auto box = tma.getAs<DenseI64ArrayAttr>("box");
-        auto swizzle = tma.getAs<IntegerAttr>("swizzle");
-        if (!box || !swizzle || box.size() != 2 || box[0] != rows ||
-            box[1] * bytes != int64_t(enc.getSwizzle()) ||
-            swizzle.getInt() != int64_t(enc.getSwizzle()))
-          return emitOpError("expected the tensor map's box [")
-                 << rows << ", " << enc.getSwizzle() / bytes << "] and swizzle "
-                 << enc.getSwizzle() << " (the destination's), found " << tma;
-      }
+  auto arg = cast<BlockArgument>(map);
+  auto func = cast<FuncOp>(arg.getOwner()->getParentOp());
+  if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
+          arg.getArgNumber(), TileDialect::getTMAAttrName())) {
+    auto box = tma.getAs<DenseI64ArrayAttr>("box");
+    auto swizzle = tma.getAs<IntegerAttr>("swizzle");
+    if (!box || !swizzle || box.size() != 2 || box[0] != rows ||
+        box[1] * bytes != int64_t(enc.getSwizzle()) ||
+        swizzle.getInt() != int64_t(enc.getSwizzle()))
+      return op->emitOpError("expected the tensor map's box [")
+             << rows << ", " << enc.getSwizzle() / bytes << "] and swizzle "
+             << enc.getSwizzle() << " (the " << what << "'s), found " << tma;
+  }
+  return success();
+}
+
+LogicalResult AsyncTMALoadOp::verify() {
+  if (failed(verifyTMABlock(*this, getDst().getType(), getIndices().size(),
+                            getTensormap(), "destination", true)))
+    return failure();
   if (!isOneBarrier(getBarrier().getType()))
     return emitOpError("expected one mbarrier (a mutable 1-element i64 "
                        "buffer), found ")
@@ -1300,39 +1313,8 @@ LogicalResult AsyncTMALoadOp::verify() {
 }
 
 LogicalResult AsyncTMAStoreOp::verify() {
-  MemDescType src = getSrc().getType();
-  auto enc = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());
-  if (!enc || enc.getTransposed() || src.getNumBufferDims() != 0 ||
-      src.getRank() != 2 || !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
-    return emitOpError("expected a 2-D #tile.nvmma_shared source with a "
-                       "32-, 64- or 128-byte swizzle and its last dimension "
-                       "contiguous, found ")
-           << src;
-  if (getIndices().size() != 2)
-    return emitOpError("expected 2 coordinates, found ")
-           << getIndices().size();
-  int64_t bytes = std::max<int64_t>(1, src.getElementTypeBitWidth() / 8);
-  int64_t rows = src.getShape()[0], rowBytes = src.getShape()[1] * bytes;
-  if (rows > 256 || rowBytes % enc.getSwizzle() != 0)
-    return emitOpError("expected a source of at most 256 rows of a multiple "
-                       "of the ")
-           << enc.getSwizzle() << "-byte swizzle, found " << src;
-  if (failed(verifyTensorMapOperand(*this, getTensormap())))
-    return failure();
-  if (auto arg = dyn_cast<BlockArgument>(getTensormap()))
-    if (auto func = dyn_cast<FuncOp>(arg.getOwner()->getParentOp()))
-      if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
-              arg.getArgNumber(), TileDialect::getTMAAttrName())) {
-        auto box = tma.getAs<DenseI64ArrayAttr>("box");
-        auto swizzle = tma.getAs<IntegerAttr>("swizzle");
-        if (!box || !swizzle || box.size() != 2 || box[0] != rows ||
-            box[1] * bytes != int64_t(enc.getSwizzle()) ||
-            swizzle.getInt() != int64_t(enc.getSwizzle()))
-          return emitOpError("expected the tensor map's box [")
-                 << rows << ", " << enc.getSwizzle() / bytes << "] and swizzle "
-                 << enc.getSwizzle() << " (the source's), found " << tma;
-      }
-  return success();
+  return verifyTMABlock(*this, getSrc().getType(), getIndices().size(),
+                        getTensormap(), "source", false);
 }
 
 LogicalResult MBarrierInitOp::verify() {
