@@ -592,6 +592,31 @@ private:
     };
     SmallVector<Operation *> copies;
     Operation *firstUse = nullptr;
+    // The `stages` buffers replacing `alloc` (before the loop), and the
+    // type of one.
+    auto multiBuffer = [&](LocalAllocOp alloc) -> std::pair<Value, MemDescType> {
+      MemDescType t = alloc.getResult().getType();
+      SmallVector<int64_t> shape = {int64_t(stages)};
+      shape.append(t.getShape().begin(), t.getShape().end());
+      rewriter.setInsertionPoint(loop);
+      Value buf = LocalAllocOp::create(
+          rewriter, loc,
+          MemDescType::get(shape, t.getElementType(), t.getEncoding(),
+                           /*mutable=*/true),
+          Value());
+      return {buf, MemDescType::get(t.getShape(), t.getElementType(),
+                                    t.getEncoding(), true)};
+    };
+    // The slot a copy replacing `load` fills (stage 0, with what computes
+    // it); the rewriter then points at `load`.
+    auto producerSlot = [&](Operation *load) -> Value {
+      rewriter.setInsertionPoint(load);
+      Value slot0 = slotOf(rewriter);
+      llvm::SetVector<Operation *> slotOps;
+      (void)sliceOf(slot0, loop, slotOps);
+      stage0.insert(slotOps.begin(), slotOps.end());
+      return slot0;
+    };
     // The slot's view of `buf` that the body reads where `alloc` was; the
     // first op computing a slot is where the stage's wait goes.
     auto consumerView = [&](LocalAllocOp alloc, Value buf,
@@ -609,21 +634,9 @@ private:
       return view;
     };
     for (Candidate &c : candidates) {
-      MemDescType t = c.alloc.getResult().getType();
-      SmallVector<int64_t> shape = {int64_t(stages)};
-      shape.append(t.getShape().begin(), t.getShape().end());
-      rewriter.setInsertionPoint(loop);
-      auto bufType = MemDescType::get(shape, t.getElementType(),
-                                      t.getEncoding(), /*mutable=*/true);
-      Value buf = LocalAllocOp::create(rewriter, loc, bufType, Value());
-      auto viewType = MemDescType::get(t.getShape(), t.getElementType(),
-                                       t.getEncoding(), true);
+      auto [buf, viewType] = multiBuffer(c.alloc);
       // The copy (stage 0), where the load was.
-      rewriter.setInsertionPoint(c.load);
-      Value slot0 = slotOf(rewriter);
-      llvm::SetVector<Operation *> slotOps;
-      (void)sliceOf(slot0, loop, slotOps);
-      stage0.insert(slotOps.begin(), slotOps.end());
+      Value slot0 = producerSlot(c.load);
       auto dst = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot0);
       auto copy = AsyncCopyOp::create(rewriter, c.load.getLoc(),
                                       c.load.getPtr(), dst, c.load.getMask());
@@ -662,22 +675,9 @@ private:
       tmaBytes += getMemDescBytes(c.alloc.getResult().getType());
     Value bar0;
     for (TMACandidate &c : tmaCandidates) {
-      MemDescType t = c.alloc.getResult().getType();
-      SmallVector<int64_t> shape = {int64_t(stages)};
-      shape.append(t.getShape().begin(), t.getShape().end());
-      rewriter.setInsertionPoint(loop);
-      Value buf = LocalAllocOp::create(
-          rewriter, loc,
-          MemDescType::get(shape, t.getElementType(), t.getEncoding(), true),
-          Value());
-      auto viewType = MemDescType::get(t.getShape(), t.getElementType(),
-                                       t.getEncoding(), true);
+      auto [buf, viewType] = multiBuffer(c.alloc);
       // Stage 0: the expectation (once per iteration), then the boxes.
-      rewriter.setInsertionPoint(c.load);
-      Value slot0 = slotOf(rewriter);
-      llvm::SetVector<Operation *> slotOps;
-      (void)sliceOf(slot0, loop, slotOps);
-      stage0.insert(slotOps.begin(), slotOps.end());
+      Value slot0 = producerSlot(c.load);
       if (!bar0) {
         bar0 = MemDescIndexOp::create(rewriter, loc, barType, bars, slot0);
         auto expect = MBarrierExpectOp::create(
