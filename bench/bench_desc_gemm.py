@@ -14,7 +14,7 @@ descriptor accesses to masked loads and stores (cp.async into wgmma operands);
 Triton lowers them to TMA with mbarriers (its global scratch for the
 descriptors comes from triton.set_allocator). cuBLAS is torch.mm(a, b, out=c).
 
-Shapes: M = N = K = 4096, 8192 and 4000. Each output is first checked
+Shapes: M = N = K = 4096, 8192 and 4000 (--untuned: see UNTUNED). Each output is first checked
 against an fp32 reference (normwise relative error below 1e-3 fp16, 8e-3 bf16).
 Timing: do_bench medians, --rounds interleaved rounds in rotated order, ratios
 as medians of per-round ratios (bench/gemm_common.py). TFLOP/s = 2 M N K / time.
@@ -52,6 +52,35 @@ SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
 DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
 
 
+# Untuned shapes (--untuned): odd sizes everywhere, sizes divisible by 8 but
+# not 16, few rows, one K step.
+UNTUNED = ((4097, 4097, 4097), (1000, 1000, 1000), (64, 8192, 8192),
+           (16, 8192, 8192), (8192, 8192, 64))
+
+
+def ptx_for(pattern, dt, M, N, K):
+    """tilec's PTX for a shape: the i32:16 kernel, or (host TMA kernels) the
+    plain-i32 one when a size is not divisible by 16."""
+    name = pattern.format(dt)
+    if any(x % 16 for x in (M, N, K)):
+        if "bench_host_desc_tma_" not in name:
+            raise SystemExit(f"no plain-i32 variant of {name} for {M}x{N}x{K}")
+        name = name[:-len(".ptx")] + "_i32.ptx"
+    return name
+
+
+def padded(shape, dtype, dev, gen):
+    """A [rows, cols] tensor whose rows are padded to 16 bytes, as a view;
+    random if `gen` is given."""
+    rows, cols = shape
+    per = 16 // torch.tensor([], dtype=dtype).element_size()
+    storage = torch.empty((rows, (cols + per - 1) // per * per), device=dev, dtype=dtype)
+    view = storage[:, :cols]
+    if gen is not None:
+        view.copy_(torch.randn(shape, device=dev, dtype=dtype, generator=gen))
+    return view
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -61,16 +90,25 @@ def main():
     p.add_argument("--tma", action="store_true",
                    help="with --host: tilec's kernel compiled with --tma "
                         "(bench_host_desc_tma_*.ptx)")
+    p.add_argument("--untuned", action="store_true",
+                   help="with --host --tma: untuned shapes (odd sizes in padded storage, "
+                        "few rows, one K step) instead of the square ones; sizes not "
+                        "divisible by 16 use bench_host_desc_tma_*_i32.ptx (plain i32 "
+                        "M, N, K, as Triton's JIT specializes them)")
     args = p.parse_args()
     if args.tma and not args.host:
         raise SystemExit("--tma needs --host")
+    if args.untuned and not args.tma:
+        raise SystemExit("--untuned needs --host --tma")
     ptx = ("bench_host_desc_tma_{}.ptx" if args.tma else "bench_host_desc_{}.ptx") \
         if args.host else "bench_desc_{}_i32_16.ptx"
+    shapes = UNTUNED if args.untuned else SHAPES
     for dt, _, _ in DTYPES:
-        path = os.path.join(args.kernels, ptx.format(dt))
-        if not os.path.exists(path):
-            raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
-                             "-DTILEC_GPU_DOT_TESTS=ON")
+        for name in {ptx_for(ptx, dt, *shape) for shape in shapes}:
+            path = os.path.join(args.kernels, name)
+            if not os.path.exists(path):
+                raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
+                                 "-DTILEC_GPU_DOT_TESTS=ON")
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -90,20 +128,26 @@ def main():
         kernel_name = "matmul_desc_kernel"
 
     rows = []
+    kernels = {}
     for dt, dtype, tol in DTYPES:
-        kernel = ctx.load_file(os.path.join(args.kernels, ptx.format(dt))) \
-            .kernel(kernel_name)
-        for M, N, K in SHAPES:
+        for M, N, K in shapes:
+            name = ptx_for(ptx, dt, M, N, K)
+            if name not in kernels:
+                kernels[name] = ctx.load_file(os.path.join(args.kernels, name)) \
+                    .kernel(kernel_name)
+            kernel = kernels[name]
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
-            a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
+            # Rows padded to 16 bytes (TMA's stride rule), the tensors views.
+            a = padded((M, K), dtype, dev, gen)
             b = torch.randn((K, N), device=dev, dtype=dtype, generator=gen)
-            c = torch.empty((M, N), device=dev, dtype=dtype)
+            c = padded((M, N), dtype, dev, None)
             ref = torch.mm(a.float(), b.float())
             tiles = triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"])
             grid = (min(sms, tiles),)
             if args.host:
                 # B as N x K (tutorial 09's layout); the reference is A @ B.
-                b_nk = b.t().contiguous()
+                b_nk = padded((N, K), dtype, dev, None)
+                b_nk.copy_(b.t())
                 bm, bn, bk = CONFIG["BLOCK_M"], CONFIG["BLOCK_N"], CONFIG["BLOCK_K"]
                 descs = (TensorDescriptor.from_tensor(a, [bm, bk]),
                          TensorDescriptor.from_tensor(b_nk, [bn, bk]),
@@ -154,7 +198,7 @@ def main():
             med = {name: statistics.median(ts) for name, ts in times.items()}
             tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
             rows.append({
-                "dtype": dt, "M": M, "N": N, "K": K, "grid": grid[0],
+                "dtype": dt, "M": M, "N": N, "K": K, "grid": grid[0], "ptx": name,
                 **{f"{n}_ms": med[n] for n in impls},
                 **{f"{n}_tflops": tflops[n] for n in impls},
                 "tilec_over_triton": speedup(times, "tilec", "triton"),
@@ -174,9 +218,10 @@ def main():
                                                           "num_warps": NUM_WARPS},
                        "rows": rows}, f, indent=2)
         print(f"wrote {args.json}")
-    header = ("dtype", "M=N=K", "grid", "tilec", "triton", "cuBLAS", "tilec/triton",
+    header = ("dtype", "MxNxK", "grid", "tilec", "triton", "cuBLAS", "tilec/triton",
               "tilec/cuBLAS")
-    lines = [header] + [(r["dtype"], str(r["M"]), str(r["grid"]), f"{r['tilec_tflops']:.1f}",
+    lines = [header] + [(r["dtype"], f"{r['M']}x{r['N']}x{r['K']}", str(r["grid"]),
+                         f"{r['tilec_tflops']:.1f}",
                          f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
                          f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}")
                         for r in rows]

@@ -1143,6 +1143,19 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     d.maxPrograms = 4;
     addMatmul(d, {Shape{400, 528, 1024}});
   }
+  // ... and its plain-i32 variant for untuned shapes (--untuned).
+  {
+    MatmulSpec d = spec("bench_host_desc_tma_fp16_i32", Elem::F16, Elem::F16,
+                        Prec::ExactProducts);
+    d.kernel = "matmul_tma_persistent_kernel";
+    d.blockM = 128;
+    d.blockN = 256;
+    d.aligned = true;
+    d.bColMajor = true;
+    d.hostDesc = true;
+    d.maxPrograms = 4;
+    addMatmul(d, {Shape{411, 531, 203}, Shape{16, 300, 520}});
+  }
   // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
   for (auto [file, e] : {std::pair{"bench_desc_fp16_i32_16", Elem::F16},
                          {"bench_desc_bf16_i32_16", Elem::BF16}}) {
