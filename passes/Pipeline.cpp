@@ -147,8 +147,8 @@ public:
       if (auto store = dyn_cast<DescStoreOp>(op); store && tma)
         if (DictionaryAttr config = getTMAStoreConfig(store);
             config && stagingFits(store))
-          if (getTensorMap(store.getDesc().getDefiningOp<MakeTensorDescOp>(),
-                           config, /*create=*/false)) {
+          if (tensorMapAgrees(
+                  store.getDesc().getDefiningOp<MakeTensorDescOp>(), config)) {
             rewriteTMAStore(store, config);
             continue;
           }
@@ -220,26 +220,13 @@ private:
     if (!alloc || alloc->getBlock() != body)
       return {};
     MemDescType t = alloc.getResult().getType();
-    auto enc = dyn_cast<NVMMASharedEncodingAttr>(t.getEncoding());
-    if (!enc || enc.getTransposed() || t.getRank() != 2 ||
-        t.getNumBufferDims() != 0 ||
-        !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
-      return {};
+    std::optional<std::array<int64_t, 2>> box = getTMABox(t);
     auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
-    if (!desc || !isHostTensorDescriptor(desc))
+    if (!box || !desc || !isHostTensorDescriptor(desc))
       return {};
-    int64_t bytes = getElementBytes(t.getElementType());
-    int64_t rows = t.getShape()[0], cols = t.getShape()[1];
-    int64_t inner = int64_t(enc.getSwizzle()) / bytes;
-    if (inner < 1 || cols % inner != 0 || rows > 256)
-      return {};
-    Builder b(load.getContext());
-    SmallVector<NamedAttribute> attrs = {
-        b.getNamedAttr("box", b.getDenseI64ArrayAttr({rows, inner})),
-        b.getNamedAttr("swizzle", b.getI32IntegerAttr(int32_t(enc.getSwizzle())))};
-    if (desc.getNanPadding())
-      attrs.push_back(b.getNamedAttr("nan_fill", b.getUnitAttr()));
-    return b.getDictionaryAttr(attrs);
+    return getTMAAttr(load.getContext(), *box,
+                      cast<NVMMASharedEncodingAttr>(t.getEncoding()).getSwizzle(),
+                      desc.getNanPadding());
   }
 
   /// The `tile.tma` attribute a TMA store of `store`'s block needs: the
@@ -251,19 +238,14 @@ private:
     if (!desc || !isHostTensorDescriptor(desc) || t.getRank() != 2 ||
         desc.getNanPadding())
       return {};
-    int64_t bytes = getElementBytes(t.getElementType());
-    int64_t rows = t.getShape()[0], rowBytes = t.getShape()[1] * bytes;
-    unsigned swizzle = 0;
-    for (unsigned s : {128u, 64u, 32u})
-      if (!swizzle && rowBytes % s == 0)
-        swizzle = s;
-    if (!swizzle || rows > 256)
-      return {};
-    Builder b(store.getContext());
-    return b.getDictionaryAttr(
-        {b.getNamedAttr("box", b.getDenseI64ArrayAttr(
-                                   {rows, int64_t(swizzle) / bytes})),
-         b.getNamedAttr("swizzle", b.getI32IntegerAttr(int32_t(swizzle)))});
+    // The widest swizzle whose boxes tile the block.
+    for (unsigned swizzle : {128u, 64u, 32u}) {
+      auto enc = NVMMASharedEncodingAttr::get(t.getContext(), swizzle, false);
+      if (std::optional<std::array<int64_t, 2>> box = getTMABox(
+              MemDescType::get(t.getShape(), t.getElementType(), enc, false)))
+        return getTMAAttr(t.getContext(), *box, swizzle, false);
+    }
+    return {};
   }
 
   /// Whether a TMA store's staging buffer for `store`'s block surely fits
@@ -369,7 +351,7 @@ private:
     auto ifOp = scf::IfOp::create(b, loc, useTMA, /*withElseRegion=*/true);
     {
       OpBuilder tb = ifOp.getThenBodyBuilder();
-      Value map = getTensorMap(desc, config, /*create=*/true);
+      Value map = getOrAddTensorMap(desc, config);
       AsyncTMAStoreOp::create(tb, loc, map, store.getIndices(), buf);
       AsyncTMAStoreWaitOp::create(tb, loc, tb.getI32IntegerAttr(0));
     }
@@ -428,28 +410,40 @@ private:
     }
   }
 
-  /// The `!tile.tensormap` argument of the host descriptor `desc` (after
-  /// its strides), added with `tma` if the kernel has none yet; null if it
-  /// has one encoded differently.
-  Value getTensorMap(MakeTensorDescOp desc, DictionaryAttr tma,
-                     bool create) {
+  /// The index of the `!tile.tensormap` argument of the host descriptor
+  /// `desc` (right after its strides), and its `tile.tma` if it has one.
+  std::pair<unsigned, DictionaryAttr> tensorMapSlot(MakeTensorDescOp desc) {
     auto base = cast<BlockArgument>(desc.getBase());
     auto func = cast<FuncOp>(base.getOwner()->getParentOp());
     unsigned idx = base.getArgNumber() + 2 * desc.getShape().size();
     if (idx < func.getNumArguments() &&
-        isa<TensorMapType>(func.getArgumentTypes()[idx])) {
-      if (func.getArgAttr(idx, TileDialect::getTMAAttrName()) != tma)
-        return {};
-      return func.getArgument(idx);
+        isa<TensorMapType>(func.getArgumentTypes()[idx]))
+      return {idx, func.getArgAttrOfType<DictionaryAttr>(
+                       idx, TileDialect::getTMAAttrName())};
+    return {idx, nullptr};
+  }
+
+  /// Whether `desc` can take a tensor map encoded as `tma`: it has none yet,
+  /// or that one.
+  bool tensorMapAgrees(MakeTensorDescOp desc, DictionaryAttr tma) {
+    DictionaryAttr existing = tensorMapSlot(desc).second;
+    return !existing || existing == tma;
+  }
+
+  /// The tensor map argument of `desc`, added (encoded as `tma`) if the
+  /// kernel has none yet; tensorMapAgrees must hold.
+  Value getOrAddTensorMap(MakeTensorDescOp desc, DictionaryAttr tma) {
+    auto [idx, existing] = tensorMapSlot(desc);
+    auto func = cast<FuncOp>(
+        cast<BlockArgument>(desc.getBase()).getOwner()->getParentOp());
+    if (!existing) {
+      Builder b(func.getContext());
+      (void)func.insertArgument(
+          idx, TensorMapType::get(func.getContext()),
+          b.getDictionaryAttr(
+              b.getNamedAttr(TileDialect::getTMAAttrName(), tma)),
+          desc.getLoc());
     }
-    if (!create)
-      return base; // any non-null value: the map will be added
-    MLIRContext *ctx = func.getContext();
-    Builder b(ctx);
-    (void)func.insertArgument(
-        idx, TensorMapType::get(ctx),
-        b.getDictionaryAttr(b.getNamedAttr(TileDialect::getTMAAttrName(), tma)),
-        desc.getLoc());
     return func.getArgument(idx);
   }
 
@@ -483,7 +477,7 @@ private:
       llvm::SetVector<Operation *> slice;
       bool ok = config && !unknownWrite &&
                 !llvm::is_contained(writtenBases, desc.getBase()) &&
-                getTensorMap(desc, config, /*create=*/false);
+                tensorMapAgrees(desc, config);
       for (Value index : load.getIndices())
         ok = ok && succeeded(sliceOf(index, loop, slice));
       // Two loads of one map in this loop must agree (checked above for
@@ -687,7 +681,7 @@ private:
         stage0.insert(expect);
       }
       auto dst = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot0);
-      Value map = getTensorMap(c.desc, c.tma, /*create=*/true);
+      Value map = getOrAddTensorMap(c.desc, c.tma);
       auto copy = AsyncTMALoadOp::create(rewriter, c.load.getLoc(), map,
                                          c.load.getIndices(), dst, bar0,
                                          Value());

@@ -210,14 +210,6 @@ Value emitRMW(OpBuilder &b, Location loc, tile::RMWKind kind, StringRef quals,
                   elem);
 }
 
-/// Thread 0 of the CTA.
-Value isThreadZero(OpBuilder &b, Location loc) {
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                               i32Const(b, loc, 0));
-}
-
 /// Broadcasts thread 0's `v` to every thread through this op's shared slot.
 Value broadcastFromThreadZero(OpBuilder &b, Location loc, Operation *op,
                               Value v, Value first) {
@@ -273,7 +265,7 @@ struct AtomicRMWLowering : public OpConversionPattern<tile::AtomicRMWOp> {
     auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
     if (!tensor) {
       releaseBarrier(rewriter, loc, op.getSem());
-      Value first = isThreadZero(rewriter, loc);
+      Value first = emitIsThreadZero(rewriter, loc);
       Value pred = adaptor.getMask()
                        ? Value(arith::AndIOp::create(rewriter, loc, first,
                                                      adaptor.getMask()))
@@ -315,7 +307,7 @@ struct AtomicCASLowering : public OpConversionPattern<tile::AtomicCASOp> {
     auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
     if (!tensor) {
       releaseBarrier(rewriter, loc, op.getSem());
-      Value first = isThreadZero(rewriter, loc);
+      Value first = emitIsThreadZero(rewriter, loc);
       Value old = emitAtom(rewriter, loc, opType, quals, first, adaptor.getPtr(),
                            {adaptor.getCmp(), adaptor.getVal()}, elem);
       rewriter.replaceOp(op,

@@ -365,11 +365,7 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
         tile::getElementTypeOrSelf(op.getValue().getType()));
     if (!isa<RankedTensorType>(op.getValue().getType())) {
       // A scalar store is done once, by thread 0, not by every thread.
-      Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-      tid = arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(),
-                                         tid);
-      Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                          tid, i32Const(rewriter, loc, 0));
+      Value first = emitIsThreadZero(rewriter, loc);
       Value pred = adaptor.getMask()
                        ? Value(arith::AndIOp::create(rewriter, loc, first,
                                                      adaptor.getMask()))

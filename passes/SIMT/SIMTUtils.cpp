@@ -60,6 +60,13 @@ Value simt::emitLaneId(OpBuilder &b, Location loc) {
   return arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
 }
 
+Value simt::emitIsThreadZero(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                               i32Const(b, loc, 0));
+}
+
 Value simt::emitWarpId(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);

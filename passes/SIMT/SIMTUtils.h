@@ -37,6 +37,9 @@ mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// `threadIdx.x % 32` and `threadIdx.x / 32` (i32).
 mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc);
+/// "This is thread 0 of the CTA" (i1): the one thread that does what must
+/// happen once per CTA (a scalar store or atomic, an mbarrier or TMA op).
+mlir::Value emitIsThreadZero(mlir::OpBuilder &b, mlir::Location loc);
 
 /// The XOR of `bases[i]` over the set bits i of `id` (i32), emitted as
 /// shifts and masks (runs of consecutive bits mapping to consecutive

@@ -499,10 +499,7 @@ struct AsyncWaitLowering : public OpConversionPattern<tile::AsyncWaitOp> {
 /// `body` emitted under `if (threadIdx.x == 0 && pred)` (pred optional).
 template <typename Fn>
 void onThreadZero(OpBuilder &b, Location loc, Value pred, Fn body) {
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value t = arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
-  Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t,
-                                     i32Const(b, loc, 0));
+  Value cond = emitIsThreadZero(b, loc);
   if (pred)
     cond = arith::AndIOp::create(b, loc, cond, pred);
   auto ifOp = scf::IfOp::create(b, loc, cond, false);
@@ -592,6 +589,29 @@ struct MBarrierWaitLowering
   }
 };
 
+/// The boxes of a TMA copy of the 2-D NVMMA block `memdesc` (at `base`)
+/// at element coordinates `indices`: box j covers columns
+/// [j * inner, (j + 1) * inner) of every row, at its offset in the
+/// encoding; `fn` gets its shared address and its coordinates innermost
+/// first (PTX order).
+void forEachTMABox(OpBuilder &b, Location loc, Value memdesc, Value base,
+                   Type elem, ValueRange indices,
+                   llvm::function_ref<void(Value, ValueRange)> fn) {
+  auto type = cast<tile::MemDescType>(memdesc.getType());
+  int64_t inner = (*tile::getTMABox(type))[1]; // the verifier checked it
+  MemDescView view = getView(memdesc);
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  for (int64_t j = 0; j * inner < type.getShape()[1]; ++j) {
+    int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;
+    Value at = LLVM::GEPOp::create(b, loc, sharedPtr, elem, base,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(off)});
+    Value col = indices[1];
+    if (j)
+      col = arith::AddIOp::create(b, loc, col, i32Const(b, loc, j * inner));
+    fn(at, ValueRange{col, indices[0]});
+  }
+}
+
 struct AsyncTMALoadLowering
     : public OpConversionPattern<tile::AsyncTMALoadOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -599,33 +619,18 @@ struct AsyncTMALoadLowering
   matchAndRewrite(tile::AsyncTMALoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    tile::MemDescType dst = op.getDst().getType();
-    auto enc = cast<tile::NVMMASharedEncodingAttr>(dst.getEncoding());
-    Type elem = storageType(*getTypeConverter(), dst.getElementType());
-    int64_t bytes = getElementBytes(elem);
-    int64_t inner = int64_t(enc.getSwizzle()) / bytes;
-    int64_t cols = dst.getShape()[1];
-    MemDescView view = getView(op.getDst());
-    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    Type elem = storageType(*getTypeConverter(),
+                            op.getDst().getType().getElementType());
     auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
     onThreadZero(rewriter, loc, adaptor.getPred(), [&](OpBuilder &b) {
-      for (int64_t j = 0; j * inner < cols; ++j) {
-        // Box j: columns [j * inner, (j + 1) * inner) of every row.
-        int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;
-        Value at = LLVM::GEPOp::create(b, loc, sharedPtr, elem,
-                                       adaptor.getDst(),
-                                       ArrayRef<LLVM::GEPArg>{int32_t(off)});
-        Value dstPtr = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at);
-        Value col = adaptor.getIndices()[1];
-        if (j)
-          col = arith::AddIOp::create(b, loc, col,
-                                      i32Const(b, loc, j * inner));
+      forEachTMABox(b, loc, op.getDst(), adaptor.getDst(), elem,
+                    adaptor.getIndices(), [&](Value at, ValueRange coords) {
+        Value dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at);
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, loc, dstPtr, adaptor.getTensormap(),
-            ValueRange{col, adaptor.getIndices()[0]}, adaptor.getBarrier(),
+            b, loc, dst, adaptor.getTensormap(), coords, adaptor.getBarrier(),
             ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
             /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
-      }
+      });
     });
     rewriter.eraseOp(op);
     return success();
@@ -639,13 +644,8 @@ struct AsyncTMAStoreLowering
   matchAndRewrite(tile::AsyncTMAStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    tile::MemDescType src = op.getSrc().getType();
-    auto enc = cast<tile::NVMMASharedEncodingAttr>(src.getEncoding());
-    Type elem = storageType(*getTypeConverter(), src.getElementType());
-    int64_t inner = int64_t(enc.getSwizzle()) / getElementBytes(elem);
-    int64_t cols = src.getShape()[1];
-    MemDescView view = getView(op.getSrc());
-    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    Type elem = storageType(*getTypeConverter(),
+                            op.getSrc().getType().getElementType());
     // Every thread's writes of the buffer, for the async proxy, then all
     // of them written before thread 0 copies.
     MLIRContext *ctx = rewriter.getContext();
@@ -654,20 +654,12 @@ struct AsyncTMAStoreLowering
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     gpu::BarrierOp::create(rewriter, loc);
     onThreadZero(rewriter, loc, Value(), [&](OpBuilder &b) {
-      for (int64_t j = 0; j * inner < cols; ++j) {
-        int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;
-        Value at = LLVM::GEPOp::create(b, loc, sharedPtr, elem,
-                                       adaptor.getSrc(),
-                                       ArrayRef<LLVM::GEPArg>{int32_t(off)});
-        Value col = adaptor.getIndices()[1];
-        if (j)
-          col = arith::AddIOp::create(b, loc, col,
-                                      i32Const(b, loc, j * inner));
+      forEachTMABox(b, loc, op.getSrc(), adaptor.getSrc(), elem,
+                    adaptor.getIndices(), [&](Value at, ValueRange coords) {
         NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-            b, loc, adaptor.getTensormap(), at,
-            ValueRange{col, adaptor.getIndices()[0]}, Value(),
+            b, loc, adaptor.getTensormap(), at, coords, Value(),
             NVVM::TMAStoreMode::TILE, Value());
-      }
+      });
       NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     });
     rewriter.eraseOp(op);

@@ -1277,9 +1277,8 @@ static LogicalResult verifyTMABlock(Operation *op, MemDescType buf,
            << buf;
   if (numIndices != 2)
     return op->emitOpError("expected 2 coordinates, found ") << numIndices;
-  int64_t bytes = std::max<int64_t>(1, buf.getElementTypeBitWidth() / 8);
-  int64_t rows = buf.getShape()[0], rowBytes = buf.getShape()[1] * bytes;
-  if (rows > 256 || rowBytes % enc.getSwizzle() != 0)
+  std::optional<std::array<int64_t, 2>> box = getTMABox(buf);
+  if (!box)
     return op->emitOpError("expected a ")
            << what << " of at most 256 rows of a multiple of the "
            << enc.getSwizzle() << "-byte swizzle, found " << buf;
@@ -1289,16 +1288,41 @@ static LogicalResult verifyTMABlock(Operation *op, MemDescType buf,
   auto func = cast<FuncOp>(arg.getOwner()->getParentOp());
   if (auto tma = func.getArgAttrOfType<DictionaryAttr>(
           arg.getArgNumber(), TileDialect::getTMAAttrName())) {
-    auto box = tma.getAs<DenseI64ArrayAttr>("box");
-    auto swizzle = tma.getAs<IntegerAttr>("swizzle");
-    if (!box || !swizzle || box.size() != 2 || box[0] != rows ||
-        box[1] * bytes != int64_t(enc.getSwizzle()) ||
-        swizzle.getInt() != int64_t(enc.getSwizzle()))
+    DictionaryAttr want =
+        getTMAAttr(op->getContext(), *box, enc.getSwizzle(),
+                   /*nanFill=*/tma.get("nan_fill") != nullptr);
+    if (tma != want)
       return op->emitOpError("expected the tensor map's box [")
-             << rows << ", " << enc.getSwizzle() / bytes << "] and swizzle "
+             << (*box)[0] << ", " << (*box)[1] << "] and swizzle "
              << enc.getSwizzle() << " (the " << what << "'s), found " << tma;
   }
   return success();
+}
+
+std::optional<std::array<int64_t, 2>> tilec::tile::getTMABox(MemDescType t) {
+  auto enc = dyn_cast<NVMMASharedEncodingAttr>(t.getEncoding());
+  if (!enc || enc.getTransposed() || t.getRank() != 2 ||
+      t.getNumBufferDims() != 0 ||
+      !llvm::is_contained({32u, 64u, 128u}, enc.getSwizzle()))
+    return std::nullopt;
+  int64_t bytes = std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+  int64_t rows = t.getShape()[0], cols = t.getShape()[1];
+  int64_t inner = int64_t(enc.getSwizzle()) / bytes;
+  if (rows < 1 || rows > 256 || inner < 1 || cols % inner != 0)
+    return std::nullopt;
+  return std::array<int64_t, 2>{rows, inner};
+}
+
+DictionaryAttr tilec::tile::getTMAAttr(MLIRContext *ctx,
+                                       std::array<int64_t, 2> box,
+                                       unsigned swizzle, bool nanFill) {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
+      b.getNamedAttr("swizzle", b.getI32IntegerAttr(int32_t(swizzle)))};
+  if (nanFill)
+    attrs.push_back(b.getNamedAttr("nan_fill", b.getUnitAttr()));
+  return b.getDictionaryAttr(attrs);
 }
 
 LogicalResult AsyncTMALoadOp::verify() {

@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include <array>
+#include <optional>
 
 namespace tilec::tile {
 /// The side-effect resource of the CTA's shared memory (local_alloc,
@@ -37,6 +39,20 @@ namespace tilec::tile {
 /// single buffer (no buffer dimensions, not a subview).
 MemDescType getTransposedMemDescType(MemDescType src,
                                      llvm::ArrayRef<int32_t> order);
+
+/// The TMA box of a buffer that TMA copies fill or read whole: a 2-D
+/// `#tile.nvmma_shared` buffer (no buffer dimensions) with a 32-, 64- or
+/// 128-byte swizzle and its last dimension contiguous, at most 256 rows of a
+/// whole number of swizzle widths. The box is [rows, swizzle / element
+/// bytes] (outermost first), one per column block of the encoding (PTX ISA
+/// 5.5.8: a swizzled box's innermost extent is the swizzle span). Null
+/// otherwise.
+std::optional<std::array<int64_t, 2>> getTMABox(MemDescType t);
+
+/// The `tile.tma` attribute of a tensor map with that box and swizzle.
+mlir::DictionaryAttr getTMAAttr(mlir::MLIRContext *ctx,
+                                std::array<int64_t, 2> box, unsigned swizzle,
+                                bool nanFill);
 } // namespace tilec::tile
 
 #endif // TILEC_DIALECTS_TILE_IR_TILEOPS_H
