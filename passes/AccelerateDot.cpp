@@ -425,7 +425,8 @@ private:
     Value mb = store(op.getB(), false);
     Value nc = convertTo(b, loc, op.getC(), mma);
     auto dot = WarpGroupDotOp::create(b, loc, withEncoding(dType, mma), ma, mb,
-                                      nc, op.getInputPrecisionAttr(),
+                                      nc, /*use_acc=*/Value(),
+                                      op.getInputPrecisionAttr(),
                                       op.getMaxNumImpreciseAccAttr(),
                                       /*is_async=*/UnitAttr());
     TransOp swaps[] = {getSwap(op.getA()), getSwap(op.getB())};

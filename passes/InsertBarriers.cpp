@@ -90,6 +90,11 @@ public:
       func.walk([&](AsyncCopyOp copy) {
         asyncTargets.push_back(rangeOf(copy.getDst(), /*write=*/true));
       });
+      // Every buffer a TMA store reads: read until each store wait.
+      tmaStoreSources.clear();
+      func.walk([&](AsyncTMAStoreOp store) {
+        tmaStoreSources.push_back(rangeOf(store.getSrc(), /*write=*/false));
+      });
       // Asynchronous wgmma reads its operands until a warpgroup_dot_wait
       // completes its group: a CTA barrier between the dot and that wait
       // does not order the reads of other warpgroups' groups. A wait for
@@ -117,6 +122,7 @@ public:
 
 private:
   SmallVector<Access> asyncTargets;
+  SmallVector<Access> tmaStoreSources;
   DenseMap<Operation *, size_t> opOrder;
   SmallVector<std::pair<size_t, Access>> asyncDotReads;
   /// The exit state of a loop analyzed without inserting, by entry state:
@@ -269,6 +275,12 @@ private:
     }
     if (isa<AsyncWaitOp>(op)) {
       state.insert(asyncTargets.begin(), asyncTargets.end());
+      return state;
+    }
+    if (isa<AsyncTMAStoreWaitOp>(op)) {
+      // The TMA stores' reads of their buffers end here (a store in a loop
+      // waits for the previous one's only before its buffer is rewritten).
+      state.insert(tmaStoreSources.begin(), tmaStoreSources.end());
       return state;
     }
     int64_t scratch = simt::getScratchBytes(op);

@@ -51,6 +51,35 @@ def TileLowerDescriptorsPass : Pass<"tile-lower-descriptors", "mlir::ModuleOp"> 
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileFlattenLoopsPass : Pass<"tile-flatten-loops", "mlir::ModuleOp"> {
+  let summary = "one loop for a loop nest marked tile.flatten";
+  let description = [{
+    Triton's `tl.range(..., flatten=True)`: an `scf.for` with the
+    `tile.flatten` attribute whose body is a side-effect-free prologue, one
+    inner `scf.for` with bounds independent of the outer loop, and an
+    epilogue becomes one loop over the nest's iterations (in i64), so that
+    tile-pipeline (which applies this transformation itself where the
+    shared memory fits; this pass is the transformation alone, for
+    tilec-opt) pipelines across the outer iterations -- a persistent
+    GEMM's copies for the next tile run during this tile's epilogue, and its
+    mbarriers are set up once. In the flat loop the prologue runs under
+    `scf.if` at each outer iteration's first step (its results carried),
+    each inner iteration argument starts from `arith.select(first, init,
+    carried)`, and the epilogue runs under `scf.if` at the last step. A
+    nest whose inner loop has no iterations runs the original nest with the
+    inner loop's results replaced by its initial values (versioned on the
+    trip count). The inner loop's attributes (num_stages, ...) move to the
+    flat loop.
+
+    A nest of another form keeps its loops (the hint is a hint):
+    `--debug-only=tile-flatten-loops` says why.
+
+    Errors: none.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Layouts (level 2)
 //===----------------------------------------------------------------------===//
@@ -271,7 +300,22 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     and invalidated after it. Other descriptor loads (not in a pipelined
     loop, not feeding such a buffer, a different box or swizzle than the
     tensor map already has) become masked loads here, which the cp.async
-    path may then pipeline.
+    path may then pipeline. A TMA store in a loop writes a buffer allocated
+    before the loop and first waits for the previous store's read of it
+    (`tile.async_tma_store_wait` before the buffer's `tile.local_store`, and
+    once after the loop), so that read overlaps the following iterations.
+
+    Flattening: first, a loop nest marked `tile.flatten` (`tl.range(...,
+    flatten=True)`) becomes one loop (tile-flatten-loops) when the flat
+    loop's shared memory surely fits the chip (the inner loop's operand
+    buffers times its stages live across the epilogue; a TMA store's
+    staging buffer in place of the conversions it replaces); otherwise the
+    hint is dropped. The accumulator's restart at each outer iteration,
+    `warpgroup_dot(select(first, 0, acc))`, becomes `use_acc = !first`
+    (wgmma's scale-d), and an asynchronous accumulator chain may be read by
+    one `scf.if` of the body (the epilogue): there after a
+    `tile.warpgroup_dot_wait {pendings = 0}`, whose result the if yields to
+    the next iteration.
 
     Errors: a loop the upstream pipeliner rejects after the rewrite
     (internal).

@@ -47,6 +47,7 @@
 // collected, so they may still be pipelined that way.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/FlattenLoops.h"
 #include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Layouts.h"
@@ -97,6 +98,8 @@ Value pointerBase(Value v, int depth = 0) {
     return {};
   if (auto add = dyn_cast<AddPtrOp>(def))
     return pointerBase(add.getPtr(), depth + 1);
+  if (auto desc = dyn_cast<MakeTensorDescOp>(def))
+    return pointerBase(desc.getBase(), depth + 1);
   if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp, HintOp,
           ReshapeOp>(def))
     return pointerBase(def->getOperand(0), depth + 1);
@@ -131,6 +134,20 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    // tl.range(flatten=True): one loop for the nest where its shared memory
+    // fits (the copies' buffers then live across the epilogue).
+    SmallVector<scf::ForOp> nests;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kFlattenAttr))
+        nests.push_back(loop);
+    });
+    for (scf::ForOp nest : nests) {
+      if (flatSharedBytes(nest) <= int64_t(getSharedBudget(chip)))
+        (void)flattenLoopNest(nest);
+      else
+        nest->removeAttr(kFlattenAttr);
+    }
+    foldAccumulatorResets(getOperation());
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
@@ -192,13 +209,27 @@ private:
       Operation *def = x.getDefiningOp();
       if (!def || def->getBlock() != body)
         continue;
-      if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
+      if (!isMemoryEffectFree(def))
         return failure();
       if (slice.insert(def))
-        for (Value o : def->getOperands())
+        for (Value o : usedValues(def))
           worklist.push_back(o);
     }
     return success();
+  }
+
+  /// The operands of `op` and the values its regions use from outside
+  /// them (a side-effect-free scf.if in a slice: tile-flatten-loops'
+  /// prologue).
+  static SmallVector<Value> usedValues(Operation *op) {
+    SmallVector<Value> used(op->getOperands());
+    op->walk([&](Operation *nested) {
+      if (nested != op)
+        for (Value o : nested->getOperands())
+          if (!op->isAncestor(o.getParentRegion()->getParentOp()))
+            used.push_back(o);
+    });
+    return used;
   }
 
   /// A descriptor load tile-pipeline copies with TMA.
@@ -248,6 +279,18 @@ private:
     return {};
   }
 
+  /// The conversions (and elementwise ops of one converted tile) feeding
+  /// `store` alone, which a TMA store of it replaces (see
+  /// storedWithoutConversion), added to `ops`.
+  static void addReplacedByTMAStore(DescStoreOp store,
+                                    llvm::SmallPtrSetImpl<Operation *> &ops) {
+    for (Operation *def = store.getSrc().getDefiningOp();
+         def && def->getNumOperands() == 1 && def->hasOneUse() &&
+         (isa<ConvertLayoutOp>(def) || def->hasTrait<OpTrait::Elementwise>());
+         def = def->getOperand(0).getDefiningOp())
+      ops.insert(def);
+  }
+
   /// Whether a TMA store's staging buffer for `store`'s block surely fits
   /// the shared memory of `chip` next to everything else the kernel
   /// allocates (every buffer counted as live at once, each rounded to the
@@ -259,14 +302,23 @@ private:
     auto round = [](int64_t b) { return (b + 1023) / 1024 * 1024; };
     // The conversions feeding the store go away with it.
     llvm::SmallPtrSet<Operation *, 8> chain;
-    for (Operation *def = store.getSrc().getDefiningOp();
-         def && def->getNumOperands() == 1 && def->hasOneUse() &&
-         (isa<ConvertLayoutOp>(def) || def->hasTrait<OpTrait::Elementwise>());
-         def = def->getOperand(0).getDefiningOp())
-      chain.insert(def);
+    addReplacedByTMAStore(store, chain);
     int64_t total = round(t.getNumElements() * getElementBytes(t.getElementType()));
     int64_t scratch = 0;
+    // A buffer in another branch of an scf.if around the store is never
+    // live with it (a flattened nest's zero-trip version).
+    auto exclusive = [&](Operation *op) {
+      for (auto ifOp = op->getParentOfType<scf::IfOp>(); ifOp;
+           ifOp = ifOp->getParentOfType<scf::IfOp>())
+        if (ifOp->isAncestor(store) &&
+            ifOp.getThenRegion().isAncestor(op->getParentRegion()) !=
+                ifOp.getThenRegion().isAncestor(store->getParentRegion()))
+          return true;
+      return false;
+    };
     store->getParentOfType<FuncOp>().walk([&](Operation *op) {
+      if (exclusive(op))
+        return;
       if (auto alloc = dyn_cast<LocalAllocOp>(op))
         total += round(getMemDescBytes(alloc.getResult().getType()));
       else if (!chain.contains(op))
@@ -347,13 +399,36 @@ private:
         unsigned(config.getAs<IntegerAttr>("swizzle").getInt()), false);
     auto bufType =
         MemDescType::get(t.getShape(), t.getElementType(), enc, false);
-    Value buf = LocalAllocOp::create(b, loc, bufType, src);
+    // In a loop, the store's read of its buffer overlaps the iterations up
+    // to the next store: the buffer is allocated before the outermost loop,
+    // and each store first waits for the previous one's read (then a
+    // barrier: tile-insert-barriers), with a last wait after that loop.
+    // Otherwise the store waits right away.
+    scf::ForOp outermost;
+    for (auto l = store->getParentOfType<scf::ForOp>(); l;
+         l = l->getParentOfType<scf::ForOp>())
+      outermost = l;
+    Value buf;
+    if (outermost) {
+      OpBuilder ob(outermost);
+      buf = LocalAllocOp::create(
+          ob, loc,
+          MemDescType::get(t.getShape(), t.getElementType(), enc, true),
+          Value());
+      ob.setInsertionPointAfter(outermost);
+      AsyncTMAStoreWaitOp::create(ob, loc, ob.getI32IntegerAttr(0));
+      AsyncTMAStoreWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+      LocalStoreOp::create(b, loc, src, buf);
+    } else {
+      buf = LocalAllocOp::create(b, loc, bufType, src);
+    }
     auto ifOp = scf::IfOp::create(b, loc, useTMA, /*withElseRegion=*/true);
     {
       OpBuilder tb = ifOp.getThenBodyBuilder();
       Value map = getOrAddTensorMap(desc, config);
       AsyncTMAStoreOp::create(tb, loc, map, store.getIndices(), buf);
-      AsyncTMAStoreWaitOp::create(tb, loc, tb.getI32IntegerAttr(0));
+      if (!outermost)
+        AsyncTMAStoreWaitOp::create(tb, loc, tb.getI32IntegerAttr(0));
     }
     // Otherwise the buffer is stored with masked stores, a few rows at a
     // time in a coalesced layout (one 16-byte vector per thread and chunk):
@@ -367,9 +442,9 @@ private:
                                         rows);
     auto chunkEnc = getBlockedEncoding(b.getContext(), {chunk, cols}, warps,
                                        unsigned(vec), {1, 0});
-    auto viewType = MemDescType::get(b.getContext(), {chunk, cols},
-                                     t.getElementType(), enc, false,
-                                     t.getShape());
+    auto viewType = MemDescType::get(
+        b.getContext(), {chunk, cols}, t.getElementType(), enc,
+        cast<MemDescType>(buf.getType()).getMutableMemory(), t.getShape());
     for (int64_t r = 0; r < rows; r += chunk) {
       Value view = MemDescSubviewOp::create(eb, loc, viewType, buf,
                                             eb.getDenseI64ArrayAttr({r, 0}));
@@ -445,6 +520,127 @@ private:
           desc.getLoc());
     }
     return func.getArgument(idx);
+  }
+
+  /// The shared memory the kernel of `outer` needs at most if the nest is
+  /// flattened and pipelined: every buffer and the largest scratch live at
+  /// once, the inner loop's operand buffers times its stages, a TMA
+  /// store's staging buffer in place of the conversions it replaces (as
+  /// stagingFits counts).
+  int64_t flatSharedBytes(scf::ForOp outer) {
+    auto round = [](int64_t b) { return (b + 1023) / 1024 * 1024; };
+    scf::ForOp inner;
+    for (Operation &op : *outer.getBody())
+      if (auto f = dyn_cast<scf::ForOp>(op); f && !inner)
+        inner = f;
+    if (!inner)
+      return 0;
+    int64_t stages = stagesFor(inner);
+    llvm::SmallPtrSet<Operation *, 8> replaced;
+    int64_t total = 0, scratch = 0;
+    outer->getParentOfType<FuncOp>().walk([&](Operation *op) {
+      if (auto store = dyn_cast<DescStoreOp>(op); store && tma &&
+                                                   getTMAStoreConfig(store)) {
+        auto t = cast<RankedTensorType>(store.getSrc().getType());
+        total += round(t.getNumElements() * getElementBytes(t.getElementType()));
+        addReplacedByTMAStore(store, replaced);
+      }
+    });
+    outer->getParentOfType<FuncOp>().walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+        int64_t bytes = round(getMemDescBytes(alloc.getResult().getType()));
+        bool operand = alloc.getSrc() && alloc->getBlock() == inner.getBody() &&
+                       isa_and_nonnull<LoadOp, DescLoadOp>(
+                           alloc.getSrc().getDefiningOp());
+        total += operand ? bytes * stages : bytes;
+      } else if (!replaced.contains(op)) {
+        scratch = std::max(scratch, round(simt::getScratchBytes(op)));
+      }
+    });
+    return total + scratch;
+  }
+
+  /// In `reader` (an scf.if of the loop body), the asynchronous `dot`'s
+  /// result is read after a wait for all groups; `reader` yields the
+  /// waited value in the regions that read it, and the dot's in the others,
+  /// and the loop carries that (iteration argument `pos`) -- so that the
+  /// registers are not live twice.
+  void readAfterWait(IRRewriter &rewriter, WarpGroupDotOp dot,
+                     scf::IfOp reader, unsigned pos) {
+    Value d = dot.getD();
+    SmallVector<Value> perRegion;
+    for (Region &region : reader->getRegions()) {
+      if (region.empty()) {
+        perRegion.push_back(d);
+        continue;
+      }
+      Block &block = region.front();
+      bool reads = llvm::any_of(d.getUsers(), [&](Operation *u) {
+        return region.isAncestor(u->getParentRegion());
+      });
+      if (!reads) {
+        perRegion.push_back(d);
+        continue;
+      }
+      rewriter.setInsertionPointToStart(&block);
+      auto wait = WarpGroupDotWaitOp::create(rewriter, dot.getLoc(),
+                                             d.getType(), d,
+                                             rewriter.getI32IntegerAttr(0));
+      d.replaceUsesWithIf(wait.getOutputs()[0], [&](OpOperand &use) {
+        return use.getOwner() != wait &&
+               region.isAncestor(use.getOwner()->getParentRegion());
+      });
+      // The waited registers go on to the next iteration's dot (which,
+      // with use_acc false there, ignores them): yielding anything else
+      // (zeros) defines accumulator registers outside wgmma, and ptxas
+      // then serializes every wgmma of the kernel (C7515).
+      perRegion.push_back(wait.getOutputs()[0]);
+    }
+    // The if with one more result.
+    rewriter.setInsertionPoint(reader);
+    SmallVector<Type> types(reader.getResultTypes());
+    types.push_back(d.getType());
+    auto grown = scf::IfOp::create(rewriter, reader.getLoc(), types,
+                                   reader.getCondition(),
+                                   /*withElseRegion=*/true);
+    for (auto [i, region] : llvm::enumerate(reader->getRegions())) {
+      Region &to = grown->getRegion(i);
+      to.getBlocks().clear();
+      if (region.empty()) {
+        Block *block = rewriter.createBlock(&to);
+        rewriter.setInsertionPointToEnd(block);
+        scf::YieldOp::create(rewriter, reader.getLoc(), perRegion[i]);
+        continue;
+      }
+      to.takeBody(region);
+      Operation *yield = to.front().getTerminator();
+      yield->insertOperands(yield->getNumOperands(), perRegion[i]);
+    }
+    for (auto [from, to] : llvm::zip(reader.getResults(), grown.getResults()))
+      from.replaceAllUsesWith(to);
+    rewriter.eraseOp(reader);
+    dot->getBlock()->getTerminator()->setOperand(pos, grown.getResults().back());
+  }
+
+  /// `warpgroup_dot(a, b, select(c, 0, acc))` -> `warpgroup_dot(a, b, acc,
+  /// use_acc = !c)` (c a scalar): the accumulator reset of a flattened loop
+  /// nest, done by wgmma's scale-d instead of a select per register.
+  static void foldAccumulatorResets(ModuleOp module) {
+    module.walk([](WarpGroupDotOp dot) {
+      auto select = dot.getC().getDefiningOp<arith::SelectOp>();
+      if (!select || dot.getUseAcc() || !select.getCondition().getType().isInteger(1) ||
+          !(matchPattern(select.getTrueValue(), m_AnyZeroFloat()) ||
+            matchPattern(select.getTrueValue(), m_Zero())))
+        return;
+      OpBuilder b(dot);
+      Value keep = arith::XOrIOp::create(
+          b, select.getLoc(), select.getCondition(),
+          arith::ConstantIntOp::create(b, select.getLoc(), 1, 1));
+      dot.getCMutable().assign(select.getFalseValue());
+      dot.getUseAccMutable().assign(keep);
+      if (select->use_empty())
+        select->erase();
+    });
   }
 
   LogicalResult pipeline(scf::ForOp loop) {
@@ -536,7 +732,11 @@ private:
     // after the wait for group i - 1 (and a barrier tile-insert-barriers
     // adds): on the H200, 3 buffers one ahead lost 15% to two ahead with
     // the second barrier; 4 buffers two ahead gain 0-3% over three ahead.
-    SmallVector<WarpGroupDotOp> asyncDots;
+    //
+    // The result may also be read in one scf.if of the body (a flattened
+    // nest's epilogue, at a tile's last K step): there it is read through a
+    // wait for all groups, which the if then yields to the next iteration.
+    SmallVector<std::pair<WarpGroupDotOp, scf::IfOp>> asyncDots;
     if (stages >= 2)
       for (Operation &op : body->without_terminator()) {
         auto dot = dyn_cast<WarpGroupDotOp>(op);
@@ -544,13 +744,24 @@ private:
           continue;
         auto arg = dyn_cast<BlockArgument>(dot.getC());
         if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
-            !dot.getD().hasOneUse() || !arg.hasOneUse())
+            !arg.hasOneUse())
           continue;
-        OpOperand &use = *dot.getD().getUses().begin();
-        if (use.getOwner() != body->getTerminator() ||
-            use.getOperandNumber() != arg.getArgNumber() - 1)
-          continue;
-        asyncDots.push_back(dot);
+        unsigned pos = arg.getArgNumber() - 1;
+        bool carried = false, ok = true;
+        scf::IfOp reader;
+        for (OpOperand &use : dot.getD().getUses()) {
+          Operation *user = use.getOwner();
+          if (user == body->getTerminator()) {
+            carried |= use.getOperandNumber() == pos;
+            ok &= use.getOperandNumber() == pos;
+            continue;
+          }
+          auto top = dyn_cast_or_null<scf::IfOp>(body->findAncestorOpInBlock(*user));
+          ok &= top && top != user && (!reader || reader == top);
+          reader = top;
+        }
+        if (ok && carried)
+          asyncDots.push_back({dot, reader});
       }
     // Iterations the copies run ahead; their buffers are `stages`.
     unsigned lookahead =
@@ -734,7 +945,7 @@ private:
 
     // Every stage-0 op must depend only on stage-0 ops of its iteration.
     for (Operation *op : stage0)
-      for (Value o : op->getOperands())
+      for (Value o : usedValues(op))
         if (Operation *d = o.getDefiningOp();
             d && d->getBlock() == body && !stage0.contains(d)) {
           loop.emitError("internal: the copies' slice uses '")
@@ -742,11 +953,16 @@ private:
           return failure();
         }
 
-    for (WarpGroupDotOp dot : asyncDots) {
+    SmallVector<unsigned> asyncAccs; // their iteration arguments
+    for (auto [dot, reader] : asyncDots) {
       dot.setIsAsync(true);
+      unsigned pos = cast<BlockArgument>(dot.getC()).getArgNumber() - 1;
+      asyncAccs.push_back(pos);
       rewriter.setInsertionPointAfter(dot);
       WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), TypeRange(),
                                  ValueRange(), rewriter.getI32IntegerAttr(1));
+      if (reader)
+        readAfterWait(rewriter, dot, reader, pos);
     }
 
     // The schedule: the wait, stage 0 in order, then the rest in order
@@ -830,16 +1046,12 @@ private:
       MBarrierInvalOp::create(rewriter, loc, bars);
     }
     // The accumulators are read after their last group completes.
-    if (!asyncDots.empty()) {
+    if (!asyncAccs.empty()) {
       SmallVector<Value> accs;
-      SmallVector<unsigned> accIdx;
-      for (auto [i, res] : llvm::enumerate(result->getResults()))
-        if (auto dot = result->getBody()->getTerminator()->getOperand(i)
-                           .getDefiningOp<WarpGroupDotOp>();
-            dot && dot.getIsAsync()) {
-          accs.push_back(res);
-          accIdx.push_back(unsigned(i));
-        }
+      SmallVector<unsigned> accIdx(asyncAccs);
+      llvm::sort(accIdx);
+      for (unsigned i : accIdx)
+        accs.push_back(result->getResult(i));
       // Their initial values enter the loop through a wait too (none is
       // pending there): its lowering defines the registers before the
       // loop, where ptxas needs them (see WarpGroupDotWaitLowering).

@@ -369,34 +369,74 @@ SmallVector<Value> registerA(OpBuilder &b, Location loc, Value a,
   return regs;
 }
 
-/// `wgmma.mma_async` with A from registers (NVVM's op takes A only as a
-/// descriptor): `d = a * B + (scaleD ? c : 0)`, f32 accumulators tied in
-/// and out, B through its descriptor (imm-trans-b when N-major).
-Value emitWgmmaRegisterA(OpBuilder &b, Location loc, Type st, Value c,
-                         ArrayRef<Value> a, Value descB, int64_t n, bool bf16,
-                         bool scaleD, bool transB) {
+/// PTX's name of a wgmma operand type (PTX ISA 9.7.15.5).
+StringRef wgmmaTypeName(Type t) {
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "tf32";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  if (t.isInteger(8))
+    return "s8";
+  return "f16";
+}
+
+/// `wgmma.mma_async` as inline PTX, for what NVVM's op cannot express: A
+/// from registers (`aRegs`, four i32; NVVM takes A only as a descriptor)
+/// and a run-time scale-d (`scaleD`, an i32: d = a * b + (scaleD ? c : 0)).
+/// The accumulators (`st`, f32 or s32) are tied in and out; `descA` is A's
+/// descriptor when `aRegs` is empty; transA/transB are the imm-trans flags
+/// (16-bit types only). PTX ISA 9.7.15.5.2.
+Value emitWgmmaAsm(OpBuilder &b, Location loc, Type st, Value c,
+                   ArrayRef<Value> aRegs, Value descA, Value descB, int64_t n,
+                   int64_t k, Type aElem, Type bElem, Value scaleD,
+                   bool transA, bool transB) {
   auto structType = cast<LLVM::LLVMStructType>(st);
   int64_t regs = structType.getBody().size();
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
-                     std::to_string(scaleD ? 1 : 0) +
+  bool accInt = structType.getBody()[0].isInteger(32);
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(regs + (aRegs.empty() ? 1 : 4) + 1) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(n) + "k16.f32." +
-                     (bf16 ? "bf16.bf16" : "f16.f16") + " {";
+                     std::to_string(n) + "k" + std::to_string(k) + "." +
+                     (accInt ? "s32" : "f32") + "." +
+                     wgmmaTypeName(aElem).str() + "." +
+                     wgmmaTypeName(bElem).str() + " {";
   std::string constraints;
   for (int64_t i = 0; i < regs; ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
-    constraints += (i ? ",=f" : "=f");
+    constraints += i ? "," : "";
+    constraints += accInt ? "=r" : "=f";
   }
-  text += "}, {";
-  for (int64_t j = 0; j < 4; ++j)
-    text += (j ? ", $" : "$") + std::to_string(regs + j);
-  text += "}, $" + std::to_string(regs + 4) + ", p, 1, 1, " +
-          (transB ? "1" : "0") + ";\n}";
-  SmallVector<Value> operands(a.begin(), a.end());
-  for (int64_t j = 0; j < 4; ++j)
-    constraints += ",r";
-  constraints += ",l";
+  text += "}, ";
+  SmallVector<Value> operands;
+  if (aRegs.empty()) {
+    text += "$" + std::to_string(regs);
+    constraints += ",l";
+    operands.push_back(descA);
+  } else {
+    text += "{";
+    for (int64_t j = 0; j < 4; ++j)
+      text += (j ? ", $" : "$") + std::to_string(regs + j);
+    text += "}";
+    constraints += ",r,r,r,r";
+    llvm::append_range(operands, aRegs);
+  }
+  text += ", $" + std::to_string(regs + operands.size()) + ", p";
+  constraints += ",l,r";
   operands.push_back(descB);
+  operands.push_back(scaleD);
+  bool is16 = aElem.isF16() || aElem.isBF16();
+  if (!accInt)
+    text += ", 1, 1";
+  if (is16) {
+    if (aRegs.empty())
+      text += transA ? ", 1" : ", 0";
+    text += transB ? ", 1" : ", 0";
+  }
+  text += ";\n}";
   for (int64_t i = 0; i < regs; ++i) {
     constraints += "," + std::to_string(i);
     operands.push_back(LLVM::ExtractValueOp::create(b, loc, c, i));
@@ -525,12 +565,24 @@ struct WarpGroupDotLowering
           Value db = at(descB, b.offset({ki * instrK, ni * instrN * wN}));
           Value &c = acc[ni + nN * mi];
           bool scaleD = !(zeroC && ki == 0);
-          if (!aType) {
-            c = emitWgmmaRegisterA(rewriter, loc, st, c,
-                                   registerA(rewriter, loc, adaptor.getA(),
-                                             8 * (ki + nK * mi)),
-                                   db, instrN, aElem.isBF16(), scaleD,
-                                   !b.kMajor);
+          // The first K step adds c where use_acc says so.
+          bool dynamicScale = scaleD && ki == 0 && adaptor.getUseAcc();
+          if (!aType || dynamicScale) {
+            Value scale =
+                dynamicScale
+                    ? Value(arith::ExtUIOp::create(rewriter, loc,
+                                                   rewriter.getI32Type(),
+                                                   adaptor.getUseAcc()))
+                    : i32Const(rewriter, loc, scaleD ? 1 : 0);
+            SmallVector<Value> aRegs;
+            if (!aType)
+              aRegs = registerA(rewriter, loc, adaptor.getA(),
+                                8 * (ki + nK * mi));
+            Value da = aType ? at(descA, a.offset({mi * 16 * wM, ki * instrK}))
+                             : Value();
+            c = emitWgmmaAsm(rewriter, loc, st, c, aRegs, da, db, instrN,
+                             instrK, aElem, bType.getElementType(), scale,
+                             aType && !a.kMajor, !b.kMajor);
             continue;
           }
           Value da = at(descA, a.offset({mi * 16 * wM, ki * instrK}));

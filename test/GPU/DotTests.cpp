@@ -1123,8 +1123,10 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     // TMA store clips there, at a chunk boundary).
     addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}, {136, 200, 72}});
     if (persistent) {
+      // Few programs looping over many tiles; with one K step per tile
+      // (K <= BLOCK_K) the flattened loop's first and last step coincide.
       d.maxPrograms = 3;
-      addMatmul(d, {ragged, {700, 520, 130}});
+      addMatmul(d, {ragged, {700, 520, 130}, {300, 1030, 64}, {260, 700, 9}});
     }
   }
   // The host-descriptor benchmark's own PTX (bench_desc_gemm.py --host
@@ -1141,7 +1143,7 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     d.bColMajor = true;
     d.hostDesc = true;
     d.maxPrograms = 4;
-    addMatmul(d, {Shape{400, 528, 1024}});
+    addMatmul(d, {Shape{400, 528, 1024}, Shape{528, 1104, 64}});
   }
   // ... and its plain-i32 variant for untuned shapes (--untuned).
   {

@@ -812,22 +812,28 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [
     then the result may still be in flight -- only another warpgroup_dot
     may take it as its accumulator, and anything else reads it through a
     `tile.warpgroup_dot_wait` that covers its group (tile-pipeline makes
-    the accumulator chain of a pipelined loop asynchronous).
+    the accumulator chain of a pipelined loop asynchronous). With
+    `use_acc` (a run-time i1), `c` is added only where it is true: d = a * b
+    where it is false (wgmma's scale-d predicate; tile-pipeline folds
+    `arith.select(%first, 0, %acc)` into it, the accumulator reset of a
+    flattened loop nest).
 
     ```mlir
     %d = tile.warpgroup_dot %a, %b, %c : !tile.memdesc<128x64xf16, #nvmma>, !tile.memdesc<64x128xf16, #nvmma>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
+    %e = tile.warpgroup_dot %a, %b, %c use_acc %keep : ...
     ```
   }];
   let arguments = (ins AnyTypeOf<[Tile_MemDescType, Tile_NumTensor]>:$a,
                        Tile_MemDescType:$b,
                        Tile_NumTensor:$c,
+                       Optional<I1>:$use_acc,
                        DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
                        OptionalAttr<ConfinedAttr<I32Attr, [IntNonNegative]>>:$max_num_imprecise_acc,
                        UnitAttr:$is_async);
   let results = (outs Tile_NumTensor:$d);
   let assemblyFormat = [{
-    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
-    `,` type($c) `->` type($d)
+    $a `,` $b `,` $c (`use_acc` $use_acc^)? attr-dict `:` qualified(type($a))
+    `,` qualified(type($b)) `,` type($c) `->` type($d)
   }];
   let hasVerifier = 1;
 }
