@@ -145,6 +145,7 @@ FailureOr<Nest> analyzeNest(scf::ForOp outer, std::string &why) {
       if (llvm::any_of(r.getUsers(), [&](Operation *u) {
             Operation *top = body->findAncestorOpInBlock(*u);
             return top == n.inner.getOperation() ||
+                   top == body->getTerminator() ||
                    llvm::is_contained(n.epilogue, top);
           }))
         n.carried.push_back(r);

@@ -99,3 +99,35 @@ tile.func @triangular(%a: !tile.ptr<i32>, %n: i32) {
   } {tile.flatten}
   tile.return
 }
+
+// -----
+
+// An outer loop that carries a value (a count of its tiles, yielded from a
+// prologue value): carried through the flat loop, updated at each tile's
+// last step.
+// CHECK-LABEL: tile.func @outer_carried
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:   %[[F:.*]]:5 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c0_i32, %{{.*}} = %c0_i64, %[[N:.*]] = %c0_i32, %{{.*}} = %c0_i32) -> (i32, i32, i64, i32, i32)  : i64 {
+// CHECK:     %[[P:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:       arith.addi %[[N]], %c1_i32
+// CHECK:     %[[E:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:       scf.yield %[[P]] : i32
+// CHECK:     } else {
+// CHECK:       scf.yield %[[N]] : i32
+// CHECK:   scf.yield %[[F]]#3 : i32
+// CHECK: } else {
+// CHECK: tile.store %{{.*}}, %[[R]]
+tile.func @outer_carried(%a: !tile.ptr<i32>, %n: i32, %m: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %t = %c0 to %n step %c1 iter_args(%count = %c0) -> (i32) : i32 {
+    %next = arith.addi %count, %c1 : i32
+    scf.for %k = %c0 to %m step %c1 : i32 {
+      %q = tile.addptr %a, %k : !tile.ptr<i32>, i32
+      tile.store %q, %t : !tile.ptr<i32>
+    }
+    scf.yield %next : i32
+  } {tile.flatten}
+  tile.store %a, %r : !tile.ptr<i32>
+  tile.return
+}
