@@ -369,21 +369,6 @@ SmallVector<Value> registerA(OpBuilder &b, Location loc, Value a,
   return regs;
 }
 
-/// PTX's name of a wgmma operand type (PTX ISA 9.7.15.5).
-StringRef wgmmaTypeName(Type t) {
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF32())
-    return "tf32";
-  if (isa<Float8E4M3FNType>(t))
-    return "e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "e5m2";
-  if (t.isInteger(8))
-    return "s8";
-  return "f16";
-}
-
 /// `wgmma.mma_async` as inline PTX, for what NVVM's op cannot express: A
 /// from registers (`aRegs`, four i32; NVVM takes A only as a descriptor)
 /// and a run-time scale-d (`scaleD`, an i32: d = a * b + (scaleD ? c : 0)).
@@ -402,8 +387,14 @@ Value emitWgmmaAsm(OpBuilder &b, Location loc, Type st, Value c,
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                      std::to_string(n) + "k" + std::to_string(k) + "." +
                      (accInt ? "s32" : "f32") + "." +
-                     wgmmaTypeName(aElem).str() + "." +
-                     wgmmaTypeName(bElem).str() + " {";
+                     NVVM::stringifyWGMMATypes(
+                         wgmmaType(b.getContext(), aElem).getValue())
+                         .str() +
+                     "." +
+                     NVVM::stringifyWGMMATypes(
+                         wgmmaType(b.getContext(), bElem).getValue())
+                         .str() +
+                     " {";
   std::string constraints;
   for (int64_t i = 0; i < regs; ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
