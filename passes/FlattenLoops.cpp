@@ -38,6 +38,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Debug.h"
 
@@ -173,6 +174,9 @@ void yieldIn(OpBuilder &b, Location loc, ValueRange values) {
 } // namespace
 
 bool tilec::flattenLoopNest(scf::ForOp outer) {
+  // Invariant code first (an inner bound written in the loop,
+  // `tl.range(0, tl.cdiv(K, BLOCK_K))`, is then defined outside it).
+  (void)moveLoopInvariantCode(cast<LoopLikeOpInterface>(outer.getOperation()));
   std::string why;
   FailureOr<Nest> nest = analyzeNest(outer, why);
   outer->removeAttr(kFlattenAttr);

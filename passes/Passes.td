@@ -57,7 +57,9 @@ def TileFlattenLoopsPass : Pass<"tile-flatten-loops", "mlir::ModuleOp"> {
     Triton's `tl.range(..., flatten=True)`: an `scf.for` with the
     `tile.flatten` attribute whose body is a side-effect-free prologue, one
     inner `scf.for` with bounds independent of the outer loop, and an
-    epilogue becomes one loop over the nest's iterations (in i64), so that
+    epilogue (after loop-invariant code is hoisted out of the outer loop,
+    so that inner bounds written inside it qualify) becomes one loop over
+    the nest's iterations (in i64), so that
     tile-pipeline (which applies this transformation itself where the
     shared memory fits; this pass is the transformation alone, for
     tilec-opt) pipelines across the outer iterations -- a persistent
@@ -306,11 +308,13 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     once after the loop), so that read overlaps the following iterations.
 
     Flattening: first, a loop nest marked `tile.flatten` (`tl.range(...,
-    flatten=True)`) becomes one loop (tile-flatten-loops) when the flat
+    flatten=True)`) whose inner loop is pipelined (S >= 2) and copies blocks
+    with TMA becomes one loop (tile-flatten-loops) when the flat
     loop's shared memory surely fits the chip (the inner loop's operand
     buffers times its stages live across the epilogue; a TMA store's
     staging buffer in place of the conversions it replaces); otherwise the
-    hint is dropped. The accumulator's restart at each outer iteration,
+    hint is dropped (so it is for pointer nests: flattened, they carried
+    their offsets across the epilogue and spilled). The accumulator's restart at each outer iteration,
     `warpgroup_dot(select(first, 0, acc))`, becomes `use_acc = !first`
     (wgmma's scale-d), and an asynchronous accumulator chain may be read by
     one `scf.if` of the body (the epilogue): there after a

@@ -131,3 +131,27 @@ tile.func @outer_carried(%a: !tile.ptr<i32>, %n: i32, %m: i32) {
   tile.store %a, %r : !tile.ptr<i32>
   tile.return
 }
+
+// -----
+
+// An inner bound written inside the outer loop (`tl.range(0, tl.cdiv(K,
+// 64))`) is hoisted first (it is invariant), then the nest flattens.
+// CHECK-LABEL: tile.func @inline_bound
+// CHECK: arith.divsi %{{.*}}, %c64_i32 : i32
+// CHECK: scf.if
+// CHECK: scf.for {{.*}} : i64 {
+tile.func @inline_bound(%a: !tile.ptr<i32>, %n: i32, %kk: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c63 = arith.constant 63 : i32
+  %c64 = arith.constant 64 : i32
+  scf.for %t = %c0 to %n step %c1 : i32 {
+    %s = arith.addi %kk, %c63 : i32
+    %kt = arith.divsi %s, %c64 : i32
+    scf.for %k = %c0 to %kt step %c1 : i32 {
+      %q = tile.addptr %a, %k : !tile.ptr<i32>, i32
+      tile.store %q, %t : !tile.ptr<i32>
+    }
+  } {tile.flatten}
+  tile.return
+}
