@@ -29,6 +29,13 @@ passed to both compilers) of A [M, K], B given as [N, K] and C, the block
 shapes in the descriptors, same config; tilec's PTX is bench_host_desc_*.ptx
 (signature tensordesc<T[128,64]>, tensordesc<T[256,64]>, tensordesc<T[128,256]>,
 i32:16 x 3). cuBLAS computes the same A @ B^T (torch.mm(a, b.T)).
+
+With --host --tma --ws, tilec's kernel is the warp-specialized one
+(bench_host_desc_ws_*.ptx: WARP_SPECIALIZE=True, the producer warp issuing the
+TMA copies), and the peers are Triton with WARP_SPECIALIZE=False and =True
+(the same .py; a variant Triton rejects is reported and left out), tilec's
+kernel without warp specialization, and cuBLAS; tilec/triton is against the
+faster Triton variant of each round.
 """
 
 import argparse
@@ -63,7 +70,7 @@ def ptx_for(pattern, dt, M, N, K):
     plain-i32 one when a size is not divisible by 16."""
     name = pattern.format(dt)
     if any(x % 16 for x in (M, N, K)):
-        if "bench_host_desc_tma_" not in name:
+        if "bench_host_desc_tma_" not in name and "bench_host_desc_ws_" not in name:
             raise SystemExit(f"no plain-i32 variant of {name} for {M}x{N}x{K}")
         name = name[:-len(".ptx")] + "_i32.ptx"
     return name
@@ -95,16 +102,27 @@ def main():
                         "few rows, one K step) instead of the square ones; sizes not "
                         "divisible by 16 use bench_host_desc_tma_*_i32.ptx (plain i32 "
                         "M, N, K, as Triton's JIT specializes them)")
+    p.add_argument("--ws", action="store_true",
+                   help="with --host --tma: tilec's warp-specialized kernel "
+                        "(bench_host_desc_ws_*.ptx) against Triton with and without "
+                        "warp_specialize, and tilec's kernel without")
     args = p.parse_args()
+    if args.ws and not args.tma:
+        raise SystemExit("--ws needs --host --tma")
     if args.tma and not args.host:
         raise SystemExit("--tma needs --host")
     if args.untuned and not args.tma:
         raise SystemExit("--untuned needs --host --tma")
     ptx = ("bench_host_desc_tma_{}.ptx" if args.tma else "bench_host_desc_{}.ptx") \
         if args.host else "bench_desc_{}_i32_16.ptx"
+    if args.ws:
+        ptx, plain_ptx = "bench_host_desc_ws_{}.ptx", ptx
     shapes = UNTUNED if args.untuned else SHAPES
     for dt, _, _ in DTYPES:
-        for name in {ptx_for(ptx, dt, *shape) for shape in shapes}:
+        names = {ptx_for(ptx, dt, *shape) for shape in shapes}
+        if args.ws:
+            names |= {ptx_for(plain_ptx, dt, *shape) for shape in shapes}
+        for name in names:
             path = os.path.join(args.kernels, name)
             if not os.path.exists(path):
                 raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
@@ -131,11 +149,14 @@ def main():
     kernels = {}
     for dt, dtype, tol in DTYPES:
         for M, N, K in shapes:
+            def load(name):
+                if name not in kernels:
+                    kernels[name] = ctx.load_file(os.path.join(args.kernels, name)) \
+                        .kernel(kernel_name)
+                return kernels[name]
             name = ptx_for(ptx, dt, M, N, K)
-            if name not in kernels:
-                kernels[name] = ctx.load_file(os.path.join(args.kernels, name)) \
-                    .kernel(kernel_name)
-            kernel = kernels[name]
+            kernel = load(name)
+            plain = load(ptx_for(plain_ptx, dt, M, N, K)) if args.ws else None
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             # Rows padded to 16 bytes (TMA's stride rule), the tensors views.
             a = padded((M, K), dtype, dev, gen)
@@ -156,13 +177,20 @@ def main():
                 def run_tilec():
                     kernel.launch(grid, *descs, M, N, K)
 
-                def run_triton():
+                def run_triton(ws=False):
                     mm.matmul_tma_persistent_kernel[grid](
                         *descs, M, N, K, GROUP_M=CONFIG["GROUP_M"], NUM_STAGES=NUM_STAGES,
-                        EPILOGUE_SUBTILE=False, num_stages=NUM_STAGES, num_warps=NUM_WARPS)
+                        EPILOGUE_SUBTILE=False, WARP_SPECIALIZE=ws,
+                        num_stages=NUM_STAGES, num_warps=NUM_WARPS)
 
                 def run_cublas():
                     torch.mm(a, b_nk.t(), out=c)
+
+                def run_tilec_plain():
+                    plain.launch(grid, *descs, M, N, K)
+
+                def run_triton_ws():
+                    run_triton(ws=True)
             else:
                 ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                         c.stride(0), c.stride(1))
@@ -179,10 +207,22 @@ def main():
                     torch.mm(a, b, out=c)
 
             impls = {"tilec": run_tilec, "triton": run_triton, "cublas": run_cublas}
+            if args.ws:
+                impls = {"tilec": run_tilec, "tilec_no_ws": run_tilec_plain,
+                         "triton": run_triton, "triton_ws": run_triton_ws,
+                         "cublas": run_cublas}
             errors = {}
-            for name, fn in impls.items():
+            for name, fn in list(impls.items()):
                 c.fill_(float("nan"))
-                fn()
+                try:
+                    fn()
+                except Exception as e:  # a Triton variant it cannot compile
+                    if name != "triton_ws":
+                        raise
+                    print(f"warning: Triton WARP_SPECIALIZE=True failed on {dt} "
+                          f"{M}x{N}x{K}: {type(e).__name__}: {str(e)[:200]}")
+                    del impls[name]
+                    continue
                 torch.cuda.synchronize()
                 err = ((c.float() - ref).norm() / ref.norm()).item()
                 errors[name] = err
@@ -194,6 +234,12 @@ def main():
                     print("warning: " + msg)
             del ref
             times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
+            triton_times = times["triton"]
+            if "triton_ws" in times:
+                # The faster Triton variant of each round.
+                times["triton_best"] = [min(x, y) for x, y in
+                                        zip(times["triton"], times["triton_ws"])]
+                triton_times = times["triton_best"]
             flops = 2.0 * M * N * K
             med = {name: statistics.median(ts) for name, ts in times.items()}
             tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
@@ -201,11 +247,15 @@ def main():
                 "dtype": dt, "M": M, "N": N, "K": K, "grid": grid[0], "ptx": name,
                 **{f"{n}_ms": med[n] for n in impls},
                 **{f"{n}_tflops": tflops[n] for n in impls},
-                "tilec_over_triton": speedup(times, "tilec", "triton"),
+                "tilec_over_triton": speedup(times, "tilec",
+                                             "triton_best" if "triton_best" in times
+                                             else "triton"),
                 "tilec_over_cublas": speedup(times, "tilec", "cublas"),
                 "rel_error": errors,
             })
-            del a, b, c, run_tilec, run_triton, run_cublas, impls
+            if "triton_ws" not in tflops:
+                rows[-1]["triton_ws_tflops"] = float("nan")
+            del a, b, c, run_tilec, run_triton, run_cublas, impls, triton_times
             if args.host:
                 del b_nk, descs
             torch.cuda.empty_cache()
@@ -220,11 +270,17 @@ def main():
         print(f"wrote {args.json}")
     header = ("dtype", "MxNxK", "grid", "tilec", "triton", "cuBLAS", "tilec/triton",
               "tilec/cuBLAS")
-    lines = [header] + [(r["dtype"], f"{r['M']}x{r['N']}x{r['K']}", str(r["grid"]),
-                         f"{r['tilec_tflops']:.1f}",
-                         f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
-                         f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}")
-                        for r in rows]
+    if args.ws:
+        header = header[:4] + ("tilec no-ws", "triton", "triton ws") + header[5:]
+    lines = [header]
+    for r in rows:
+        peers = [f"{r['triton_tflops']:.1f}"]
+        if args.ws:
+            peers = [f"{r['tilec_no_ws_tflops']:.1f}", peers[0],
+                     f"{r['triton_ws_tflops']:.1f}"]
+        lines.append((r["dtype"], f"{r['M']}x{r['N']}x{r['K']}", str(r["grid"]),
+                      f"{r['tilec_tflops']:.1f}", *peers, f"{r['cublas_tflops']:.1f}",
+                      f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s; {kernel_name} {CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x"

@@ -40,6 +40,30 @@ int64_t tilec::getMemDescBytes(MemDescType type) {
   return n * std::max<unsigned>(1, bits / 8);
 }
 
+bool tilec::isWrittenByGenericProxy(Value memdesc) {
+  auto alloc = dyn_cast_or_null<LocalAllocOp>(getMemDescAllocation(memdesc));
+  if (!alloc)
+    return true;
+  if (alloc.getSrc())
+    return true;
+  SmallVector<Value> views = {alloc.getResult()};
+  while (!views.empty()) {
+    Value v = views.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<MemDescIndexOp, MemDescSubviewOp, MemDescTransOp>(user)) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
+      if (auto store = dyn_cast<LocalStoreOp>(user); store &&
+                                                     store.getDst() == v)
+        return true;
+      if (auto copy = dyn_cast<AsyncCopyOp>(user); copy && copy.getDst() == v)
+        return true;
+    }
+  }
+  return false;
+}
+
 Operation *tilec::getMemDescAllocation(Value memdesc) {
   while (true) {
     Operation *def = memdesc.getDefiningOp();

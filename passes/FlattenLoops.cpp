@@ -35,7 +35,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/FlattenLoops.h"
+#include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
+#include "passes/WarpSpecialize.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -55,32 +57,6 @@ using namespace tilec;
 namespace {
 
 using tilec::kFlattenAttr;
-
-/// A zero of type `t` (a scalar or a tensor of integers or floats), or null:
-/// the initial value of a carried value the first iteration overwrites.
-Value zeroOf(OpBuilder &b, Location loc, Type t) {
-  Type elem = getElementTypeOrSelf(t);
-  TypedAttr zero;
-  if (isa<IntegerType, IndexType>(elem))
-    zero = b.getIntegerAttr(elem, 0);
-  else if (auto f = dyn_cast<FloatType>(elem))
-    zero = b.getFloatAttr(f, 0.0);
-  else
-    return {};
-  if (auto shaped = dyn_cast<RankedTensorType>(t))
-    return arith::ConstantOp::create(b, loc, SplatElementsAttr::get(shaped, zero));
-  return arith::ConstantOp::create(b, loc, zero);
-}
-
-/// `v` (an integer or index) as i64.
-Value toI64(OpBuilder &b, Location loc, Value v) {
-  Type i64 = b.getI64Type();
-  if (v.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, i64, v);
-  if (v.getType().isInteger(64))
-    return v;
-  return arith::ExtSIOp::create(b, loc, i64, v);
-}
 
 /// The trip count of `loop` as i64: max(0, ceil((ub - lb) / step)).
 Value tripCount(OpBuilder &b, scf::ForOp loop) {
@@ -234,6 +210,10 @@ bool tilec::flattenLoopNest(scf::ForOp outer) {
   // The inner loop's hints (num_stages, ...) apply to the flat loop.
   for (NamedAttribute a : inner->getDiscardableAttrs())
     flat->setAttr(a.getName(), a.getValue());
+  // So does warp_specialize on the outer loop (tutorial 09's persistent
+  // kernels put it there, with flatten).
+  if (Attribute ws = outer->getAttr(kWarpSpecializeAttr))
+    flat->setAttr(kWarpSpecializeAttr, ws);
   Block *body = flat.getBody();
   OpBuilder fb = OpBuilder::atBlockBegin(body);
   auto iterArgs = flat.getRegionIterArgs();

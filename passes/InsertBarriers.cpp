@@ -186,6 +186,19 @@ private:
   State analyzeOp(Operation *op, State state, bool insert) {
     if (isa<BarrierOp>(op))
       return State();
+    if (auto ws = dyn_cast<WarpSpecializeOp>(op)) {
+      // Everything before the split (the mbarriers' initialization) is
+      // ordered for both partitions by a barrier of the whole CTA; within
+      // each, barriers wait for its own warps (the partitions exchange
+      // data through mbarriers only, ordered by the hardware).
+      if (!state.empty() && insert) {
+        OpBuilder b(op);
+        BarrierOp::create(b, op->getLoc());
+      }
+      State c = analyzeBlock(ws.getConsumer().front(), State(), insert);
+      State p = analyzeBlock(ws.getProducer().front(), State(), insert);
+      return merge(c, p);
+    }
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return analyzeLoopOp(op, {&forOp.getRegion()}, state, insert);
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
@@ -254,7 +267,7 @@ private:
       state.insert(rangeOf(store.getSrc(), false));
       return state;
     }
-    if (isa<MBarrierExpectOp, MBarrierWaitOp>(op)) {
+    if (isa<MBarrierExpectOp, MBarrierWaitOp, MBarrierArriveOp>(op)) {
       Access b = rangeOf(op->getOperand(0), false);
       require(op, b, state, insert);
       state.insert(b);

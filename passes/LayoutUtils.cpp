@@ -151,3 +151,43 @@ LogicalResult tilec::checkTilesHaveLayouts(Operation *root) {
   });
   return failure(r.wasInterrupted());
 }
+
+Value tilec::toI64(OpBuilder &b, Location loc, Value v) {
+  Type i64 = b.getI64Type();
+  if (v.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
+    if (t.getElementType().isInteger(64))
+      return v;
+    return arith::ExtSIOp::create(b, loc, t.clone(i64), v);
+  }
+  if (v.getType().isInteger(64))
+    return v;
+  return arith::ExtSIOp::create(b, loc, i64, v);
+}
+
+Value tilec::zeroOf(OpBuilder &b, Location loc, Type t) {
+  Type elem = mlir::getElementTypeOrSelf(t);
+  TypedAttr zero;
+  if (isa<IntegerType, IndexType>(elem))
+    zero = b.getIntegerAttr(elem, 0);
+  else if (auto f = dyn_cast<FloatType>(elem))
+    zero = b.getFloatAttr(f, 0.0);
+  else
+    return {};
+  if (auto shaped = dyn_cast<RankedTensorType>(t))
+    return arith::ConstantOp::create(b, loc,
+                                     SplatElementsAttr::get(shaped, zero));
+  return arith::ConstantOp::create(b, loc, zero);
+}
+
+SmallVector<Value> tilec::getUsedValues(Operation *op) {
+  SmallVector<Value> used(op->getOperands());
+  op->walk([&](Operation *nested) {
+    if (nested != op)
+      for (Value o : nested->getOperands())
+        if (!op->isAncestor(o.getParentRegion()->getParentOp()))
+          used.push_back(o);
+  });
+  return used;
+}

@@ -62,6 +62,16 @@ tile::SharedEncodingAttr sharedEncodingFor(mlir::RankedTensorType t,
 bool mmaV2Computes(mlir::Type a, mlir::Type b, mlir::Type c,
                    llvm::StringRef inputPrecision, llvm::StringRef chip);
 
+/// The operands of `op` and the values its regions use from outside them.
+llvm::SmallVector<mlir::Value> getUsedValues(mlir::Operation *op);
+
+/// `v` (an integer, an index or a tensor of integers) as i64 (sign-extended).
+mlir::Value toI64(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+
+/// A zero of type `t` (a scalar or a tensor of integers or floats), or null
+/// for other types.
+mlir::Value zeroOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Type t);
+
 } // namespace tilec
 
 #endif // TILEC_PASSES_LAYOUTUTILS_H

@@ -47,19 +47,6 @@ bool isConstantOne(Value v) {
   return matchPattern(v, m_ConstantInt(&c)) && c.isOne();
 }
 
-/// `v` as i64 (sign-extended).
-Value toI64(OpBuilder &b, Location loc, Value v) {
-  Type i64 = b.getI64Type();
-  if (auto t = dyn_cast<RankedTensorType>(v.getType())) {
-    if (t.getElementType().isInteger(64))
-      return v;
-    return arith::ExtSIOp::create(b, loc, t.clone(i64), v);
-  }
-  if (v.getType().isInteger(64))
-    return v;
-  return arith::ExtSIOp::create(b, loc, i64, v);
-}
-
 /// `enc` (the block's encoding, or null before layouts are assigned)
 /// restricted to the dimensions in `keep`: a #tile.slice of it along each
 /// other dimension, the highest first.

@@ -285,7 +285,14 @@ public:
       return signalPassFailure();
     // Axis facts are read off the tile IR before it is rewritten.
     ModuleAxisInfo axis(module);
-    if (failed(moveKernelsToGPUModule(module)))
+    // Warp-specialized kernels launch their producer warps too.
+    DenseMap<StringAttr, unsigned> producerWarps;
+    module.walk([&](tile::WarpSpecializeOp ws) {
+      auto func = ws->getParentOfType<tile::FuncOp>();
+      producerWarps[func.getSymNameAttr()] = ws.getProducerWarps();
+      lowerWarpSpecialize(ws, func.getNumWarps());
+    });
+    if (failed(moveKernelsToGPUModule(module, producerWarps)))
       return signalPassFailure();
 
     TileTypeConverter converter(ctx);
@@ -324,6 +331,23 @@ public:
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // A CTA barrier in a partition waits for its own warps: named barrier
+    // 1 (consumers) or 2 (producer), PTX ISA 9.7.13.1.
+    module.walk([&](gpu::BarrierOp barrier) {
+      Operation *part = barrier->getParentOp();
+      while (part && !part->hasAttr(simt::kPartitionAttr))
+        part = part->getParentOp();
+      if (!part)
+        return;
+      auto range = part->getAttrOfType<DenseI32ArrayAttr>(simt::kPartitionAttr);
+      OpBuilder b(barrier);
+      Location loc = barrier.getLoc();
+      NVVM::BarrierOp::create(b, loc, Type(),
+                              simt::i32Const(b, loc, range[0] == 0 ? 1 : 2),
+                              simt::i32Const(b, loc, range[1]), nullptr,
+                              Value());
+      barrier.erase();
+    });
   }
 
 private:
@@ -603,9 +627,56 @@ private:
     return failure(allocated.wasInterrupted());
   }
 
+  /// tile.warp_specialize -> one if/else on the warpgroup, as setmaxnreg
+  /// needs (each warpgroup's role one branch): threads [0, 32 * numWarps)
+  /// raise their registers and run the consumer region; the producer
+  /// warpgroup lowers its registers, and its first warp runs the producer
+  /// region. Each region's if is marked with the thread range it runs on
+  /// (simt::kPartitionAttr), for one-thread operations and barriers.
+  static void lowerWarpSpecialize(tile::WarpSpecializeOp ws,
+                                  unsigned numWarps) {
+    OpBuilder b(ws);
+    Location loc = ws.getLoc();
+    int32_t consumers = int32_t(numWarps) * 32;
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
+    Value isConsumer =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                              simt::i32Const(b, loc, consumers));
+    auto roles = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
+    auto moveInto = [](Block &from, Block *to) {
+      to->getOperations().splice(to->getTerminator()->getIterator(),
+                                 from.getOperations());
+    };
+    OpBuilder tb = roles.getThenBodyBuilder();
+    NVVM::SetMaxRegisterOp::create(tb, loc, ws.getConsumerRegs(),
+                                   NVVM::SetMaxRegisterAction::increase);
+    auto consumer = scf::IfOp::create(
+        tb, loc, arith::ConstantIntOp::create(tb, loc, 1, 1), false);
+    consumer->setAttr(simt::kPartitionAttr,
+                      tb.getDenseI32ArrayAttr({0, consumers}));
+    moveInto(ws.getConsumer().front(), consumer.thenBlock());
+    OpBuilder eb = roles.getElseBodyBuilder();
+    NVVM::SetMaxRegisterOp::create(eb, loc, ws.getProducerRegs(),
+                                   NVVM::SetMaxRegisterAction::decrease);
+    Value firstWarp =
+        arith::CmpIOp::create(eb, loc, arith::CmpIPredicate::ult, tid,
+                              simt::i32Const(eb, loc, consumers + 32));
+    auto producer = scf::IfOp::create(eb, loc, firstWarp, false);
+    producer->setAttr(simt::kPartitionAttr,
+                      eb.getDenseI32ArrayAttr({consumers, 32}));
+    moveInto(ws.getProducer().front(), producer.thenBlock());
+    ws.erase();
+  }
+
   /// tile.func kernels -> gpu.func kernels in `gpu.module @tilec_kernels`,
-  /// with the shared memory they need recorded as `tile.shared`.
-  LogicalResult moveKernelsToGPUModule(ModuleOp module) {
+  /// with the shared memory they need recorded as `tile.shared`; a kernel
+  /// in `producerWarps` launches that many warps more than its num_warps,
+  /// and is compiled for one CTA per multiprocessor (setmaxnreg moves
+  /// registers within the CTA's launch allocation).
+  LogicalResult
+  moveKernelsToGPUModule(ModuleOp module,
+                         const DenseMap<StringAttr, unsigned> &producerWarps) {
     MLIRContext *ctx = module.getContext();
     OpBuilder b(ctx);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -635,7 +706,8 @@ private:
       if (auto a = func->getAttrOfType<IntegerAttr>(
               tile::TileDialect::getSharedBytesAttrName()))
         shared = a.getInt();
-      unsigned warps = func.getNumWarps();
+      unsigned warps =
+          func.getNumWarps() + producerWarps.lookup(func.getSymNameAttr());
       b.setInsertionPointToEnd(gpuModule.getBody());
       auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
                                             func.getFunctionType());
@@ -649,6 +721,9 @@ private:
                        b.getI32IntegerAttr(shared));
       gpuFunc->setAttr(tile::TileDialect::getNumWarpsAttrName(),
                        b.getI32IntegerAttr(warps));
+      if (producerWarps.count(func.getSymNameAttr()))
+        gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                         b.getI32IntegerAttr(1));
       // Specialization facts travel as the kernel's signature string; TMA
       // descriptors as "tile.tma" (the runtime encodes them) and the
       // parameters they take (grid constants, PTXBackend).

@@ -321,8 +321,29 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     `tile.warpgroup_dot_wait {pendings = 0}`, whose result the if yields to
     the next iteration.
 
+    Warp specialization (`tl.range(..., warp_specialize=True)`, or every
+    eligible loop with `warp-specialize=on`; sm_90a and the other `a`/`f`
+    targets, whose setmaxnreg it needs): a loop whose only copies are TMA
+    candidates, not nested in another loop (a flattened nest is one loop;
+    the hint on its outer loop applies), in a kernel of whole warpgroups,
+    is not software-pipelined but split (WarpSpecialize.cpp) into a
+    `tile.warp_specialize`: the slot buffers, the S "full" mbarriers (count
+    1) and S "empty" ones (count = num_warps) are allocated and initialized
+    at the kernel's start; both partitions carry the slot (i % S) and its
+    phase parity as i32 counters. The consumer (the kernel's warps) waits
+    on the slot's full barrier, reads the slot, and releases it with
+    `tile.mbarrier_arrive` on its empty barrier -- for an asynchronous
+    wgmma chain, the previous iteration's slot after the
+    `warpgroup_dot_wait {pendings = 1}`. The producer (one warpgroup more;
+    a copy of the kernel pruned to the copies and what computes their
+    coordinates) waits on the empty barrier for the slot's previous round,
+    expects the bytes and issues the copies, running up to S iterations
+    ahead. Registers: 40 for the producer, the rest for the consumers
+    (232 for two warpgroups). A hint that cannot apply (cp.async loads, a
+    nested loop, a slice with side effects or tensors) is dropped.
+
     Errors: a loop the upstream pipeliner rejects after the rewrite
-    (internal).
+    (internal); an unknown `warp-specialize` value.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -334,6 +355,10 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "target GPU (its shared-memory budget bounds TMA stores' "
            "staging buffers)">,
+    Option<"warpSpecialize", "warp-specialize", "std::string",
+           /*default=*/"\"hint\"",
+           "warp specialization of TMA loops: 'hint' (loops marked "
+           "tile.warp_specialize), 'on' (every eligible loop) or 'off'">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

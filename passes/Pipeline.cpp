@@ -48,6 +48,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/FlattenLoops.h"
+#include "passes/WarpSpecialize.h"
+#include "passes/Target.h"
 #include "passes/Passes.h"
 
 #include "dialects/Tile/IR/Layouts.h"
@@ -134,6 +136,13 @@ public:
   using Base::Base;
 
   void runOnOperation() override {
+    if (warpSpecialize != "hint" && warpSpecialize != "on" &&
+        warpSpecialize != "off") {
+      getOperation().emitError("tile-pipeline: expected warp-specialize = "
+                               "hint, on or off, found '")
+          << warpSpecialize << "'";
+      return signalPassFailure();
+    }
     // tl.range(flatten=True): one loop for the nest where its shared memory
     // fits (the copies' buffers then live across the epilogue).
     SmallVector<scf::ForOp> nests;
@@ -154,6 +163,9 @@ public:
     for (scf::ForOp loop : loops)
       if (failed(pipeline(loop)))
         return signalPassFailure();
+    // Hints no loop could follow (not pipelined, nested, ...) go.
+    getOperation().walk(
+        [](scf::ForOp loop) { loop->removeAttr(kWarpSpecializeAttr); });
     // Descriptor loads no loop copies with TMA: masked loads; stores: TMA
     // stores where they can be, else masked stores.
     SmallVector<Operation *> rest;
@@ -213,24 +225,10 @@ private:
       if (!isMemoryEffectFree(def))
         return failure();
       if (slice.insert(def))
-        for (Value o : usedValues(def))
+        for (Value o : getUsedValues(def))
           worklist.push_back(o);
     }
     return success();
-  }
-
-  /// The operands of `op` and the values its regions use from outside
-  /// them (a side-effect-free scf.if in a slice: tile-flatten-loops'
-  /// prologue).
-  static SmallVector<Value> usedValues(Operation *op) {
-    SmallVector<Value> used(op->getOperands());
-    op->walk([&](Operation *nested) {
-      if (nested != op)
-        for (Value o : nested->getOperands())
-          if (!op->isAncestor(o.getParentRegion()->getParentOp()))
-            used.push_back(o);
-    });
-    return used;
   }
 
   /// A descriptor load tile-pipeline copies with TMA.
@@ -582,8 +580,28 @@ private:
         scratch = std::max(scratch, round(simt::getScratchBytes(op)));
       }
     });
+    // The slots' mbarriers: "full", and "empty" when warp-specialized.
+    total += 2 * round(8 * stages);
     return total + scratch;
   }
+
+  /// Whether `loop` gets a producer warp (tl.range(...,
+  /// warp_specialize=True), or every loop with warp-specialize=on): the
+  /// target has setmaxnreg, the kernel's warps are whole warpgroups, and
+  /// no other loop of the kernel has one.
+  bool wantsWarpSpecialization(scf::ForOp loop) {
+    if (warpSpecialize == "off" ||
+        (warpSpecialize != "on" && !loop->hasAttr(kWarpSpecializeAttr)))
+      return false;
+    auto func = loop->getParentOfType<FuncOp>();
+    // (A CTA has at most 32 warps, the producer warpgroup included.)
+    return getTarget(chip).hasSetMaxNReg() && func &&
+           func.getNumWarps() % 4 == 0 && func.getNumWarps() + 4 <= 32 &&
+           !specialized.contains(func);
+  }
+
+  /// Kernels already split by warp specialization.
+  llvm::SmallPtrSet<Operation *, 4> specialized;
 
   /// In `reader` (an scf.if of the loop body), the asynchronous `dot`'s
   /// result is read after a wait for all groups; `reader` yields the
@@ -788,6 +806,39 @@ private:
         if (ok && carried)
           asyncDots.push_back({dot, reader});
       }
+    // Warp specialization: a producer warp waits for free slots and issues
+    // their TMA copies; the loop waits for full slots and releases each
+    // once its readers are done (see Passes.td). TMA copies only: cp.async
+    // needs every thread of the copy.
+    bool ws = false;
+    if (candidates.empty() && !tmaCandidates.empty() &&
+        wantsWarpSpecialization(loop)) {
+      std::string why;
+      ws = canSplitProducer(loop, stage0.getArrayRef(), why);
+      if (!ws)
+        LLVM_DEBUG(llvm::dbgs() << "not warp-specialized (" << loop.getLoc()
+                                << "): " << why << "\n");
+    }
+    loop->removeAttr(kWarpSpecializeAttr);
+    auto func = loop->getParentOfType<FuncOp>();
+    // Buffers and mbarriers go before the loop, or for a warp-specialized
+    // loop at the kernel's start (before the split, for both partitions).
+    Operation *lastEntryOp = nullptr;
+    auto atAllocPoint = [&](IRRewriter &rw) {
+      if (!ws)
+        rw.setInsertionPoint(loop);
+      else if (lastEntryOp)
+        rw.setInsertionPointAfter(lastEntryOp);
+      else
+        rw.setInsertionPointToStart(&func.getBody().front());
+    };
+    auto atEntry = [&](Operation *op) {
+      if (ws)
+        lastEntryOp = op;
+      return op;
+    };
+    SmallVector<Operation *> producerOps;
+
     // Iterations the copies run ahead; their buffers are `stages`.
     unsigned lookahead =
         !asyncDots.empty() && stages >= 4 ? stages - 2 : stages - 1;
@@ -815,10 +866,54 @@ private:
           b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
           loop.getStep());
     };
+    // Warp-specialized, the slot and its phase parity are carried (i32)
+    // instead of being recomputed from the induction variable: a flat
+    // loop's 64-bit i % S and i / S were a fifth of the consumer's stall
+    // samples (Nsight Compute, H200).
+    Value wsSlot, wsPhase;
+    if (ws) {
+      rewriter.setInsertionPoint(loop);
+      Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+      FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+          rewriter, ValueRange{zero, zero},
+          /*replaceInitOperandUsesInLoop=*/false,
+          [&](OpBuilder &b, Location l,
+              ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+            Value next = arith::AddIOp::create(
+                b, l, args[0], arith::ConstantIntOp::create(b, l, 1, 32));
+            Value wrap = arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::eq, next,
+                arith::ConstantIntOp::create(b, l, stages, 32));
+            Value slot = arith::SelectOp::create(
+                b, l, wrap, arith::ConstantIntOp::create(b, l, 0, 32), next);
+            Value phase = arith::XOrIOp::create(
+                b, l, args[1],
+                arith::ExtUIOp::create(b, l, b.getI32Type(), wrap));
+            return {slot, phase};
+          });
+      if (failed(grown))
+        return loop.emitError("internal: cannot carry the slot counters");
+      loop = cast<scf::ForOp>(grown->getOperation());
+      body = loop.getBody();
+      auto args = loop.getRegionIterArgs();
+      wsSlot = args[args.size() - 2];
+      wsPhase = args[args.size() - 1];
+    }
     auto slotOf = [&](OpBuilder &b) -> Value {
+      if (wsSlot)
+        return wsSlot;
       // ((iv - lb) / step) % stages, as i32.
       return toI32(b, arith::RemSIOp::create(b, loc, iterationOf(b),
                                              ivConst(b, stages)));
+    };
+    // Iteration i fills slot i % S for the (i / S)-th time: parity
+    // (i / S) & 1.
+    auto phaseOf = [&](OpBuilder &b) -> Value {
+      if (wsPhase)
+        return wsPhase;
+      Value round = arith::DivSIOp::create(b, loc, iterationOf(b),
+                                           ivConst(b, stages));
+      return toI32(b, arith::RemSIOp::create(b, loc, round, ivConst(b, 2)));
     };
     SmallVector<Operation *> copies;
     Operation *firstUse = nullptr;
@@ -828,12 +923,14 @@ private:
       MemDescType t = alloc.getResult().getType();
       SmallVector<int64_t> shape = {int64_t(stages)};
       shape.append(t.getShape().begin(), t.getShape().end());
-      rewriter.setInsertionPoint(loop);
-      Value buf = LocalAllocOp::create(
-          rewriter, loc,
-          MemDescType::get(shape, t.getElementType(), t.getEncoding(),
-                           /*mutable=*/true),
-          Value());
+      atAllocPoint(rewriter);
+      Value buf = atEntry(LocalAllocOp::create(
+                              rewriter, loc,
+                              MemDescType::get(shape, t.getElementType(),
+                                               t.getEncoding(),
+                                               /*mutable=*/true),
+                              Value()))
+                      ->getResult(0);
       return {buf, MemDescType::get(t.getShape(), t.getElementType(),
                                     t.getEncoding(), true)};
     };
@@ -854,7 +951,9 @@ private:
       rewriter.setInsertionPoint(alloc);
       Value slot = slotOf(rewriter);
       Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot);
-      Operation *slotStart = slot.getDefiningOp();
+      // (A carried slot is computed by no op here: the view starts it.)
+      Operation *slotStart =
+          slot.getDefiningOp() ? slot.getDefiningOp() : view.getDefiningOp();
       while (slotStart->getNumOperands() &&
              slotStart->getOperand(0).getDefiningOp() &&
              slotStart->getOperand(0).getDefiningOp()->getBlock() == body)
@@ -887,19 +986,30 @@ private:
       rewriter.eraseOp(c.load);
     }
     // TMA: one mbarrier per slot, initialized before the loop.
-    Value bars;
+    // Warp-specialized, each slot also has an "empty" mbarrier, on which
+    // every consumer warp arrives once its reads of the slot are done.
+    Value bars, emptyBars;
     MemDescType barType;
     if (!tmaCandidates.empty()) {
-      rewriter.setInsertionPoint(loop);
       auto barEnc = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {0});
       Type i64 = rewriter.getI64Type();
-      bars = LocalAllocOp::create(
-          rewriter, loc,
-          MemDescType::get({int64_t(stages), 1}, i64, barEnc, true), Value());
+      auto barsType = MemDescType::get({int64_t(stages), 1}, i64, barEnc, true);
       barType = MemDescType::get({1}, i64, barEnc, true);
-      MBarrierInitOp::create(rewriter, loc, bars,
-                             rewriter.getI32IntegerAttr(1));
+      atAllocPoint(rewriter);
+      bars = atEntry(LocalAllocOp::create(rewriter, loc, barsType, Value()))
+                 ->getResult(0);
+      atEntry(MBarrierInitOp::create(rewriter, loc, bars,
+                                     rewriter.getI32IntegerAttr(1)));
+      if (ws) {
+        emptyBars =
+            atEntry(LocalAllocOp::create(rewriter, loc, barsType, Value()))
+                ->getResult(0);
+        atEntry(MBarrierInitOp::create(
+            rewriter, loc, emptyBars,
+            rewriter.getI32IntegerAttr(int32_t(func.getNumWarps()))));
+      }
     }
+    SmallVector<Value> slotViews;
     int64_t tmaBytes = 0;
     for (TMACandidate &c : tmaCandidates)
       tmaBytes += getMemDescBytes(c.alloc.getResult().getType());
@@ -909,12 +1019,26 @@ private:
       // Stage 0: the expectation (once per iteration), then the boxes.
       Value slot0 = producerSlot(c.load);
       if (!bar0) {
+        if (ws) {
+          // The producer waits for the slot's previous round to be
+          // released: round r = i / S waits for the (r - 1)-th phase of
+          // its empty barrier, parity (r & 1) ^ 1 (a fresh barrier's
+          // "previous" phase, parity 1, counts as complete).
+          Value parity = arith::XOrIOp::create(
+              rewriter, loc, phaseOf(rewriter),
+              arith::ConstantIntOp::create(rewriter, loc, 1, 32));
+          Value empty =
+              MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slot0);
+          producerOps.push_back(
+              MBarrierWaitOp::create(rewriter, loc, empty, parity));
+        }
         bar0 = MemDescIndexOp::create(rewriter, loc, barType, bars, slot0);
         auto expect = MBarrierExpectOp::create(
             rewriter, loc, bar0, Value(),
             rewriter.getI32IntegerAttr(int32_t(tmaBytes)));
         stage0.insert(bar0.getDefiningOp());
         stage0.insert(expect);
+        producerOps.push_back(expect);
       }
       auto dst = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot0);
       Value map = getOrAddTensorMap(c.desc, c.tma);
@@ -923,8 +1047,10 @@ private:
                                          Value());
       stage0.insert(dst);
       stage0.insert(copy);
+      producerOps.push_back(copy);
       // The consumer reads the slot's view where the alloc was.
       Value view = consumerView(c.alloc, buf, viewType);
+      slotViews.push_back(view);
       rewriter.replaceAllUsesWith(c.alloc.getResult(), view);
       rewriter.eraseOp(c.alloc);
       rewriter.eraseOp(c.load);
@@ -952,13 +1078,8 @@ private:
       rewriter.setInsertionPoint(firstUse);
       Block::iterator from = rewriter.getInsertionPoint();
       Operation *before = from == body->begin() ? nullptr : &*std::prev(from);
-      Value n = iterationOf(rewriter);
-      Value slot = toI32(rewriter, arith::RemSIOp::create(
-                                       rewriter, loc, n, ivConst(rewriter, stages)));
-      Value round = arith::DivSIOp::create(rewriter, loc, n,
-                                           ivConst(rewriter, stages));
-      Value phase = toI32(rewriter, arith::RemSIOp::create(
-                                        rewriter, loc, round, ivConst(rewriter, 2)));
+      Value slot = slotOf(rewriter);
+      Value phase = phaseOf(rewriter);
       Value bar = MemDescIndexOp::create(rewriter, loc, barType, bars, slot);
       auto mwait = MBarrierWaitOp::create(rewriter, loc, bar, phase);
       // The wait and what it computes, in order, at the stage's start.
@@ -970,7 +1091,7 @@ private:
 
     // Every stage-0 op must depend only on stage-0 ops of its iteration.
     for (Operation *op : stage0)
-      for (Value o : usedValues(op))
+      for (Value o : getUsedValues(op))
         if (Operation *d = o.getDefiningOp();
             d && d->getBlock() == body && !stage0.contains(d)) {
           loop.emitError("internal: the copies' slice uses '")
@@ -979,15 +1100,98 @@ private:
         }
 
     SmallVector<unsigned> asyncAccs; // their iteration arguments
+    Operation *lastDotWait = nullptr;
     for (auto [dot, reader] : asyncDots) {
       dot.setIsAsync(true);
       unsigned pos = cast<BlockArgument>(dot.getC()).getArgNumber() - 1;
       asyncAccs.push_back(pos);
       rewriter.setInsertionPointAfter(dot);
-      WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), TypeRange(),
-                                 ValueRange(), rewriter.getI32IntegerAttr(1));
+      auto wait = WarpGroupDotWaitOp::create(rewriter, dot.getLoc(),
+                                             TypeRange(), ValueRange(),
+                                             rewriter.getI32IntegerAttr(1));
+      if (!lastDotWait || lastDotWait->isBeforeInBlock(wait))
+        lastDotWait = wait;
       if (reader)
         readAfterWait(rewriter, dot, reader, pos);
+    }
+
+    // The accumulators are read after their last group completes.
+    auto waitForAccumulators = [&](scf::ForOp result) {
+      if (asyncAccs.empty())
+        return;
+      SmallVector<Value> accs;
+      SmallVector<unsigned> accIdx(asyncAccs);
+      llvm::sort(accIdx);
+      for (unsigned i : accIdx)
+        accs.push_back(result->getResult(i));
+      // Their initial values enter the loop through a wait too (none is
+      // pending there): its lowering defines the registers before the
+      // loop, where ptxas needs them (see WarpGroupDotWaitLowering).
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(result);
+        SmallVector<Value> inits;
+        for (unsigned i : accIdx)
+          inits.push_back(result.getInits()[i]);
+        auto entry = WarpGroupDotWaitOp::create(
+            rewriter, loc, ValueRange(inits).getTypes(), inits,
+            rewriter.getI32IntegerAttr(0));
+        for (auto [i, v] : llvm::zip(accIdx, entry.getOutputs()))
+          result.getInitsMutable()[i].assign(v);
+      }
+      auto done = WarpGroupDotWaitOp::create(
+          rewriter, loc, ValueRange(accs).getTypes(), accs,
+          rewriter.getI32IntegerAttr(0));
+      for (auto [acc, out] : llvm::zip(accs, done.getOutputs()))
+        acc.replaceAllUsesExcept(out, done);
+    };
+
+    if (ws) {
+      // Iteration i releases slot (i - 1) % S after the wait that completes
+      // the asynchronous groups of iteration i - 1; with synchronous reads,
+      // slot i % S after its last reader.
+      if (lastDotWait) {
+        rewriter.setInsertionPointAfter(lastDotWait);
+        Value prev = arith::SelectOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                  wsSlot,
+                                  arith::ConstantIntOp::create(rewriter, loc,
+                                                               0, 32)),
+            arith::ConstantIntOp::create(rewriter, loc, stages - 1, 32),
+            arith::SubIOp::create(
+                rewriter, loc, wsSlot,
+                arith::ConstantIntOp::create(rewriter, loc, 1, 32)));
+        Value any = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ne, loop.getInductionVar(),
+            loop.getLowerBound());
+        Value empty =
+            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev);
+        MBarrierArriveOp::create(rewriter, loc, empty, any);
+      } else {
+        Operation *lastReader = nullptr;
+        SmallVector<Value> views(slotViews);
+        while (!views.empty()) {
+          Value v = views.pop_back_val();
+          for (Operation *user : v.getUsers()) {
+            if (user->getNumResults() == 1 &&
+                isa<MemDescType>(user->getResult(0).getType()))
+              views.push_back(user->getResult(0));
+            Operation *top = body->findAncestorOpInBlock(*user);
+            if (top && (!lastReader || lastReader->isBeforeInBlock(top)))
+              lastReader = top;
+          }
+        }
+        rewriter.setInsertionPointAfter(lastReader);
+        Value empty = MemDescIndexOp::create(rewriter, loc, barType, emptyBars,
+                                             slotOf(rewriter));
+        MBarrierArriveOp::create(rewriter, loc, empty, Value());
+      }
+      rewriter.setInsertionPointAfter(loop);
+      waitForAccumulators(loop);
+      specialized.insert(func);
+      return splitPartitions(func, lastEntryOp, producerOps,
+                             getPartitionRegisters(func.getNumWarps()));
     }
 
     // The schedule: the wait, stage 0 in order, then the rest in order
@@ -1070,34 +1274,7 @@ private:
       OpBuilder::InsertionGuard guard(rewriter);
       MBarrierInvalOp::create(rewriter, loc, bars);
     }
-    // The accumulators are read after their last group completes.
-    if (!asyncAccs.empty()) {
-      SmallVector<Value> accs;
-      SmallVector<unsigned> accIdx(asyncAccs);
-      llvm::sort(accIdx);
-      for (unsigned i : accIdx)
-        accs.push_back(result->getResult(i));
-      // Their initial values enter the loop through a wait too (none is
-      // pending there): its lowering defines the registers before the
-      // loop, where ptxas needs them (see WarpGroupDotWaitLowering).
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPoint(*result);
-        SmallVector<Value> inits;
-        for (unsigned i : accIdx)
-          inits.push_back(result->getInits()[i]);
-        auto entry = WarpGroupDotWaitOp::create(
-            rewriter, loc, ValueRange(inits).getTypes(), inits,
-            rewriter.getI32IntegerAttr(0));
-        for (auto [i, v] : llvm::zip(accIdx, entry.getOutputs()))
-          result->getInitsMutable()[i].assign(v);
-      }
-      auto done = WarpGroupDotWaitOp::create(
-          rewriter, loc, ValueRange(accs).getTypes(), accs,
-          rewriter.getI32IntegerAttr(0));
-      for (auto [acc, out] : llvm::zip(accs, done.getOutputs()))
-        acc.replaceAllUsesExcept(out, done);
-    }
+    waitForAccumulators(*result);
     return success();
   }
 };

@@ -20,6 +20,14 @@ int64_t getMemDescBytes(tile::MemDescType type);
 /// (a block argument).
 mlir::Operation *getMemDescAllocation(mlir::Value memdesc);
 
+/// Whether the buffer behind `memdesc` (its whole allocation, through
+/// every view) is written through the generic proxy -- tile.local_store,
+/// tile.local_alloc with a source, tile.async_copy (cp.async) -- rather
+/// than only by TMA copies (the async proxy), so that an async-proxy
+/// reader (wgmma) needs `fence.proxy.async` first (PTX ISA 9.7.13.4.2).
+/// True when the allocation is not known.
+bool isWrittenByGenericProxy(mlir::Value memdesc);
+
 /// The most dynamic shared memory one CTA may use on `chip`, in bytes (the
 /// opt-in maximum: 227 KiB on sm_90 and sm_90a, 163 KiB on sm_80, 99 KiB
 /// on sm_89).

@@ -38,6 +38,12 @@ struct TargetInfo {
   /// wgmma (warpgroup MMA, PTX ISA 9.7.15): sm_90a only (the `a` targets
   /// of later chips drop it for tcgen05).
   bool hasWgmma() const { return name == "sm_90a"; }
+  /// setmaxnreg (PTX ISA 9.7.19.6): the arch-specific (`a`) and family
+  /// (`f`) targets from sm_90a on.
+  bool hasSetMaxNReg() const {
+    return computeCapability >= 90 &&
+           (name.ends_with("a") || name.ends_with("f"));
+  }
   /// The NVPTX subtarget feature of ptxVersion: "+ptx84".
   std::string ptxFeature() const { return "+ptx" + std::to_string(ptxVersion); }
 };

@@ -52,6 +52,7 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   TilePipelinePassOptions pipe;
   pipe.tma = tma;
   pipe.chip = opts.arch;
+  pipe.warpSpecialize = opts.warpSpecialize;
   pm.addPass(createTilePipelinePass(pipe));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -27,6 +27,10 @@ struct PipelineOptions {
   /// `tma`): wgmma operand loads on mbarrier pipelines, 2-D stores as TMA
   /// stores. Measured on the H200 in docs/performance.md.
   bool tma = true;
+  /// Warp specialization of TMA-copying loops (tile-pipeline's
+  /// `warp-specialize`): "hint" (tl.range(..., warp_specialize=True)),
+  /// "on" (every eligible loop) or "off".
+  std::string warpSpecialize = "hint";
 };
 
 /// Whether `arch` is one tilec targets.

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SIMT/SIMTUtils.h"
+#include "passes/SharedMemoryUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -544,11 +545,16 @@ struct WarpGroupDotLowering
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
 
     // Shared memory written through the generic proxy (stores, cp.async)
-    // must be ordered before the async proxy reads it.
-    NVVM::FenceProxyOp::create(
-        rewriter, loc,
-        NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    // must be ordered before the async proxy reads it; operands only TMA
+    // writes need no fence (its MEMBAR also waited for this warp's
+    // mbarrier arrivals before every wgmma).
+    if ((isa<tile::MemDescType>(op.getA().getType()) &&
+         isWrittenByGenericProxy(op.getA())) ||
+        isWrittenByGenericProxy(op.getB()))
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (int64_t ki = 0; ki < nK; ++ki)
       for (int64_t mi = 0; mi < nM; ++mi)

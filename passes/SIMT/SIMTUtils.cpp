@@ -61,10 +61,17 @@ Value simt::emitLaneId(OpBuilder &b, Location loc) {
 }
 
 Value simt::emitIsThreadZero(OpBuilder &b, Location loc) {
+  int64_t first = 0;
+  for (Operation *p = b.getInsertionBlock()->getParentOp(); p;
+       p = p->getParentOp())
+    if (auto range = p->getAttrOfType<DenseI32ArrayAttr>(kPartitionAttr)) {
+      first = range[0];
+      break;
+    }
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                               i32Const(b, loc, 0));
+                               i32Const(b, loc, first));
 }
 
 Value simt::emitWarpId(OpBuilder &b, Location loc) {

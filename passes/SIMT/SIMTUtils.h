@@ -39,7 +39,14 @@ mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc);
 /// "This is thread 0 of the CTA" (i1): the one thread that does what must
 /// happen once per CTA (a scalar store or atomic, an mbarrier or TMA op).
+/// Inside a warp-specialized partition (an op marked kPartitionAttr around
+/// the insertion point), the partition's first thread.
 mlir::Value emitIsThreadZero(mlir::OpBuilder &b, mlir::Location loc);
+
+/// The `[first thread, threads]` (DenseI32ArrayAttr) of the threads that
+/// run the regions of the op carrying it: a lowered tile.warp_specialize
+/// partition (LowerToSIMT.cpp).
+inline constexpr llvm::StringLiteral kPartitionAttr = "tile.partition";
 
 /// The XOR of `bases[i]` over the set bits i of `id` (i32), emitted as
 /// shifts and masks (runs of consecutive bits mapping to consecutive

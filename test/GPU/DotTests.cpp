@@ -1111,7 +1111,14 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
         {"matmul_tma_persistent_bf16_tma", "matmul_tma_persistent_kernel",
          Elem::BF16, Elem::BF16, 128, 256, true},
         {"matmul_tma_persistent_fp16_f32_tma", "matmul_tma_persistent_kernel",
-         Elem::F16, Elem::F32, 64, 64, true}}) {
+         Elem::F16, Elem::F32, 64, 64, true},
+        // Warp-specialized: a producer warp issues the copies.
+        {"matmul_tma_fp16_ws", "matmul_tma_kernel", Elem::F16, Elem::F16, 128,
+         128, false},
+        {"matmul_tma_persistent_fp16_f32_ws", "matmul_tma_persistent_kernel",
+         Elem::F16, Elem::F32, 64, 64, true},
+        {"matmul_tma_persistent_bf16_ws", "matmul_tma_persistent_kernel",
+         Elem::BF16, Elem::BF16, 128, 256, true}}) {
     MatmulSpec d = spec(file, in, out, Prec::ExactProducts);
     d.kernel = kernel;
     d.blockM = bm;
@@ -1134,7 +1141,9 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   // reusing the operands' shared memory.
   for (auto [file, e] : {std::pair{"bench_host_desc_fp16", Elem::F16},
                          {"bench_host_desc_tma_fp16", Elem::F16},
-                         {"bench_host_desc_tma_bf16", Elem::BF16}}) {
+                         {"bench_host_desc_tma_bf16", Elem::BF16},
+                         {"bench_host_desc_ws_fp16", Elem::F16},
+                         {"bench_host_desc_ws_bf16", Elem::BF16}}) {
     MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
     d.kernel = "matmul_tma_persistent_kernel";
     d.blockM = 128;
@@ -1146,9 +1155,9 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     addMatmul(d, {Shape{400, 528, 1024}, Shape{528, 1104, 64}});
   }
   // ... and its plain-i32 variant for untuned shapes (--untuned).
-  {
-    MatmulSpec d = spec("bench_host_desc_tma_fp16_i32", Elem::F16, Elem::F16,
-                        Prec::ExactProducts);
+  for (const char *file :
+       {"bench_host_desc_tma_fp16_i32", "bench_host_desc_ws_fp16_i32"}) {
+    MatmulSpec d = spec(file, Elem::F16, Elem::F16, Prec::ExactProducts);
     d.kernel = "matmul_tma_persistent_kernel";
     d.blockM = 128;
     d.blockN = 256;

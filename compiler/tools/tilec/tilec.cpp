@@ -144,6 +144,15 @@ cl::opt<bool> tma(
              "masked loads and stores"),
     cl::init(true), cl::cat(tilecCategory));
 
+cl::opt<std::string> warpSpecialize(
+    "warp-specialize",
+    cl::desc("Warp specialization of TMA-copying wgmma loops (sm_90a): a "
+             "producer warpgroup issues the copies, the kernel's warps "
+             "compute. hint (the default): loops written "
+             "tl.range(..., warp_specialize=True); on: every eligible loop; "
+             "off: none"),
+    cl::value_desc("hint|on|off"), cl::init("hint"), cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -224,6 +233,13 @@ int main(int argc, char **argv) {
   if (mmaVersion != 0 && mmaVersion != 2 && mmaVersion != 3) {
     llvm::errs() << "tilec: error: expected --mma-version 0, 2 or 3, found "
                  << mmaVersion << "\n";
+    return fail();
+  }
+  if (warpSpecialize != "hint" && warpSpecialize != "on" &&
+      warpSpecialize != "off") {
+    llvm::errs() << "tilec: error: expected --warp-specialize=hint, on or "
+                    "off, found '"
+                 << warpSpecialize << "'\n";
     return fail();
   }
   if (!inputLanguage.empty() && inputLanguage != "py" &&
@@ -415,6 +431,7 @@ int main(int argc, char **argv) {
   opts.numWarps = numWarps;
   opts.mmaVersion = mmaVersion;
   opts.tma = tma;
+  opts.warpSpecialize = warpSpecialize;
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

@@ -1376,3 +1376,51 @@ LogicalResult MBarrierWaitOp::verify() {
            << getBarrier().getType();
   return success();
 }
+
+LogicalResult MBarrierArriveOp::verify() {
+  if (!isOneBarrier(getBarrier().getType()))
+    return emitOpError("expected one mbarrier (a mutable 1-element i64 "
+                       "buffer), found ")
+           << getBarrier().getType();
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  // setmaxnreg (PTX ISA 9.7.19.6) acts on whole warpgroups and takes a
+  // multiple of 8 in [24, 256].
+  if (getProducerWarps() % 4)
+    return emitOpError("expected producer_warps to be a multiple of 4 (whole "
+                       "warpgroups), found ")
+           << getProducerWarps();
+  for (auto [name, regs] : {std::pair<StringRef, int32_t>{"producer_regs",
+                                                          getProducerRegs()},
+                            {"consumer_regs", getConsumerRegs()}})
+    if (regs < 24 || regs > 256 || regs % 8)
+      return emitOpError("expected ")
+             << name << " to be a multiple of 8 in [24, 256], found " << regs;
+  auto func = (*this)->getParentOfType<FuncOp>();
+  if (func && (func.getNumWarps() % 4))
+    return emitOpError("expected the kernel's num_warps to be a multiple of 4 "
+                       "(whole consumer warpgroups), found ")
+           << func.getNumWarps();
+  if (func && func.getNumWarps() + getProducerWarps() > 32)
+    return emitOpError("expected at most 32 warps with the producer's, found ")
+           << func.getNumWarps() << " + " << getProducerWarps();
+  WalkResult r = getProducer().walk([&](Operation *op) {
+    auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+    if (llvm::any_of(op->getResultTypes(), isTensor) ||
+        llvm::any_of(op->getOperandTypes(), isTensor)) {
+      op->emitOpError("a warp_specialize producer holds scalar code only "
+                      "(one warp runs it), found a tensor");
+      return WalkResult::interrupt();
+    }
+    if (isa<LocalAllocOp, BarrierOp, WarpSpecializeOp>(op)) {
+      op->emitOpError("is not allowed in a warp_specialize producer (its "
+                      "buffers are allocated before the split; it has no CTA "
+                      "barrier)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}

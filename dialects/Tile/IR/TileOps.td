@@ -1087,6 +1087,78 @@ def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [
   let hasVerifier = 1;
 }
 
+def Tile_MBarrierArriveOp : Tile_Op<"mbarrier_arrive", [
+    MemoryEffects<[MemRead<Tile_SharedMemory>, MemWrite<Tile_SharedMemory>]>]> {
+  let summary = "each warp arrives once on an mbarrier";
+  let description = [{
+    Each warp that executes it arrives once on `barrier` (its lanes
+    converge with `bar.warp.sync`, then lane 0 runs
+    `mbarrier.arrive.shared.b64`, PTX ISA 9.7.13.15.13, release semantics
+    at CTA scope): the shared-memory reads the warp's threads made before
+    it are complete for a thread that waits on the phase it completes. A
+    barrier a partition of `n` warps releases this way is initialized with
+    count `n`. With `pred` false it does nothing.
+
+    Warp-specialized loops release an operand slot to the producer with it
+    (tile-pipeline).
+
+    ```mlir
+    tile.mbarrier_arrive %empty, %p : !tile.memdesc<1xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$barrier, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier (`,` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    RecursiveMemoryEffects, NoTerminator,
+    SingleBlock, ParentOneOf<["FuncOp"]>]> {
+  let summary = "split a kernel into a consumer and a producer partition";
+  let description = [{
+    Warp specialization (Triton's `tl.range(..., warp_specialize=True)`,
+    CUTLASS's warp-specialized mainloops): the kernel's `num_warps` warps
+    (threads [0, 32 * num_warps)) run the `consumer` region, and
+    `producer_warps` more warps (a whole warpgroup, as `setmaxnreg`
+    requires) run the `producer` region, concurrently. The launch has
+    `num_warps + producer_warps` warps.
+
+    - `producer` holds scalar code only (no tensors, no shared-memory
+      allocation, no CTA barrier): in tilec it waits for free operand
+      slots and issues their TMA copies. One warp of the partition runs
+      it; its thread 0 (thread `32 * num_warps` of the CTA) is the thread
+      that issues one-thread operations (mbarrier expect, TMA).
+    - `consumer` is the kernel as it was (tensors distributed over
+      `num_warps` warps); a CTA barrier in it waits for the consumer
+      warps only (`bar.sync 1, 32 * num_warps`).
+    - On entry the producer warpgroup lowers its register budget to
+      `producer_regs` and the consumer warps raise theirs to
+      `consumer_regs` (`setmaxnreg`, PTX ISA 9.7.19.6; sm_90a), the
+      kernel being compiled for one CTA per multiprocessor.
+
+    The partitions communicate through mbarriers only (slot "full" and
+    "empty" barriers); the op sits directly in a kernel's body, after the
+    buffers and mbarriers both partitions use.
+
+    ```mlir
+    tile.warp_specialize attributes {producer_warps = 4 : i32,
+        producer_regs = 40 : i32, consumer_regs = 232 : i32} {
+      scf.for ... { tile.mbarrier_wait %full ... tile.warpgroup_dot ... }
+    } producer {
+      scf.for ... { tile.mbarrier_wait %empty ... tile.async_tma_load ... }
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$producer_warps,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$producer_regs,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$consumer_regs);
+  let regions = (region SizedRegion<1>:$consumer, SizedRegion<1>:$producer);
+  let assemblyFormat = "attr-dict-with-keyword $consumer `producer` $producer";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Hints and synchronization
 //===----------------------------------------------------------------------===//

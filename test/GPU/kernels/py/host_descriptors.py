@@ -33,17 +33,20 @@ def _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
 
 @triton.jit
 def matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K,
-                      GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr):
+                      GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
+                      WARP_SPECIALIZE: tl.constexpr = False):
     """C[M, N] = A[M, K] @ B[N, K]^T, one output tile per program; the tile
     sizes are the descriptors' blocks (A: BM x BK, B: BN x BK, C: BM x BN).
-    Ragged edges need no masks: loads zero-fill, stores clip."""
+    Ragged edges need no masks: loads zero-fill, stores clip. With
+    WARP_SPECIALIZE a producer warp issues the K loop's loads."""
     BLOCK_M: tl.constexpr = a_desc.block_shape[0]
     BLOCK_K: tl.constexpr = a_desc.block_shape[1]
     BLOCK_N: tl.constexpr = b_desc.block_shape[0]
     pid_m, pid_n = _tile_coords(tl.program_id(0), tl.cdiv(M, BLOCK_M),
                                 tl.cdiv(N, BLOCK_N), GROUP_M)
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in tl.range(tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
+    for k in tl.range(tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES,
+                      warp_specialize=WARP_SPECIALIZE):
         a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
         b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K])
         acc = tl.dot(a, b.T, acc)
@@ -53,11 +56,13 @@ def matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K,
 @triton.jit
 def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
                                  GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
-                                 EPILOGUE_SUBTILE: tl.constexpr):
+                                 EPILOGUE_SUBTILE: tl.constexpr,
+                                 WARP_SPECIALIZE: tl.constexpr = False):
     """matmul_tma_kernel, persistent: each program loops over output tiles
     in grouped order, stepping by the number of programs. With
     EPILOGUE_SUBTILE, c_desc's block is BM x BN/2 and each tile is stored as
-    two halves."""
+    two halves. With WARP_SPECIALIZE a producer warp issues the loads (of
+    the flattened nest, as in tutorial 09)."""
     BLOCK_M: tl.constexpr = a_desc.block_shape[0]
     BLOCK_K: tl.constexpr = a_desc.block_shape[1]
     BLOCK_N: tl.constexpr = b_desc.block_shape[0]
@@ -65,7 +70,8 @@ def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
     num_pid_n = tl.cdiv(N, BLOCK_N)
     k_tiles = tl.cdiv(K, BLOCK_K)
     for tile_id in tl.range(tl.program_id(0), num_pid_m * num_pid_n,
-                            tl.num_programs(0), flatten=True):
+                            tl.num_programs(0), flatten=True,
+                            warp_specialize=WARP_SPECIALIZE):
         pid_m, pid_n = _tile_coords(tile_id, num_pid_m, num_pid_n, GROUP_M)
         offs_m = pid_m * BLOCK_M
         offs_n = pid_n * BLOCK_N
