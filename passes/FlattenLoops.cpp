@@ -54,6 +54,13 @@ namespace tilec {
 using namespace mlir;
 using namespace tilec;
 
+scf::ForOp tilec::getInnerLoop(scf::ForOp outer) {
+  for (Operation &op : *outer.getBody())
+    if (auto f = dyn_cast<scf::ForOp>(op))
+      return f;
+  return {};
+}
+
 namespace {
 
 using tilec::kFlattenAttr;
@@ -91,9 +98,10 @@ bool isIntOrFloat(Type t) {
 FailureOr<Nest> analyzeNest(scf::ForOp outer, std::string &why) {
   Nest n;
   Block *body = outer.getBody();
+  scf::ForOp inner = getInnerLoop(outer);
   for (Operation &op : body->without_terminator()) {
-    if (auto f = dyn_cast<scf::ForOp>(op); f && !n.inner) {
-      n.inner = f;
+    if (&op == inner.getOperation()) {
+      n.inner = inner;
       continue;
     }
     if (!n.inner && !isMemoryEffectFree(&op)) {
@@ -180,10 +188,7 @@ bool tilec::flattenLoopNest(scf::ForOp outer) {
   {
     OpBuilder eb = version.getElseBodyBuilder();
     auto copy = cast<scf::ForOp>(eb.clone(*outer));
-    scf::ForOp innerCopy;
-    for (Operation &op : *copy.getBody())
-      if (auto f = dyn_cast<scf::ForOp>(op); f && !innerCopy)
-        innerCopy = f;
+    scf::ForOp innerCopy = getInnerLoop(copy);
     innerCopy.replaceAllUsesWith(innerCopy.getInits());
     innerCopy.erase();
     yieldIn(eb, loc, copy.getResults());

@@ -14,6 +14,10 @@ namespace tilec {
 /// The loop attribute of `tl.range(..., flatten=True)`.
 inline constexpr llvm::StringLiteral kFlattenAttr = "tile.flatten";
 
+/// The inner loop of the nest `outer`: the first scf.for of its body (null
+/// if none).
+mlir::scf::ForOp getInnerLoop(mlir::scf::ForOp outer);
+
 /// Replaces the nest `outer` (prologue; one inner scf.for whose bounds do
 /// not depend on `outer`; epilogue) by one loop over its iterations, as
 /// tile-flatten-loops describes (Passes.td), and returns true; returns

@@ -298,12 +298,9 @@ private:
   /// masked store, which needs none.
   bool stagingFits(DescStoreOp store) {
     auto t = cast<RankedTensorType>(store.getSrc().getType());
-    auto round = [](int64_t b) { return (b + 1023) / 1024 * 1024; };
     // The conversions feeding the store go away with it.
     llvm::SmallPtrSet<Operation *, 8> chain;
     addReplacedByTMAStore(store, chain);
-    int64_t total = round(t.getNumElements() * getElementBytes(t.getElementType()));
-    int64_t scratch = 0;
     // A buffer in another branch of an scf.if around the store is never
     // live with it (a flattened nest's zero-trip version).
     auto exclusive = [&](Operation *op) {
@@ -315,15 +312,42 @@ private:
           return true;
       return false;
     };
-    store->getParentOfType<FuncOp>().walk([&](Operation *op) {
-      if (exclusive(op))
+    int64_t total =
+        roundToKiB(t.getNumElements() * getElementBytes(t.getElementType())) +
+        sharedBytesBound(store->getParentOfType<FuncOp>(), chain, exclusive);
+    return total <= int64_t(getSharedBudget(chip));
+  }
+
+  static int64_t roundToKiB(int64_t bytes) {
+    return (bytes + 1023) / 1024 * 1024;
+  }
+
+  /// An upper bound of `func`'s shared memory once laid out: every
+  /// allocation and the largest scratch (but those of the ops in `skip`)
+  /// live at once, in 1 KiB granules, leaving out the ops `exclusive`
+  /// says are never live with the code in question; an operand buffer of
+  /// `inner` (a local_alloc of a load in its body) counts `stages` times,
+  /// as pipelining multiplies it.
+  static int64_t
+  sharedBytesBound(FuncOp func, const llvm::SmallPtrSetImpl<Operation *> &skip,
+                   llvm::function_ref<bool(Operation *)> exclusive = nullptr,
+                   scf::ForOp inner = {}, int64_t stages = 1) {
+    int64_t total = 0, scratch = 0;
+    func.walk([&](Operation *op) {
+      if (exclusive && exclusive(op))
         return;
-      if (auto alloc = dyn_cast<LocalAllocOp>(op))
-        total += round(getMemDescBytes(alloc.getResult().getType()));
-      else if (!chain.contains(op))
-        scratch = std::max(scratch, round(simt::getScratchBytes(op)));
+      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+        int64_t bytes = roundToKiB(getMemDescBytes(alloc.getResult().getType()));
+        bool operand = inner && alloc.getSrc() &&
+                       alloc->getBlock() == inner.getBody() &&
+                       isa_and_nonnull<LoadOp, DescLoadOp>(
+                           alloc.getSrc().getDefiningOp());
+        total += operand ? bytes * stages : bytes;
+      } else if (!skip.contains(op)) {
+        scratch = std::max(scratch, roundToKiB(simt::getScratchBytes(op)));
+      }
     });
-    return total + scratch <= int64_t(getSharedBudget(chip));
+    return total + scratch;
   }
 
   /// `v` in the layout it was computed in: layout conversions skipped, and
@@ -530,18 +554,13 @@ private:
   bool worthFlattening(scf::ForOp outer) {
     if (!tma)
       return false;
-    for (Operation &op : *outer.getBody()) {
-      auto inner = dyn_cast<scf::ForOp>(op);
-      if (!inner)
-        continue;
-      if (stagesFor(inner) < 2)
-        return false;
-      for (Operation &in : *inner.getBody())
-        if (auto load = dyn_cast<DescLoadOp>(in);
-            load && getTMAConfig(load, inner.getBody()))
-          return true;
+    scf::ForOp inner = getInnerLoop(outer);
+    if (!inner || stagesFor(inner) < 2)
       return false;
-    }
+    for (Operation &in : *inner.getBody())
+      if (auto load = dyn_cast<DescLoadOp>(in);
+          load && getTMAConfig(load, inner.getBody()))
+        return true;
     return false;
   }
 
@@ -551,38 +570,24 @@ private:
   /// store's staging buffer in place of the conversions it replaces (as
   /// stagingFits counts).
   int64_t flatSharedBytes(scf::ForOp outer) {
-    auto round = [](int64_t b) { return (b + 1023) / 1024 * 1024; };
-    scf::ForOp inner;
-    for (Operation &op : *outer.getBody())
-      if (auto f = dyn_cast<scf::ForOp>(op); f && !inner)
-        inner = f;
+    scf::ForOp inner = getInnerLoop(outer);
     if (!inner)
       return 0;
     int64_t stages = stagesFor(inner);
+    auto func = outer->getParentOfType<FuncOp>();
     llvm::SmallPtrSet<Operation *, 8> replaced;
-    int64_t total = 0, scratch = 0;
-    outer->getParentOfType<FuncOp>().walk([&](Operation *op) {
-      if (auto store = dyn_cast<DescStoreOp>(op); store && tma &&
-                                                   getTMAStoreConfig(store)) {
+    int64_t total = 0;
+    func.walk([&](DescStoreOp store) {
+      if (tma && getTMAStoreConfig(store)) {
         auto t = cast<RankedTensorType>(store.getSrc().getType());
-        total += round(t.getNumElements() * getElementBytes(t.getElementType()));
+        total += roundToKiB(t.getNumElements() *
+                            getElementBytes(t.getElementType()));
         addReplacedByTMAStore(store, replaced);
       }
     });
-    outer->getParentOfType<FuncOp>().walk([&](Operation *op) {
-      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-        int64_t bytes = round(getMemDescBytes(alloc.getResult().getType()));
-        bool operand = alloc.getSrc() && alloc->getBlock() == inner.getBody() &&
-                       isa_and_nonnull<LoadOp, DescLoadOp>(
-                           alloc.getSrc().getDefiningOp());
-        total += operand ? bytes * stages : bytes;
-      } else if (!replaced.contains(op)) {
-        scratch = std::max(scratch, round(simt::getScratchBytes(op)));
-      }
-    });
     // The slots' mbarriers: "full", and "empty" when warp-specialized.
-    total += 2 * round(8 * stages);
-    return total + scratch;
+    total += 2 * roundToKiB(8 * stages);
+    return total + sharedBytesBound(func, replaced, nullptr, inner, stages);
   }
 
   /// Whether `loop` gets a producer warp (tl.range(...,
