@@ -40,10 +40,8 @@ int64_t tilec::getMemDescBytes(MemDescType type) {
   return n * std::max<unsigned>(1, bits / 8);
 }
 
-bool tilec::isWrittenByGenericProxy(Value memdesc) {
-  auto alloc = dyn_cast_or_null<LocalAllocOp>(getMemDescAllocation(memdesc));
-  if (!alloc)
-    return true;
+/// Whether `alloc`'s own views are written through the generic proxy.
+static bool hasGenericWriter(LocalAllocOp alloc) {
   if (alloc.getSrc())
     return true;
   SmallVector<Value> views = {alloc.getResult()};
@@ -62,6 +60,49 @@ bool tilec::isWrittenByGenericProxy(Value memdesc) {
     }
   }
   return false;
+}
+
+bool tilec::isWrittenByGenericProxy(Value memdesc) {
+  auto alloc = dyn_cast_or_null<LocalAllocOp>(getMemDescAllocation(memdesc));
+  if (!alloc)
+    return true;
+  if (hasGenericWriter(alloc))
+    return true;
+  // Bytes tile-allocate-shared also gave another buffer or a scratch area
+  // written through the generic proxy count too (an epilogue's conversion
+  // reusing the operand slots).
+  auto offsetOf = [](Operation *op) -> std::optional<int64_t> {
+    if (auto a = op->getAttrOfType<IntegerAttr>(
+            TileDialect::getSharedOffsetAttrName()))
+      return a.getInt();
+    return std::nullopt;
+  };
+  std::optional<int64_t> lo = offsetOf(alloc);
+  if (!lo)
+    return true;
+  int64_t hi = *lo + getMemDescBytes(alloc.getResult().getType());
+  // (A tile.func, or the gpu.func the SIMT lowering moved it into.)
+  Operation *func = alloc->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!func)
+    return true;
+  WalkResult aliased = func->walk([&](Operation *op) {
+    if (op == alloc.getOperation())
+      return WalkResult::advance();
+    std::optional<int64_t> at = offsetOf(op);
+    if (!at)
+      return WalkResult::advance();
+    int64_t bytes = 0;
+    if (auto other = dyn_cast<LocalAllocOp>(op)) {
+      if (!hasGenericWriter(other))
+        return WalkResult::advance();
+      bytes = getMemDescBytes(other.getResult().getType());
+    } else {
+      bytes = simt::getScratchBytes(op);
+    }
+    return *at < hi && *lo < *at + bytes ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+  });
+  return aliased.wasInterrupted();
 }
 
 Operation *tilec::getMemDescAllocation(Value memdesc) {

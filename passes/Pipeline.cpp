@@ -301,21 +301,23 @@ private:
     // The conversions feeding the store go away with it.
     llvm::SmallPtrSet<Operation *, 8> chain;
     addReplacedByTMAStore(store, chain);
-    // A buffer in another branch of an scf.if around the store is never
-    // live with it (a flattened nest's zero-trip version).
-    auto exclusive = [&](Operation *op) {
-      for (auto ifOp = op->getParentOfType<scf::IfOp>(); ifOp;
-           ifOp = ifOp->getParentOfType<scf::IfOp>())
-        if (ifOp->isAncestor(store) &&
-            ifOp.getThenRegion().isAncestor(op->getParentRegion()) !=
-                ifOp.getThenRegion().isAncestor(store->getParentRegion()))
-          return true;
-      return false;
-    };
     int64_t total =
         roundToKiB(t.getNumElements() * getElementBytes(t.getElementType())) +
-        sharedBytesBound(store->getParentOfType<FuncOp>(), chain, exclusive);
+        sharedBytesBound(store->getParentOfType<FuncOp>(), chain,
+                         [&](Operation *op) { return exclusive(op, store); });
     return total <= int64_t(getSharedBudget(chip));
+  }
+
+  /// Whether `op` is in another branch than `anchor` of an scf.if around
+  /// both, so never live with it (a flattened nest's zero-trip version).
+  static bool exclusive(Operation *op, Operation *anchor) {
+    for (auto ifOp = op->getParentOfType<scf::IfOp>(); ifOp;
+         ifOp = ifOp->getParentOfType<scf::IfOp>())
+      if (ifOp->isAncestor(anchor) &&
+          ifOp.getThenRegion().isAncestor(op->getParentRegion()) !=
+              ifOp.getThenRegion().isAncestor(anchor->getParentRegion()))
+        return true;
+    return false;
   }
 
   static int64_t roundToKiB(int64_t bytes) {
@@ -325,24 +327,33 @@ private:
   /// An upper bound of `func`'s shared memory once laid out: every
   /// allocation and the largest scratch (but those of the ops in `skip`)
   /// live at once, in 1 KiB granules, leaving out the ops `exclusive`
-  /// says are never live with the code in question; an operand buffer of
-  /// `inner` (a local_alloc of a load in its body) counts `stages` times,
-  /// as pipelining multiplies it.
-  static int64_t
+  /// says are never live with the code in question; an operand buffer (a
+  /// local_alloc of a load in a loop body) of `inner` counts `stages`
+  /// times, as pipelining multiplies it -- with `everyLoop`, that of any
+  /// loop its loop's stages times.
+  int64_t
   sharedBytesBound(FuncOp func, const llvm::SmallPtrSetImpl<Operation *> &skip,
                    llvm::function_ref<bool(Operation *)> exclusive = nullptr,
-                   scf::ForOp inner = {}, int64_t stages = 1) {
+                   scf::ForOp inner = {}, int64_t stages = 1,
+                   bool everyLoop = false) {
+    auto copies = [&](LocalAllocOp alloc) -> int64_t {
+      if (!alloc.getSrc() ||
+          !isa_and_nonnull<LoadOp, DescLoadOp>(alloc.getSrc().getDefiningOp()))
+        return 1;
+      if (inner && alloc->getBlock() == inner.getBody())
+        return stages;
+      if (auto loop = dyn_cast<scf::ForOp>(alloc->getParentOp());
+          loop && everyLoop)
+        return stagesFor(loop);
+      return 1;
+    };
     int64_t total = 0, scratch = 0;
     func.walk([&](Operation *op) {
       if (exclusive && exclusive(op))
         return;
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         int64_t bytes = roundToKiB(getMemDescBytes(alloc.getResult().getType()));
-        bool operand = inner && alloc.getSrc() &&
-                       alloc->getBlock() == inner.getBody() &&
-                       isa_and_nonnull<LoadOp, DescLoadOp>(
-                           alloc.getSrc().getDefiningOp());
-        total += operand ? bytes * stages : bytes;
+        total += bytes * copies(alloc);
       } else if (!skip.contains(op)) {
         scratch = std::max(scratch, roundToKiB(simt::getScratchBytes(op)));
       }
@@ -565,29 +576,39 @@ private:
   }
 
   /// The shared memory the kernel of `outer` needs at most if the nest is
-  /// flattened and pipelined: every buffer and the largest scratch live at
-  /// once, the inner loop's operand buffers times its stages, a TMA
-  /// store's staging buffer in place of the conversions it replaces (as
-  /// stagingFits counts).
+  /// flattened and pipelined (pipelinedSharedBytes of its inner loop).
   int64_t flatSharedBytes(scf::ForOp outer) {
     scf::ForOp inner = getInnerLoop(outer);
     if (!inner)
       return 0;
-    int64_t stages = stagesFor(inner);
-    auto func = outer->getParentOfType<FuncOp>();
+    bool ws = outer->hasAttr(kWarpSpecializeAttr) ||
+              inner->hasAttr(kWarpSpecializeAttr);
+    return pipelinedSharedBytes(inner, stagesFor(inner), ws);
+  }
+
+  /// The shared memory `loop`'s kernel needs at most once `loop` is
+  /// pipelined with `stages` buffers: every buffer and the largest scratch
+  /// live at once, the loop's operand buffers times the stages, a TMA
+  /// store's staging buffer in place of the conversions it replaces (as
+  /// stagingFits counts), and the slots' mbarriers ("full", and "empty"
+  /// when warp-specialized).
+  int64_t pipelinedSharedBytes(scf::ForOp loop, int64_t stages, bool ws) {
+    auto func = loop->getParentOfType<FuncOp>();
     llvm::SmallPtrSet<Operation *, 8> replaced;
     int64_t total = 0;
+    auto notWithLoop = [&](Operation *op) { return exclusive(op, loop); };
     func.walk([&](DescStoreOp store) {
-      if (tma && getTMAStoreConfig(store)) {
+      if (tma && !notWithLoop(store) && getTMAStoreConfig(store)) {
         auto t = cast<RankedTensorType>(store.getSrc().getType());
         total += roundToKiB(t.getNumElements() *
                             getElementBytes(t.getElementType()));
         addReplacedByTMAStore(store, replaced);
       }
     });
-    // The slots' mbarriers: "full", and "empty" when warp-specialized.
-    total += 2 * roundToKiB(8 * stages);
-    return total + sharedBytesBound(func, replaced, nullptr, inner, stages);
+    total += (ws ? 2 : 1) * roundToKiB(8 * stages);
+    // (Warp-specialized, no buffer reuses another loop's: count them all.)
+    return total + sharedBytesBound(func, replaced, notWithLoop, loop, stages,
+                                    /*everyLoop=*/ws);
   }
 
   /// Whether `loop` gets a producer warp (tl.range(...,
@@ -600,9 +621,15 @@ private:
       return false;
     auto func = loop->getParentOfType<FuncOp>();
     // (A CTA has at most 32 warps, the producer warpgroup included.)
-    return getTarget(chip).hasSetMaxNReg() && func &&
-           func.getNumWarps() % 4 == 0 && func.getNumWarps() + 4 <= 32 &&
-           !specialized.contains(func);
+    if (!getTarget(chip).hasSetMaxNReg() || !func ||
+        func.getNumWarps() % 4 || func.getNumWarps() + 4 > 32 ||
+        specialized.contains(func))
+      return false;
+    // The slots stay live through the whole kernel (the producer runs
+    // beside everything the consumers do: no later buffer reuses them), so
+    // the bound that assumes no reuse must fit.
+    return pipelinedSharedBytes(loop, stagesFor(loop), /*ws=*/true) <=
+           int64_t(getSharedBudget(chip));
   }
 
   /// Kernels already split by warp specialization.
@@ -1094,8 +1121,9 @@ private:
       waits.push_back(mwait);
     }
 
-    // Every stage-0 op must depend only on stage-0 ops of its iteration.
-    for (Operation *op : stage0)
+    // Every stage-0 op must depend only on stage-0 ops of its iteration
+    // (the schedule's premise; a warp-specialized loop has no schedule).
+    for (Operation *op : ws ? ArrayRef<Operation *>() : stage0.getArrayRef())
       for (Value o : getUsedValues(op))
         if (Operation *d = o.getDefiningOp();
             d && d->getBlock() == body && !stage0.contains(d)) {

@@ -20,12 +20,13 @@ int64_t getMemDescBytes(tile::MemDescType type);
 /// (a block argument).
 mlir::Operation *getMemDescAllocation(mlir::Value memdesc);
 
-/// Whether the buffer behind `memdesc` (its whole allocation, through
-/// every view) is written through the generic proxy -- tile.local_store,
-/// tile.local_alloc with a source, tile.async_copy (cp.async) -- rather
-/// than only by TMA copies (the async proxy), so that an async-proxy
-/// reader (wgmma) needs `fence.proxy.async` first (PTX ISA 9.7.13.4.2).
-/// True when the allocation is not known.
+/// Whether the bytes behind `memdesc` (its whole allocation) are written
+/// through the generic proxy -- tile.local_store, tile.local_alloc with a
+/// source, tile.async_copy (cp.async) into it, or into another buffer or
+/// a scratch area tile-allocate-shared placed on overlapping bytes --
+/// rather than only by TMA copies (the async proxy), so that an
+/// async-proxy reader (wgmma) needs `fence.proxy.async` first (PTX ISA
+/// 9.7.13.4.2). True when the allocation or its offset is not known.
 bool isWrittenByGenericProxy(mlir::Value memdesc);
 
 /// The most dynamic shared memory one CTA may use on `chip`, in bytes (the

@@ -17,6 +17,7 @@
 #include "passes/LayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -131,10 +132,19 @@ private:
   }
 };
 
+/// A value of type `t` for a dead slot (an unused iteration argument's
+/// start, an unused if result): a zero where the type has one, else
+/// `ub.poison` (a pointer); the canonicalizer removes both with the slot.
+Value placeholder(OpBuilder &b, Location loc, Type t) {
+  if (Value zero = zeroOf(b, loc, t))
+    return zero;
+  return ub::PoisonOp::create(b, loc, t);
+}
+
 /// Erases what `roots` do not need from `block` (see Liveness): dead
 /// iteration arguments of live loops then yield themselves and start from
-/// zero, dead results of live ifs yield zero, so that the canonicalizer
-/// removes them.
+/// a placeholder, dead results of live ifs yield one, so that the
+/// canonicalizer removes them.
 LogicalResult pruneTo(Block &block, ArrayRef<Operation *> roots) {
   Operation *top = block.getParentOp();
   Liveness liveness(top);
@@ -150,13 +160,9 @@ LogicalResult pruneTo(Block &block, ArrayRef<Operation *> roots) {
       for (unsigned k = 0; k < loop.getNumRegionIterArgs(); ++k) {
         if (liveness.isLive(loop, k))
           continue;
-        Value zero = zeroOf(b, loop.getLoc(), loop.getInits()[k].getType());
-        if (!zero)
-          return loop.emitError("internal: cannot drop an iteration argument "
-                                "of type ")
-                 << loop.getInits()[k].getType();
         yield->setOperand(k, loop.getRegionIterArg(k));
-        loop.getInitsMutable()[k].assign(zero);
+        loop.getInitsMutable()[k].assign(
+            placeholder(b, loop.getLoc(), loop.getInits()[k].getType()));
       }
     } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       for (unsigned k = 0; k < ifOp.getNumResults(); ++k) {
@@ -164,11 +170,8 @@ LogicalResult pruneTo(Block &block, ArrayRef<Operation *> roots) {
           continue;
         for (scf::YieldOp yield : {ifOp.thenYield(), ifOp.elseYield()}) {
           OpBuilder b(yield);
-          Value zero = zeroOf(b, ifOp.getLoc(), ifOp.getResultTypes()[k]);
-          if (!zero)
-            return ifOp.emitError("internal: cannot drop a result of type ")
-                   << ifOp.getResultTypes()[k];
-          yield->setOperand(k, zero);
+          yield->setOperand(
+              k, placeholder(b, ifOp.getLoc(), ifOp.getResultTypes()[k]));
         }
       }
     }
@@ -184,7 +187,7 @@ LogicalResult pruneTo(Block &block, ArrayRef<Operation *> roots) {
 }
 
 /// Canonicalizes `region` (dead code, unused iteration arguments and if
-/// results).
+/// results); fails if that did not converge.
 LogicalResult canonicalize(Region &region) {
   MLIRContext *ctx = region.getContext();
   RewritePatternSet patterns(ctx);
@@ -227,13 +230,6 @@ bool tilec::canSplitProducer(scf::ForOp loop, ArrayRef<Operation *> stage0,
   }
   for (Operation *p = loop->getParentOp(); p && p != func; p = p->getParentOp())
     worklist.push_back(cast<scf::IfOp>(p).getCondition());
-  // (pruneTo restarts a dead iteration argument from a zero.)
-  for (Value init : loop.getInits())
-    if (!isa<IntegerType, IndexType, FloatType>(
-            mlir::getElementTypeOrSelf(init.getType()))) {
-      why = "the loop carries a value with no zero (a buffer or a pointer)";
-      return false;
-    }
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
@@ -295,9 +291,10 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *splitAfter,
       roots.push_back(op);
     }
   });
-  if (failed(pruneTo(*producer, roots)) ||
-      failed(canonicalize(ws.getProducer())))
+  if (failed(pruneTo(*producer, roots)))
     return failure();
+  // (Not converging leaves valid IR; what must be gone is checked below.)
+  (void)canonicalize(ws.getProducer());
 
   // The consumer: everything but the marked ops.
   SmallVector<Operation *> marked;
@@ -316,10 +313,15 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *splitAfter,
         !isMemoryEffectFree(op))
       effects.push_back(op);
   });
-  if (failed(pruneTo(*consumer, effects)) ||
-      failed(canonicalize(ws.getConsumer())))
+  if (failed(pruneTo(*consumer, effects)))
     return failure();
+  (void)canonicalize(ws.getConsumer());
 
+  WalkResult poison = ws->walk([&](ub::PoisonOp) {
+    return WalkResult::interrupt();
+  });
+  if (poison.wasInterrupted())
+    return func.emitError("internal: a dropped value outlived the split");
   WalkResult tensors = producer->walk([&](Operation *op) {
     auto notScalar = [](Type t) { return !isScalar(t); };
     if (llvm::any_of(op->getResultTypes(), notScalar) &&

@@ -1388,9 +1388,10 @@ LogicalResult MBarrierArriveOp::verify() {
 LogicalResult WarpSpecializeOp::verify() {
   // setmaxnreg (PTX ISA 9.7.19.6) acts on whole warpgroups and takes a
   // multiple of 8 in [24, 256].
-  if (getProducerWarps() % 4)
-    return emitOpError("expected producer_warps to be a multiple of 4 (whole "
-                       "warpgroups), found ")
+  if (getProducerWarps() != 4)
+    return emitOpError("expected producer_warps = 4 (one warpgroup: "
+                       "setmaxnreg acts on warpgroups, one warp issues the "
+                       "copies), found ")
            << getProducerWarps();
   for (auto [name, regs] : {std::pair<StringRef, int32_t>{"producer_regs",
                                                           getProducerRegs()},
@@ -1406,6 +1407,18 @@ LogicalResult WarpSpecializeOp::verify() {
   if (func && func.getNumWarps() + getProducerWarps() > 32)
     return emitOpError("expected at most 32 warps with the producer's, found ")
            << func.getNumWarps() << " + " << getProducerWarps();
+  // setmaxnreg.inc waits until the registers are free: both partitions'
+  // budgets must fit the 64K registers of one CTA per multiprocessor.
+  if (func) {
+    int64_t consumers = int64_t(func.getNumWarps()) * 32;
+    int64_t producers = int64_t(getProducerWarps()) * 32;
+    int64_t regs = getConsumerRegs() * consumers + getProducerRegs() * producers;
+    if (regs > 65536)
+      return emitOpError("expected the partitions' registers to fit 65536 (one "
+                         "CTA per multiprocessor), found ")
+             << getConsumerRegs() << " x " << consumers << " + "
+             << getProducerRegs() << " x " << producers << " = " << regs;
+  }
   WalkResult r = getProducer().walk([&](Operation *op) {
     auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
     if (llvm::any_of(op->getResultTypes(), isTensor) ||

@@ -68,7 +68,7 @@ tile.func @barrier_in_producer() attributes {tile.num_warps = 4 : i32} {
 // -----
 
 tile.func @partial_warpgroup() attributes {tile.num_warps = 4 : i32} {
-  // expected-error @+1 {{expected producer_warps to be a multiple of 4 (whole warpgroups), found 1}}
+  // expected-error @+1 {{expected producer_warps = 4 (one warpgroup: setmaxnreg acts on warpgroups, one warp issues the copies), found 1}}
   tile.warp_specialize attributes {consumer_regs = 240 : i32, producer_regs = 40 : i32, producer_warps = 1 : i32} {
   } producer {
   }
@@ -80,6 +80,16 @@ tile.func @partial_warpgroup() attributes {tile.num_warps = 4 : i32} {
 tile.func @regs() attributes {tile.num_warps = 4 : i32} {
   // expected-error @+1 {{expected consumer_regs to be a multiple of 8 in [24, 256], found 300}}
   tile.warp_specialize attributes {consumer_regs = 300 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
+  } producer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.func @over_budget() attributes {tile.num_warps = 8 : i32} {
+  // expected-error @+1 {{expected the partitions' registers to fit 65536 (one CTA per multiprocessor), found 240 x 256 + 40 x 128 = 66560}}
+  tile.warp_specialize attributes {consumer_regs = 240 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
   } producer {
   }
   tile.return
