@@ -40,26 +40,30 @@ int64_t tilec::getMemDescBytes(MemDescType type) {
   return n * std::max<unsigned>(1, bits / 8);
 }
 
-/// Whether `alloc`'s own views are written through the generic proxy.
-static bool hasGenericWriter(LocalAllocOp alloc) {
-  if (alloc.getSrc())
-    return true;
-  SmallVector<Value> views = {alloc.getResult()};
+void tilec::forEachBufferUser(
+    Value memdesc, llvm::function_ref<void(Operation *, Value)> fn) {
+  SmallVector<Value> views = {memdesc};
   while (!views.empty()) {
     Value v = views.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isa<MemDescIndexOp, MemDescSubviewOp, MemDescTransOp>(user)) {
+      if (isa<MemDescIndexOp, MemDescSubviewOp, MemDescTransOp>(user))
         views.push_back(user->getResult(0));
-        continue;
-      }
-      if (auto store = dyn_cast<LocalStoreOp>(user); store &&
-                                                     store.getDst() == v)
-        return true;
-      if (auto copy = dyn_cast<AsyncCopyOp>(user); copy && copy.getDst() == v)
-        return true;
+      else
+        fn(user, v);
     }
   }
-  return false;
+}
+
+/// Whether `alloc`'s own views are written through the generic proxy.
+static bool hasGenericWriter(LocalAllocOp alloc) {
+  bool written = bool(alloc.getSrc());
+  forEachBufferUser(alloc.getResult(), [&](Operation *user, Value view) {
+    if (auto store = dyn_cast<LocalStoreOp>(user))
+      written |= store.getDst() == view;
+    else if (auto copy = dyn_cast<AsyncCopyOp>(user))
+      written |= copy.getDst() == view;
+  });
+  return written;
 }
 
 bool tilec::isWrittenByGenericProxy(Value memdesc) {

@@ -334,12 +334,9 @@ public:
     // A CTA barrier in a partition waits for its own warps: named barrier
     // 1 (consumers) or 2 (producer), PTX ISA 9.7.13.1.
     module.walk([&](gpu::BarrierOp barrier) {
-      Operation *part = barrier->getParentOp();
-      while (part && !part->hasAttr(simt::kPartitionAttr))
-        part = part->getParentOp();
-      if (!part)
+      DenseI32ArrayAttr range = simt::getPartition(barrier);
+      if (!range)
         return;
-      auto range = part->getAttrOfType<DenseI32ArrayAttr>(simt::kPartitionAttr);
       OpBuilder b(barrier);
       Location loc = barrier.getLoc();
       NVVM::BarrierOp::create(b, loc, Type(),

@@ -853,22 +853,6 @@ private:
     }
     loop->removeAttr(kWarpSpecializeAttr);
     auto func = loop->getParentOfType<FuncOp>();
-    // Buffers and mbarriers go before the loop, or for a warp-specialized
-    // loop at the kernel's start (before the split, for both partitions).
-    Operation *lastEntryOp = nullptr;
-    auto atAllocPoint = [&](IRRewriter &rw) {
-      if (!ws)
-        rw.setInsertionPoint(loop);
-      else if (lastEntryOp)
-        rw.setInsertionPointAfter(lastEntryOp);
-      else
-        rw.setInsertionPointToStart(&func.getBody().front());
-    };
-    auto atEntry = [&](Operation *op) {
-      if (ws)
-        lastEntryOp = op;
-      return op;
-    };
     SmallVector<Operation *> producerOps;
 
     // Iterations the copies run ahead; their buffers are `stages`.
@@ -931,6 +915,11 @@ private:
       wsSlot = args[args.size() - 2];
       wsPhase = args[args.size() - 1];
     }
+    // Buffers and mbarriers go before the loop, in the order made, or for
+    // a warp-specialized loop before the kernel's first op (which then
+    // starts the consumer: they are made for both partitions).
+    Operation *bodyStart = &func.getBody().front().front();
+    OpBuilder allocs = ws ? OpBuilder(bodyStart) : OpBuilder(loop);
     auto slotOf = [&](OpBuilder &b) -> Value {
       if (wsSlot)
         return wsSlot;
@@ -955,14 +944,11 @@ private:
       MemDescType t = alloc.getResult().getType();
       SmallVector<int64_t> shape = {int64_t(stages)};
       shape.append(t.getShape().begin(), t.getShape().end());
-      atAllocPoint(rewriter);
-      Value buf = atEntry(LocalAllocOp::create(
-                              rewriter, loc,
-                              MemDescType::get(shape, t.getElementType(),
-                                               t.getEncoding(),
-                                               /*mutable=*/true),
-                              Value()))
-                      ->getResult(0);
+      Value buf = LocalAllocOp::create(
+          allocs, loc,
+          MemDescType::get(shape, t.getElementType(), t.getEncoding(),
+                           /*mutable=*/true),
+          Value());
       return {buf, MemDescType::get(t.getShape(), t.getElementType(),
                                     t.getEncoding(), true)};
     };
@@ -1027,18 +1013,13 @@ private:
       Type i64 = rewriter.getI64Type();
       auto barsType = MemDescType::get({int64_t(stages), 1}, i64, barEnc, true);
       barType = MemDescType::get({1}, i64, barEnc, true);
-      atAllocPoint(rewriter);
-      bars = atEntry(LocalAllocOp::create(rewriter, loc, barsType, Value()))
-                 ->getResult(0);
-      atEntry(MBarrierInitOp::create(rewriter, loc, bars,
-                                     rewriter.getI32IntegerAttr(1)));
+      bars = LocalAllocOp::create(allocs, loc, barsType, Value());
+      MBarrierInitOp::create(allocs, loc, bars, allocs.getI32IntegerAttr(1));
       if (ws) {
-        emptyBars =
-            atEntry(LocalAllocOp::create(rewriter, loc, barsType, Value()))
-                ->getResult(0);
-        atEntry(MBarrierInitOp::create(
-            rewriter, loc, emptyBars,
-            rewriter.getI32IntegerAttr(int32_t(func.getNumWarps()))));
+        emptyBars = LocalAllocOp::create(allocs, loc, barsType, Value());
+        MBarrierInitOp::create(
+            allocs, loc, emptyBars,
+            allocs.getI32IntegerAttr(int32_t(func.getNumWarps())));
       }
     }
     SmallVector<Value> slotViews;
@@ -1203,19 +1184,16 @@ private:
         MBarrierArriveOp::create(rewriter, loc, empty, any);
       } else {
         Operation *lastReader = nullptr;
-        SmallVector<Value> views(slotViews);
-        while (!views.empty()) {
-          Value v = views.pop_back_val();
-          for (Operation *user : v.getUsers()) {
-            if (user->getNumResults() == 1 &&
-                isa<MemDescType>(user->getResult(0).getType()))
-              views.push_back(user->getResult(0));
+        for (Value view : slotViews)
+          forEachBufferUser(view, [&](Operation *user, Value) {
             Operation *top = body->findAncestorOpInBlock(*user);
             if (top && (!lastReader || lastReader->isBeforeInBlock(top)))
               lastReader = top;
-          }
-        }
-        rewriter.setInsertionPointAfter(lastReader);
+          });
+        if (lastReader)
+          rewriter.setInsertionPointAfter(lastReader);
+        else
+          rewriter.setInsertionPoint(body->getTerminator());
         Value empty = MemDescIndexOp::create(rewriter, loc, barType, emptyBars,
                                              slotOf(rewriter));
         MBarrierArriveOp::create(rewriter, loc, empty, Value());
@@ -1223,7 +1201,7 @@ private:
       rewriter.setInsertionPointAfter(loop);
       waitForAccumulators(loop);
       specialized.insert(func);
-      return splitPartitions(func, lastEntryOp, producerOps,
+      return splitPartitions(func, bodyStart, producerOps,
                              getPartitionRegisters(func.getNumWarps()));
     }
 

@@ -20,6 +20,13 @@ int64_t getMemDescBytes(tile::MemDescType type);
 /// (a block argument).
 mlir::Operation *getMemDescAllocation(mlir::Value memdesc);
 
+/// Calls `fn` for every op that uses the buffer `memdesc` through it or a
+/// view of it (memdesc_index, memdesc_subview, memdesc_trans: followed,
+/// not reported), with the value it uses.
+void forEachBufferUser(
+    mlir::Value memdesc,
+    llvm::function_ref<void(mlir::Operation *user, mlir::Value view)> fn);
+
 /// Whether the bytes behind `memdesc` (its whole allocation) are written
 /// through the generic proxy -- tile.local_store, tile.local_alloc with a
 /// source, tile.async_copy (cp.async) into it, or into another buffer or

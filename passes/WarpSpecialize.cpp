@@ -20,6 +20,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -43,6 +44,7 @@ PartitionRegisters tilec::getPartitionRegisters(unsigned numWarps) {
 
 namespace {
 
+/// Neither a tensor nor a buffer: a value a producer warp may compute.
 bool isScalar(Type t) { return !isa<RankedTensorType, MemDescType>(t); }
 
 /// What a region holding `roots` keeps: the roots, the ops computing
@@ -186,15 +188,15 @@ LogicalResult pruneTo(Block &block, ArrayRef<Operation *> roots) {
   return success();
 }
 
-/// Canonicalizes `region` (dead code, unused iteration arguments and if
-/// results); fails if that did not converge.
-LogicalResult canonicalize(Region &region) {
+/// Removes from `region` what pruneTo left dead: unused ops (the greedy
+/// driver erases them), iteration arguments and if results (scf's own
+/// patterns; the pass pipeline's canonicalizer does the rest). Fails if
+/// that did not converge.
+LogicalResult cleanUp(Region &region) {
   MLIRContext *ctx = region.getContext();
   RewritePatternSet patterns(ctx);
-  for (Dialect *d : ctx->getLoadedDialects())
-    d->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
+  scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+  scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
   return applyPatternsGreedily(region, std::move(patterns));
 }
 
@@ -205,21 +207,23 @@ constexpr StringLiteral kProducerMark = "tile.ws_producer_op";
 bool tilec::canSplitProducer(scf::ForOp loop, ArrayRef<Operation *> stage0,
                              std::string &why) {
   auto func = loop->getParentOfType<FuncOp>();
-  for (Operation *p = loop->getParentOp(); p && p != func; p = p->getParentOp())
-    if (!isa<scf::IfOp>(p)) {
+  SmallVector<Value> worklist = {loop.getLowerBound(), loop.getUpperBound(),
+                                 loop.getStep()};
+  for (Operation *p = loop->getParentOp(); p && p != func; p = p->getParentOp()) {
+    auto ifOp = dyn_cast<scf::IfOp>(p);
+    if (!ifOp) {
       why = "the loop is nested in '" + p->getName().getStringRef().str() +
             "' (only ifs may enclose it)";
       return false;
     }
+    worklist.push_back(ifOp.getCondition());
+  }
   Block *body = loop.getBody();
-  SmallVector<Value> worklist = {loop.getLowerBound(), loop.getUpperBound(),
-                                 loop.getStep()};
   for (Operation *op : stage0) {
-    for (Type t : op->getResultTypes())
-      if (!isScalar(t) && !isa<MemDescType>(t)) {
-        why = "the copies' slice computes a tensor";
-        return false;
-      }
+    if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>)) {
+      why = "the copies' slice computes a tensor";
+      return false;
+    }
     for (Value v : getUsedValues(op)) {
       if (auto arg = dyn_cast<BlockArgument>(v);
           arg && arg.getOwner() == body && arg.getArgNumber() > 0)
@@ -228,8 +232,6 @@ bool tilec::canSplitProducer(scf::ForOp loop, ArrayRef<Operation *> stage0,
         worklist.push_back(v);
     }
   }
-  for (Operation *p = loop->getParentOp(); p && p != func; p = p->getParentOp())
-    worklist.push_back(cast<scf::IfOp>(p).getCondition());
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
@@ -257,7 +259,7 @@ bool tilec::canSplitProducer(scf::ForOp loop, ArrayRef<Operation *> stage0,
   return true;
 }
 
-LogicalResult tilec::splitPartitions(FuncOp func, Operation *splitAfter,
+LogicalResult tilec::splitPartitions(FuncOp func, Operation *consumerStart,
                                      ArrayRef<Operation *> producerOps,
                                      PartitionRegisters regs) {
   Block &body = func.getBody().front();
@@ -265,8 +267,7 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *splitAfter,
   if (term->getNumOperands())
     return func.emitError("internal: a kernel returning values");
   MLIRContext *ctx = func.getContext();
-  OpBuilder b(ctx);
-  b.setInsertionPointAfter(splitAfter);
+  OpBuilder b(consumerStart);
   auto ws = WarpSpecializeOp::create(b, func.getLoc(), /*producer_warps=*/4,
                                      regs.producer, regs.consumer);
   Block *consumer = new Block();
@@ -294,7 +295,7 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *splitAfter,
   if (failed(pruneTo(*producer, roots)))
     return failure();
   // (Not converging leaves valid IR; what must be gone is checked below.)
-  (void)canonicalize(ws.getProducer());
+  (void)cleanUp(ws.getProducer());
 
   // The consumer: everything but the marked ops.
   SmallVector<Operation *> marked;
@@ -315,22 +316,15 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *splitAfter,
   });
   if (failed(pruneTo(*consumer, effects)))
     return failure();
-  (void)canonicalize(ws.getConsumer());
+  (void)cleanUp(ws.getConsumer());
 
   WalkResult poison = ws->walk([&](ub::PoisonOp) {
     return WalkResult::interrupt();
   });
   if (poison.wasInterrupted())
     return func.emitError("internal: a dropped value outlived the split");
-  WalkResult tensors = producer->walk([&](Operation *op) {
-    auto notScalar = [](Type t) { return !isScalar(t); };
-    if (llvm::any_of(op->getResultTypes(), notScalar) &&
-        !isa<MemDescIndexOp>(op))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (tensors.wasInterrupted()) {
-    return func.emitError("internal: the producer partition kept a tensor");
-  }
+  // The producer must be scalar code (tile.warp_specialize's verifier).
+  if (failed(mlir::verify(ws)))
+    return func.emitError("internal: the warp-specialized split is invalid");
   return success();
 }

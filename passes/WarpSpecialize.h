@@ -39,16 +39,16 @@ bool canSplitProducer(mlir::scf::ForOp loop,
                       llvm::ArrayRef<mlir::Operation *> stage0,
                       std::string &why);
 
-/// Splits kernel `func`: the ops after `splitAfter` (in the body's block)
-/// become the consumer region of a new tile.warp_specialize, a copy of
-/// them pruned to `producerOps` (and what they need: their operands'
-/// slices, the loops and ifs around them) its producer region, and the
-/// consumer loses `producerOps`. Both regions are then cleaned of dead
-/// code (unused iteration arguments included). Fails, with an error on
-/// `func`, when the producer would keep a tensor (canSplitProducer rules
-/// that out beforehand).
+/// Splits kernel `func`: the ops from `consumerStart` (in the body's block)
+/// to the end become the consumer region of a new tile.warp_specialize, a
+/// copy of them pruned to `producerOps` (and what they need: their
+/// operands' slices, the loops and ifs around them) its producer region,
+/// and the consumer loses `producerOps`. Both regions are then cleaned of
+/// dead code (unused iteration arguments included). Fails, with an error
+/// on `func`, when the result does not verify (a producer keeping a
+/// tensor: canSplitProducer rules that out beforehand).
 mlir::LogicalResult
-splitPartitions(tile::FuncOp func, mlir::Operation *splitAfter,
+splitPartitions(tile::FuncOp func, mlir::Operation *consumerStart,
                 llvm::ArrayRef<mlir::Operation *> producerOps,
                 PartitionRegisters regs);
 

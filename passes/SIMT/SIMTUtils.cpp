@@ -60,14 +60,16 @@ Value simt::emitLaneId(OpBuilder &b, Location loc) {
   return arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));
 }
 
+DenseI32ArrayAttr simt::getPartition(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto range = op->getAttrOfType<DenseI32ArrayAttr>(kPartitionAttr))
+      return range;
+  return {};
+}
+
 Value simt::emitIsThreadZero(OpBuilder &b, Location loc) {
-  int64_t first = 0;
-  for (Operation *p = b.getInsertionBlock()->getParentOp(); p;
-       p = p->getParentOp())
-    if (auto range = p->getAttrOfType<DenseI32ArrayAttr>(kPartitionAttr)) {
-      first = range[0];
-      break;
-    }
+  DenseI32ArrayAttr part = getPartition(b.getInsertionBlock()->getParentOp());
+  int64_t first = part ? part[0] : 0;
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,

@@ -48,6 +48,10 @@ mlir::Value emitIsThreadZero(mlir::OpBuilder &b, mlir::Location loc);
 /// partition (LowerToSIMT.cpp).
 inline constexpr llvm::StringLiteral kPartitionAttr = "tile.partition";
 
+/// The kPartitionAttr of the nearest op around `op` (inclusive) carrying
+/// one, or null: code outside a partition runs on every thread.
+mlir::DenseI32ArrayAttr getPartition(mlir::Operation *op);
+
 /// The XOR of `bases[i]` over the set bits i of `id` (i32), emitted as
 /// shifts and masks (runs of consecutive bits mapping to consecutive
 /// powers of two become one shift-and-mask). `mayBeSet` receives the bits

@@ -1139,11 +1139,7 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   // The host-descriptor benchmark's own PTX (bench_desc_gemm.py --host
   // [--tma]): persistent, 4 programs for 8 tiles, the epilogue's buffer
   // reusing the operands' shared memory.
-  for (auto [file, e] : {std::pair{"bench_host_desc_fp16", Elem::F16},
-                         {"bench_host_desc_tma_fp16", Elem::F16},
-                         {"bench_host_desc_tma_bf16", Elem::BF16},
-                         {"bench_host_desc_ws_fp16", Elem::F16},
-                         {"bench_host_desc_ws_bf16", Elem::BF16}}) {
+  auto hostDescBench = [&](const char *file, Elem e) {
     MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
     d.kernel = "matmul_tma_persistent_kernel";
     d.blockM = 128;
@@ -1152,21 +1148,20 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     d.bColMajor = true;
     d.hostDesc = true;
     d.maxPrograms = 4;
-    addMatmul(d, {Shape{400, 528, 1024}, Shape{528, 1104, 64}});
-  }
-  // ... and its plain-i32 variant for untuned shapes (--untuned).
+    return d;
+  };
+  for (auto [file, e] : {std::pair{"bench_host_desc_fp16", Elem::F16},
+                         {"bench_host_desc_tma_fp16", Elem::F16},
+                         {"bench_host_desc_tma_bf16", Elem::BF16},
+                         {"bench_host_desc_ws_fp16", Elem::F16},
+                         {"bench_host_desc_ws_bf16", Elem::BF16}})
+    addMatmul(hostDescBench(file, e),
+              {Shape{400, 528, 1024}, Shape{528, 1104, 64}});
+  // ... and its plain-i32 variants for untuned shapes (--untuned).
   for (const char *file :
-       {"bench_host_desc_tma_fp16_i32", "bench_host_desc_ws_fp16_i32"}) {
-    MatmulSpec d = spec(file, Elem::F16, Elem::F16, Prec::ExactProducts);
-    d.kernel = "matmul_tma_persistent_kernel";
-    d.blockM = 128;
-    d.blockN = 256;
-    d.aligned = true;
-    d.bColMajor = true;
-    d.hostDesc = true;
-    d.maxPrograms = 4;
-    addMatmul(d, {Shape{411, 531, 203}, Shape{16, 300, 520}});
-  }
+       {"bench_host_desc_tma_fp16_i32", "bench_host_desc_ws_fp16_i32"})
+    addMatmul(hostDescBench(file, Elem::F16),
+              {Shape{411, 531, 203}, Shape{16, 300, 520}});
   // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
   for (auto [file, e] : {std::pair{"bench_desc_fp16_i32_16", Elem::F16},
                          {"bench_desc_bf16_i32_16", Elem::BF16}}) {
