@@ -19,7 +19,8 @@
 // The transformation itself is upstream MLIR's scf::pipelineForLoop, given
 // a two-stage schedule: stage 0 is the asynchronous copies with everything
 // they need (their pointers and masks, the pointer increments carried to the
-// next iteration), stage S - 1 everything else, in program order -- so
+// next iteration, the slot and its phase parity, carried as i32 counters),
+// stage S - 1 everything else, in program order -- so
 // memory operations that do not feed the dot (an indirect store, a store
 // read back next iteration) keep their order. Prologue and kernel copies are
 // predicated through their masks (peelEpilogue = false, dynamic trip
@@ -864,78 +865,61 @@ private:
     IRRewriter rewriter(loop.getContext());
     Location loc = loop.getLoc();
     rewriter.setInsertionPoint(loop);
-    auto toI32 = [&](OpBuilder &b, Value s) -> Value {
-      if (s.getType().isIndex())
-        return arith::IndexCastOp::create(b, loc, b.getI32Type(), s);
-      if (!s.getType().isInteger(32))
-        return arith::TruncIOp::create(b, loc, b.getI32Type(), s); // small
-      return s;
-    };
-    auto ivConst = [&](OpBuilder &b, int64_t v) -> Value {
-      Type t = loop.getInductionVar().getType();
-      return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-    };
-    // (iv - lb) / step: the iteration's number.
-    auto iterationOf = [&](OpBuilder &b) -> Value {
-      Value iv = loop.getInductionVar();
-      return arith::DivSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
-          loop.getStep());
-    };
-    // Warp-specialized, the slot and its phase parity are carried (i32)
-    // instead of being recomputed from the induction variable: a flat
-    // loop's 64-bit i % S and i / S were a fifth of the consumer's stall
-    // samples (Nsight Compute, H200).
-    Value wsSlot, wsPhase;
-    if (ws) {
+    // The slot and its phase parity are carried (i32) instead of being
+    // recomputed from the induction variable (a flat loop's 64-bit i % S
+    // and i / S were a fifth of a warp-specialized consumer's stall
+    // samples, Nsight Compute, H200). The loop carries iteration i - 1's
+    // slot and parity and its first ops compute iteration i's: the slot
+    // after, wrapping at S, and the parity, flipped on the wrap. From
+    // S - 1 and 1, iteration 0 fills slot 0 with parity 0. These ops are
+    // stage 0: a later stage's use is carried by the pipeliner. (Only
+    // mbarriers have phases.)
+    Value slotI, phaseI, prevSlot;
+    SmallVector<Operation *> counterOps;
+    {
       rewriter.setInsertionPoint(loop);
-      Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+      SmallVector<Value> inits = {
+          arith::ConstantIntOp::create(rewriter, loc, stages - 1, 32)};
+      if (!tmaCandidates.empty())
+        inits.push_back(arith::ConstantIntOp::create(rewriter, loc, 1, 32));
       FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
-          rewriter, ValueRange{zero, zero},
+          rewriter, inits,
           /*replaceInitOperandUsesInLoop=*/false,
           [&](OpBuilder &b, Location l,
               ArrayRef<BlockArgument> args) -> SmallVector<Value> {
-            Value next = arith::AddIOp::create(
-                b, l, args[0], arith::ConstantIntOp::create(b, l, 1, 32));
-            Value wrap = arith::CmpIOp::create(
-                b, l, arith::CmpIPredicate::eq, next,
-                arith::ConstantIntOp::create(b, l, stages, 32));
-            Value slot = arith::SelectOp::create(
-                b, l, wrap, arith::ConstantIntOp::create(b, l, 0, 32), next);
-            Value phase = arith::XOrIOp::create(
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(args[0].getOwner());
+            auto make = [&](Operation *op) {
+              counterOps.push_back(op);
+              return op->getResult(0);
+            };
+            auto i32 = [&](int64_t v) {
+              return make(arith::ConstantIntOp::create(b, l, v, 32));
+            };
+            Value next = make(arith::AddIOp::create(b, l, args[0], i32(1)));
+            Value wrap = make(arith::CmpIOp::create(
+                b, l, arith::CmpIPredicate::eq, next, i32(stages)));
+            slotI = make(arith::SelectOp::create(b, l, wrap, i32(0), next));
+            if (args.size() == 1)
+              return {slotI};
+            phaseI = make(arith::XOrIOp::create(
                 b, l, args[1],
-                arith::ExtUIOp::create(b, l, b.getI32Type(), wrap));
-            return {slot, phase};
+                make(arith::ExtUIOp::create(b, l, b.getI32Type(), wrap))));
+            return {slotI, phaseI};
           });
       if (failed(grown))
         return loop.emitError("internal: cannot carry the slot counters");
       loop = cast<scf::ForOp>(grown->getOperation());
       body = loop.getBody();
-      auto args = loop.getRegionIterArgs();
-      wsSlot = args[args.size() - 2];
-      wsPhase = args[args.size() - 1];
+      prevSlot = loop.getRegionIterArgs()[loop.getNumRegionIterArgs() -
+                                          inits.size()];
+      stage0.insert(counterOps.begin(), counterOps.end());
     }
     // Buffers and mbarriers go before the loop, in the order made, or for
     // a warp-specialized loop before the kernel's first op (which then
     // starts the consumer: they are made for both partitions).
     Operation *bodyStart = &func.getBody().front().front();
     OpBuilder allocs = ws ? OpBuilder(bodyStart) : OpBuilder(loop);
-    auto slotOf = [&](OpBuilder &b) -> Value {
-      if (wsSlot)
-        return wsSlot;
-      // ((iv - lb) / step) % stages, as i32.
-      return toI32(b, arith::RemSIOp::create(b, loc, iterationOf(b),
-                                             ivConst(b, stages)));
-    };
-    // Iteration i fills slot i % S for the (i / S)-th time: parity
-    // (i / S) & 1.
-    auto phaseOf = [&](OpBuilder &b) -> Value {
-      if (wsPhase)
-        return wsPhase;
-      Value round = arith::DivSIOp::create(b, loc, iterationOf(b),
-                                           ivConst(b, stages));
-      return toI32(b, arith::RemSIOp::create(b, loc, round, ivConst(b, 2)));
-    };
     SmallVector<Operation *> copies;
     Operation *firstUse = nullptr;
     // The `stages` buffers replacing `alloc` (before the loop), and the
@@ -952,32 +936,20 @@ private:
       return {buf, MemDescType::get(t.getShape(), t.getElementType(),
                                     t.getEncoding(), true)};
     };
-    // The slot a copy replacing `load` fills (stage 0, with what computes
-    // it); the rewriter then points at `load`.
+    // The slot a copy replacing `load` fills (stage 0); the rewriter then
+    // points at `load`.
     auto producerSlot = [&](Operation *load) -> Value {
       rewriter.setInsertionPoint(load);
-      Value slot0 = slotOf(rewriter);
-      llvm::SetVector<Operation *> slotOps;
-      (void)sliceOf(slot0, loop, slotOps);
-      stage0.insert(slotOps.begin(), slotOps.end());
-      return slot0;
+      return slotI;
     };
     // The slot's view of `buf` that the body reads where `alloc` was; the
-    // first op computing a slot is where the stage's wait goes.
+    // first view is where the stage's wait goes.
     auto consumerView = [&](LocalAllocOp alloc, Value buf,
                             MemDescType viewType) -> Value {
       rewriter.setInsertionPoint(alloc);
-      Value slot = slotOf(rewriter);
-      Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot);
-      // (A carried slot is computed by no op here: the view starts it.)
-      Operation *slotStart =
-          slot.getDefiningOp() ? slot.getDefiningOp() : view.getDefiningOp();
-      while (slotStart->getNumOperands() &&
-             slotStart->getOperand(0).getDefiningOp() &&
-             slotStart->getOperand(0).getDefiningOp()->getBlock() == body)
-        slotStart = slotStart->getOperand(0).getDefiningOp();
-      if (!firstUse || slotStart->isBeforeInBlock(firstUse))
-        firstUse = slotStart;
+      Value view = MemDescIndexOp::create(rewriter, loc, viewType, buf, slotI);
+      if (!firstUse || view.getDefiningOp()->isBeforeInBlock(firstUse))
+        firstUse = view.getDefiningOp();
       return view;
     };
     for (Candidate &c : candidates) {
@@ -1038,7 +1010,7 @@ private:
           // its empty barrier, parity (r & 1) ^ 1 (a fresh barrier's
           // "previous" phase, parity 1, counts as complete).
           Value parity = arith::XOrIOp::create(
-              rewriter, loc, phaseOf(rewriter),
+              rewriter, loc, phaseI,
               arith::ConstantIntOp::create(rewriter, loc, 1, 32));
           Value empty =
               MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slot0);
@@ -1089,17 +1061,9 @@ private:
     if (bars) {
       // Slot i % S completes its (i / S)-th phase: parity (i / S) & 1.
       rewriter.setInsertionPoint(firstUse);
-      Block::iterator from = rewriter.getInsertionPoint();
-      Operation *before = from == body->begin() ? nullptr : &*std::prev(from);
-      Value slot = slotOf(rewriter);
-      Value phase = phaseOf(rewriter);
-      Value bar = MemDescIndexOp::create(rewriter, loc, barType, bars, slot);
-      auto mwait = MBarrierWaitOp::create(rewriter, loc, bar, phase);
-      // The wait and what it computes, in order, at the stage's start.
-      Operation *op = before ? before->getNextNode() : &body->front();
-      for (; op != mwait.getOperation(); op = op->getNextNode())
-        waits.push_back(op);
-      waits.push_back(mwait);
+      Value bar = MemDescIndexOp::create(rewriter, loc, barType, bars, slotI);
+      waits.push_back(bar.getDefiningOp());
+      waits.push_back(MBarrierWaitOp::create(rewriter, loc, bar, phaseI));
     }
 
     // Every stage-0 op must depend only on stage-0 ops of its iteration
@@ -1162,25 +1126,15 @@ private:
 
     if (ws) {
       // Iteration i releases slot (i - 1) % S after the wait that completes
-      // the asynchronous groups of iteration i - 1; with synchronous reads,
-      // slot i % S after its last reader.
+      // the asynchronous groups of iteration i - 1 (the carried slot); with
+      // synchronous reads, slot i % S after its last reader.
       if (lastDotWait) {
         rewriter.setInsertionPointAfter(lastDotWait);
-        Value prev = arith::SelectOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                  wsSlot,
-                                  arith::ConstantIntOp::create(rewriter, loc,
-                                                               0, 32)),
-            arith::ConstantIntOp::create(rewriter, loc, stages - 1, 32),
-            arith::SubIOp::create(
-                rewriter, loc, wsSlot,
-                arith::ConstantIntOp::create(rewriter, loc, 1, 32)));
         Value any = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::ne, loop.getInductionVar(),
             loop.getLowerBound());
         Value empty =
-            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev);
+            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prevSlot);
         MBarrierArriveOp::create(rewriter, loc, empty, any);
       } else {
         Operation *lastReader = nullptr;
@@ -1195,7 +1149,7 @@ private:
         else
           rewriter.setInsertionPoint(body->getTerminator());
         Value empty = MemDescIndexOp::create(rewriter, loc, barType, emptyBars,
-                                             slotOf(rewriter));
+                                             slotI);
         MBarrierArriveOp::create(rewriter, loc, empty, Value());
       }
       rewriter.setInsertionPointAfter(loop);

@@ -6,8 +6,9 @@
 #   (default)    bin/tilec-gpu-tests kernels
 #   --quick      skip the big cases (2^28+17 and 2^31+17 elements)
 #   --sanitize   also run compute-sanitizer --tool memcheck over the --quick
-#                tests and --tool racecheck over the shared-memory kernels
-#                (transpose and the pipelined tl.dot GEMMs)
+#                tests, --tool racecheck over the shared-memory kernels
+#                (transpose and the pipelined tl.dot GEMMs) and --tool
+#                synccheck over the mbarrier and warp-specialized GEMMs
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
 #                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host)
@@ -31,7 +32,7 @@ for arg in "$@"; do
     --bench) bench=1 ;;
     --quick) quick=1 ;;
     --reference) reference=1 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -94,6 +95,12 @@ if [ "$sanitize" = 1 ]; then
     # The same with TMA copies and mbarrier pipelines.
     racy+=",matmul_tma_fp16_tma,matmul_tma_persistent_bf16_tma"
     racy+=",matmul_tma_persistent_fp16_f32_tma,desc_arg_copy_kernel_tma"
+    # Warp-specialized: a producer warpgroup fills the slots on "empty" and
+    # "full" mbarriers, the consumers wait at named barriers.
+    ws="matmul_tma_fp16_ws,matmul_tma_persistent_fp16_f32_ws"
+    ws+=",matmul_tma_persistent_bf16_ws,bench_host_desc_ws_fp16"
+    ws+=",bench_host_desc_ws_bf16,bench_host_desc_ws_fp16_i32"
+    racy+=",$ws"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"
@@ -105,6 +112,18 @@ if [ "$sanitize" = 1 ]; then
     rc=$?
     if [ "$rc" -ne 0 ]; then
       echo "run.sh: compute-sanitizer racecheck exited with $rc"
+      status=1
+    fi
+    # Barriers (CTA, named, warp) that not every thread of a warp reaches:
+    # the mbarrier pipelines and the warp-specialized partitions.
+    sync="matmul_tma_fp16_tma,matmul_tma_persistent_bf16_tma"
+    sync+=",matmul_tma_persistent_fp16_f32_tma,$ws"
+    echo "== compute-sanitizer --tool synccheck tilec-gpu-tests --only $sync"
+    "$sanitizer" --tool synccheck --error-exitcode 3 \
+      "$here/bin/tilec-gpu-tests" "$kernels" --only "$sync"
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "run.sh: compute-sanitizer synccheck exited with $rc"
       status=1
     fi
   fi

@@ -20,19 +20,22 @@
 // CHECK:         tile.memdesc_index %[[BUF]][%c1_i32]
 // CHECK:         tile.async_copy
 // CHECK-NEXT:    tile.async_commit_group
-// CHECK:         scf.for %[[I:.*]] = %c0_i32 to %arg1 step %c1_i32 iter_args(%[[P:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}})
+// The slots are i32 counters: the loop carries the slot iteration i + 1
+// filled (1 after the prologue) and the slot iteration i reads (0).
+// CHECK:         scf.for %[[I:.*]] = %c0_i32 to %arg1 step %c1_i32 iter_args(%[[P:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}, %[[PREV:.*]] = %c1_i32, %[[R:.*]] = %c0_i32)
 // CHECK:           %[[LAST:.*]] = arith.subi %arg1, %c2_i32
 // CHECK:           %[[LIVE:.*]] = arith.cmpi slt, %[[I]], %[[LAST]]
 // CHECK:           tile.async_wait {num = 1 : i32}
-// CHECK:           %[[AHEAD:.*]] = arith.addi %[[I]], %c2_i32
-// CHECK:           %[[W:.*]] = arith.remsi %[[AHEAD]], %c3_i32
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[PREV]], %c1_i32
+// CHECK:           %[[WRAP:.*]] = arith.cmpi eq, %[[NEXT]], %c3_i32
+// CHECK:           %[[W:.*]] = arith.select %[[WRAP]], %c0_i32, %[[NEXT]]
 // CHECK:           %[[DST:.*]] = tile.memdesc_index %[[BUF]][%[[W]]]
 // CHECK:           tile.async_copy %[[P]], %[[DST]], %{{.*}}
 // CHECK-NEXT:      tile.async_commit_group
-// CHECK:           %[[R:.*]] = arith.remsi %[[I]], %c3_i32
 // CHECK:           %[[SRC:.*]] = tile.memdesc_index %[[BUF]][%[[R]]]
 // CHECK:           tile.local_load %[[SRC]]
 // CHECK:           tile.dot
+// CHECK:           scf.yield %{{.*}}, %{{.*}}, %[[W]], %[[PREV]]
 // CHECK:         }
 // CHECK-NEXT:    tile.async_wait {num = 0 : i32}
 #b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -132,12 +135,14 @@ tile.func @stores(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pc: !tile
 #mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #bo = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
-// An i64 induction variable (an i64 K bound): the buffer slot is truncated
-// to i32.
+// An i64 induction variable (an i64 K bound): the slot counters are still
+// i32, and nothing 64-bit computes them.
 // CHECK-LABEL: tile.func @i64_loop(
-// CHECK:         scf.for %[[I:.*]] = %c0_i64 to %arg1 step %c16_i64
-// CHECK:           arith.remsi %{{.*}}, %c3_i64 : i64
-// CHECK:           arith.trunci %{{.*}} : i64 to i32
+// CHECK:         scf.for %[[I:.*]] = %c0_i64 to %arg1 step %c16_i64 iter_args({{.*}}) -> ({{.*}}, i32, i32) : i64
+// CHECK-NOT:       arith.remsi
+// CHECK:           %[[NEXT:.*]] = arith.addi %{{.*}}, %c1_i32 : i32
+// CHECK:           arith.cmpi eq, %[[NEXT]], %c3_i32 : i32
+// CHECK-NOT:       arith.remsi
 // CHECK:           tile.memdesc_index
 tile.func @i64_loop(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i64) attributes {tile.num_warps = 4 : i32, tile.num_stages = 3 : i32} {
   %c0 = arith.constant 0 : i64
