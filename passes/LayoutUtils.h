@@ -52,6 +52,20 @@ void eraseDeadDescriptors(mlir::Operation *root);
 /// unchanged, the last stride 1).
 bool isHostTensorDescriptor(tile::MakeTensorDescOp desc);
 
+/// How the runtime encodes a tensor map for `desc`, made in a kernel
+/// (`tl.make_tensor_descriptor`) from its arguments: the
+/// `tile.tma_source` of a launch map (TileBase.td), or null where it
+/// cannot -- the base is not a pointer argument known 16-byte aligned, a
+/// size or stride is not an i32/i64 expression of scalar arguments and
+/// constants (add, sub, mul, extension, truncation), a stride but the
+/// last (the constant 1) is not known to be a multiple of 16 bytes (TMA's
+/// requirement), or `desc` is a host-side descriptor.
+mlir::DictionaryAttr getLaunchTensorMapSource(tile::MakeTensorDescOp desc);
+
+/// Whether TMA can copy through `desc`: a host-side descriptor, or one
+/// with a launch-map source.
+bool hasTensorMapSource(tile::MakeTensorDescOp desc);
+
 tile::SharedEncodingAttr sharedEncodingFor(mlir::RankedTensorType t,
                                            llvm::ArrayRef<unsigned> order);
 

@@ -195,19 +195,20 @@ struct TileLowerDescriptorsPass
       signalPassFailure();
   }
 
-  /// A 2-D load through a host-side descriptor directly in a loop body, or
-  /// a 2-D store through one.
+  /// A 2-D load directly in a loop body through a descriptor TMA can read
+  /// (a host-side one, or one the launch can encode), or a 2-D store
+  /// through one.
   static bool isTMACandidate(Operation *op) {
     if (auto load = dyn_cast<DescLoadOp>(op)) {
       if (load.getType().getRank() != 2 ||
           !isa<scf::ForOp>(op->getParentOp()))
         return false;
       auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
-      return desc && isHostDescriptor(desc);
+      return desc && hasTensorMapSource(desc);
     }
     auto store = cast<DescStoreOp>(op);
     auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
-    return desc && isHostDescriptor(desc) &&
+    return desc && hasTensorMapSource(desc) &&
            cast<RankedTensorType>(store.getSrc().getType()).getRank() == 2;
   }
 };
@@ -265,4 +266,119 @@ void tilec::eraseDeadDescriptors(Operation *root) {
 
 bool tilec::isHostTensorDescriptor(MakeTensorDescOp desc) {
   return isHostDescriptor(desc);
+}
+
+namespace {
+/// The postfix text of `v` (docs/runtime.md, `launch_maps=`) if it is an
+/// i32 or i64 expression of scalar signature entries and constants through
+/// add, sub, mul, sign and zero extension and truncation, and the largest
+/// power of two known to divide it (at most 2^30): from the arguments'
+/// `tile.divisibility`, the constants' values.
+struct LaunchExpression {
+  std::string text;
+  int64_t divisibility = 1;
+};
+
+std::optional<LaunchExpression> getLaunchExpression(FuncOp func,
+                                                    ArrayRef<unsigned> entries,
+                                                    Value v) {
+  constexpr int64_t kMost = int64_t(1) << 30;
+  auto width = [](Value x) -> unsigned {
+    auto t = dyn_cast<IntegerType>(x.getType());
+    return t && (t.getWidth() == 32 || t.getWidth() == 64) ? t.getWidth() : 0;
+  };
+  if (!width(v))
+    return std::nullopt;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() != &func.getBody().front())
+      return std::nullopt;
+    const unsigned *entry = llvm::find(entries, arg.getArgNumber());
+    if (entry == entries.end() ||
+        func.getArgAttr(arg.getArgNumber(), TileDialect::getTensorDescAttrName()))
+      return std::nullopt;
+    auto div = func.getArgAttrOfType<IntegerAttr>(
+        arg.getArgNumber(), TileDialect::getDivisibilityAttrName());
+    return LaunchExpression{"a" + std::to_string(entry - entries.begin()),
+                            div ? std::min(div.getInt(), kMost) : 1};
+  }
+  Operation *def = v.getDefiningOp();
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c))) {
+    int64_t value = c.getSExtValue();
+    return LaunchExpression{
+        "c" + std::to_string(value),
+        value ? int64_t(1) << std::min(30, llvm::countr_zero(uint64_t(value)))
+              : kMost};
+  }
+  auto operand = [&](unsigned k) {
+    return getLaunchExpression(func, entries, def->getOperand(k));
+  };
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def)) {
+    auto x = operand(0);
+    if (!x || width(def->getOperand(0)) == width(v))
+      return std::nullopt;
+    x->text += isa<arith::ExtSIOp>(def)   ? ".sext"
+               : isa<arith::ExtUIOp>(def) ? ".zext"
+                                          : ".trunc";
+    return x;
+  }
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  auto x = operand(0), y = operand(1);
+  if (!x || !y)
+    return std::nullopt;
+  std::string op = isa<arith::AddIOp>(def)   ? "add"
+                   : isa<arith::SubIOp>(def) ? "sub"
+                                             : "mul";
+  int64_t div = isa<arith::MulIOp>(def)
+                    ? std::min(x->divisibility * y->divisibility, kMost)
+                    : std::min(x->divisibility, y->divisibility);
+  return LaunchExpression{x->text + "." + y->text + "." + op +
+                              std::to_string(width(v)),
+                          div};
+}
+} // namespace
+
+DictionaryAttr tilec::getLaunchTensorMapSource(MakeTensorDescOp desc) {
+  auto func = desc->getParentOfType<FuncOp>();
+  auto base = dyn_cast<BlockArgument>(desc.getBase());
+  if (!func || !func.isKernel() || !base ||
+      base.getOwner() != &func.getBody().front() || isHostDescriptor(desc))
+    return {};
+  SmallVector<unsigned> entries = func.getSignatureArguments();
+  const unsigned *entry = llvm::find(entries, base.getArgNumber());
+  auto align = func.getArgAttrOfType<IntegerAttr>(
+      base.getArgNumber(), TileDialect::getDivisibilityAttrName());
+  if (entry == entries.end() || !align || align.getInt() < 16 ||
+      func.getArgAttr(base.getArgNumber(), TileDialect::getTensorDescAttrName()))
+    return {};
+  Type elem = desc.getType().getBlockType().getElementType();
+  int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+  unsigned rank = desc.getShape().size();
+  if (!isConstantOne(desc.getStrides()[rank - 1]))
+    return {};
+  Builder b(desc.getContext());
+  SmallVector<Attribute> shape, strides;
+  for (unsigned d = 0; d < rank; ++d) {
+    auto size = getLaunchExpression(func, entries, desc.getShape()[d]);
+    if (!size)
+      return {};
+    shape.push_back(b.getStringAttr(size->text));
+    if (d + 1 == rank)
+      break;
+    // TMA's global strides are multiples of 16 bytes.
+    auto stride = getLaunchExpression(func, entries, desc.getStrides()[d]);
+    if (!stride || (stride->divisibility * bytes) % 16 != 0)
+      return {};
+    strides.push_back(b.getStringAttr(stride->text));
+  }
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("element", TypeAttr::get(elem)),
+       b.getNamedAttr("base", b.getI32IntegerAttr(int32_t(entry - entries.begin()))),
+       b.getNamedAttr("shape", b.getArrayAttr(shape)),
+       b.getNamedAttr("strides", b.getArrayAttr(strides))});
+}
+
+bool tilec::hasTensorMapSource(MakeTensorDescOp desc) {
+  return isHostDescriptor(desc) || getLaunchTensorMapSource(desc);
 }

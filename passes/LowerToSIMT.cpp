@@ -731,7 +731,10 @@ private:
         if (isa<tile::TensorMapType>(func.getArgumentTypes()[i]))
           maps.push_back(int32_t(i));
       if (!maps.empty()) {
-        gpuFunc->setAttr("tile.tma", b.getStringAttr(getTMAInfo(func)));
+        if (std::string tma = getTMAInfo(func); !tma.empty())
+          gpuFunc->setAttr("tile.tma", b.getStringAttr(tma));
+        if (std::string launch = getLaunchMapsInfo(func); !launch.empty())
+          gpuFunc->setAttr("tile.launch_maps", b.getStringAttr(launch));
         gpuFunc->setAttr("tile.tensormap_args", b.getDenseI32ArrayAttr(maps));
       }
       gpuFunc.getBody().front().erase();
@@ -764,7 +767,8 @@ public:
         unsigned rank = cast<RankedTensorType>(desc.getValue()).getRank();
         unsigned m = i + 2 * rank;
         if (m < func.getNumArguments() &&
-            isa<tile::TensorMapType>(func.getArgumentTypes()[m])) {
+            isa<tile::TensorMapType>(func.getArgumentTypes()[m]) &&
+            !func.getArgAttr(m, tile::TileDialect::getTMASourceAttrName())) {
           auto tma = func.getArgAttrOfType<DictionaryAttr>(
               m, tile::TileDialect::getTMAAttrName());
           auto box = tma.getAs<DenseI64ArrayAttr>("box");
@@ -787,6 +791,63 @@ public:
     return info;
   }
 
+  /// The tensor maps the launch encodes from scalar arguments (launch
+  /// maps, `tile.tma_source`), for the metadata line:
+  /// `T:R0xR1:SW:P:S0,S1:T0[:nan]` per map, `;`-separated -- element type,
+  /// box, swizzle, the base's signature entry, the sizes and the strides
+  /// but the last as postfix expressions (docs/runtime.md).
+  static std::string getLaunchMapsInfo(tile::FuncOp func) {
+    std::string info;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto source = func.getArgAttrOfType<DictionaryAttr>(
+          i, tile::TileDialect::getTMASourceAttrName());
+      if (!source)
+        continue;
+      auto tma = func.getArgAttrOfType<DictionaryAttr>(
+          i, tile::TileDialect::getTMAAttrName());
+      auto join = [](ArrayAttr list) {
+        std::string text;
+        for (auto [k, e] : llvm::enumerate(list))
+          text += (k ? "," : "") + cast<StringAttr>(e).str();
+        return text;
+      };
+      if (!info.empty())
+        info += ";";
+      info += getTypeName(source.getAs<TypeAttr>("element").getValue(),
+                          false) + ":";
+      for (auto [k, b] :
+           llvm::enumerate(tma.getAs<DenseI64ArrayAttr>("box").asArrayRef()))
+        info += (k ? "x" : "") + std::to_string(b);
+      info += ":" + std::to_string(tma.getAs<IntegerAttr>("swizzle").getInt());
+      info += ":" + std::to_string(source.getAs<IntegerAttr>("base").getInt());
+      info += ":" + join(source.getAs<ArrayAttr>("shape"));
+      info += ":" + join(source.getAs<ArrayAttr>("strides"));
+      if (tma.get("nan_fill"))
+        info += ":nan";
+    }
+    return info;
+  }
+
+  /// A scalar type's name in the signature syntax ("fp16", "i32", "u8").
+  static std::string getTypeName(Type t, bool isUnsigned) {
+    if (t.isF16())
+      return "fp16";
+    if (t.isBF16())
+      return "bf16";
+    if (t.isF32())
+      return "fp32";
+    if (t.isF64())
+      return "fp64";
+    if (isa<Float8E4M3FNType>(t))
+      return "fp8e4nv";
+    if (isa<Float8E5M2Type>(t))
+      return "fp8e5";
+    if (auto i = dyn_cast<IntegerType>(t))
+      return (isUnsigned || i.isUnsigned() ? "u" : "i") +
+             std::to_string(i.getWidth());
+    return "?";
+  }
+
   static std::string getSignature(tile::FuncOp func) {
     std::string sig;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
@@ -798,24 +859,7 @@ public:
       bool isUnsigned =
           func.getArgAttr(i, tile::TileDialect::getUnsignedAttrName()) !=
           nullptr;
-      auto name = [isUnsigned](Type t) -> std::string {
-        if (t.isF16())
-          return "fp16";
-        if (t.isBF16())
-          return "bf16";
-        if (t.isF32())
-          return "fp32";
-        if (t.isF64())
-          return "fp64";
-        if (isa<Float8E4M3FNType>(t))
-          return "fp8e4nv";
-        if (isa<Float8E5M2Type>(t))
-          return "fp8e5";
-        if (auto i = dyn_cast<IntegerType>(t))
-          return (isUnsigned || i.isUnsigned() ? "u" : "i") +
-                 std::to_string(i.getWidth());
-        return "?";
-      };
+      auto name = [isUnsigned](Type t) { return getTypeName(t, isUnsigned); };
       if (auto desc = func.getArgAttrOfType<TypeAttr>(
               i, tile::TileDialect::getTensorDescAttrName())) {
         auto block = cast<RankedTensorType>(desc.getValue());

@@ -253,7 +253,7 @@ private:
     MemDescType t = alloc.getResult().getType();
     std::optional<std::array<int64_t, 2>> box = getTMABox(t);
     auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
-    if (!box || !desc || !isHostTensorDescriptor(desc))
+    if (!box || !desc || !hasTensorMapSource(desc))
       return {};
     return getTMAAttr(load.getContext(), *box,
                       cast<NVMMASharedEncodingAttr>(t.getEncoding()).getSwizzle(),
@@ -266,7 +266,7 @@ private:
   DictionaryAttr getTMAStoreConfig(DescStoreOp store) {
     auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
     auto t = cast<RankedTensorType>(store.getSrc().getType());
-    if (!desc || !isHostTensorDescriptor(desc) || t.getRank() != 2 ||
+    if (!desc || !hasTensorMapSource(desc) || t.getRank() != 2 ||
         desc.getNanPadding())
       return {};
     // The widest swizzle whose boxes tile the block.
@@ -527,27 +527,48 @@ private:
     auto func = cast<FuncOp>(base.getOwner()->getParentOp());
     unsigned idx = base.getArgNumber() + 2 * desc.getShape().size();
     if (idx < func.getNumArguments() &&
-        isa<TensorMapType>(func.getArgumentTypes()[idx]))
+        isa<TensorMapType>(func.getArgumentTypes()[idx]) &&
+        !func.getArgAttr(idx, TileDialect::getTMASourceAttrName()))
       return {idx, func.getArgAttrOfType<DictionaryAttr>(
                        idx, TileDialect::getTMAAttrName())};
     return {idx, nullptr};
   }
 
   /// Whether `desc` can take a tensor map encoded as `tma`: it has none yet,
-  /// or that one.
+  /// or that one (a host descriptor has one map; the launch encodes as
+  /// many as a device-side one needs).
   bool tensorMapAgrees(MakeTensorDescOp desc, DictionaryAttr tma) {
+    if (!isHostTensorDescriptor(desc))
+      return true;
     DictionaryAttr existing = tensorMapSlot(desc).second;
     return !existing || existing == tma;
   }
 
   /// The tensor map argument of `desc`, added (encoded as `tma`) if the
-  /// kernel has none yet; tensorMapAgrees must hold.
+  /// kernel has none yet; tensorMapAgrees must hold. A host descriptor's
+  /// follows its strides; a device-side descriptor's is a launch map,
+  /// after every other argument, one per source and encoding.
   Value getOrAddTensorMap(MakeTensorDescOp desc, DictionaryAttr tma) {
+    auto func = desc->getParentOfType<FuncOp>();
+    Builder b(func.getContext());
+    if (!isHostTensorDescriptor(desc)) {
+      DictionaryAttr source = getLaunchTensorMapSource(desc);
+      StringRef sourceName = TileDialect::getTMASourceAttrName();
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (func.getArgAttr(i, sourceName) == source &&
+            func.getArgAttr(i, TileDialect::getTMAAttrName()) == tma)
+          return func.getArgument(i);
+      unsigned idx = func.getNumArguments();
+      (void)func.insertArgument(
+          idx, TensorMapType::get(func.getContext()),
+          b.getDictionaryAttr(
+              {b.getNamedAttr(TileDialect::getTMAAttrName(), tma),
+               b.getNamedAttr(sourceName, source)}),
+          desc.getLoc());
+      return func.getArgument(idx);
+    }
     auto [idx, existing] = tensorMapSlot(desc);
-    auto func = cast<FuncOp>(
-        cast<BlockArgument>(desc.getBase()).getOwner()->getParentOp());
     if (!existing) {
-      Builder b(func.getContext());
       (void)func.insertArgument(
           idx, TensorMapType::get(func.getContext()),
           b.getDictionaryAttr(

@@ -426,8 +426,10 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
     // the value in the low bytes of a little-endian uint64_t. A tensor
     // descriptor expands into its base, sizes and strides (all but the
     // last), each in the low bytes of a uint64_t of `expanded`.
+    // Launch maps (tensor descriptors the kernel makes from its
+    // arguments) follow every entry's parameters.
     const std::vector<ParamType> &sig = k.signature.params;
-    size_t numPtx = 0, numExpanded = 0;
+    size_t numPtx = k.launchMaps.size(), numExpanded = 0;
     for (const ParamType &p : sig) {
       numPtx += p.numPtxParams();
       if (p.isTensorDesc)
@@ -442,7 +444,7 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
       params = heapParams.data();
     }
     std::vector<uint64_t> expanded(numExpanded); // never resized below
-    size_t numMaps = 0;
+    size_t numMaps = k.launchMaps.size();
     for (const ParamType &p : sig)
       numMaps += p.hasTensorMap() ? 1 : 0;
     std::vector<CUtensorMap> maps(numMaps); // 64-byte aligned elements
@@ -468,6 +470,16 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
                                " of kernel '" + k.name + "': " + s.message());
         params[ptx++] = &map;
       }
+    }
+    for (const LaunchMap &lm : k.launchMaps) {
+      TensorDesc d;
+      if (Status s = evaluateLaunchMap(k, lm, args, d); !s.ok())
+        return s;
+      CUtensorMap &map = maps[nextMap++];
+      if (Status s = encodeTensorMap(lm.param, d, map); !s.ok())
+        return Status::error("launch map of kernel '" + k.name + "': " +
+                             s.message());
+      params[ptx++] = &map;
     }
     TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
                             k.sharedBytes, stream, numPtx ? params : nullptr,

@@ -233,6 +233,78 @@ Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
   });
 }
 
+/// The value of a launch map's expression for `args`: each token's result
+/// in its width's low bits (wrapping), a 32-bit result sign-extended.
+static int64_t evaluate(const LaunchMap::Expr &expr, const Arg *args) {
+  using Token = LaunchMap::Token;
+  auto low32 = [](uint64_t v) { return v & 0xffffffffu; };
+  auto sext32 = [](uint64_t v) {
+    return uint64_t(int64_t(int32_t(uint32_t(v))));
+  };
+  std::vector<uint64_t> stack;
+  for (const Token &t : expr) {
+    uint64_t result = 0;
+    switch (t.kind) {
+    case Token::Arg:
+      result = args[t.value].bits();
+      break;
+    case Token::Const:
+      result = uint64_t(t.value);
+      break;
+    case Token::SExt:
+      result = sext32(stack.back());
+      stack.pop_back();
+      break;
+    case Token::ZExt:
+    case Token::Trunc:
+      result = low32(stack.back());
+      stack.pop_back();
+      break;
+    case Token::Add:
+    case Token::Sub:
+    case Token::Mul: {
+      uint64_t b = stack.back();
+      stack.pop_back();
+      uint64_t a = stack.back();
+      stack.pop_back();
+      result = t.kind == Token::Add   ? a + b
+               : t.kind == Token::Sub ? a - b
+                                      : a * b; // unsigned: wraps
+      break;
+    }
+    }
+    stack.push_back(t.width == 32 ? low32(result) : result);
+  }
+  const Token &last = expr.back();
+  return int64_t(last.width == 32 && last.kind != Token::ZExt
+                     ? sext32(stack.back())
+                     : stack.back());
+}
+
+Status tilec::evaluateLaunchMap(const KernelInfo &info, const LaunchMap &map,
+                                const Arg *args, TensorDesc &out) {
+  return detail::guarded([&]() -> Status {
+    size_t index = size_t(&map - info.launchMaps.data());
+    std::string what = "launch map " + std::to_string(index) + " of kernel '" +
+                       info.name + "' (the tensor descriptor of argument " +
+                       std::to_string(map.base) + ")";
+    if (index >= info.launchMaps.size() ||
+        map.base >= info.signature.params.size())
+      return Status::error("a launch map not of kernel '" + info.name + "'");
+    TensorDesc d;
+    d.base = args[map.base].bits();
+    d.rank = uint32_t(map.shape.size());
+    for (uint32_t k = 0; k < d.rank; ++k) {
+      d.shape[k] = evaluate(map.shape[k], args);
+      d.strides[k] = k + 1 < d.rank ? evaluate(map.strides[k], args) : 1;
+    }
+    if (Status s = checkTensorDesc(map.param, &d); !s.ok())
+      return Status::error(what + ": " + s.message());
+    out = d;
+    return Status::success();
+  });
+}
+
 Status tilec::checkGrid(std::string_view kernelName, const Grid &grid,
                         const GridLimits &limits) {
   return detail::guarded([&]() -> Status {

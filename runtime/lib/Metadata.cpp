@@ -14,6 +14,8 @@
 
 #include "Guard.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 
@@ -444,6 +446,170 @@ static Status parseTMAField(std::string_view text, Signature &sig) {
   return Status::success();
 }
 
+/// Splits `text` at each `sep` (an empty text: one empty part).
+static std::vector<std::string_view> splitAt(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  for (size_t pos = 0;;) {
+    size_t next = text.find(sep, pos);
+    parts.push_back(text.substr(pos, next == std::string_view::npos
+                                         ? std::string_view::npos
+                                         : next - pos));
+    if (next == std::string_view::npos)
+      return parts;
+    pos = next + 1;
+  }
+}
+
+/// A launch map's postfix expression (see parseKernelMetadataLine): each
+/// operation finds its operands' widths, the result is one value; `what`
+/// names it in errors.
+static Status parseLaunchExpr(std::string_view text, const Signature &sig,
+                              const std::string &what, LaunchMap::Expr &out) {
+  using Token = LaunchMap::Token;
+  auto bad = [&](const std::string &why) {
+    return Status::error(what + " '" + std::string(text) + "': " + why);
+  };
+  std::vector<uint8_t> widths; // the stack's
+  for (std::string_view t : splitAt(text, '.')) {
+    Token tok;
+    uint64_t n = 0;
+    if (t.size() > 1 && t[0] == 'a' && parseUnsigned(t.substr(1), n)) {
+      if (n >= sig.params.size() || sig.params[n].isPointer ||
+          sig.params[n].isTensorDesc || !isInteger(sig.params[n].type) ||
+          (integerBitWidth(sig.params[n].type) != 32 &&
+           integerBitWidth(sig.params[n].type) != 64))
+        return bad("'" + std::string(t) +
+                   "' is not a 32- or 64-bit integer signature entry");
+      tok.kind = Token::Arg;
+      tok.value = int64_t(n);
+      tok.width = uint8_t(integerBitWidth(sig.params[n].type));
+      widths.push_back(tok.width);
+    } else if (t.size() > 1 && t[0] == 'c') {
+      std::string digits(t.substr(1));
+      char *end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(digits.c_str(), &end, 10);
+      if (errno || end != digits.c_str() + digits.size() ||
+          !(std::isdigit((unsigned char)digits[0]) || digits[0] == '-'))
+        return bad("bad constant '" + std::string(t) + "'");
+      tok.kind = Token::Const;
+      tok.value = v;
+      tok.width = 64;
+      widths.push_back(0); // a constant takes its user's width
+    } else {
+      static constexpr struct {
+        const char *name;
+        Token::Kind kind;
+        uint8_t width;
+      } kOps[] = {{"add32", Token::Add, 32}, {"sub32", Token::Sub, 32},
+                  {"mul32", Token::Mul, 32}, {"add64", Token::Add, 64},
+                  {"sub64", Token::Sub, 64}, {"mul64", Token::Mul, 64},
+                  {"sext", Token::SExt, 64}, {"zext", Token::ZExt, 64},
+                  {"trunc", Token::Trunc, 32}};
+      const auto *op = std::find_if(std::begin(kOps), std::end(kOps),
+                                    [&](const auto &o) { return t == o.name; });
+      if (op == std::end(kOps))
+        return bad("unknown token '" + std::string(t) + "'");
+      tok.kind = op->kind;
+      tok.width = op->width;
+      bool unary = op->kind == Token::SExt || op->kind == Token::ZExt ||
+                   op->kind == Token::Trunc;
+      size_t arity = unary ? 1 : 2;
+      if (widths.size() < arity)
+        return bad("'" + std::string(t) + "' lacks an operand");
+      uint8_t want = unary ? (op->kind == Token::Trunc ? 64 : 32) : op->width;
+      for (size_t k = 0; k < arity; ++k) {
+        if (widths.back() && widths.back() != want)
+          return bad("'" + std::string(t) + "' takes " +
+                     std::to_string(want) + "-bit operands");
+        widths.pop_back();
+      }
+      widths.push_back(tok.width);
+    }
+    out.push_back(tok);
+  }
+  if (widths.size() != 1)
+    return bad("expected one value, found " + std::to_string(widths.size()));
+  return Status::success();
+}
+
+/// The `launch_maps=` field: `T:B0xB1...:SW:P:S0,...:R0,...[:nan]` per
+/// map, `;`-separated (parseKernelMetadataLine).
+static Status parseLaunchMapsField(std::string_view text, KernelInfo &info) {
+  auto bad = [&](const std::string &why) {
+    return Status::error("bad launch_maps '" + std::string(text) + "': " + why);
+  };
+  for (std::string_view entry : splitAt(text, ';')) {
+    std::vector<std::string_view> parts = splitAt(entry, ':');
+    if (parts.size() < 6 || parts.size() > 7 ||
+        (parts.size() == 7 && parts[6] != "nan"))
+      return bad("expected T:B0xB1...:SWIZZLE:P:SIZES:STRIDES[:nan], found '" +
+                 std::string(entry) + "'");
+    LaunchMap map;
+    // The element type and box, parsed as a descriptor entry's would be.
+    Signature entrySig;
+    std::string as = "tensordesc<" + std::string(parts[0]) + "[" +
+                     std::string(parts[1]) + "]>";
+    for (char &c : as)
+      if (c == 'x')
+        c = ',';
+    if (Status s = Signature::parse(as, entrySig); !s.ok())
+      return bad("expected an element type and a box, found '" +
+                 std::string(parts[0]) + ":" + std::string(parts[1]) + "'");
+    map.param = entrySig.params[0];
+    map.param.tmaBox = map.param.block;
+    uint64_t swizzle = 0, base = 0;
+    if (!parseUnsigned(parts[2], swizzle) ||
+        (swizzle != 32 && swizzle != 64 && swizzle != 128))
+      return bad("expected a swizzle of 32, 64 or 128 bytes, found '" +
+                 std::string(parts[2]) + "'");
+    for (int64_t b : map.param.tmaBox)
+      if (b < 1 || b > 256)
+        return bad("expected box sizes in [1, 256], found '" +
+                   std::string(parts[1]) + "'");
+    if (uint64_t(map.param.tmaBox.back()) * byteSize(map.param.type) != swizzle)
+      return bad("the box's innermost extent is " +
+                 std::to_string(uint64_t(map.param.tmaBox.back()) *
+                                byteSize(map.param.type)) +
+                 " bytes, not the swizzle's " + std::to_string(swizzle));
+    map.param.tmaSwizzle = unsigned(swizzle);
+    map.param.tmaNanFill = parts.size() == 7;
+    if (map.param.tmaNanFill && !isFloat(map.param.type))
+      return bad("NaN fill of " + std::string(parts[0]) + " (floats only)");
+    const std::vector<ParamType> &params = info.signature.params;
+    if (!parseUnsigned(parts[3], base) || base >= params.size() ||
+        !params[base].isPointer || params[base].type != map.param.type)
+      return bad("'" + std::string(parts[3]) +
+                 "' is not the signature entry of a pointer to " +
+                 std::string(parts[0]));
+    map.base = unsigned(base);
+    size_t rank = map.param.tmaBox.size();
+    std::vector<std::string_view> sizes = splitAt(parts[4], ',');
+    std::vector<std::string_view> strides =
+        rank == 1 ? std::vector<std::string_view>() : splitAt(parts[5], ',');
+    if (sizes.size() != rank || strides.size() + 1 != rank ||
+        (rank == 1 && !parts[5].empty()))
+      return bad("expected " + std::to_string(rank) + " sizes and " +
+                 std::to_string(rank - 1) + " strides for the box of rank " +
+                 std::to_string(rank));
+    for (std::string_view e : sizes) {
+      map.shape.emplace_back();
+      if (Status s = parseLaunchExpr(e, info.signature, "size", map.shape.back());
+          !s.ok())
+        return bad(s.message());
+    }
+    for (std::string_view e : strides) {
+      map.strides.emplace_back();
+      if (Status s = parseLaunchExpr(e, info.signature, "stride",
+                                     map.strides.back());
+          !s.ok())
+        return bad(s.message());
+    }
+    info.launchMaps.push_back(std::move(map));
+  }
+  return Status::success();
+}
+
 Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
   return detail::guarded([&]() -> Status {
     if (!line.empty() && line.back() == '\r')
@@ -496,6 +662,11 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     if (hasTma)
       if (Status s = field("tma", false, tma); !s.ok())
         return s;
+    std::string_view launchMaps;
+    bool hasLaunchMaps = rest.substr(0, 13) == " launch_maps=";
+    if (hasLaunchMaps)
+      if (Status s = field("launch_maps", false, launchMaps); !s.ok())
+        return s;
     if (Status s = field("signature", true, sig); !s.ok())
       return s;
     if (sig.find_first_of(" \t") != std::string_view::npos)
@@ -509,6 +680,9 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
       return Status::error("kernel '" + info.name + "': " + s.message());
     if (hasTma)
       if (Status s = parseTMAField(tma, info.signature); !s.ok())
+        return fail(s.message());
+    if (hasLaunchMaps)
+      if (Status s = parseLaunchMapsField(launchMaps, info); !s.ok())
         return fail(s.message());
     out = std::move(info);
     return Status::success();

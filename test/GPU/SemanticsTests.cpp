@@ -576,6 +576,11 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
                      runDescCopy(e, "desc_copy_kernel/zero padding",
                                  "desc_copy_kernel", 32, 64, false);
                    }});
+  cases.push_back({"desc_copy_kernel_tma/launch map, TMA stores", false, true,
+                   [](const Env &e) {
+                     runDescCopy(e, "desc_copy_kernel_tma/launch map, TMA stores",
+                                 "desc_copy_kernel_tma", 32, 64, false);
+                   }});
   cases.push_back({"desc_copy_nan_kernel/nan padding", false, true,
                    [](const Env &e) {
                      runDescCopy(e, "desc_copy_nan_kernel/nan padding",

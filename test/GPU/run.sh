@@ -87,7 +87,7 @@ if [ "$sanitize" = 1 ]; then
     racy+=",attention_chain_64,matmul_fp8e4nv_upcast"
     # Persistent descriptor GEMMs: the K loop's buffers reused tile after
     # tile.
-    racy+=",matmul_desc_fp16,matmul_desc_bf16_mma_sync"
+    racy+=",matmul_desc_fp16,matmul_desc_bf16_mma_sync,desc_copy_kernel_tma"
     # Host-descriptor GEMMs: B copied as [N, K] and read through a
     # transposed view; persistent ones reuse the buffers tile after tile.
     racy+=",matmul_tma_fp16,matmul_tma_persistent_bf16"
@@ -117,7 +117,7 @@ if [ "$sanitize" = 1 ]; then
     # Barriers (CTA, named, warp) that not every thread of a warp reaches:
     # the mbarrier pipelines and the warp-specialized partitions.
     sync="matmul_tma_fp16_tma,matmul_tma_persistent_bf16_tma"
-    sync+=",matmul_tma_persistent_fp16_f32_tma,$ws"
+    sync+=",matmul_tma_persistent_fp16_f32_tma,matmul_desc_fp16,$ws"
     echo "== compute-sanitizer --tool synccheck tilec-gpu-tests --only $sync"
     "$sanitizer" --tool synccheck --error-exitcode 3 \
       "$here/bin/tilec-gpu-tests" "$kernels" --only "$sync"

@@ -34,7 +34,7 @@ using namespace mlir;
 namespace {
 
 struct KernelInfo {
-  std::string name, signature, tma;
+  std::string name, signature, tma, launchMaps;
   int64_t numWarps = 4, shared = 0;
 };
 
@@ -67,6 +67,8 @@ translate(ModuleOp module, llvm::LLVMContext &ctx,
         k.shared = s.getInt();
       if (auto t = func->getAttrOfType<StringAttr>("tile.tma"))
         k.tma = t.str();
+      if (auto t = func->getAttrOfType<StringAttr>("tile.launch_maps"))
+        k.launchMaps = t.str();
       kernels.push_back(k);
     }
     // TMA descriptors are `__grid_constant__` parameters: 128 bytes in
@@ -272,6 +274,7 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
     os << "// tilec.kernel name=" << k.name << " num_warps=" << k.numWarps
        << " shared=" << k.shared
        << (k.tma.empty() ? "" : " tma=" + k.tma)
+       << (k.launchMaps.empty() ? "" : " launch_maps=" + k.launchMaps)
        << " signature=" << k.signature << "\n";
   os << ptx;
   return success();

@@ -62,6 +62,17 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTMAAttrName() {
       return "tile.tma";
     }
+    /// Argument attribute on a `!tile.tensormap` argument after every other
+    /// (a "launch map"): the runtime encodes it from the scalar arguments,
+    /// for a `tl.make_tensor_descriptor` of the kernel's pointer argument:
+    /// `{element = f16, base = B : i32, shape = ["E", ...], strides =
+    /// ["E", ...]}` -- the element type, the signature entry of the base
+    /// pointer, and the sizes and strides but the last (which is 1),
+    /// outermost first, as postfix integer expressions over signature
+    /// entries and constants (docs/runtime.md, `launch_maps=`).
+    static constexpr ::llvm::StringLiteral getTMASourceAttrName() {
+      return "tile.tma_source";
+    }
     /// Function attribute: warps per CTA (threads = 32 * num_warps).
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return "tile.num_warps";

@@ -73,6 +73,58 @@ unsigned FuncOp::getNumWarps(unsigned fallback) {
   return fallback;
 }
 
+SmallVector<unsigned> FuncOp::getSignatureArguments() {
+  SmallVector<unsigned> entries;
+  for (unsigned i = 0, e = getNumArguments(); i < e; ++i) {
+    if (isa<TensorMapType>(getArgumentTypes()[i]))
+      continue;
+    entries.push_back(i);
+    if (auto desc = getArgAttrOfType<TypeAttr>(
+            i, TileDialect::getTensorDescAttrName()))
+      if (auto block = dyn_cast<RankedTensorType>(desc.getValue()))
+        i += 2 * block.getRank() - 1;
+  }
+  return entries;
+}
+
+/// A launch map's `tile.tma_source` on argument `i` of `func` (see
+/// TileBase.td): after every other argument; a scalar element type; the
+/// base a pointer entry of the signature; a size per box dimension and a
+/// stride for each but the last, as strings (the runtime parses the
+/// expressions). Sets `element`.
+static LogicalResult verifyLaunchMap(FuncOp func, unsigned i,
+                                     DictionaryAttr source, Type &element) {
+  auto fail = [&]() {
+    return func.emitOpError("expected the launch map argument ")
+           << i << " to come after every other argument and carry "
+           << TileDialect::getTMASourceAttrName()
+           << " = {element = <integer or float type>, base = <signature "
+              "entry of a pointer> : i32, shape = [<expression>, ...], "
+              "strides = [<expression>, ...]} (one stride fewer than sizes)";
+  };
+  for (unsigned j = i + 1; j < func.getNumArguments(); ++j)
+    if (!isa<TensorMapType>(func.getArgumentTypes()[j]))
+      return fail();
+  auto elem = source.getAs<TypeAttr>("element");
+  auto base = source.getAs<IntegerAttr>("base");
+  auto shape = source.getAs<ArrayAttr>("shape");
+  auto strides = source.getAs<ArrayAttr>("strides");
+  if (!elem || !base || !shape || !strides || shape.empty() ||
+      strides.size() + 1 != shape.size() ||
+      !llvm::all_of(shape, llvm::IsaPred<StringAttr>) ||
+      !llvm::all_of(strides, llvm::IsaPred<StringAttr>) ||
+      !(isa<FloatType>(elem.getValue()) ||
+        (elem.getValue().isInteger() &&
+         !elem.getValue().isInteger(1))))
+    return fail();
+  SmallVector<unsigned> entries = func.getSignatureArguments();
+  if (base.getInt() < 0 || uint64_t(base.getInt()) >= entries.size() ||
+      !isa<PtrType>(func.getArgumentTypes()[entries[base.getInt()]]))
+    return fail();
+  element = elem.getValue();
+  return success();
+}
+
 LogicalResult FuncOp::verify() {
   if (isKernel() && getFunctionType().getNumResults() != 0)
     return emitOpError("expected a kernel (public tile.func) to return "
@@ -198,7 +250,9 @@ LogicalResult FuncOp::verify() {
     }
     if (isa<TensorMapType>(t)) {
       // After the strides of a host-side descriptor (tile-pipeline adds
-      // it), with the box and swizzle the runtime encodes it with.
+      // it), with the box and swizzle the runtime encodes it with; or,
+      // after every other argument, a launch map (its source says how the
+      // runtime computes the tensor it reads).
       RankedTensorType block;
       for (unsigned j = 0; j < i && !block; ++j)
         if (auto d = getArgAttrOfType<TypeAttr>(
@@ -206,18 +260,31 @@ LogicalResult FuncOp::verify() {
           if (auto bt = dyn_cast<RankedTensorType>(d.getValue());
               bt && j + 2 * bt.getRank() == i)
             block = bt;
+      auto source = getArgAttrOfType<DictionaryAttr>(
+          i, TileDialect::getTMASourceAttrName());
+      Type element;
+      if (source) {
+        if (failed(verifyLaunchMap(*this, i, source, element)))
+          return failure();
+        block = {};
+      } else if (block) {
+        element = block.getElementType();
+      }
       auto tma = getArgAttrOfType<DictionaryAttr>(i, TileDialect::getTMAAttrName());
       auto box = tma ? tma.getAs<DenseI64ArrayAttr>("box") : nullptr;
       auto swizzle = tma ? tma.getAs<IntegerAttr>("swizzle") : nullptr;
-      bool ok = block && box && swizzle &&
-                box.size() == block.getRank() &&
+      bool ok = element && box && swizzle &&
+                (!block || box.size() == block.getRank()) &&
                 llvm::is_contained({32, 64, 128}, swizzle.getInt());
       if (ok) {
-        int64_t bytes = std::max<int64_t>(
-            1, block.getElementTypeBitWidth() / 8);
+        int64_t bytes =
+            std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
         ok &= box[box.size() - 1] * bytes == swizzle.getInt();
-        for (auto [b, d] : llvm::zip(box.asArrayRef(), block.getShape()))
-          ok &= b >= 1 && b <= 256 && d % b == 0;
+        for (auto [k, b] : llvm::enumerate(box.asArrayRef()))
+          ok &= b >= 1 && b <= 256 && (!block || block.getDimSize(k) % b == 0);
+        if (source)
+          ok &= box.size() ==
+                cast<ArrayAttr>(source.get("shape")).size();
       }
       if (!ok)
         return emitOpError("expected the !tile.tensormap argument ")
@@ -226,7 +293,10 @@ LogicalResult FuncOp::verify() {
                << TileDialect::getTMAAttrName()
                << " = {box = array<i64: ...>, swizzle = 32|64|128} with one "
                   "box size (at most 256, dividing the block) per dimension "
-                  "and the innermost box `swizzle` bytes wide";
+                  "and the innermost box `swizzle` bytes wide, or to come "
+                  "after every other argument with "
+               << TileDialect::getTMASourceAttrName() << " and such a "
+               << TileDialect::getTMAAttrName();
       continue;
     }
     if (isKernel() && isa<Float8E4M3FNType, Float8E5M2Type>(t))

@@ -69,6 +69,10 @@ def Tile_FuncOp : Tile_Op<"func", [
     bool isKernel() { return isPublic() && !isExternal(); }
     /// Warps per CTA from `tile.num_warps`, or `fallback` when absent.
     unsigned getNumWarps(unsigned fallback = 4);
+    /// The first argument of each entry of the kernel's signature: a
+    /// host-side tensor descriptor's 2 * rank arguments are one entry,
+    /// `!tile.tensormap` arguments none (the metadata's numbering).
+    ::llvm::SmallVector<unsigned> getSignatureArguments();
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

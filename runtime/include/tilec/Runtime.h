@@ -157,6 +157,36 @@ struct Signature {
   std::string str() const;
 };
 
+/// A tensor map the launch encodes from the kernel's scalar arguments (the
+/// metadata's `launch_maps=`): for a `tl.make_tensor_descriptor` made in
+/// the kernel from its pointer argument `base`, with sizes and strides
+/// that are integer expressions of its arguments, so that TMA reads and
+/// writes through it. The kernel takes the maps after every signature
+/// entry's parameters, in order.
+struct LaunchMap {
+  /// A postfix token: push argument `value` (a signature entry) or the
+  /// constant `value`, or replace the top one or two values by their sum,
+  /// difference, product (`width` bits, wrapping as the kernel's
+  /// arithmetic does), sign or zero extension to 64 bits, or truncation to
+  /// 32 bits.
+  struct Token {
+    enum Kind : uint8_t { Arg, Const, Add, Sub, Mul, SExt, ZExt, Trunc };
+    Kind kind = Const;
+    /// Width in bits of the token's result: 32 or 64.
+    uint8_t width = 64;
+    int64_t value = 0;
+  };
+  using Expr = std::vector<Token>;
+  /// The map as a descriptor entry: its element type, the box
+  /// (`block` = `tmaBox`), swizzle and NaN fill.
+  ParamType param;
+  /// The signature entry of the base pointer.
+  unsigned base = 0;
+  /// The sizes (outermost first) and the strides in elements but the last,
+  /// which is 1.
+  std::vector<Expr> shape, strides;
+};
+
 /// What the compiler records about a kernel: the `// tilec.kernel` line.
 struct KernelInfo {
   std::string name;
@@ -166,18 +196,27 @@ struct KernelInfo {
   Signature signature;
   /// The signature text as written in the PTX.
   std::string signatureText;
+  /// Tensor maps the launch encodes from the arguments (`launch_maps=`).
+  std::vector<LaunchMap> launchMaps;
 };
 
 /// The line prefix of kernel metadata in PTX text.
 inline constexpr std::string_view kMetadataPrefix = "// tilec.kernel";
 
 /// Parses one metadata line, exactly
-/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [tma=<maps>] signature=<sig>`
+/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [tma=<maps>] [launch_maps=<lmaps>] signature=<sig>`
 /// (single spaces, keys in this order; a trailing '\r' is ignored). `maps`
 /// lists the tensor descriptors read with TMA, `;`-separated, each
 /// `P:B0xB1...:SW[:nan]`: the 0-based signature entry (a `tensordesc`),
 /// the box (outermost first; each 1..256 and dividing the block), the
-/// swizzle in bytes (32, 64, 128: the box's innermost extent).
+/// swizzle in bytes (32, 64, 128: the box's innermost extent). `lmaps`
+/// lists the launch maps (LaunchMap), `;`-separated, each
+/// `T:B0xB1...:SW:P:S0,S1,...:R0,...[:nan]`: the element type, box and
+/// swizzle as above, the base's signature entry (a pointer to T), the
+/// sizes and the strides but the last as postfix expressions whose
+/// `.`-separated tokens are `aN` (signature entry N, an i32, u32, i64 or
+/// u64), `cV` (a decimal constant), `add32`, `sub32`, `mul32`, `add64`,
+/// `sub64`, `mul64`, `sext`, `zext` (32 to 64 bits) and `trunc` (64 to 32).
 Status parseKernelMetadataLine(std::string_view line, KernelInfo &out);
 
 /// Collects every `// tilec.kernel` line of a PTX text. Errors carry the
@@ -276,6 +315,17 @@ inline Status checkLaunchArgs(const KernelInfo &info,
                               const std::vector<Arg> &args) {
   return checkLaunchArgs(info, args.data(), args.size());
 }
+
+/// The tensor `map` (one of `info.launchMaps`) reads for `args`, which
+/// passed checkLaunchArgs: its base argument, and its sizes and strides
+/// evaluated as the kernel computes them; then checked as a host-side
+/// descriptor is (what TMA requires: base 16-byte aligned, sizes 1 to
+/// 2^31 - 1, strides but the last positive multiples of 16 bytes below
+/// 2^40). Messages name the map and its base argument, e.g. "launch map 0
+/// of kernel 'k' (the tensor descriptor of argument 1): tensor descriptor
+/// size 0 of dimension 1: expected 1 to 2^31 - 1".
+Status evaluateLaunchMap(const KernelInfo &info, const LaunchMap &map,
+                         const Arg *args, TensorDesc &out);
 
 /// A launch grid, in blocks (programs).
 struct Grid {

@@ -118,3 +118,45 @@ tile.func private @tma_selected_map(%b: !tile.ptr<f16> {tile.tensordesc = tensor
   tile.async_tma_load %mm[%i, %i], %buf, %bar : !tile.tensormap, !tile.memdesc<128x64xf16, #nvmma, mutable>, !tile.memdesc<1xi64, #flat, mutable>
   tile.return
 }
+
+// -----
+
+// A launch map: after every other argument, its source the launch
+// evaluates (the base is signature entry 0; sizes and strides are postfix
+// expressions of entries 1 and 2).
+// CHECK-LABEL: tile.func @launch_map(
+// CHECK-SAME: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {base = 0 : i32, element = f16, shape = ["a1", "a2"], strides = ["a2"]}}
+tile.func @launch_map(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %n: i32 {tile.divisibility = 16 : i32}, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["a1", "a2"], strides = ["a2"]}}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected the launch map argument 1 to come after every other argument}}
+tile.func @launch_map_not_last(%p: !tile.ptr<f16>, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["c8", "c64"], strides = ["c64"]}}, %m: i32) {
+  tile.return
+}
+
+// -----
+
+// The base must be a pointer entry of the signature (entry 1 is an i32).
+// expected-error @+1 {{'tile.func' op expected the launch map argument 2 to come after every other argument and carry tile.tma_source}}
+tile.func @launch_map_base(%p: !tile.ptr<f16>, %m: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 1 : i32, shape = ["a1", "a1"], strides = ["a1"]}}) {
+  tile.return
+}
+
+// -----
+
+// One stride fewer than sizes.
+// expected-error @+1 {{'tile.func' op expected the launch map argument 2}}
+tile.func @launch_map_strides(%p: !tile.ptr<f16>, %m: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["a1", "a1"], strides = ["a1", "c1"]}}) {
+  tile.return
+}
+
+// -----
+
+// The box's innermost extent (32 fp16 = 64 bytes) is not the swizzle's.
+// expected-error @+1 {{'tile.func' op expected the !tile.tensormap argument 2}}
+tile.func @launch_map_box(%p: !tile.ptr<f16>, %m: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 32>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["a1", "a1"], strides = ["a1"]}}) {
+  tile.return
+}

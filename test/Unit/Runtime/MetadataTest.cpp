@@ -403,3 +403,104 @@ TEST(Metadata, BadTensorMaps) {
   EXPECT_NE(error("0:128xx64:128", sig).find("box sizes"), std::string::npos);
   EXPECT_NE(error("", sig).find("bad tma"), std::string::npos);
 }
+
+// Launch maps: tensor maps the launch encodes from the arguments, for a
+// tl.make_tensor_descriptor of a pointer argument (docs/runtime.md).
+TEST(Metadata, LaunchMaps) {
+  KernelInfo info;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=mm num_warps=8 shared=0 "
+      "launch_maps=fp16:128x64:128:0:a2,a3:a4;"
+      "bf16:64x32:64:1:a2.a3.mul32,c64:a4.sext.c2.mul64:nan "
+      "signature=*fp16:16,*bf16:16,i32,i32,i32:16",
+      info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(info.launchMaps.size(), 2u);
+  const LaunchMap &m0 = info.launchMaps[0];
+  EXPECT_EQ(m0.param.type, ScalarType::FP16);
+  EXPECT_EQ(m0.param.tmaBox, (std::vector<int64_t>{128, 64}));
+  EXPECT_EQ(m0.param.tmaSwizzle, 128u);
+  EXPECT_FALSE(m0.param.tmaNanFill);
+  EXPECT_EQ(m0.base, 0u);
+  ASSERT_EQ(m0.shape.size(), 2u);
+  ASSERT_EQ(m0.strides.size(), 1u);
+  const LaunchMap &m1 = info.launchMaps[1];
+  EXPECT_TRUE(m1.param.tmaNanFill);
+  EXPECT_EQ(m1.shape[0].size(), 3u);
+  EXPECT_EQ(m1.strides[0].size(), 4u);
+  // The signature's entries take no extra parameter for them.
+  EXPECT_EQ(info.signature.params.size(), 5u);
+
+  // Evaluated as the kernel computes them: 32-bit products wrap, then
+  // sign-extend.
+  std::vector<Arg> args = {Arg::ptr(uintptr_t(0x10000)),
+                           Arg::ptr(uintptr_t(0x20000)), Arg::i32(1000),
+                           Arg::i32(3000), Arg::i32(4096)};
+  TensorDesc d;
+  s = evaluateLaunchMap(info, m0, args.data(), d);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(d.base, 0x10000u);
+  EXPECT_EQ(d.rank, 2u);
+  EXPECT_EQ(d.shape[0], 1000);
+  EXPECT_EQ(d.shape[1], 3000);
+  EXPECT_EQ(d.strides[0], 4096);
+  EXPECT_EQ(d.strides[1], 1);
+  s = evaluateLaunchMap(info, m1, args.data(), d);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(d.shape[0], 3000000);
+  EXPECT_EQ(d.shape[1], 64);
+  EXPECT_EQ(d.strides[0], 8192);
+  // 65536 * 65536 wraps to 0 in 32 bits: a size TMA cannot take.
+  args[2] = Arg::i32(65536);
+  args[3] = Arg::i32(65536);
+  s = evaluateLaunchMap(info, m1, args.data(), d);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(),
+            "launch map 1 of kernel 'mm' (the tensor descriptor of argument "
+            "1): tensor descriptor size 0 of dimension 0: expected 1 to "
+            "2^31 - 1");
+  // TMA's stride rule: 4000 fp16 elements are 8000 bytes, a multiple of 16;
+  // 1001 are not.
+  args[4] = Arg::i32(1001);
+  s = evaluateLaunchMap(info, m0, args.data(), d);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("stride 1001 of dimension 0"), std::string::npos)
+      << s.message();
+}
+
+TEST(Metadata, BadLaunchMaps) {
+  auto error = [](const std::string &maps) {
+    KernelInfo info;
+    Status s = parseKernelMetadataLine(
+        "// tilec.kernel name=k num_warps=4 shared=0 launch_maps=" + maps +
+            " signature=*fp16:16,i32,i64,fp32,*fp32",
+        info);
+    return s.ok() ? std::string("ok") : s.message();
+  };
+  auto has = [&](const std::string &maps, const std::string &what) {
+    std::string e = error(maps);
+    return e.find(what) != std::string::npos ? std::string("found")
+                                             : "'" + e + "' lacks '" + what + "'";
+  };
+  EXPECT_EQ(error("fp16:128x64:128:0:a1,a1:a2.trunc"), "ok");
+  EXPECT_EQ(error("fp16:128x64:128:0:c-1,a1:a2.c16.add64"), "ok");
+  EXPECT_EQ(has("fp16:128x64:128:1:a1,a1:a1", "not the signature entry of a pointer to fp16"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:4:a1,a1:a1", "not the signature entry of a pointer to fp16"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a3,a1:a1", "'a3' is not a 32- or 64-bit integer signature entry"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a9,a1:a1", "'a9' is not"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1.a2.add32,a1:a1", "'add32' takes 32-bit operands"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1.sext.sext,a1:a1", "'sext' takes 32-bit operands"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1.add32,a1:a1", "'add32' lacks an operand"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1.a1,a1:a1", "expected one value, found 2"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1.pow,a1:a1", "unknown token 'pow'"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:cx,a1:a1", "bad constant 'cx'"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:,a1:a1", "unknown token ''"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1:a1", "expected 2 sizes and 1 strides"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1,a1:a1,a1", "expected 2 sizes and 1 strides"), "found");
+  EXPECT_EQ(has("fp16:128x64:96:0:a1,a1:a1", "expected a swizzle of 32, 64 or 128"), "found");
+  EXPECT_EQ(has("fp16:128x32:128:0:a1,a1:a1", "innermost extent is 64 bytes"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1,a1:a1:zero", "expected T:B0xB1"), "found");
+  EXPECT_EQ(has("i32:128x32:128:0:a1,a1:a1:nan", "NaN fill of i32"), "found");
+  EXPECT_EQ(has("fp9:128x64:128:0:a1,a1:a1", "expected an element type and a box"), "found");
+  EXPECT_EQ(has("fp16:128x64:128:0:a1,a1:a1;", "expected T:B0xB1"), "found");
+}
