@@ -31,10 +31,15 @@ def TileLowerDescriptorsPass : Pass<"tile-lower-descriptors", "mlir::ModuleOp"> 
     are erased.
 
     With `keep-tma-candidates` (tilec on sm_90 and newer), a 2-D load
-    directly in a loop body through a host-side descriptor (made at entry
-    from a `tile.tensordesc` argument) stays a `tile.desc_load`:
-    tile-pipeline copies it with TMA where it fills a wgmma operand buffer
-    and lowers it as here otherwise.
+    directly in a loop body, and a 2-D store, through a descriptor TMA can
+    use stay `tile.desc_load` / `tile.desc_store`: tile-pipeline copies
+    them with TMA where it can and lowers them as here otherwise. Such a
+    descriptor is a host-side one (made at entry from a `tile.tensordesc`
+    argument) or one the launch can encode a map for: its base a pointer
+    argument with `tile.divisibility` >= 16, its sizes and strides i32/i64
+    expressions of scalar arguments and constants (add, sub, mul,
+    extension, truncation), the strides but the last (the constant 1) known
+    multiples of 16 bytes.
 
     Errors: a descriptor access whose descriptor is not a
     `tile.make_tensor_desc` (carried by a loop, chosen by `scf.if`, a
@@ -290,15 +295,20 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     not to alias, as in Triton); other loads are left alone.
 
     With `tma` (sm_90 and newer), a `tile.desc_load` through a host-side
-    descriptor whose block fills a `#tile.nvmma_shared` operand buffer
-    (32-, 64- or 128-byte swizzle, last dimension contiguous) is copied by
-    TMA instead (PTX ISA 9.7.9.25.5): the kernel gains a `!tile.tensormap`
-    argument after the descriptor's strides (`tile.tma`: box = [rows,
-    swizzle bytes], the swizzle), one thread arrives on an mbarrier of the
+    descriptor, or a device-side one the launch can encode (see
+    tile-lower-descriptors), whose block fills a `#tile.nvmma_shared`
+    operand buffer (32-, 64- or 128-byte swizzle, last dimension
+    contiguous) is copied by TMA instead (PTX ISA 9.7.9.25.5): the kernel
+    gains a `!tile.tensormap` argument (`tile.tma`: box = [rows, swizzle
+    bytes], the swizzle) after the descriptor's strides, or for a
+    device-side descriptor after every other argument with a
+    `tile.tma_source` saying how the runtime computes the tensor (a launch
+    map), one thread arrives on an mbarrier of the
     slot expecting the iteration's bytes (`tile.mbarrier_expect`) and
     issues the boxes (`tile.async_tma_load`), and the consumer stage waits
     on the slot's phase parity, ((i / S) & 1) for iteration i
-    (`tile.mbarrier_wait`). The S mbarriers are initialized before the loop
+    (`tile.mbarrier_wait`; the slot and the parity are i32 counters the
+    loop carries). The S mbarriers are initialized before the loop
     and invalidated after it. Other descriptor loads (not in a pipelined
     loop, not feeding such a buffer, a different box or swizzle than the
     tensor map already has) become masked loads here, which the cp.async
