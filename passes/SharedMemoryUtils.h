@@ -28,13 +28,18 @@ void forEachBufferUser(
     llvm::function_ref<void(mlir::Operation *user, mlir::Value view)> fn);
 
 /// Whether the bytes behind `memdesc` (its whole allocation) are written
-/// through the generic proxy -- tile.local_store, tile.local_alloc with a
-/// source, tile.async_copy (cp.async) into it, or into another buffer or
-/// a scratch area tile-allocate-shared placed on overlapping bytes --
-/// rather than only by TMA copies (the async proxy), so that an
-/// async-proxy reader (wgmma) needs `fence.proxy.async` first (PTX ISA
-/// 9.7.13.4.2). True when the allocation or its offset is not known.
-bool isWrittenByGenericProxy(mlir::Value memdesc);
+/// through the generic proxy -- tile.local_store or tile.local_alloc with a
+/// source into it, or into another buffer or a scratch area
+/// tile-allocate-shared placed on overlapping bytes -- rather than only by
+/// TMA or cp.async copies, so that an async-proxy reader (wgmma) needs
+/// `fence.proxy.async` first (PTX ISA 9.7.13.4.2). cp.async writes need
+/// none after their wait, as CUTLASS's and Triton's sm90 cp.async + wgmma
+/// loops rely on. Another buffer's or scratch area's writes count only
+/// where they may run before `reader` (earlier in program order, or in a
+/// loop around both; all of them without a reader). True when the
+/// allocation or its offset is not known.
+bool isWrittenByGenericProxy(mlir::Value memdesc,
+                             mlir::Operation *reader = nullptr);
 
 /// The most dynamic shared memory one CTA may use on `chip`, in bytes (the
 /// opt-in maximum: 227 KiB on sm_90 and sm_90a, 163 KiB on sm_80, 99 KiB

@@ -544,13 +544,13 @@ struct WarpGroupDotLowering
         ctx, b.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
 
-    // Shared memory written through the generic proxy (stores, cp.async)
-    // must be ordered before the async proxy reads it; operands only TMA
-    // writes need no fence (its MEMBAR also waited for this warp's
-    // mbarrier arrivals before every wgmma).
+    // Shared memory written through the generic proxy (stores from
+    // registers) must be ordered before the async proxy reads it; operands
+    // only TMA or cp.async writes need no fence (its MEMBAR also waited for
+    // this warp's mbarrier arrivals before every wgmma).
     if ((isa<tile::MemDescType>(op.getA().getType()) &&
-         isWrittenByGenericProxy(op.getA())) ||
-        isWrittenByGenericProxy(op.getB()))
+         isWrittenByGenericProxy(op.getA(), op)) ||
+        isWrittenByGenericProxy(op.getB(), op))
       NVVM::FenceProxyOp::create(
           rewriter, loc,
           NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
