@@ -508,6 +508,11 @@ struct MatmulSpec {
   bool aColMajor = false, bColMajor = false;
   bool leakyRelu = false;        // tutorial 03's ACTIVATION="leaky_relu"
   bool gelu = false;             // matmul_kernel's ACTIVATION="gelu"
+  /// matmul_epilogue_kernel's ACTIVATION ("relu", "gelu", "gelu_tanh",
+  /// "silu", "none"); empty for the other kernels. Its parameters add a
+  /// bias per column, a residual of C's type and strides and two
+  /// per-tensor scales.
+  std::string epilogue;
   int maxPrograms = 0;           // persistent kernels: cap on the grid
   /// matmul_tma_kernel's parameters: host-side descriptors of A [M, K],
   /// B [N, K] (bColMajor) and C [M, N], then M, N, K.
@@ -571,10 +576,55 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
   if (s.gelu)
     for (double &v : ref)
       v = 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+  Tolerance tol = toleranceFor(s.prec, s.out, s.K);
+
+  // matmul_epilogue_kernel: C = act(sa * sb * (A @ B) + bias) + R.
+  bool epi = !s.epilogue.empty();
+  const float scales[2] = {0.75f, 1.25f};
+  std::vector<float> bias(size_t(s.N));
+  HostMatrix R(s.out, s.M, s.N, ldc, false);
+  if (epi) {
+    for (float &b : bias)
+      b = rng.value();
+    R.randomize(rng);
+    double scale = double(scales[0]) * scales[1];
+    // The activations' largest slopes (GELU 1.129, SiLU 1.100), which
+    // scale the accumulator's error; the scale, the bias add, the
+    // activation's fp32 evaluation (erff, exp within a few ulp) and the
+    // residual add cost at most 2^-20 of the magnitudes involved.
+    double slope = s.epilogue == "gelu" || s.epilogue == "gelu_tanh" ? 1.13
+                   : s.epilogue == "silu"                           ? 1.10
+                                                                    : 1.0;
+    double evalTol = std::ldexp(1.0, -20) / std::max(tol.elem, 1e-30);
+    for (size_t i = 0; i < ref.size(); ++i) {
+      int m = int(i / s.N), n = int(i % s.N);
+      double x = scale * ref[i] + bias[n], y = x;
+      if (s.epilogue == "relu")
+        y = std::max(x, 0.0);
+      else if (s.epilogue == "gelu")
+        y = 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+      else if (s.epilogue == "gelu_tanh")
+        y = 0.5 * x *
+            (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+      else if (s.epilogue == "silu")
+        y = x / (1.0 + std::exp(-x));
+      ref[i] = y + R.at(m, n);
+      mag[i] = slope * scale * mag[i] +
+               evalTol * (scale * mag[i] + std::fabs(bias[n]) +
+                          std::fabs(R.at(m, n)) + std::fabs(x));
+    }
+  }
 
   DeviceBuffer dA(A.bytes.size()), dB(B.bytes.size()), dC(cBytes);
   dA.upload(A.bytes);
   dB.upload(B.bytes);
+  DeviceBuffer dBias(epi ? bias.size() * 4 : 4),
+      dR(epi ? R.bytes.size() : 4), dScales(8);
+  if (epi) {
+    dBias.upload(bias);
+    dR.upload(R.bytes);
+    dScales.upload(std::vector<float>(scales, scales + 2));
+  }
   // int32 outputs: twice, as 0xFFFFFFFF is a valid result.
   std::vector<uint8_t> poisons = {0xFF};
   if (s.out == Elem::I32)
@@ -592,6 +642,15 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
                      {Arg::tensorDesc(&da), Arg::tensorDesc(&db),
                       Arg::tensorDesc(&dc), Arg::i32(s.M), Arg::i32(s.N),
                       Arg::i32(s.K)}));
+    } else if (epi) {
+      check(k.launch(Grid{programs, 1, 1},
+                     {Arg::ptr(dA.get()), Arg::ptr(dB.get()),
+                      Arg::ptr(dC.get()), Arg::ptr(dBias.get()),
+                      Arg::ptr(dR.get()), Arg::ptr(dScales.get()),
+                      Arg::ptr(dScales.get() + 4), Arg::i32(s.M),
+                      Arg::i32(s.N), Arg::i32(s.K), Arg::i32(A.strideRow()),
+                      Arg::i32(A.strideCol()), Arg::i32(B.strideRow()),
+                      Arg::i32(B.strideCol()), Arg::i32(ldc), Arg::i32(1)}));
     } else {
       check(k.launch(Grid{programs, 1, 1},
                      {Arg::ptr(dA.get()), Arg::ptr(dB.get()),
@@ -603,7 +662,6 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
     env.sync();
     Output C = decodeOutput(dC.download<uint8_t>(cBytes), s.out, s.M, s.N, ldc,
                             kGuard, poison, "C");
-    Tolerance tol = toleranceFor(s.prec, s.out, s.K);
     if (s.gelu)
       // GELU's slope is at most 1.13, so the accumulator's error grows by
       // that much; its fp32 evaluation (erff within 2 ulp, 1 + erf
@@ -1077,6 +1135,30 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     g.gelu = true;
     addMatmul(g, al ? std::initializer_list<Shape>{{400, 528, 272}}
                     : std::initializer_list<Shape>{ragged, deep});
+  }
+  // Fused epilogues (matmul_epilogue_kernel): per-tensor scales, a bias per
+  // column, an activation and a residual after the accumulator, on wgmma
+  // (ragged and aligned strides, fp16, bf16 and fp8 with its scales) and
+  // on mma.sync.
+  for (auto [file, in, out, prec, act, bm, bn, al, tn] :
+       {std::tuple{"epilogue_fp16_relu", Elem::F16, Elem::F16,
+                   Prec::ExactProducts, "relu", 64, 128, false, false},
+        {"epilogue_fp16_gelu_tanh", Elem::F16, Elem::F16, Prec::ExactProducts,
+         "gelu_tanh", 128, 128, true, false},
+        {"epilogue_bf16_silu", Elem::BF16, Elem::BF16, Prec::ExactProducts,
+         "silu", 64, 128, false, false},
+        {"epilogue_bf16_gelu_mma_sync", Elem::BF16, Elem::BF16,
+         Prec::ExactProducts, "gelu", 64, 64, false, false},
+        {"epilogue_fp8e4nv_scaled", Elem::E4M3, Elem::F16, Prec::Fp8Block128,
+         "none", 128, 128, true, true}}) {
+    MatmulSpec e = spec(file, in, out, prec);
+    e.kernel = "matmul_epilogue_kernel";
+    e.epilogue = act;
+    e.blockM = bm;
+    e.blockN = bn;
+    e.aligned = al;
+    e.bColMajor = tn;
+    addMatmul(e, {ragged, deep, {1, 1, 1}});
   }
   // Tutorial 09's persistent matmul on device-side tensor descriptors
   // (row-major operands; partial tiles through the descriptors' zero fill

@@ -15,7 +15,8 @@
 //
 // One kernel per translation, chosen and configured by macros (see
 // test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_DESC, REF_TRANS, REF_ACC,
-// REF_CHAIN, REF_AUX; IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
+// REF_CHAIN, REF_AUX, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
+// ACT_SILU); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
 // OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
 // GELU (matmul_kernel's ACTIVATION="gelu").
@@ -217,10 +218,26 @@ typedef float Out;
 __device__ Out toOut(Acc v) { return v; }
 #endif
 
+#if defined(OUT_F16)
+__device__ float fromOut(Out v) { return __half2float(v); }
+#elif defined(OUT_BF16)
+__device__ float fromOut(Out v) { return __bfloat162float(v); }
+#else
+__device__ float fromOut(Out v) { return float(v); }
+#endif
+
+/// matmul_epilogue_kernel's epilogue (REF_EPILOGUE): the scale, bias per
+/// column and residual of C's type and strides; ACT_* the activation.
+struct Epilogue {
+  const float *bias = nullptr;
+  const Out *res = nullptr;
+  float scale = 1.0f;
+};
+
 __device__ void programTile(const Operand &A, const Operand &B, int K,
                             int pidM, int pidN, Out *C, long long scm,
                             long long scn, const float *C0, long long s0m,
-                            long long s0n) {
+                            long long s0n, Epilogue epi = Epilogue()) {
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   int g = lane / 4, t = lane % 4;
   const int tiles = (BM / 16) * (BN / 8);
@@ -243,7 +260,23 @@ __device__ void programTile(const Operand &A, const Operand &B, int K,
 #if defined(GELU)
       v = 0.5f * v * (1.0f + erff(v * 0.7071067811865476f));
 #endif
-      if (rows[i] < A.rows && cols[i] < B.cols)
+      bool inside = rows[i] < A.rows && cols[i] < B.cols;
+#if defined(REF_EPILOGUE)
+      if (inside) {
+        v = v * epi.scale + epi.bias[cols[i]];
+#if defined(ACT_RELU)
+        v = fmaxf(v, 0.0f);
+#elif defined(ACT_GELU)
+        v = 0.5f * v * (1.0f + erff(v * 0.7071067811865476f));
+#elif defined(ACT_GELU_TANH)
+        v = 0.5f * v * (1.0f + tanhf(0.7978845608028654f * (v + 0.044715f * v * v * v)));
+#elif defined(ACT_SILU)
+        v = v / (1.0f + expf(-v));
+#endif
+        v += fromOut(epi.res[rows[i] * scm + cols[i] * scn]);
+      }
+#endif
+      if (inside)
         C[rows[i] * scm + cols[i] * scn] = toOut(v);
     }
   }
@@ -262,6 +295,24 @@ extern "C" __global__ void matmul_kernel(const In *a, const In *b, Out *c,
   Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
   programTile(A, B, K, blockIdx.x / numN, blockIdx.x % numN, c, scm, scn,
               nullptr, 0, 0);
+}
+#endif
+
+#if defined(REF_EPILOGUE)
+/// matmul_epilogue_kernel: matmul_kernel's grid, then C = act(sa * sb * acc
+/// + bias) + R.
+extern "C" __global__ void matmul_epilogue_kernel(
+    const In *a, const In *b, Out *c, const float *bias, const Out *res,
+    const float *sa, const float *sb, int M, int N, int K, int sam, int sak,
+    int sbk, int sbn, int scm, int scn) {
+  int numN = (N + BN - 1) / BN;
+  Operand A{a, M, K, sam, sak}, B{b, K, N, sbk, sbn};
+  Epilogue epi;
+  epi.bias = bias;
+  epi.res = res;
+  epi.scale = *sa * *sb;
+  programTile(A, B, K, blockIdx.x / numN, blockIdx.x % numN, c, scm, scn,
+              nullptr, 0, 0, epi);
 }
 #endif
 

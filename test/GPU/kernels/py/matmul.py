@@ -69,6 +69,60 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 
 
 @triton.jit
+def matmul_epilogue_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, res_ptr, scale_a_ptr, scale_b_ptr,
+                           M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                           stride_cm, stride_cn,
+                           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                           GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
+                           ACTIVATION: tl.constexpr):
+    """C = act(scale_a * scale_b * (A @ B) + bias) + R, fused after the
+    accumulator: per-tensor scales (one fp32 each, torch._scaled_mm's
+    scale_a and scale_b), a bias per column (fp32 [N]), ACTIVATION one of
+    "relu", "gelu" (exact, erf), "gelu_tanh" (tanh approximation, written
+    with sigmoid: 0.5 x (1 + tanh(y)) = x sigmoid(2 y)), "silu" (x
+    sigmoid(x)) or "" (none), and a residual R [M, N] of C's type and
+    strides; cast to C's type. fp32 accumulation, any strides, ragged
+    M, N and K (zero-filled loads, masked stores)."""
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), num_stages=NUM_STAGES):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    acc = acc * (tl.load(scale_a_ptr) * tl.load(scale_b_ptr))
+    acc += tl.load(bias_ptr + offs_n, mask=offs_n < N, other=0.0)[None, :]
+    if ACTIVATION == "relu":
+        acc = tl.maximum(acc, 0.0)
+    elif ACTIVATION == "gelu":
+        acc = 0.5 * acc * (1.0 + tl.erf(acc * 0.7071067811865476))
+    elif ACTIVATION == "gelu_tanh":
+        acc = acc * tl.sigmoid(1.5957691216057308 * (acc + 0.044715 * acc * acc * acc))
+    elif ACTIVATION == "silu":
+        acc = acc * tl.sigmoid(acc)
+    mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+    offs_c = offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
+    acc += tl.load(res_ptr + offs_c, mask=mask, other=0.0).to(tl.float32)
+    tl.store(c_ptr + offs_c, acc.to(c_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.jit
 def matmul_trans_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                         stride_a0, stride_a1, stride_b0, stride_b1, stride_cm, stride_cn,
                         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
