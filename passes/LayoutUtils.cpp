@@ -25,8 +25,8 @@ namespace {
 /// Cheap ops that compute the same values in any layout (tile.hint is the
 /// identity; recomputing it keeps its facts on the converted value).
 bool isLayoutAgnostic(Operation *op) {
-  if (isa<SplatOp, MakeRangeOp, AddPtrOp, BroadcastOp, ExpandDimsOp, HintOp>(
-          op))
+  if (isa<SplatOp, MakeRangeOp, AddPtrOp, BroadcastOp, ExpandDimsOp, HintOp,
+          IntToPtrOp, PtrToIntOp>(op))
     return true;
   if (auto c = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(c.getValue());

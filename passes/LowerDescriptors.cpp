@@ -281,8 +281,13 @@ struct LaunchExpression {
 
 std::optional<LaunchExpression> getLaunchExpression(FuncOp func,
                                                     ArrayRef<unsigned> entries,
-                                                    Value v) {
+                                                    Value v, unsigned &budget) {
   constexpr int64_t kMost = int64_t(1) << 30;
+  // The expression is a tree: a shared subexpression is written out at each
+  // use, so a size is capped (a masked access instead) rather than grown.
+  if (budget == 0)
+    return std::nullopt;
+  --budget;
   auto width = [](Value x) -> unsigned {
     auto t = dyn_cast<IntegerType>(x.getType());
     return t && (t.getWidth() == 32 || t.getWidth() == 64) ? t.getWidth() : 0;
@@ -311,7 +316,7 @@ std::optional<LaunchExpression> getLaunchExpression(FuncOp func,
               : kMost};
   }
   auto operand = [&](unsigned k) {
-    return getLaunchExpression(func, entries, def->getOperand(k));
+    return getLaunchExpression(func, entries, def->getOperand(k), budget);
   };
   if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def)) {
     auto x = operand(0);
@@ -353,21 +358,29 @@ DictionaryAttr tilec::getLaunchTensorMapSource(MakeTensorDescOp desc) {
       func.getArgAttr(base.getArgNumber(), TileDialect::getTensorDescAttrName()))
     return {};
   Type elem = desc.getType().getBlockType().getElementType();
+  auto ptr = dyn_cast<PtrType>(base.getType());
+  if (!ptr || ptr.getPointeeType() != elem)
+    return {};
   int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
   unsigned rank = desc.getShape().size();
   if (!isConstantOne(desc.getStrides()[rank - 1]))
     return {};
   Builder b(desc.getContext());
   SmallVector<Attribute> shape, strides;
+  // At most this many tokens per size or stride.
+  constexpr unsigned kMaxTokens = 64;
   for (unsigned d = 0; d < rank; ++d) {
-    auto size = getLaunchExpression(func, entries, desc.getShape()[d]);
+    unsigned budget = kMaxTokens;
+    auto size = getLaunchExpression(func, entries, desc.getShape()[d], budget);
     if (!size)
       return {};
     shape.push_back(b.getStringAttr(size->text));
     if (d + 1 == rank)
       break;
     // TMA's global strides are multiples of 16 bytes.
-    auto stride = getLaunchExpression(func, entries, desc.getStrides()[d]);
+    budget = kMaxTokens;
+    auto stride =
+        getLaunchExpression(func, entries, desc.getStrides()[d], budget);
     if (!stride || (stride->divisibility * bytes) % 16 != 0)
       return {};
     strides.push_back(b.getStringAttr(stride->text));

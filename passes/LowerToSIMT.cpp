@@ -185,6 +185,19 @@ struct AddPtrLowering : public OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
+/// Pointers are i64 addresses per thread already: int_to_ptr and
+/// ptr_to_int are the identity on the converted values.
+template <typename Op>
+struct AddressCastLowering : public OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 /// Splat tensor constants become splat vector constants.
 struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -312,7 +325,9 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<ProgramIdLowering, NumProgramsLowering, MakeRangeLowering,
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,
-                 AddPtrLowering, ConstantLowering, ElementwiseLowering,
+                 AddPtrLowering, AddressCastLowering<tile::IntToPtrOp>,
+                 AddressCastLowering<tile::PtrToIntOp>, ConstantLowering,
+                 ElementwiseLowering,
                  HintLowering, AssumeLowering, BarrierLowering>(converter,
                                                                  ctx);
     populateMemoryOpToSIMTPatterns(converter, axis, patterns);
@@ -813,8 +828,14 @@ public:
       };
       if (!info.empty())
         info += ";";
+      // The element type as the base pointer's signature entry spells it.
+      unsigned baseArg = func.getSignatureArguments()[source.getAs<IntegerAttr>(
+          "base").getInt()];
+      bool isUnsigned =
+          func.getArgAttr(baseArg, tile::TileDialect::getUnsignedAttrName()) !=
+          nullptr;
       info += getTypeName(source.getAs<TypeAttr>("element").getValue(),
-                          false) + ":";
+                          isUnsigned) + ":";
       for (auto [k, b] :
            llvm::enumerate(tma.getAs<DenseI64ArrayAttr>("box").asArrayRef()))
         info += (k ? "x" : "") + std::to_string(b);

@@ -77,8 +77,11 @@ using namespace tilec::tile;
 
 namespace {
 
-/// The kernel argument a pointer (tile) derives from, if any.
-Value pointerBase(Value v, int depth = 0) {
+/// The kernel argument a pointer (tile) derives from, if any. A loop
+/// argument being resolved (in `visiting`) stands for itself: `p = p + 1`
+/// in a loop keeps the base of its initial value.
+Value pointerBase(Value v, llvm::SmallPtrSetImpl<Value> &visiting,
+                  int depth) {
   if (depth > 64)
     return {};
   if (auto arg = dyn_cast<BlockArgument>(v)) {
@@ -87,11 +90,17 @@ Value pointerBase(Value v, int depth = 0) {
     if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
       if (arg.getArgNumber() == 0)
         return {};
+      if (visiting.contains(arg))
+        return arg;
       unsigned i = arg.getArgNumber() - 1;
-      Value init = pointerBase(loop.getInits()[i], depth + 1);
+      visiting.insert(arg);
+      Value init = pointerBase(loop.getInits()[i], visiting, depth + 1);
       Value next = pointerBase(
           cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperand(i),
-          depth + 1);
+          visiting, depth + 1);
+      visiting.erase(arg);
+      if (next == arg)
+        next = init;
       return init == next ? init : Value();
     }
     return {};
@@ -99,14 +108,32 @@ Value pointerBase(Value v, int depth = 0) {
   Operation *def = v.getDefiningOp();
   if (!def)
     return {};
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    // A loop's result: what its argument holds.
+    return pointerBase(
+        loop.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()],
+        visiting, depth + 1);
+  if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+    // Both branches' values from one argument.
+    unsigned i = cast<OpResult>(v).getResultNumber();
+    if (ifOp.getElseRegion().empty())
+      return {};
+    Value a = pointerBase(ifOp.thenYield().getOperand(i), visiting, depth + 1);
+    Value b = pointerBase(ifOp.elseYield().getOperand(i), visiting, depth + 1);
+    return a == b ? a : Value();
+  }
   if (auto add = dyn_cast<AddPtrOp>(def))
-    return pointerBase(add.getPtr(), depth + 1);
+    return pointerBase(add.getPtr(), visiting, depth + 1);
   if (auto desc = dyn_cast<MakeTensorDescOp>(def))
-    return pointerBase(desc.getBase(), depth + 1);
+    return pointerBase(desc.getBase(), visiting, depth + 1);
   if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp, HintOp,
           ReshapeOp>(def))
-    return pointerBase(def->getOperand(0), depth + 1);
+    return pointerBase(def->getOperand(0), visiting, depth + 1);
   return {};
+}
+Value pointerBase(Value v) {
+  llvm::SmallPtrSet<Value, 4> visiting;
+  return pointerBase(v, visiting, 0);
 }
 
 bool isPositiveZero(Value other) {
@@ -132,6 +159,34 @@ bool writesGlobalMemory(Operation *op) {
   return isa<StoreOp, AtomicRMWOp, AtomicCASOp, DescStoreOp>(op);
 }
 
+/// Whether TMA may access `desc`'s tensor (the kernel argument its base
+/// comes from) beside the kernel's other accesses of it, which it would
+/// not be ordered with: generic-proxy writes reach TMA reads only through
+/// `fence.proxy.async.global`, and a TMA store's writes are complete only
+/// after `cp.async.bulk.wait_group` without `.read` (PTX ISA 9.7.9.25). A
+/// load (`forStore` false) needs no ordinary store, atomic or descriptor
+/// store of the tensor in the kernel; a store no read of it and no
+/// ordinary store or atomic (other descriptor stores, also TMA, may stay:
+/// tutorial 09 stores a tile in halves). A pointer of unknown origin
+/// counts as the tensor's.
+bool tmaOrderedWithOtherAccesses(MakeTensorDescOp desc, bool forStore) {
+  Value base = pointerBase(desc.getBase());
+  auto func = desc->getParentOfType<FuncOp>();
+  if (!base || !func)
+    return false;
+  WalkResult r = func.walk([&](Operation *op) {
+    bool genericWrite = isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op);
+    bool conflict = forStore ? genericWrite || isa<LoadOp, DescLoadOp>(op)
+                             : genericWrite || isa<DescStoreOp>(op);
+    if (!conflict)
+      return WalkResult::advance();
+    Value other = pointerBase(op->getOperand(0));
+    return !other || other == base ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+  });
+  return !r.wasInterrupted();
+}
+
 class PipelinePass : public tilec::impl::TilePipelinePassBase<PipelinePass> {
 public:
   using Base::Base;
@@ -144,6 +199,13 @@ public:
           << warpSpecialize << "'";
       return signalPassFailure();
     }
+    // Stores TMA may not write (decided before any load becomes a TMA
+    // copy, while every access still names its descriptor or pointer).
+    getOperation().walk([&](DescStoreOp store) {
+      auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
+      if (!desc || !tmaOrderedWithOtherAccesses(desc, /*forStore=*/true))
+        unorderedStores.insert(store);
+    });
     // tl.range(flatten=True): one loop for the nest where its shared memory
     // fits (the copies' buffers then live across the epilogue).
     SmallVector<scf::ForOp> nests;
@@ -253,7 +315,8 @@ private:
     MemDescType t = alloc.getResult().getType();
     std::optional<std::array<int64_t, 2>> box = getTMABox(t);
     auto desc = load.getDesc().getDefiningOp<MakeTensorDescOp>();
-    if (!box || !desc || !hasTensorMapSource(desc))
+    if (!box || !desc || !hasTensorMapSource(desc) ||
+        !tmaOrderedWithOtherAccesses(desc, /*forStore=*/false))
       return {};
     return getTMAAttr(load.getContext(), *box,
                       cast<NVMMASharedEncodingAttr>(t.getEncoding()).getSwizzle(),
@@ -266,7 +329,8 @@ private:
   DictionaryAttr getTMAStoreConfig(DescStoreOp store) {
     auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
     auto t = cast<RankedTensorType>(store.getSrc().getType());
-    if (!desc || !hasTensorMapSource(desc) || t.getRank() != 2 ||
+    if (!desc || !hasTensorMapSource(desc) || unorderedStores.contains(store) ||
+        t.getRank() != 2 ||
         desc.getNanPadding())
       return {};
     // The widest swizzle whose boxes tile the block.
@@ -653,6 +717,9 @@ private:
     return pipelinedSharedBytes(loop, stagesFor(loop), /*ws=*/true) <=
            int64_t(getSharedBudget(chip));
   }
+
+  /// Descriptor stores TMA may not write (tmaOrderedWithOtherAccesses).
+  llvm::SmallPtrSet<Operation *, 8> unorderedStores;
 
   /// Kernels already split by warp specialization.
   llvm::SmallPtrSet<Operation *, 4> specialized;

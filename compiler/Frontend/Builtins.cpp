@@ -1037,6 +1037,30 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     TRY(m1, binary(BinOpKind::Sub, sum, PyValue::ofInt(1), l));
     return binary(BinOpKind::FloorDiv, m1, *s[1], l);
   }
+  if (name == "tl.pointer_type") {
+    // Triton's pointer_type(element_ty, address_space=1, const=False): a
+    // dtype for .to() (tutorial 08: an int64 address loaded from memory).
+    TRY(s, bindArgs(*this, args, {"element_ty", "address_space", "const"}, 1,
+                    "pointer_type", l));
+    if (s[0]->kind != K::DType) {
+      error(l) << "expected a dtype for pointer_type, found "
+               << s[0]->describe();
+      return failure();
+    }
+    if (present(s[1]) && !(s[1]->kind == K::Int && s[1]->i == 1)) {
+      error(l) << "unimplemented: pointer_type in address space "
+               << (s[1]->kind == K::Int ? std::to_string(s[1]->i)
+                                        : s[1]->describe())
+               << " (global memory, 1, only)";
+      return failure();
+    }
+    if (present(s[2]) && s[2]->kind != K::Bool) {
+      error(l) << "expected a compile-time bool for const, found "
+               << s[2]->describe();
+      return failure();
+    }
+    return PyValue::ofDType(tile::PtrType::get(ctx, s[0]->dtype));
+  }
   if (name == "tl.cast") {
     TRY(s, bindArgs(*this, args, {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, "cast", l));
     CallArgs a;

@@ -307,8 +307,35 @@ FailureOr<Value> CodeGen::castTo(Value v, Type to, SourceLoc l, bool bitcast,
     return arith::BitcastOp::create(b, lc, dst, v).getResult();
   }
   bool fromUnsigned = from.isInteger(1) || isUnsignedInt(from);
+  // Pointers, as Triton's semantic.cast: from and to int64 (the address),
+  // to int1 (non-null), and between pointee types.
   if (isa<tile::PtrType>(from) || isa<tile::PtrType>(to)) {
-    error(l) << "unimplemented: conversion between " << from << " and " << to;
+    Type i64 = withElement(v.getType(), b.getI64Type());
+    if (isa<tile::PtrType>(from) && isa<tile::PtrType>(to))
+      return tile::IntToPtrOp::create(
+                 b, lc, dst, tile::PtrToIntOp::create(b, lc, i64, v))
+          .getResult();
+    if (isa<tile::PtrType>(to)) {
+      if (!from.isInteger(64)) {
+        error(l) << "expected an int64 to cast to a pointer, found " << from;
+        return failure();
+      }
+      return tile::IntToPtrOp::create(b, lc, dst, v).getResult();
+    }
+    Value addr = tile::PtrToIntOp::create(b, lc, i64, v);
+    if (to.isInteger(64))
+      return addr;
+    if (to.isInteger(1)) {
+      TypedAttr zeroAttr =
+          isa<RankedTensorType>(i64)
+              ? TypedAttr(DenseElementsAttr::get(
+                    cast<ShapedType>(i64), b.getI64IntegerAttr(0).getValue()))
+              : TypedAttr(b.getI64IntegerAttr(0));
+      Value zero = arith::ConstantOp::create(b, lc, zeroAttr);
+      return arith::CmpIOp::create(b, lc, arith::CmpIPredicate::ne, addr, zero)
+          .getResult();
+    }
+    error(l) << "expected int64 or int1 to cast a pointer to, found " << to;
     return failure();
   }
   // fp8 converts to and from floats only: integers go through fp32.

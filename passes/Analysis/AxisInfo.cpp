@@ -317,6 +317,18 @@ AxisInfoAnalysis::visitOperation(Operation *op,
             return AxisInfo(r.getContiguity(), r.getDivisibility(),
                             r.getConstancy());
           })
+          .Case([&](tile::IntToPtrOp) -> std::optional<AxisInfo> {
+            // Addresses keep their divisibility (bytes) and constancy;
+            // consecutive integers are not consecutive elements.
+            const AxisInfo &x = in(0);
+            return AxisInfo(DimVector(rank, 1), x.getDivisibility(),
+                            x.getConstancy());
+          })
+          .Case([&](tile::PtrToIntOp) -> std::optional<AxisInfo> {
+            const AxisInfo &p = in(0);
+            return AxisInfo(DimVector(rank, 1), p.getDivisibility(),
+                            p.getConstancy());
+          })
           .Case([&](tile::LoadOp) -> std::optional<AxisInfo> {
             const AxisInfo &p = in(0);
             return AxisInfo(DimVector(rank, 1), DimVector(rank, 1),

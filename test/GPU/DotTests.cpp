@@ -59,9 +59,11 @@
 
 #include "GpuTestUtils.h"
 
+#include <array>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -492,6 +494,69 @@ Kernel dotKernel(const Env &env, const std::string &file,
 #endif
   }
   return env.kernel(file, name);
+}
+
+//===----------------------------------------------------------------------===//
+// grouped_matmul_kernel (tutorial 08's grouped GEMM)
+//===----------------------------------------------------------------------===//
+
+/// C_g = A_g @ B_g for the groups `shapes` (fp16, row-major, leading
+/// dimensions padded to 8 elements plus 8), their addresses and sizes
+/// passed through device arrays, on a grid of `programs` programs (the
+/// kernel's NUM_PROGRAMS). Each C_g is checked, its row padding keeping the
+/// poison.
+void runGroupedMatmul(const Env &env, const std::string &caseName,
+                      const std::string &file,
+                      const std::vector<std::array<int, 3>> &shapes,
+                      unsigned programs) {
+  Kernel k = dotKernel(env, file, "grouped_matmul_kernel");
+  Rng rng = env.rng(caseName);
+  auto ld = [](int inner) { return (std::max(inner, 1) + 7) / 8 * 8 + 8; };
+  std::vector<HostMatrix> As, Bs;
+  std::vector<std::unique_ptr<DeviceBuffer>> dAs, dBs, dCs;
+  std::vector<int64_t> aAddr, bAddr, cAddr;
+  std::vector<int32_t> sizes, lds;
+  for (auto [M, N, K] : shapes) {
+    As.emplace_back(Elem::F16, M, K, ld(K), false);
+    Bs.emplace_back(Elem::F16, K, N, ld(N), false);
+    As.back().randomize(rng);
+    Bs.back().randomize(rng);
+    dAs.push_back(std::make_unique<DeviceBuffer>(As.back().bytes.size()));
+    dBs.push_back(std::make_unique<DeviceBuffer>(Bs.back().bytes.size()));
+    dCs.push_back(
+        std::make_unique<DeviceBuffer>((size_t(M) * ld(N) + kGuard) * 2));
+    dAs.back()->upload(As.back().bytes);
+    dBs.back()->upload(Bs.back().bytes);
+    dCs.back()->poison();
+    aAddr.push_back(int64_t(dAs.back()->get()));
+    bAddr.push_back(int64_t(dBs.back()->get()));
+    cAddr.push_back(int64_t(dCs.back()->get()));
+    sizes.insert(sizes.end(), {M, N, K});
+    lds.insert(lds.end(), {ld(K), ld(N), ld(N)});
+  }
+  DeviceBuffer dA(aAddr.size() * 8), dB(bAddr.size() * 8),
+      dC(cAddr.size() * 8), dSizes(sizes.size() * 4), dLds(lds.size() * 4);
+  dA.upload(aAddr);
+  dB.upload(bAddr);
+  dC.upload(cAddr);
+  dSizes.upload(sizes);
+  dLds.upload(lds);
+  check(k.launch(Grid{programs, 1, 1},
+                 {Arg::ptr(dA.get()), Arg::ptr(dB.get()), Arg::ptr(dC.get()),
+                  Arg::ptr(dSizes.get()), Arg::ptr(dLds.get()),
+                  Arg::i32(int32_t(shapes.size()))}));
+  env.sync();
+  for (size_t g = 0; g < shapes.size(); ++g) {
+    auto [M, N, K] = shapes[g];
+    std::vector<double> ref, mag;
+    gemmReference(As[g], Bs[g], ref, mag, asStored, asStored);
+    size_t bytes = (size_t(M) * ld(N) + kGuard) * 2;
+    std::string what = "C_" + std::to_string(g);
+    Output C = decodeOutput(dCs[g]->download<uint8_t>(bytes), Elem::F16, M, N,
+                            ld(N), kGuard, 0xFF, what.c_str());
+    expectNear(C, ref, mag, N, toleranceFor(Prec::ExactProducts, Elem::F16, K),
+               what, env, caseName);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1159,6 +1224,22 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     e.aligned = al;
     e.bColMajor = tn;
     addMatmul(e, {ragged, deep, {1, 1, 1}});
+  }
+  // Tutorial 08's grouped GEMM: addresses loaded from memory and cast to
+  // pointers, ragged groups (one of a single element), more tiles than
+  // programs.
+  for (auto [file, programs] : {std::pair{"grouped_matmul_fp16", 5u},
+                                {"grouped_matmul_fp16_128", 3u}}) {
+    std::string name = std::string(file) + "/groups 197x131x173, 64x64x64, "
+                       "1x1x1, 130x67x300";
+    cases.push_back({name, false, true, [=](const Env &e) {
+                       runGroupedMatmul(e, name, file,
+                                        {{197, 131, 173},
+                                         {64, 64, 64},
+                                         {1, 1, 1},
+                                         {130, 67, 300}},
+                                        programs);
+                     }});
   }
   // Tutorial 09's persistent matmul on device-side tensor descriptors
   // (row-major operands; partial tiles through the descriptors' zero fill

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Tile/IR/TileOps.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "dialects/Tile/IR/Layouts.h"
 
 #include <array>
@@ -87,6 +88,46 @@ SmallVector<unsigned> FuncOp::getSignatureArguments() {
   return entries;
 }
 
+/// Whether `text` is a launch map's postfix expression (docs/runtime.md)
+/// over `func`'s signature `entries`: `aN` (a 32- or 64-bit integer
+/// entry), `cV`, the operations, leaving one value. (Operand widths are the
+/// runtime's parser's to check.)
+static bool isLaunchExpression(StringRef text, FuncOp func,
+                               ArrayRef<unsigned> entries) {
+  int64_t depth = 0;
+  SmallVector<StringRef> tokens;
+  text.split(tokens, '.');
+  for (StringRef t : tokens) {
+    // An operation (its arity), or an argument or a constant.
+    int arity = llvm::StringSwitch<int>(t)
+                    .Cases({"sext", "zext", "trunc"}, 1)
+                    .Cases({"add32", "sub32", "mul32", "add64", "sub64",
+                            "mul64"},
+                           2)
+                    .Default(0);
+    if (arity) {
+      if (depth < arity)
+        return false;
+      depth -= arity - 1;
+      continue;
+    }
+    unsigned n = 0;
+    int64_t c = 0;
+    if (t.consume_front("a")) {
+      if (t.getAsInteger(10, n) || n >= entries.size())
+        return false;
+      Type type = func.getArgumentTypes()[entries[n]];
+      if (!(type.isInteger(32) || type.isInteger(64)) ||
+          func.getArgAttr(entries[n], TileDialect::getTensorDescAttrName()))
+        return false;
+    } else if (!t.consume_front("c") || t.getAsInteger(10, c)) {
+      return false;
+    }
+    ++depth;
+  }
+  return depth == 1;
+}
+
 /// A launch map's `tile.tma_source` on argument `i` of `func` (see
 /// TileBase.td): after every other argument; a scalar element type; the
 /// base a pointer entry of the signature; a size per box dimension and a
@@ -98,9 +139,10 @@ static LogicalResult verifyLaunchMap(FuncOp func, unsigned i,
     return func.emitOpError("expected the launch map argument ")
            << i << " to come after every other argument and carry "
            << TileDialect::getTMASourceAttrName()
-           << " = {element = <integer or float type>, base = <signature "
+           << " = {element = <the base's pointee type>, base = <signature "
               "entry of a pointer> : i32, shape = [<expression>, ...], "
-              "strides = [<expression>, ...]} (one stride fewer than sizes)";
+              "strides = [<expression>, ...]} (one stride fewer than sizes; "
+              "postfix expressions of integer entries, docs/runtime.md)";
   };
   for (unsigned j = i + 1; j < func.getNumArguments(); ++j)
     if (!isa<TensorMapType>(func.getArgumentTypes()[j]))
@@ -113,16 +155,52 @@ static LogicalResult verifyLaunchMap(FuncOp func, unsigned i,
       strides.size() + 1 != shape.size() ||
       !llvm::all_of(shape, llvm::IsaPred<StringAttr>) ||
       !llvm::all_of(strides, llvm::IsaPred<StringAttr>) ||
-      !(isa<FloatType>(elem.getValue()) ||
-        (elem.getValue().isInteger() &&
-         !elem.getValue().isInteger(1))))
+      !(isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+            Float8E4M3FNType, Float8E5M2Type>(elem.getValue()) ||
+        llvm::any_of(ArrayRef<unsigned>{8, 16, 32, 64}, [&](unsigned w) {
+          return elem.getValue().isInteger(w);
+        })))
     return fail();
   SmallVector<unsigned> entries = func.getSignatureArguments();
-  if (base.getInt() < 0 || uint64_t(base.getInt()) >= entries.size() ||
-      !isa<PtrType>(func.getArgumentTypes()[entries[base.getInt()]]))
+  if (base.getInt() < 0 || uint64_t(base.getInt()) >= entries.size())
     return fail();
+  unsigned baseArg = entries[base.getInt()];
+  auto ptr = dyn_cast<PtrType>(func.getArgumentTypes()[baseArg]);
+  if (!ptr || ptr.getPointeeType() != elem.getValue() ||
+      func.getArgAttr(baseArg, TileDialect::getTensorDescAttrName()))
+    return fail();
+  for (ArrayAttr list : {shape, strides})
+    for (Attribute e : list)
+      if (!isLaunchExpression(cast<StringAttr>(e).getValue(), func, entries))
+        return fail();
   element = elem.getValue();
   return success();
+}
+
+/// int_to_ptr / ptr_to_int: an i64 operand or result of the other's shape
+/// and encoding.
+static LogicalResult verifyAddressCast(Operation *op, Type intType,
+                                       Type ptrType) {
+  auto intTensor = dyn_cast<RankedTensorType>(intType);
+  auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
+  bool sameShape =
+      bool(intTensor) == bool(ptrTensor) &&
+      (!intTensor || (intTensor.getShape() == ptrTensor.getShape() &&
+                      intTensor.getEncoding() == ptrTensor.getEncoding()));
+  Type intElem = intTensor ? intTensor.getElementType() : intType;
+  if (!intElem.isInteger(64) || !sameShape)
+    return op->emitOpError("expected i64 values of the pointers' shape and "
+                           "encoding, found ")
+           << intType << " for " << ptrType;
+  return success();
+}
+
+LogicalResult IntToPtrOp::verify() {
+  return verifyAddressCast(*this, getSrc().getType(), getType());
+}
+
+LogicalResult PtrToIntOp::verify() {
+  return verifyAddressCast(*this, getType(), getSrc().getType());
 }
 
 LogicalResult FuncOp::verify() {
@@ -285,6 +363,7 @@ LogicalResult FuncOp::verify() {
         if (source)
           ok &= box.size() ==
                 cast<ArrayAttr>(source.get("shape")).size();
+        ok &= !tma.get("nan_fill") || isa<FloatType>(element);
       }
       if (!ok)
         return emitOpError("expected the !tile.tensormap argument ")

@@ -281,6 +281,40 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> 
   let hasFolder = 1;
 }
 
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure]> {
+  let summary = "64-bit integers as pointers (Triton's int64 `.to(tl.pointer_type(T))`)";
+  let description = [{
+    The pointers whose addresses are the i64 values of `src`, of the
+    result's pointee type: what Triton's `x.to(tl.pointer_type(T))` makes
+    of an int64 scalar or tile (tutorial 08 loads its matrices' addresses
+    from memory this way). Shape and encoding are the operand's.
+
+    ```mlir
+    %p = tile.int_to_ptr %addr : i64 -> !tile.ptr<f16>
+    ```
+  }];
+  let arguments = (ins Tile_AnyInt:$src);
+  let results = (outs Tile_AnyPtr:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure]> {
+  let summary = "pointers as 64-bit integers (Triton's pointer `.to(tl.int64)`)";
+  let description = [{
+    The addresses of the pointers in `src`, as i64 values; shape and
+    encoding are the operand's.
+
+    ```mlir
+    %a = tile.ptr_to_int %p : tensor<64x!tile.ptr<f32>> -> tensor<64xi64>
+    ```
+  }];
+  let arguments = (ins Tile_AnyPtr:$src);
+  let results = (outs Tile_AnyInt:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load", [
     AttrSizedOperandSegments,
     TypesMatchWith<"result has the element type of the pointee of ptr",

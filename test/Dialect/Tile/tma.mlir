@@ -160,3 +160,26 @@ tile.func @launch_map_strides(%p: !tile.ptr<f16>, %m: i32, %map: !tile.tensormap
 tile.func @launch_map_box(%p: !tile.ptr<f16>, %m: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 32>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["a1", "a1"], strides = ["a1"]}}) {
   tile.return
 }
+
+// -----
+
+// The element type must be the base's pointee.
+// expected-error @+1 {{'tile.func' op expected the launch map argument 3}}
+tile.func @launch_map_element(%p: !tile.ptr<f32>, %m: i32, %n: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["a1", "a2"], strides = ["a2"]}}) {
+  tile.return
+}
+
+// -----
+
+// Expressions: known tokens over integer entries, one value.
+// expected-error @+1 {{'tile.func' op expected the launch map argument 3}}
+tile.func @launch_map_expression(%p: !tile.ptr<f16>, %m: i32, %n: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["garbage", "a7.a0.add32"], strides = ["a1"]}}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.func' op expected the launch map argument 3}}
+tile.func @launch_map_two_values(%p: !tile.ptr<f16>, %m: i32, %n: i32, %map: !tile.tensormap {tile.tma = {box = array<i64: 128, 64>, swizzle = 128 : i32}, tile.tma_source = {element = f16, base = 0 : i32, shape = ["a1.a2", "a2"], strides = ["a2:a1"]}}) {
+  tile.return
+}

@@ -15,7 +15,7 @@
 //
 // One kernel per translation, chosen and configured by macros (see
 // test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_DESC, REF_TRANS, REF_ACC,
-// REF_CHAIN, REF_AUX, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
+// REF_CHAIN, REF_AUX, REF_GROUPED, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
 // ACT_SILU); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
 // OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
@@ -313,6 +313,30 @@ extern "C" __global__ void matmul_epilogue_kernel(
   epi.scale = *sa * *sb;
   programTile(A, B, K, blockIdx.x / numN, blockIdx.x % numN, c, scm, scn,
               nullptr, 0, 0, epi);
+}
+#endif
+
+#if defined(REF_GROUPED)
+/// grouped_matmul_kernel: every group's tiles, tile t of all groups by
+/// program t % gridDim.x (row-major fp16 A_g, B_g, C_g).
+extern "C" __global__ void grouped_matmul_kernel(const long long *ap,
+                                                 const long long *bp,
+                                                 const long long *cp,
+                                                 const int *sizes,
+                                                 const int *lds, int count) {
+  int first = 0;
+  for (int g = 0; g < count; ++g) {
+    int M = sizes[3 * g], N = sizes[3 * g + 1], K = sizes[3 * g + 2];
+    int numN = (N + BN - 1) / BN, tiles = ((M + BM - 1) / BM) * numN;
+    Operand A{reinterpret_cast<const In *>(ap[g]), M, K, lds[3 * g], 1};
+    Operand B{reinterpret_cast<const In *>(bp[g]), K, N, lds[3 * g + 1], 1};
+    Out *C = reinterpret_cast<Out *>(cp[g]);
+    for (int t = 0; t < tiles; ++t)
+      if ((first + t) % gridDim.x == blockIdx.x)
+        programTile(A, B, K, t / numN, t % numN, C, lds[3 * g + 2], 1,
+                    nullptr, 0, 0);
+    first += tiles;
+  }
 }
 #endif
 

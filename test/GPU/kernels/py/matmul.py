@@ -123,6 +123,58 @@ def matmul_epilogue_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, res_ptr, scale_a_ptr, 
 
 
 @triton.jit
+def grouped_matmul_kernel(group_a_ptrs, group_b_ptrs, group_c_ptrs, group_sizes, group_lds,
+                          group_count, NUM_PROGRAMS: tl.constexpr, BLOCK_M: tl.constexpr,
+                          BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                          NUM_STAGES: tl.constexpr):
+    """Tutorial 08's grouped GEMM: C_g = A_g @ B_g (fp16, row-major) for
+    g < group_count, the matrices' addresses loaded from int64 arrays and
+    cast with .to(tl.pointer_type(tl.float16)), their sizes (M, N, K) and
+    leading dimensions (lda, ldb, ldc) from int32 arrays. NUM_PROGRAMS
+    programs walk the tiles of all groups in order, each taking every
+    NUM_PROGRAMS-th. Unlike the tutorial, partial tiles are masked; as in
+    it, tl.multiple_of promises 16-byte aligned rows."""
+    tile = tl.program_id(0)
+    first = 0
+    for g in range(group_count):
+        gm = tl.load(group_sizes + g * 3)
+        gn = tl.load(group_sizes + g * 3 + 1)
+        gk = tl.load(group_sizes + g * 3 + 2)
+        tiles_n = tl.cdiv(gn, BLOCK_N)
+        tiles = tl.cdiv(gm, BLOCK_M) * tiles_n
+        while tile >= first and tile < first + tiles:
+            lda = tl.load(group_lds + g * 3)
+            ldb = tl.load(group_lds + g * 3 + 1)
+            ldc = tl.load(group_lds + g * 3 + 2)
+            a_ptr = tl.load(group_a_ptrs + g).to(tl.pointer_type(tl.float16))
+            b_ptr = tl.load(group_b_ptrs + g).to(tl.pointer_type(tl.float16))
+            c_ptr = tl.load(group_c_ptrs + g).to(tl.pointer_type(tl.float16))
+            t = tile - first
+            offs_m = (t // tiles_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+            offs_n = (t % tiles_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+            offs_k = tl.arange(0, BLOCK_K)
+            a_ptrs = a_ptr + offs_m[:, None] * lda + offs_k[None, :]
+            b_ptrs = b_ptr + offs_k[:, None] * ldb + offs_n[None, :]
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for kk in tl.range(0, tl.cdiv(gk, BLOCK_K), num_stages=NUM_STAGES):
+                tl.multiple_of(a_ptrs, [16, 16])
+                tl.multiple_of(b_ptrs, [16, 16])
+                k_left = gk - kk * BLOCK_K
+                a = tl.load(a_ptrs, mask=(offs_m[:, None] < gm) & (offs_k[None, :] < k_left),
+                            other=0.0)
+                b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < gn),
+                            other=0.0)
+                acc += tl.dot(a, b)
+                a_ptrs += BLOCK_K
+                b_ptrs += BLOCK_K * ldb
+            c_ptrs = c_ptr + offs_m[:, None] * ldc + offs_n[None, :]
+            tl.store(c_ptrs, acc.to(tl.float16),
+                     mask=(offs_m[:, None] < gm) & (offs_n[None, :] < gn))
+            tile += NUM_PROGRAMS
+        first += tiles
+
+
+@triton.jit
 def matmul_trans_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                         stride_a0, stride_a1, stride_b0, stride_b1, stride_cm, stride_cn,
                         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
