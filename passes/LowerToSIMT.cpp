@@ -185,19 +185,6 @@ struct AddPtrLowering : public OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
-/// Pointers are i64 addresses per thread already: int_to_ptr and
-/// ptr_to_int are the identity on the converted values.
-template <typename Op>
-struct AddressCastLowering : public OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
-
 /// Splat tensor constants become splat vector constants.
 struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -325,8 +312,8 @@ public:
     RewritePatternSet patterns(ctx);
     patterns.add<ProgramIdLowering, NumProgramsLowering, MakeRangeLowering,
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,
-                 AddPtrLowering, AddressCastLowering<tile::IntToPtrOp>,
-                 AddressCastLowering<tile::PtrToIntOp>, ConstantLowering,
+                 AddPtrLowering, simt::ForwardSrcLowering<tile::IntToPtrOp>,
+                 simt::ForwardSrcLowering<tile::PtrToIntOp>, ConstantLowering,
                  ElementwiseLowering,
                  HintLowering, AssumeLowering, BarrierLowering>(converter,
                                                                  ctx);

@@ -281,6 +281,20 @@ int64_t getScratchBytes(mlir::Operation *op);
 /// if it is missing.
 mlir::FailureOr<int64_t> getSharedOffset(mlir::Operation *op);
 
+/// An op whose lowering is its operand `src`, converted: a view of shared
+/// memory (accesses resolve it), an address cast (pointers are i64
+/// addresses per thread).
+template <typename Op>
+struct ForwardSrcLowering : public mlir::OpConversionPattern<Op> {
+  using mlir::OpConversionPattern<Op>::OpConversionPattern;
+  mlir::LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return mlir::success();
+  }
+};
+
 } // namespace tilec::simt
 
 #endif // TILEC_PASSES_SIMT_SIMTUTILS_H

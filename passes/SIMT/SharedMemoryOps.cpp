@@ -158,18 +158,6 @@ struct MemDescIndexLowering
   }
 };
 
-/// Views keep the pointer; accesses resolve them (getView).
-template <typename ViewOp>
-struct ViewLowering : public OpConversionPattern<ViewOp> {
-  using OpConversionPattern<ViewOp>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(ViewOp op, typename ViewOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
-
 /// The ldmatrix form of a local_load into an mma.sync operand, if any.
 struct LdMatrixPlan {
   bool trans = false;
@@ -732,8 +720,8 @@ void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
                                               RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering,
-               MemDescIndexLowering, ViewLowering<tile::MemDescSubviewOp>,
-               ViewLowering<tile::MemDescTransOp>, AsyncCommitLowering,
+               MemDescIndexLowering, ForwardSrcLowering<tile::MemDescSubviewOp>,
+               ForwardSrcLowering<tile::MemDescTransOp>, AsyncCommitLowering,
                AsyncWaitLowering, MBarrierInitLowering, MBarrierInvalLowering,
                MBarrierExpectLowering, MBarrierWaitLowering,
                MBarrierArriveLowering,
