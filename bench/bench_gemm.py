@@ -77,9 +77,10 @@ def main():
     add_common_args(p, here, "directory with bench_matmul_*.ptx")
     p.add_argument("--no-sweep", action="store_true",
                    help="only the tutorial config (skip the config sweep table)")
-    p.add_argument("--family", choices=("matmul", "wgmma"), default="matmul",
-                   help="tilec's kernels: bench_matmul_* (mma.sync) or bench_wgmma_* "
-                        "(--mma-version 3; i32:16 signatures only)")
+    p.add_argument("--family", choices=("matmul", "wgmma", "wgmma_tmaptr"), default="matmul",
+                   help="tilec's kernels: bench_matmul_* (mma.sync), bench_wgmma_* "
+                        "(--mma-version 3; i32:16 signatures only) or bench_wgmma_tmaptr_* "
+                        "(wgmma, the operand loads on TMA: --tma-pointer-loads)")
     args = p.parse_args()
     fam = args.family
     sigs = ("i32_16", "i32") if fam == "matmul" else ("i32_16",)

@@ -2,12 +2,24 @@
 """GEMM + GELU in one kernel: tilec vs Triton (same tile program) vs torch's
 matmul followed by GELU (cuBLAS, then an elementwise kernel), on one GPU.
 
-The kernel is matmul_kernel of test/GPU/kernels/py/matmul.py with
-ACTIVATION="gelu": the exact GELU, x / 2 (1 + erf(x / sqrt 2)), applied to the
-fp32 accumulator before the cast to C's type, with tutorial 03's first CUDA
-config (128x256x64, GROUP_M=8, 3 stages, 8 warps) on wgmma. tilec compiled it
-at build time into bench_wgmma_<dtype>_gelu_i32_16.ptx with the signature
-Triton's JIT picks for these tensors. The torch peer is
+Three forms of the kernel (--form, default all), each of
+test/GPU/kernels/py/matmul.py with ACTIVATION="gelu": the exact GELU,
+x / 2 (1 + erf(x / sqrt 2)), applied to the fp32 accumulator before the cast
+to C's type, with tutorial 03's first CUDA config (128x256x64, GROUP_M=8, 3
+stages, 8 warps) on wgmma:
+
+  pointer  matmul_kernel, tutorial 03's form (masked pointer loads, one
+           program per tile): bench_wgmma_<dtype>_gelu_i32_16.ptx;
+  tmaptr   matmul_kernel compiled with --tma-pointer-loads (the masked
+           operand loads copied with TMA through launch maps):
+           bench_wgmma_tmaptr_<dtype>_gelu_i32_16.ptx (Triton's peer: the
+           pointer row's);
+  desc     matmul_desc_kernel, tutorial 09's persistent form on device-side
+           tensor descriptors (TMA loads and stores; grid = min(#SMs, tiles)):
+           bench_desc_<dtype>_gelu_i32_16.ptx.
+
+tilec compiled them at build time with the signature Triton's JIT picks for
+these tensors; Triton runs the same function on the same grid. The torch peer is
 torch.nn.functional.gelu(torch.mm(a, b)) (what a model without a fused kernel
 runs: two kernels and a round trip of C through memory); cuBLAS alone
 (torch.mm) is shown for scale.
@@ -43,18 +55,28 @@ NUM_STAGES = 3
 NUM_WARPS = 8
 SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (16384, 8192, 2048))
 DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
+PTX = {"pointer": "bench_wgmma_{dt}_gelu_i32_16.ptx",
+       "tmaptr": "bench_wgmma_tmaptr_{dt}_gelu_i32_16.ptx",
+       "desc": "bench_desc_{dt}_gelu_i32_16.ptx"}
+KERNEL = {"pointer": "matmul_kernel", "tmaptr": "matmul_kernel", "desc": "matmul_desc_kernel"}
+# Triton runs the .py function itself: tmaptr's peer is the pointer form's.
+PEER = {"pointer": "pointer", "tmaptr": "pointer", "desc": "desc"}
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_common_args(p, here, "directory with bench_wgmma_*_gelu_i32_16.ptx")
+    add_common_args(p, here, "directory with bench_{wgmma,desc}_*_gelu_i32_16.ptx")
+    p.add_argument("--form", choices=("pointer", "tmaptr", "desc", "all"), default="all",
+                   help="the kernel form(s) to run (default: all)")
     args = p.parse_args()
+    forms = ("pointer", "tmaptr", "desc") if args.form == "all" else (args.form,)
     for dt, _, _ in DTYPES:
-        path = os.path.join(args.kernels, f"bench_wgmma_{dt}_gelu_i32_16.ptx")
-        if not os.path.exists(path):
-            raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
-                             "-DTILEC_GPU_DOT_TESTS=ON")
+        for form in forms:
+            path = os.path.join(args.kernels, PTX[form].format(dt=dt))
+            if not os.path.exists(path):
+                raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
+                                 "-DTILEC_GPU_DOT_TESTS=ON")
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -62,28 +84,40 @@ def main():
     ctx = tilec_rt.Context(dev.index)
     mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_gelu")
 
+    sms = torch.cuda.get_device_properties(dev).multi_processor_count
+    # Scratch for the device-side descriptors Triton builds (tutorial 09).
+    triton.set_allocator(lambda size, align, stream:
+                         torch.empty(size, dtype=torch.int8, device=dev))
     rows = []
     for dt, dtype, tol in DTYPES:
-        kernel = ctx.load_file(os.path.join(args.kernels, f"bench_wgmma_{dt}_gelu_i32_16.ptx")) \
-            .kernel("matmul_kernel")
+        kernels = {form: ctx.load_file(os.path.join(args.kernels, PTX[form].format(dt=dt)))
+                   .kernel(KERNEL[form]) for form in forms}
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
             b = torch.randn((K, N), device=dev, dtype=dtype, generator=gen)
             c = torch.empty((M, N), device=dev, dtype=dtype)
             ref = F.gelu(torch.mm(a.float(), b.float()))
-            grid = (triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"]),)
+            tiles = triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"])
             ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                     c.stride(0), c.stride(1))
+            impls, checks = {}, {}
+            for form in forms:
+                grid = (min(sms, tiles),) if form == "desc" else (tiles,)
+                kernel = kernels[form]
+                fn = getattr(mm, KERNEL[form])
+                extra = ({"ACC_INT32": False, "UPCAST_FP16": False, "INPUT_PRECISION": "tf32"}
+                         if form != "desc" else {})
 
-            def run_tilec():
-                kernel.launch(grid, a, b, c, *ints)
+                def run_tilec(kernel=kernel, grid=grid):
+                    kernel.launch(grid, a, b, c, *ints)
 
-            def run_triton():
-                mm.matmul_kernel[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES,
-                                       ACC_INT32=False, UPCAST_FP16=False,
-                                       INPUT_PRECISION="tf32", ACTIVATION="gelu",
-                                       num_stages=NUM_STAGES, num_warps=NUM_WARPS)
+                def run_triton(fn=fn, grid=grid, extra=extra):
+                    fn[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES, **extra,
+                             ACTIVATION="gelu", num_stages=NUM_STAGES, num_warps=NUM_WARPS)
+
+                impls[f"tilec {form}"] = checks[f"tilec {form}"] = run_tilec
+                impls[f"triton {PEER[form]}"] = checks[f"triton {PEER[form]}"] = run_triton
 
             def run_torch():
                 torch.mm(a, b, out=c)
@@ -96,7 +130,7 @@ def main():
             def run_cublas():
                 torch.mm(a, b, out=c)
 
-            checks = {"tilec": run_tilec, "triton": run_triton, "torch": run_torch}
+            checks["torch"] = run_torch
             errors = {}
             for name, fn in checks.items():
                 c.fill_(float("nan"))
@@ -107,23 +141,24 @@ def main():
                 if not err <= tol:
                     msg = (f"GEMM+GELU {dt} {M}x{N}x{K}: {name} differs from the fp32 "
                            f"reference: normwise relative error {err:.3g} > {tol}")
-                    if name == "tilec":
+                    if name.startswith("tilec"):
                         raise SystemExit(msg)
                     print("warning: " + msg)
             del ref
-            impls = {"tilec": run_tilec, "triton": run_triton,
-                     "torch mm+gelu": run_torch_unfused, "cublas mm": run_cublas}
+            impls["torch mm+gelu"] = run_torch_unfused
+            impls["cublas mm"] = run_cublas
             times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
             flops = 2.0 * M * N * K
             med = {n: statistics.median(ts) for n, ts in times.items()}
-            rows.append({
-                "dtype": dt, "M": M, "N": N, "K": K,
-                "ms": med, "tflops": {n: flops / (ms * 1e-3) / 1e12 for n, ms in med.items()},
-                "tilec_over_torch": speedup(times, "tilec", "torch mm+gelu"),
-                "tilec_over_triton": speedup(times, "tilec", "triton"),
-                "tilec_over_cublas_mm": speedup(times, "tilec", "cublas mm"),
-                "rel_error": errors,
-            })
+            for form in forms:
+                rows.append({
+                    "form": form, "dtype": dt, "M": M, "N": N, "K": K,
+                    "ms": med, "tflops": {n: flops / (ms * 1e-3) / 1e12 for n, ms in med.items()},
+                    "tilec_over_torch": speedup(times, f"tilec {form}", "torch mm+gelu"),
+                    "tilec_over_triton": speedup(times, f"tilec {form}", f"triton {PEER[form]}"),
+                    "tilec_over_cublas_mm": speedup(times, f"tilec {form}", "cublas mm"),
+                    "rel_error": errors,
+                })
             del a, b, c
             torch.cuda.empty_cache()
 
@@ -135,19 +170,20 @@ def main():
                                                           "num_warps": NUM_WARPS},
                        "rows": rows}, f, indent=2)
         print(f"wrote {args.json}")
-    header = ("dtype", "MxNxK", "tilec", "triton", "torch mm+gelu", "cuBLAS mm",
+    header = ("form", "dtype", "MxNxK", "tilec", "triton", "torch mm+gelu", "cuBLAS mm",
               "tilec/torch", "tilec/triton", "tilec/cuBLAS mm")
-    lines = [header] + [(r["dtype"], f"{r['M']}x{r['N']}x{r['K']}",
+    lines = [header] + [(r["form"], r["dtype"], f"{r['M']}x{r['N']}x{r['K']}",
                          *(f"{r['tflops'][n]:.1f}" for n in
-                           ("tilec", "triton", "torch mm+gelu", "cublas mm")),
+                           (f"tilec {r['form']}", f"triton {PEER[r['form']]}", "torch mm+gelu",
+                            "cublas mm")),
                          f"{r['tilec_over_torch']:.3f}", f"{r['tilec_over_triton']:.3f}",
                          f"{r['tilec_over_cublas_mm']:.3f}") for r in rows]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
-          f"TFLOP/s of the GEMM; matmul_kernel ACTIVATION=gelu {CONFIG['BLOCK_M']}x"
+          f"TFLOP/s of the GEMM; ACTIVATION=gelu {CONFIG['BLOCK_M']}x"
           f"{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps")
     for k, line in enumerate(lines):
-        print("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+        print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
                         for i, (cell, w) in enumerate(zip(line, widths))))
         if k == 0:
             print("  ".join("-" * w for w in widths))

@@ -56,6 +56,53 @@ def TileLowerDescriptorsPass : Pass<"tile-lower-descriptors", "mlir::ModuleOp"> 
                            "::mlir::scf::SCFDialect"];
 }
 
+def TilePointerLoadsToDescriptorsPass
+    : Pass<"tile-pointer-loads-to-descriptors", "mlir::ModuleOp"> {
+  let summary = "masked pointer loads of dot operands as tensor-descriptor "
+                "loads (so that TMA copies them)";
+  let description = [{
+    A 2-D `tile.load` directly in an `scf.for` body whose block only feeds
+    `tile.dot` operands, written as tutorial 03 writes a GEMM's operand
+    loads --
+
+      ptrs = base + (y + arange(B0))[:, None] * s + (x + arange(B1))[None, :]
+      mask = (y' + arange(B0))[:, None] < R'  &  (x' + arange(B1))[None, :] < C'
+      other = 0 (or none)
+
+    with the pointer tile advanced by a loop-invariant amount per iteration
+    (`ptrs += BLOCK_K * stride`) -- becomes `tile.desc_load` of the block at
+    [y, x] of a `tile.make_tensor_desc` (made at the kernel's entry) of the
+    tensor [R, C] = [R' - y' + y, C' - x' + x] with strides [s, 1], where
+    R, C and s are integer expressions of the scalar arguments alone (the
+    bounds' loop and program-id parts cancel: `offs_k < K - k * BLOCK_K`
+    is column k * BLOCK_K + j < K). The descriptor then goes the way of a
+    device-side `tl.make_tensor_descriptor`: a launch map (docs/runtime.md)
+    and TMA copies on an mbarrier pipeline where tile-pipeline can, a
+    masked load otherwise. Integer expressions are compared as polynomials
+    over the i32 values they are built from (arith.addi / subi / muli,
+    constants), which is exact in wrapping i32 arithmetic.
+
+    Conditions (else the load stays): `base` a pointer argument of the
+    kernel known 16-byte aligned, `s` known a multiple of 16 bytes, the
+    innermost stride the constant 1, one upper bound per dimension in the
+    mask (lower bounds `coordinate >= 0` may be added: TMA checks them),
+    `other` zero, and no store or atomic in the kernel to a pointer that may
+    come from `base`.
+
+    Assumed, not proven (why this runs only with tilec's
+    `--tma-pointer-loads`): the coordinates y and x are not negative. A
+    masked-in element at a negative coordinate lies before `base`; the
+    masked load reads it, TMA reads zero. Kernels whose programs address
+    tiles from their program ids inside the grid (every GEMM) satisfy it.
+    The launch refuses the tensor maps' own limits (a size below 1 or
+    above 2^31 - 1, a stride not a positive multiple of 16 bytes) with an
+    error naming the map, where the masked load would have run.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileFlattenLoopsPass : Pass<"tile-flatten-loops", "mlir::ModuleOp"> {
   let summary = "one loop for a loop nest marked tile.flatten";
   let description = [{

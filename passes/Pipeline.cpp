@@ -343,16 +343,89 @@ private:
     return {};
   }
 
-  /// The conversions (and elementwise ops of one converted tile) feeding
-  /// `store` alone, which a TMA store of it replaces (see
-  /// storedWithoutConversion), added to `ops`.
+  /// The ops between the one layout conversion a stored block comes
+  /// from and the store: the conversion and the elementwise ops computing
+  /// the block from it (in program order; an activation, a scale, the
+  /// dtype cast -- a DAG, as GELU's x * (1 + erf(x / sqrt 2)) / 2 uses x
+  /// twice), whose other operands are splat constants or tile.splat
+  /// scalars, each used only inside the DAG or by the store. A TMA store
+  /// computes the DAG in the conversion's source layout instead (a shared
+  /// buffer is written from any layout), so the conversion -- itself a trip
+  /// through shared memory, of the wider accumulator -- goes away. Null
+  /// conversion if the block is not such a DAG.
+  struct EpilogueDag {
+    ConvertLayoutOp cvt;
+    SmallVector<Operation *> ops;
+  };
+  static bool isLayoutFreeLeaf(Operation *def) {
+    Attribute attr;
+    return isa<SplatOp>(def) ||
+           (isa<arith::ConstantOp>(def) && matchPattern(def, m_Constant(&attr)) &&
+            isa<SplatElementsAttr>(attr));
+  }
+  static EpilogueDag getEpilogueDag(Operation *store, Value v) {
+    constexpr unsigned kMaxOps = 64;
+    EpilogueDag dag;
+    llvm::SmallPtrSet<Operation *, 16> ops;
+    SmallVector<Value> work = {v};
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      Operation *def = x.getDefiningOp();
+      if (!def)
+        return {};
+      // (Constants are hoisted: a leaf may be anywhere above.)
+      if (x != v && isLayoutFreeLeaf(def))
+        continue;
+      if (def->getBlock() != store->getBlock())
+        return {};
+      if (auto cvt = dyn_cast<ConvertLayoutOp>(def)) {
+        if (dag.cvt && dag.cvt != cvt)
+          return {};
+        dag.cvt = cvt;
+        continue;
+      }
+      if (def->getNumResults() != 1 || def->getNumRegions() != 0 ||
+          !def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def) ||
+          !isa<RankedTensorType>(def->getResult(0).getType()))
+        return {};
+      if (!ops.insert(def).second)
+        continue;
+      if (ops.size() > kMaxOps)
+        return {};
+      for (Value operand : def->getOperands())
+        work.push_back(operand);
+    }
+    if (!dag.cvt)
+      return {};
+    auto usedInside = [&](Operation *op) {
+      return llvm::all_of(op->getUsers(), [&](Operation *user) {
+        return ops.contains(user) || user == store;
+      });
+    };
+    if (!usedInside(dag.cvt) || !llvm::all_of(ops, usedInside))
+      return {};
+    dag.ops.assign(ops.begin(), ops.end());
+    llvm::sort(dag.ops, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    return dag;
+  }
+
+  /// The conversion and elementwise ops feeding `store` alone, which a TMA
+  /// store of it replaces (see storedWithoutConversion), added to `ops`.
   static void addReplacedByTMAStore(DescStoreOp store,
                                     llvm::SmallPtrSetImpl<Operation *> &ops) {
-    for (Operation *def = store.getSrc().getDefiningOp();
-         def && def->getNumOperands() == 1 && def->hasOneUse() &&
-         (isa<ConvertLayoutOp>(def) || def->hasTrait<OpTrait::Elementwise>());
-         def = def->getOperand(0).getDefiningOp())
-      ops.insert(def);
+    Value src = store.getSrc();
+    if (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
+      if (cvt->hasOneUse())
+        ops.insert(cvt);
+      return;
+    }
+    EpilogueDag dag = getEpilogueDag(store, src);
+    if (!dag.cvt)
+      return;
+    ops.insert(dag.cvt);
+    ops.insert(dag.ops.begin(), dag.ops.end());
   }
 
   /// Whether a TMA store's staging buffer for `store`'s block surely fits
@@ -426,35 +499,47 @@ private:
     return total + scratch;
   }
 
-  /// `v` in the layout it was computed in: layout conversions skipped, and
-  /// an elementwise op of one converted tile (the accumulator's dtype cast)
-  /// recomputed on the unconverted tile -- a shared buffer is written from
-  /// any layout, so the conversion (itself a trip through shared memory)
-  /// is not needed.
-  Value storedWithoutConversion(OpBuilder &b, Value v) {
-    for (int depth = 0; depth < 8; ++depth) {
-      if (auto cvt = v.getDefiningOp<ConvertLayoutOp>()) {
-        v = cvt.getSrc();
-        continue;
+  /// `store`'s block `v` in the layout it was computed in: a conversion
+  /// skipped, or the epilogue DAG over one (getEpilogueDag) recomputed on
+  /// the unconverted tile, its splat operands rebuilt in that layout.
+  Value storedWithoutConversion(OpBuilder &b, Operation *store, Value v) {
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+      return cvt.getSrc();
+    EpilogueDag dag = getEpilogueDag(store, v);
+    if (!dag.cvt)
+      return v;
+    Attribute enc =
+        cast<RankedTensorType>(dag.cvt.getSrc().getType()).getEncoding();
+    IRMapping map;
+    map.map(dag.cvt.getResult(), dag.cvt.getSrc());
+    auto reencode = [&](Value leaf) {
+      if (map.contains(leaf))
+        return;
+      Operation *def = leaf.getDefiningOp();
+      if (!def || !isLayoutFreeLeaf(def))
+        return;
+      auto type = cast<RankedTensorType>(withEncoding(leaf.getType(), enc));
+      Value c;
+      if (auto splat = dyn_cast<SplatOp>(def)) {
+        c = SplatOp::create(b, def->getLoc(), type, splat.getSrc());
+      } else {
+        Attribute attr;
+        matchPattern(def, m_Constant(&attr));
+        c = arith::ConstantOp::create(
+            b, def->getLoc(), type,
+            DenseElementsAttr::get(
+                type, cast<SplatElementsAttr>(attr).getSplatValue<Attribute>()));
       }
-      Operation *def = v.getDefiningOp();
-      if (!def || def->getNumOperands() != 1 || def->getNumResults() != 1 ||
-          !def->hasTrait<OpTrait::Elementwise>() || !isMemoryEffectFree(def) ||
-          def->getNumRegions() != 0)
-        break;
-      auto cvt = def->getOperand(0).getDefiningOp<ConvertLayoutOp>();
-      if (!cvt)
-        break;
-      IRMapping map;
-      map.map(cvt.getResult(), cvt.getSrc());
-      Operation *c = b.clone(*def, map);
-      Attribute enc =
-          cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding();
+      map.map(leaf, c);
+    };
+    for (Operation *op : dag.ops) {
+      for (Value operand : op->getOperands())
+        reencode(operand);
+      Operation *c = b.clone(*op, map);
       c->getResult(0).setType(
-          cast<RankedTensorType>(withEncoding(v.getType(), enc)));
-      v = c->getResult(0);
+          cast<RankedTensorType>(withEncoding(op->getResult(0).getType(), enc)));
     }
-    return v;
+    return map.lookup(v);
   }
 
   /// desc.store(v) as a TMA store: v stored to an NVMMA buffer from the
@@ -466,7 +551,7 @@ private:
     auto desc = store.getDesc().getDefiningOp<MakeTensorDescOp>();
     OpBuilder b(store);
     Location loc = store.getLoc();
-    Value src = storedWithoutConversion(b, store.getSrc());
+    Value src = storedWithoutConversion(b, store, store.getSrc());
     auto t = cast<RankedTensorType>(src.getType());
     // TMA stores write whole 16-byte chunks of a row: past a size that is
     // not a multiple of 16 bytes they would write the chunk's padding, which

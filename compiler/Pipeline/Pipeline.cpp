@@ -34,6 +34,11 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   // descriptors in loops: tile-pipeline copies them with TMA or lowers
   // them itself.
   bool tma = opts.tma && getTarget(opts.arch).computeCapability >= 90;
+  // Opted in: a GEMM's masked operand loads through descriptors too, where
+  // wgmma (whose shared operands TMA fills) will run the dot.
+  if (tma && opts.tmaPointerLoads && getTarget(opts.arch).hasWgmma() &&
+      opts.mmaVersion != 2)
+    pm.addPass(createTilePointerLoadsToDescriptorsPass());
   TileLowerDescriptorsPassOptions lower;
   lower.keepTMACandidates = tma;
   pm.addPass(createTileLowerDescriptorsPass(lower));

@@ -1147,7 +1147,12 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
         {"wgmma_fp16_out_fp16", Elem::F16, Elem::F16, 128, 256, true},
         {"wgmma_fp16_k32", Elem::F16, Elem::F32, 64, 64, true},
         {"wgmma_fp16_k16", Elem::F16, Elem::F32, 64, 32, true},
-        {"wgmma_fp16_wn2", Elem::F16, Elem::F32, 64, 128, true}}) {
+        {"wgmma_fp16_wn2", Elem::F16, Elem::F32, 64, 128, true},
+        // --tma-pointer-loads: the masked operand loads copied with TMA
+        // through launch maps (128- and 64-byte swizzles; the partial
+        // boxes at the M, N and K edges zero-filled).
+        {"wgmma_fp16_tmaptr", Elem::F16, Elem::F32, 128, 128, true},
+        {"wgmma_bf16_k32_tmaptr", Elem::BF16, Elem::F32, 64, 64, true}}) {
     MatmulSpec w = spec(file, in, out, Prec::ExactProducts);
     w.blockM = bm;
     w.blockN = bn;
@@ -1192,7 +1197,9 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   for (auto [file, in, bm, bn, al] :
        {std::tuple{"wgmma_fp16_gelu", Elem::F16, 128, 128, false},
         {"bench_wgmma_fp16_gelu_i32_16", Elem::F16, 128, 256, true},
-        {"bench_wgmma_bf16_gelu_i32_16", Elem::BF16, 128, 256, true}}) {
+        {"bench_wgmma_bf16_gelu_i32_16", Elem::BF16, 128, 256, true},
+        {"bench_wgmma_tmaptr_fp16_gelu_i32_16", Elem::F16, 128, 256, true},
+        {"bench_wgmma_tmaptr_bf16_gelu_i32_16", Elem::BF16, 128, 256, true}}) {
     MatmulSpec g = spec(file, in, in, Prec::ExactProducts);
     g.blockM = bm;
     g.blockN = bn;
@@ -1200,6 +1207,16 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     g.gelu = true;
     addMatmul(g, al ? std::initializer_list<Shape>{{400, 528, 272}}
                     : std::initializer_list<Shape>{ragged, deep});
+  }
+  {
+    // ... and with TMA copies of the masked operand loads, ragged.
+    MatmulSpec g = spec("wgmma_fp16_gelu_tmaptr", Elem::F16, Elem::F16,
+                        Prec::ExactProducts);
+    g.blockM = g.blockN = 128;
+    g.aligned = true;
+    g.gelu = true;
+    // (Not 1x1x1: one GELU near zero has no meaningful normwise error.)
+    addMatmul(g, {ragged, deep, {136, 200, 72}});
   }
   // Fused epilogues (matmul_epilogue_kernel): per-tensor scales, a bias per
   // column, an activation and a residual after the accumulator, on wgmma
@@ -1245,13 +1262,15 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   // (row-major operands; partial tiles through the descriptors' zero fill
   // and clipping): one program per tile, and a few programs looping over
   // many tiles.
-  for (auto [file, in, out, bm, bn] :
-       {std::tuple{"matmul_desc_fp16", Elem::F16, Elem::F16, 128, 128},
-        {"matmul_desc_bf16_mma_sync", Elem::BF16, Elem::F32, 64, 64}}) {
+  for (auto [file, in, out, bm, bn, gelu] :
+       {std::tuple{"matmul_desc_fp16", Elem::F16, Elem::F16, 128, 128, false},
+        {"matmul_desc_bf16_mma_sync", Elem::BF16, Elem::F32, 64, 64, false},
+        {"matmul_desc_fp16_gelu", Elem::F16, Elem::F16, 128, 128, true}}) {
     MatmulSpec d = spec(file, in, out, Prec::ExactProducts);
     d.kernel = "matmul_desc_kernel";
     d.blockM = bm;
     d.blockN = bn;
+    d.gelu = gelu;
     d.aligned = true;
     addMatmul(d, {ragged, deep, {1, 1, 1}, {256, 256, 256}});
     d.maxPrograms = 3;
@@ -1326,10 +1345,14 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     addMatmul(hostDescBench(file, Elem::F16),
               {Shape{411, 531, 203}, Shape{16, 300, 520}});
   // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
-  for (auto [file, e] : {std::pair{"bench_desc_fp16_i32_16", Elem::F16},
-                         {"bench_desc_bf16_i32_16", Elem::BF16}}) {
+  for (auto [file, e, gelu] :
+       {std::tuple{"bench_desc_fp16_i32_16", Elem::F16, false},
+        {"bench_desc_bf16_i32_16", Elem::BF16, false},
+        {"bench_desc_fp16_gelu_i32_16", Elem::F16, true},
+        {"bench_desc_bf16_gelu_i32_16", Elem::BF16, true}}) {
     MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
     d.kernel = "matmul_desc_kernel";
+    d.gelu = gelu;
     d.blockM = 128;
     d.blockN = 256;
     d.aligned = true;
@@ -1345,6 +1368,8 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
                          {"bench_matmul_bf16_i32_16", Elem::BF16},
                          {"bench_wgmma_fp16_i32_16", Elem::F16},
                          {"bench_wgmma_bf16_i32_16", Elem::BF16},
+                         {"bench_wgmma_tmaptr_fp16_i32_16", Elem::F16},
+                         {"bench_wgmma_tmaptr_bf16_i32_16", Elem::BF16},
                          {"bench_matmul_fp16_i32", Elem::F16},
                          {"bench_matmul_bf16_i32", Elem::BF16}}) {
     MatmulSpec b = spec(file, e, e, Prec::ExactProducts);

@@ -144,6 +144,16 @@ cl::opt<bool> tma(
              "masked loads and stores"),
     cl::init(true), cl::cat(tilecCategory));
 
+cl::opt<bool> tmaPointerLoads(
+    "tma-pointer-loads",
+    cl::desc("Also copy a GEMM's masked pointer loads of tl.dot operands "
+             "(tutorial 03's form) with TMA, through tensor maps the runtime "
+             "encodes from the arguments (sm_90a, wgmma). Off by default: "
+             "assumes the blocks' row and column coordinates are not "
+             "negative; the launch refuses what a tensor map cannot describe "
+             "(docs/passes.md, tile-pointer-loads-to-descriptors)"),
+    cl::init(false), cl::cat(tilecCategory));
+
 cl::opt<std::string> warpSpecialize(
     "warp-specialize",
     cl::desc("Warp specialization of TMA-copying wgmma loops (sm_90a): a "
@@ -431,6 +441,7 @@ int main(int argc, char **argv) {
   opts.numWarps = numWarps;
   opts.mmaVersion = mmaVersion;
   opts.tma = tma;
+  opts.tmaPointerLoads = tmaPointerLoads;
   opts.warpSpecialize = warpSpecialize;
   {
     PassManager pm(&context);

@@ -314,12 +314,15 @@ def matmul_aux_kernel(a_ptr, b_ptr, c_ptr, idx_ptr, aux_ptr, M, N, K,
 def matmul_desc_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                        stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                       GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr):
+                       GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
+                       ACTIVATION: tl.constexpr = ""):
     """C = A @ B as Triton's tutorial 09 writes it with device-side tensor
     descriptors (row-major A, B and C: stride_ak, stride_bn and stride_cn
     must be 1), persistent: each program loops over output tiles in grouped
     order, stepping by the number of programs, so any grid is correct.
-    Partial tiles need no masks: the descriptors zero-fill and clip."""
+    Partial tiles need no masks: the descriptors zero-fill and clip.
+    ACTIVATION="gelu" applies the exact GELU to the fp32 accumulator, as
+    matmul_kernel does."""
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[stride_am, stride_ak],
                                        block_shape=[BLOCK_M, BLOCK_K])
     b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[stride_bk, stride_bn],
@@ -342,6 +345,8 @@ def matmul_desc_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
             a = a_desc.load([pid_m * BLOCK_M, ki * BLOCK_K])
             b = b_desc.load([ki * BLOCK_K, pid_n * BLOCK_N])
             acc = tl.dot(a, b, acc)
+        if ACTIVATION == "gelu":
+            acc = 0.5 * acc * (1.0 + tl.erf(acc * 0.7071067811865476))
         c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_ptr.dtype.element_ty))
 
 

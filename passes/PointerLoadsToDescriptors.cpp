@@ -1,0 +1,728 @@
+//===- PointerLoadsToDescriptors.cpp - dot operand loads as TMA -*- C++ -*-===//
+//
+// tile-pointer-loads-to-descriptors: a GEMM's masked operand loads
+// (tutorial 03's `tl.load(a_ptrs, mask=..., other=0)`, the pointers advanced
+// each K step) become loads of blocks of a tensor descriptor, which the
+// later passes copy with TMA. The pass's description (Passes.td) gives the
+// form matched and its conditions; this file is the matcher.
+//
+// Integer values are read as polynomials with integer coefficients over
+// "leaves" (i32 values not computed by addi / subi / muli of others, such as
+// arguments, program ids, loop induction variables and quotients): two
+// values with equal polynomials are equal in wrapping i32 arithmetic, so a
+// bound or coordinate rebuilt from its polynomial is the program's own. A
+// tile of i32 is a polynomial plus, per dimension, a polynomial times that
+// dimension's arange; a pointer tile is a base pointer plus such an offset.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+#include "passes/LayoutUtils.h"
+
+#include "dialects/Tile/IR/TileDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+#include <optional>
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPOINTERLOADSTODESCRIPTORSPASS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Leaves are numbered in the kernel's order (block arguments, then op
+/// results, as a pre-order walk meets them), so that rebuilt expressions
+/// come out the same on every run.
+class Leaves {
+public:
+  explicit Leaves(FuncOp func) {
+    auto number = [&](Value v) {
+      index.try_emplace(v, unsigned(values.size()));
+      values.push_back(v);
+    };
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      for (Region &r : op->getRegions())
+        for (Block &b : r)
+          for (BlockArgument a : b.getArguments())
+            number(a);
+      for (Value v : op->getResults())
+        number(v);
+    });
+  }
+  std::optional<unsigned> of(Value v) const {
+    auto it = index.find(v);
+    if (it == index.end())
+      return std::nullopt;
+    return it->second;
+  }
+  Value operator[](unsigned i) const { return values[i]; }
+
+private:
+  llvm::DenseMap<Value, unsigned> index;
+  SmallVector<Value> values;
+};
+
+/// A polynomial with int64 coefficients (kept modulo 2^32, as i32 wraps)
+/// over leaves: monomial (sorted leaf numbers) -> coefficient.
+struct Poly {
+  using Mono = SmallVector<unsigned, 2>;
+  std::map<Mono, int64_t> terms;
+
+  static Poly constant(int64_t c) {
+    Poly p;
+    p.add({}, c);
+    return p;
+  }
+  static Poly leaf(unsigned l) {
+    Poly p;
+    p.add({l}, 1);
+    return p;
+  }
+  void add(const Mono &m, int64_t c) {
+    int64_t v = int64_t(int32_t(uint32_t(terms[m]) + uint32_t(c)));
+    if (v == 0)
+      terms.erase(m);
+    else
+      terms[m] = v;
+  }
+  Poly operator+(const Poly &o) const {
+    Poly r = *this;
+    for (auto &[m, c] : o.terms)
+      r.add(m, c);
+    return r;
+  }
+  Poly operator-(const Poly &o) const { return *this + o * Poly::constant(-1); }
+  Poly operator*(const Poly &o) const {
+    Poly r;
+    for (auto &[m1, c1] : terms)
+      for (auto &[m2, c2] : o.terms) {
+        Mono m = m1;
+        m.append(m2.begin(), m2.end());
+        llvm::sort(m);
+        r.add(m, int64_t(int32_t(uint32_t(c1) * uint32_t(c2))));
+      }
+    return r;
+  }
+  bool operator==(const Poly &o) const { return terms == o.terms; }
+  bool isZero() const { return terms.empty(); }
+  std::optional<int64_t> getConstant() const {
+    if (terms.empty())
+      return 0;
+    if (terms.size() == 1 && terms.begin()->first.empty())
+      return terms.begin()->second;
+    return std::nullopt;
+  }
+  size_t size() const { return terms.size(); }
+};
+
+/// An i32 tile: `scalar` + sum_d coef[d] * arange along dimension d.
+struct Affine {
+  Poly scalar;
+  SmallVector<Poly> coef;
+  bool isUniform() const {
+    return llvm::all_of(coef, [](const Poly &p) { return p.isZero(); });
+  }
+};
+
+/// A pointer tile: `base` + `offset` elements.
+struct PtrAffine {
+  Value base;
+  Affine offset;
+};
+
+/// One conjunct of a mask: `lhs` (a tile varying along `dim` with
+/// coefficient 1) < `bound` (upper), or >= `bound` (lower).
+struct Bound {
+  unsigned dim;
+  Poly start; // lhs's scalar part
+  Poly bound;
+  bool upper;
+};
+
+class Matcher {
+public:
+  explicit Matcher(FuncOp func) : func(func), leaves(func) {}
+
+  /// The polynomial of the i32 scalar `v`.
+  std::optional<Poly> scalar(Value v, unsigned depth = 0) {
+    if (!v.getType().isInteger(32) || depth > kMaxDepth)
+      return std::nullopt;
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return Poly::constant(c.getSExtValue());
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+      auto x = scalar(def->getOperand(0), depth + 1);
+      auto y = scalar(def->getOperand(1), depth + 1);
+      if (!x || !y)
+        return std::nullopt;
+      Poly r = isa<arith::AddIOp>(def)   ? *x + *y
+               : isa<arith::SubIOp>(def) ? *x - *y
+                                         : *x * *y;
+      if (r.size() > kMaxTerms)
+        return std::nullopt;
+      return r;
+    }
+    std::optional<unsigned> l = leaves.of(v);
+    if (!l)
+      return std::nullopt;
+    return Poly::leaf(*l);
+  }
+
+  /// The decomposition of the i32 tile `v`.
+  std::optional<Affine> tile(Value v, unsigned depth = 0) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.getElementType().isInteger(32) || depth > kMaxDepth)
+      return std::nullopt;
+    unsigned rank = type.getRank();
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    auto uniform = [&](Poly p) {
+      Affine a;
+      a.scalar = std::move(p);
+      a.coef.assign(rank, Poly());
+      return a;
+    };
+    std::optional<Affine> r;
+    Attribute attr;
+    if (matchPattern(v, m_Constant(&attr))) {
+      auto splat = dyn_cast<SplatElementsAttr>(attr);
+      if (!splat)
+        return std::nullopt;
+      r = uniform(Poly::constant(splat.getSplatValue<APInt>().getSExtValue()));
+    } else if (auto range = dyn_cast<MakeRangeOp>(def)) {
+      r = uniform(Poly::constant(range.getStart()));
+      r->coef[0] = Poly::constant(1);
+    } else if (auto splat = dyn_cast<SplatOp>(def)) {
+      auto s = scalar(splat.getSrc(), depth + 1);
+      if (!s)
+        return std::nullopt;
+      r = uniform(*s);
+    } else if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+      r = tile(expand.getSrc(), depth + 1);
+      if (!r)
+        return std::nullopt;
+      r->coef.insert(r->coef.begin() + expand.getAxis(), Poly());
+    } else if (isa<BroadcastOp, ConvertLayoutOp, HintOp>(def)) {
+      r = tile(def->getOperand(0), depth + 1);
+    } else if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+      auto x = tile(def->getOperand(0), depth + 1);
+      auto y = tile(def->getOperand(1), depth + 1);
+      if (!x || !y)
+        return std::nullopt;
+      if (isa<arith::MulIOp>(def)) {
+        if (!x->isUniform())
+          std::swap(x, y);
+        if (!x->isUniform())
+          return std::nullopt;
+        r = *y;
+        r->scalar = r->scalar * x->scalar;
+        for (Poly &c : r->coef)
+          c = c * x->scalar;
+      } else {
+        bool sub = isa<arith::SubIOp>(def);
+        r = *x;
+        r->scalar = sub ? r->scalar - y->scalar : r->scalar + y->scalar;
+        for (unsigned d = 0; d < rank; ++d)
+          r->coef[d] = sub ? r->coef[d] - y->coef[d] : r->coef[d] + y->coef[d];
+      }
+    }
+    if (!r || r->coef.size() != rank)
+      return std::nullopt;
+    // A dimension of size 1 does not vary.
+    for (unsigned d = 0; d < rank; ++d)
+      if (type.getDimSize(d) == 1)
+        r->coef[d] = Poly();
+    if (r->scalar.size() > kMaxTerms)
+      return std::nullopt;
+    return r;
+  }
+
+  /// The decomposition of the pointer tile `v`.
+  std::optional<PtrAffine> pointers(Value v, unsigned depth = 0) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || depth > kMaxDepth)
+      return std::nullopt;
+    unsigned rank = type.getRank();
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return carried(arg, depth);
+    Operation *def = v.getDefiningOp();
+    std::optional<PtrAffine> r;
+    if (auto splat = dyn_cast_or_null<SplatOp>(def)) {
+      // The scalar pointer: an argument, advanced by scalar i32 offsets.
+      Value p = splat.getSrc();
+      Poly off;
+      while (auto add = p.getDefiningOp<AddPtrOp>()) {
+        auto o = scalar(add.getOffset(), depth + 1);
+        if (!o)
+          return std::nullopt;
+        off = off + *o;
+        p = add.getPtr();
+      }
+      auto arg = dyn_cast<BlockArgument>(p);
+      if (!arg || arg.getOwner() != &func.getBody().front())
+        return std::nullopt;
+      r = PtrAffine{p, Affine{off, SmallVector<Poly>(rank, Poly())}};
+    } else if (auto expand = dyn_cast_or_null<ExpandDimsOp>(def)) {
+      r = pointers(expand.getSrc(), depth + 1);
+      if (!r)
+        return std::nullopt;
+      r->offset.coef.insert(r->offset.coef.begin() + expand.getAxis(), Poly());
+    } else if (isa_and_nonnull<BroadcastOp, ConvertLayoutOp, HintOp>(def)) {
+      r = pointers(def->getOperand(0), depth + 1);
+    } else if (auto add = dyn_cast_or_null<AddPtrOp>(def)) {
+      r = pointers(add.getPtr(), depth + 1);
+      auto o = tile(add.getOffset(), depth + 1);
+      if (!r || !o)
+        return std::nullopt;
+      r->offset.scalar = r->offset.scalar + o->scalar;
+      for (unsigned d = 0; d < rank; ++d)
+        r->offset.coef[d] = r->offset.coef[d] + o->coef[d];
+    }
+    if (!r || r->offset.coef.size() != rank)
+      return std::nullopt;
+    for (unsigned d = 0; d < rank; ++d)
+      if (type.getDimSize(d) == 1)
+        r->offset.coef[d] = Poly();
+    return r;
+  }
+
+  /// A loop-carried pointer tile advanced by the same uniform amount each
+  /// iteration (`ptrs += BLOCK_K * stride`): its initial value plus the
+  /// iteration number times the step.
+  std::optional<PtrAffine> carried(BlockArgument arg, unsigned depth) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return std::nullopt;
+    unsigned k = arg.getArgNumber() - 1;
+    auto next = loop.getBody()->getTerminator()->getOperand(k);
+    auto add = next.getDefiningOp<AddPtrOp>();
+    if (!add || add.getPtr() != arg)
+      return std::nullopt;
+    auto step = tile(add.getOffset(), depth + 1);
+    if (!step || !step->isUniform() || !definedOutside(step->scalar, loop))
+      return std::nullopt;
+    auto init = pointers(loop.getInitArgs()[k], depth + 1);
+    auto n = iteration(loop);
+    if (!init || !n)
+      return std::nullopt;
+    init->offset.scalar = init->offset.scalar + *n * step->scalar;
+    return init;
+  }
+
+  /// The iteration number (iv - lb) / step of `loop`, for a unit step.
+  std::optional<Poly> iteration(scf::ForOp loop) {
+    APInt step;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) || !step.isOne())
+      return std::nullopt;
+    auto iv = scalar(loop.getInductionVar());
+    auto lb = scalar(loop.getLowerBound());
+    if (!iv || !lb)
+      return std::nullopt;
+    return *iv - *lb;
+  }
+
+  bool definedOutside(const Poly &p, Operation *region) {
+    for (auto &[m, c] : p.terms)
+      for (unsigned l : m)
+        if (region->isAncestor(leaves[l].getParentRegion()->getParentOp()))
+          return false;
+    return true;
+  }
+
+  /// Whether every leaf of `p` is a scalar argument of the kernel.
+  bool ofArguments(const Poly &p) {
+    for (auto &[m, c] : p.terms)
+      for (unsigned l : m) {
+        auto arg = dyn_cast<BlockArgument>(leaves[l]);
+        if (!arg || arg.getOwner() != &func.getBody().front())
+          return false;
+      }
+    return true;
+  }
+
+  /// The conjuncts of `mask` appended to `out`; false if it is not an AND
+  /// of bounds.
+  bool bounds(Value mask, SmallVectorImpl<Bound> &out, unsigned depth = 0) {
+    if (depth > kMaxDepth)
+      return false;
+    Operation *def = mask.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<arith::AndIOp>(def))
+      return bounds(def->getOperand(0), out, depth + 1) &&
+             bounds(def->getOperand(1), out, depth + 1);
+    if (isa<BroadcastOp, ConvertLayoutOp>(def))
+      return bounds(def->getOperand(0), out, depth + 1);
+    auto cmp = dyn_cast<arith::CmpIOp>(def);
+    if (!cmp)
+      return false;
+    auto lhs = tile(cmp.getLhs()), rhs = tile(cmp.getRhs());
+    if (!lhs || !rhs)
+      return false;
+    arith::CmpIPredicate pred = cmp.getPredicate();
+    if (lhs->isUniform()) {
+      // bound OP tile: the tile on the left, the predicate mirrored.
+      std::swap(lhs, rhs);
+      switch (pred) {
+      case arith::CmpIPredicate::sgt: pred = arith::CmpIPredicate::slt; break;
+      case arith::CmpIPredicate::sge: pred = arith::CmpIPredicate::sle; break;
+      case arith::CmpIPredicate::slt: pred = arith::CmpIPredicate::sgt; break;
+      case arith::CmpIPredicate::sle: pred = arith::CmpIPredicate::sge; break;
+      default: return false;
+      }
+    }
+    if (!rhs->isUniform())
+      return false;
+    // lhs varies along one dimension, with coefficient 1.
+    std::optional<unsigned> dim;
+    for (unsigned d = 0; d < lhs->coef.size(); ++d) {
+      if (lhs->coef[d].isZero())
+        continue;
+      if (dim || lhs->coef[d].getConstant() != 1)
+        return false;
+      dim = d;
+    }
+    if (!dim)
+      return false;
+    switch (pred) {
+    case arith::CmpIPredicate::slt:
+      out.push_back({*dim, lhs->scalar, rhs->scalar, true});
+      return true;
+    case arith::CmpIPredicate::sle:
+      out.push_back({*dim, lhs->scalar, rhs->scalar + Poly::constant(1), true});
+      return true;
+    case arith::CmpIPredicate::sge:
+      out.push_back({*dim, lhs->scalar, rhs->scalar, false});
+      return true;
+    case arith::CmpIPredicate::sgt:
+      out.push_back({*dim, lhs->scalar, rhs->scalar + Poly::constant(1), false});
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// `p` as i32 arithmetic at `b`'s insertion point.
+  Value build(OpBuilder &b, Location loc, const Poly &p) {
+    auto cst = [&](int64_t c) -> Value {
+      return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(c)));
+    };
+    Value sum;
+    for (auto &[m, c] : p.terms) {
+      Value term;
+      for (unsigned l : m)
+        term = term ? arith::MulIOp::create(b, loc, term, leaves[l]).getResult()
+                    : leaves[l];
+      if (!term)
+        term = cst(c);
+      else if (c != 1)
+        term = arith::MulIOp::create(b, loc, term, cst(c));
+      sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+    }
+    return sum ? sum : cst(0);
+  }
+
+  Leaves &getLeaves() { return leaves; }
+
+private:
+  static constexpr unsigned kMaxDepth = 64;
+  static constexpr size_t kMaxTerms = 32;
+  FuncOp func;
+  Leaves leaves;
+};
+
+/// The kernel argument `v` (a pointer or pointer tile) is computed from,
+/// through pointer arithmetic, broadcasts and loop-carried values; null if
+/// another (a loaded address, a select).
+Value rootPointer(Value v, llvm::SmallPtrSetImpl<Value> &visiting,
+                  unsigned depth = 0) {
+  if (depth > 64 || !visiting.insert(v).second)
+    return {};
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<FuncOp>(arg.getOwner()->getParentOp()))
+      return arg;
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return {};
+    unsigned k = arg.getArgNumber() - 1;
+    Value init = rootPointer(loop.getInitArgs()[k], visiting, depth + 1);
+    Value next = rootPointer(loop.getBody()->getTerminator()->getOperand(k),
+                             visiting, depth + 1);
+    return init && (next == init || !next) ? init : Value();
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return {};
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return rootPointer(
+        loop.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()],
+        visiting, depth + 1);
+  if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp,
+          HintOp, ReshapeOp, MakeTensorDescOp>(def))
+    return rootPointer(def->getOperand(0), visiting, depth + 1);
+  return {};
+}
+
+bool isZeroOrAbsent(Value other) {
+  if (!other)
+    return true;
+  Attribute attr;
+  if (auto splat = other.getDefiningOp<SplatOp>()) {
+    if (!matchPattern(splat.getSrc(), m_Constant(&attr)))
+      return false;
+  } else if (!matchPattern(other, m_Constant(&attr))) {
+    return false;
+  }
+  if (auto dense = dyn_cast<SplatElementsAttr>(attr))
+    attr = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
+}
+
+struct TilePointerLoadsToDescriptorsPass
+    : tilec::impl::TilePointerLoadsToDescriptorsPassBase<
+          TilePointerLoadsToDescriptorsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](FuncOp func) {
+      if (func.isKernel())
+        runOnKernel(func);
+    });
+  }
+
+  void runOnKernel(FuncOp func) {
+    SmallVector<LoadOp> loads;
+    func.walk([&](LoadOp load) {
+      if (isCandidate(load))
+        loads.push_back(load);
+    });
+    if (loads.empty())
+      return;
+    // Kernel arguments stored to (or of unknown origin: counted as all).
+    llvm::SmallPtrSet<Value, 4> written;
+    bool unknownWrite = false;
+    func.walk([&](Operation *op) {
+      if (!isa<StoreOp, AtomicRMWOp, AtomicCASOp, DescStoreOp>(op))
+        return;
+      llvm::SmallPtrSet<Value, 8> visiting;
+      Value root = rootPointer(op->getOperand(0), visiting);
+      if (root)
+        written.insert(root);
+      else
+        unknownWrite = true;
+    });
+    Matcher matcher(func);
+    // A loop's dot operands all move with TMA or all stay (one kind of
+    // pipeline per loop).
+    llvm::MapVector<scf::ForOp, SmallVector<Plan>> plans;
+    llvm::DenseSet<Operation *> mixed;
+    for (LoadOp load : loads) {
+      auto loop = cast<scf::ForOp>(load->getParentOp());
+      if (std::optional<Plan> p = plan(matcher, load, written, unknownWrite))
+        plans[loop].push_back(std::move(*p));
+      else
+        mixed.insert(loop);
+    }
+    func.walk([&](LoadOp load) {
+      auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+      if (loop && !isCandidate(load) &&
+          llvm::any_of(load->getUsers(), [](Operation *u) { return isa<DotOp>(u); }))
+        mixed.insert(loop);
+    });
+    for (auto &[loop, loopPlans] : plans) {
+      if (mixed.contains(loop))
+        continue;
+      for (Plan &p : loopPlans)
+        apply(func, matcher, p);
+      dropDeadCarriedValues(loop);
+    }
+  }
+
+  /// A 2-D masked load directly in a loop body whose block only feeds
+  /// tl.dot operands (A or B, not the accumulator).
+  static bool isCandidate(LoadOp load) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type || type.getRank() != 2 || !load.getMask() ||
+        !isa<scf::ForOp>(load->getParentOp()) || load->use_empty() ||
+        !isZeroOrAbsent(load.getOther()))
+      return false;
+    return llvm::all_of(load->getUses(), [](OpOperand &use) {
+      auto dot = dyn_cast<DotOp>(use.getOwner());
+      return dot && use.getOperandNumber() < 2;
+    });
+  }
+
+  /// What replaces a load: the block at [y, x] of the tensor [rows, cols]
+  /// with row stride `stride` at `base`.
+  struct Plan {
+    LoadOp load;
+    Value base;
+    Poly y, x, rows, cols, stride;
+  };
+
+  std::optional<Plan> plan(Matcher &m, LoadOp load,
+                           const llvm::SmallPtrSetImpl<Value> &written,
+                           bool unknownWrite) {
+    auto type = cast<RankedTensorType>(load.getType());
+    auto ptrs = m.pointers(load.getPtr());
+    if (!ptrs || unknownWrite || written.contains(ptrs->base))
+      return std::nullopt;
+    auto ptrType = cast<PtrType>(ptrs->base.getType());
+    if (ptrType.getPointeeType() != type.getElementType())
+      return std::nullopt;
+    // Row-major block: columns contiguous, rows `stride` apart.
+    const Poly &stride = ptrs->offset.coef[0];
+    if (ptrs->offset.coef[1].getConstant() != 1 || stride.isZero() ||
+        !m.ofArguments(stride))
+      return std::nullopt;
+    SmallVector<Bound> conj;
+    if (!m.bounds(load.getMask(), conj))
+      return std::nullopt;
+    std::optional<Bound> upper[2];
+    for (const Bound &c : conj) {
+      if (c.upper) {
+        if (upper[c.dim])
+          return std::nullopt;
+        upper[c.dim] = c;
+      }
+    }
+    if (!upper[0] || !upper[1])
+      return std::nullopt;
+    const Poly &s = ptrs->offset.scalar;
+    // Split the block's first element s into row y and column x (s = y *
+    // stride + x) so that the bounds are of arguments alone: first by the
+    // terms divisible by the stride's monomial, then as the row bound's
+    // start says.
+    auto tryCoordinates = [&](const Poly &y, const Poly &x)
+        -> std::optional<std::array<Poly, 4>> {
+      if (!(y * stride + x == s))
+        return std::nullopt;
+      Poly rows = upper[0]->bound - upper[0]->start + y;
+      Poly cols = upper[1]->bound - upper[1]->start + x;
+      if (!m.ofArguments(rows) || !m.ofArguments(cols))
+        return std::nullopt;
+      // Lower bounds must say coordinate >= 0 (TMA's own check).
+      for (const Bound &c : conj)
+        if (!c.upper && !(c.bound - c.start + (c.dim == 0 ? y : x)).isZero())
+          return std::nullopt;
+      return std::array<Poly, 4>{y, x, rows, cols};
+    };
+    std::optional<std::array<Poly, 4>> found;
+    if (stride.size() == 1 && !stride.terms.begin()->first.empty()) {
+      auto &[mono, coefficient] = *stride.terms.begin();
+      Poly y, x;
+      for (auto &[mt, c] : s.terms) {
+        Poly::Mono rest;
+        bool divides = c % coefficient == 0 &&
+                       std::includes(mt.begin(), mt.end(), mono.begin(),
+                                     mono.end());
+        if (divides) {
+          std::set_difference(mt.begin(), mt.end(), mono.begin(), mono.end(),
+                              std::back_inserter(rest));
+          y.add(rest, c / coefficient);
+        } else {
+          x.add(mt, c);
+        }
+      }
+      found = tryCoordinates(y, x);
+    }
+    if (!found)
+      found = tryCoordinates(upper[0]->start,
+                             s - upper[0]->start * stride);
+    if (!found)
+      return std::nullopt;
+    auto &[y, x, rows, cols] = *found;
+    // The launch must be able to encode the map: checked on the descriptor
+    // itself, built at the kernel's entry and erased again.
+    OpBuilder b(load.getContext());
+    b.setInsertionPointToStart(&load->getParentOfType<FuncOp>().getBody().front());
+    auto desc = buildDescriptor(b, m, load, ptrs->base, rows, cols, stride);
+    bool encodable = hasTensorMapSource(desc);
+    desc->erase(); // (its dead operands go with canonicalization)
+    if (!encodable)
+      return std::nullopt;
+    return Plan{load, ptrs->base, y, x, rows, cols, stride};
+  }
+
+  static MakeTensorDescOp buildDescriptor(OpBuilder &b, Matcher &m, LoadOp load,
+                                          Value base, const Poly &rows,
+                                          const Poly &cols, const Poly &stride) {
+    Location loc = load.getLoc();
+    auto type = cast<RankedTensorType>(load.getType());
+    Value r = m.build(b, loc, rows), c = m.build(b, loc, cols);
+    Value st = m.build(b, loc, stride);
+    Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+    auto descType = TensorDescType::get(
+        b.getContext(), RankedTensorType::get(type.getShape(),
+                                              type.getElementType()));
+    return MakeTensorDescOp::create(b, loc, descType, base, ValueRange{r, c},
+                                    ValueRange{st, one},
+                                    /*nan_padding=*/false);
+  }
+
+  void apply(FuncOp func, Matcher &m, Plan &p) {
+    LoadOp load = p.load;
+
+    // The descriptor, at the kernel's entry.
+    OpBuilder b(func.getContext());
+    b.setInsertionPointToStart(&func.getBody().front());
+    auto desc = buildDescriptor(b, m, load, p.base, p.rows, p.cols, p.stride);
+    b.setInsertionPoint(load);
+    Location loc = load.getLoc();
+    Value coords[] = {m.build(b, loc, p.y), m.build(b, loc, p.x)};
+    Value block = DescLoadOp::create(b, loc, load.getType(), desc, coords);
+    load.replaceAllUsesWith(block);
+    load->erase();
+  }
+
+  /// Loop-carried values the loop no longer needs (the replaced loads'
+  /// pointer tiles): a result without uses whose argument only feeds pure
+  /// ops that in the end only compute its own next value. The yield is
+  /// pointed at the argument itself, which canonicalization then drops
+  /// with the ops.
+  static void dropDeadCarriedValues(scf::ForOp loop) {
+    Operation *yield = loop.getBody()->getTerminator();
+    for (unsigned k = 0; k < loop.getNumRegionIterArgs(); ++k) {
+      if (!loop.getResult(k).use_empty())
+        continue;
+      BlockArgument arg = loop.getRegionIterArgs()[k];
+      llvm::SmallPtrSet<Operation *, 8> slice;
+      SmallVector<Value> work = {arg};
+      bool closed = true;
+      while (!work.empty() && closed) {
+        Value v = work.pop_back_val();
+        for (OpOperand &use : v.getUses()) {
+          Operation *user = use.getOwner();
+          if (user == yield) {
+            closed = use.getOperandNumber() == k;
+            continue;
+          }
+          if (!isMemoryEffectFree(user) || user->getNumRegions() != 0 ||
+              user->getBlock() != loop.getBody()) {
+            closed = false;
+            break;
+          }
+          if (slice.insert(user).second)
+            for (Value r : user->getResults())
+              work.push_back(r);
+        }
+      }
+      if (closed)
+        yield->setOperand(k, arg);
+    }
+  }
+};
+
+} // namespace
