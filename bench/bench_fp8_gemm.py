@@ -60,9 +60,13 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(p, here, "directory with bench_wgmma_fp8e4nv_tn.ptx")
+    p.add_argument("--tmaptr", action="store_true",
+                   help="for the aligned shapes, the kernel compiled with --tma-pointer-loads "
+                        "(bench_wgmma_tmaptr_fp8e4nv_tn.ptx: operand loads on TMA)")
     args = p.parse_args()
 
-    path = os.path.join(args.kernels, "bench_wgmma_fp8e4nv_tn.ptx")
+    path = os.path.join(args.kernels, "bench_wgmma_tmaptr_fp8e4nv_tn.ptx" if args.tmaptr
+                        else "bench_wgmma_fp8e4nv_tn.ptx")
     if not os.path.exists(path):
         raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
                          "-DTILEC_GPU_DOT_TESTS=ON")

@@ -526,7 +526,7 @@ struct TilePointerLoadsToDescriptorsPass
     Matcher matcher(func);
     // A loop's dot operands all move with TMA or all stay (one kind of
     // pipeline per loop).
-    llvm::MapVector<scf::ForOp, SmallVector<Plan>> plans;
+    llvm::MapVector<scf::ForOp, SmallVector<Plan, 2>> plans;
     llvm::DenseSet<Operation *> mixed;
     for (LoadOp load : loads) {
       auto loop = cast<scf::ForOp>(load->getParentOp());
@@ -565,11 +565,13 @@ struct TilePointerLoadsToDescriptorsPass
   }
 
   /// What replaces a load: the block at [y, x] of the tensor [rows, cols]
-  /// with row stride `stride` at `base`.
+  /// with row stride `stride` at `base` (transposed for a column-major
+  /// block).
   struct Plan {
     LoadOp load;
     Value base;
     Poly y, x, rows, cols, stride;
+    bool transposed; // the load is the transpose of the block at [y, x]
   };
 
   std::optional<Plan> plan(Matcher &m, LoadOp load,
@@ -582,10 +584,18 @@ struct TilePointerLoadsToDescriptorsPass
     auto ptrType = cast<PtrType>(ptrs->base.getType());
     if (ptrType.getPointeeType() != type.getElementType())
       return std::nullopt;
-    // Row-major block: columns contiguous, rows `stride` apart.
-    const Poly &stride = ptrs->offset.coef[0];
-    if (ptrs->offset.coef[1].getConstant() != 1 || stride.isZero() ||
-        !m.ofArguments(stride))
+    // One dimension contiguous (`inner`), the other (`outer`) `stride`
+    // apart: a row-major block, or a column-major one (a K-major B), which
+    // is the transpose of a row-major block of the tensor read the other
+    // way round.
+    unsigned inner = ptrs->offset.coef[1].getConstant() == 1   ? 1
+                     : ptrs->offset.coef[0].getConstant() == 1 ? 0
+                                                               : 2;
+    if (inner == 2)
+      return std::nullopt;
+    unsigned outer = 1 - inner;
+    const Poly &stride = ptrs->offset.coef[outer];
+    if (stride.isZero() || !m.ofArguments(stride))
       return std::nullopt;
     SmallVector<Bound> conj;
     if (!m.bounds(load.getMask(), conj))
@@ -600,6 +610,7 @@ struct TilePointerLoadsToDescriptorsPass
     }
     if (!upper[0] || !upper[1])
       return std::nullopt;
+    const Bound &rowBound = *upper[outer], &colBound = *upper[inner];
     const Poly &s = ptrs->offset.scalar;
     // Split the block's first element s into row y and column x (s = y *
     // stride + x) so that the bounds are of arguments alone: first by the
@@ -609,13 +620,14 @@ struct TilePointerLoadsToDescriptorsPass
         -> std::optional<std::array<Poly, 4>> {
       if (!(y * stride + x == s))
         return std::nullopt;
-      Poly rows = upper[0]->bound - upper[0]->start + y;
-      Poly cols = upper[1]->bound - upper[1]->start + x;
+      Poly rows = rowBound.bound - rowBound.start + y;
+      Poly cols = colBound.bound - colBound.start + x;
       if (!m.ofArguments(rows) || !m.ofArguments(cols))
         return std::nullopt;
       // Lower bounds must say coordinate >= 0 (TMA's own check).
       for (const Bound &c : conj)
-        if (!c.upper && !(c.bound - c.start + (c.dim == 0 ? y : x)).isZero())
+        if (!c.upper &&
+            !(c.bound - c.start + (c.dim == outer ? y : x)).isZero())
           return std::nullopt;
       return std::array<Poly, 4>{y, x, rows, cols};
     };
@@ -639,8 +651,7 @@ struct TilePointerLoadsToDescriptorsPass
       found = tryCoordinates(y, x);
     }
     if (!found)
-      found = tryCoordinates(upper[0]->start,
-                             s - upper[0]->start * stride);
+      found = tryCoordinates(rowBound.start, s - rowBound.start * stride);
     if (!found)
       return std::nullopt;
     auto &[y, x, rows, cols] = *found;
@@ -648,25 +659,36 @@ struct TilePointerLoadsToDescriptorsPass
     // itself, built at the kernel's entry and erased again.
     OpBuilder b(load.getContext());
     b.setInsertionPointToStart(&load->getParentOfType<FuncOp>().getBody().front());
-    auto desc = buildDescriptor(b, m, load, ptrs->base, rows, cols, stride);
+    bool transposed = inner == 0;
+    auto desc = buildDescriptor(b, m, load, transposed, ptrs->base, rows, cols,
+                                stride);
     bool encodable = hasTensorMapSource(desc);
     desc->erase(); // (its dead operands go with canonicalization)
     if (!encodable)
       return std::nullopt;
-    return Plan{load, ptrs->base, y, x, rows, cols, stride};
+    return Plan{load, ptrs->base, y, x, rows, cols, stride, transposed};
+  }
+
+  /// The block the descriptor reads: the load's, transposed if
+  /// `transposed`.
+  static RankedTensorType blockType(LoadOp load, bool transposed) {
+    auto type = cast<RankedTensorType>(load.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    if (transposed)
+      std::swap(shape[0], shape[1]);
+    return RankedTensorType::get(shape, type.getElementType());
   }
 
   static MakeTensorDescOp buildDescriptor(OpBuilder &b, Matcher &m, LoadOp load,
-                                          Value base, const Poly &rows,
-                                          const Poly &cols, const Poly &stride) {
+                                          bool transposed, Value base,
+                                          const Poly &rows, const Poly &cols,
+                                          const Poly &stride) {
     Location loc = load.getLoc();
-    auto type = cast<RankedTensorType>(load.getType());
     Value r = m.build(b, loc, rows), c = m.build(b, loc, cols);
     Value st = m.build(b, loc, stride);
     Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
-    auto descType = TensorDescType::get(
-        b.getContext(), RankedTensorType::get(type.getShape(),
-                                              type.getElementType()));
+    auto descType =
+        TensorDescType::get(b.getContext(), blockType(load, transposed));
     return MakeTensorDescOp::create(b, loc, descType, base, ValueRange{r, c},
                                     ValueRange{st, one},
                                     /*nan_padding=*/false);
@@ -678,11 +700,15 @@ struct TilePointerLoadsToDescriptorsPass
     // The descriptor, at the kernel's entry.
     OpBuilder b(func.getContext());
     b.setInsertionPointToStart(&func.getBody().front());
-    auto desc = buildDescriptor(b, m, load, p.base, p.rows, p.cols, p.stride);
+    auto desc = buildDescriptor(b, m, load, p.transposed, p.base, p.rows,
+                                p.cols, p.stride);
     b.setInsertionPoint(load);
     Location loc = load.getLoc();
     Value coords[] = {m.build(b, loc, p.y), m.build(b, loc, p.x)};
-    Value block = DescLoadOp::create(b, loc, load.getType(), desc, coords);
+    Value block = DescLoadOp::create(b, loc, blockType(load, p.transposed),
+                                     desc, coords);
+    if (p.transposed)
+      block = TransOp::create(b, loc, block, ArrayRef<int32_t>{1, 0});
     load.replaceAllUsesWith(block);
     load->erase();
   }

@@ -1168,7 +1168,10 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   // K): M-major A and K-major B in shared memory, the wgmma transposes.
   for (auto [file, in, bm, bc] :
        {std::tuple{"wgmma_fp16_cc", Elem::F16, 128, true},
-        {"wgmma_bf16_cr", Elem::BF16, 64, false}}) {
+        {"wgmma_bf16_cr", Elem::BF16, 64, false},
+        // --tma-pointer-loads: both blocks column-major, so TMA reads the
+        // transposed boxes (A M-major, B K-major in shared memory).
+        {"wgmma_fp16_cc_tmaptr", Elem::F16, 128, true}}) {
     MatmulSpec w = spec(file, in, Elem::F32, Prec::ExactProducts);
     w.blockM = w.blockN = bm;
     w.aligned = true;
@@ -1180,6 +1183,7 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   // column-major, as the kernels' strides say).
   for (auto [file, in, out, prec, bm, bn] :
        {std::tuple{"wgmma_fp8e4nv_tn", Elem::E4M3, Elem::F32, Prec::Fp8Block128, 128, 128},
+        {"wgmma_fp8e4nv_tn_tmaptr", Elem::E4M3, Elem::F32, Prec::Fp8Block128, 128, 128},
         {"wgmma_fp8e5_tn", Elem::E5M2, Elem::F32, Prec::Fp8, 64, 64},
         {"wgmma_fp8e4nv_k32_tn", Elem::E4M3, Elem::F16, Prec::Fp8, 64, 128},
         {"wgmma_int8_tn", Elem::I8, Elem::I32, Prec::Exact, 64, 128},
@@ -1349,7 +1353,9 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
        {std::tuple{"bench_desc_fp16_i32_16", Elem::F16, false},
         {"bench_desc_bf16_i32_16", Elem::BF16, false},
         {"bench_desc_fp16_gelu_i32_16", Elem::F16, true},
-        {"bench_desc_bf16_gelu_i32_16", Elem::BF16, true}}) {
+        {"bench_desc_bf16_gelu_i32_16", Elem::BF16, true},
+        {"bench_desc_fp16_gelu_flat_i32_16", Elem::F16, true},
+        {"bench_desc_bf16_gelu_flat_i32_16", Elem::BF16, true}}) {
     MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
     d.kernel = "matmul_desc_kernel";
     d.gelu = gelu;
@@ -1385,6 +1391,8 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   f8.blockN = 128;
   f8.aligned = true;
   f8.bColMajor = true;
+  addMatmul(f8, {Shape{400, 528, 272}});
+  f8.file = "bench_wgmma_tmaptr_fp8e4nv_tn";
   addMatmul(f8, {Shape{400, 528, 272}});
   f8.file = "bench_wgmma_fp8e4nv_tn_i32";
   f8.aligned = false;

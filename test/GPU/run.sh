@@ -98,6 +98,7 @@ if [ "$sanitize" = 1 ]; then
     # Pointer GEMMs whose operand loads became TMA copies
     # (--tma-pointer-loads), and a fused epilogue before a TMA store.
     racy+=",wgmma_fp16_tmaptr,wgmma_bf16_k32_tmaptr,wgmma_fp16_gelu_tmaptr"
+    racy+=",wgmma_fp16_cc_tmaptr,wgmma_fp8e4nv_tn_tmaptr"
     racy+=",matmul_desc_fp16_gelu"
     # Warp-specialized: a producer warpgroup fills the slots on "empty" and
     # "full" mbarriers, the consumers wait at named barriers.
@@ -123,6 +124,7 @@ if [ "$sanitize" = 1 ]; then
     sync="matmul_tma_fp16_tma,matmul_tma_persistent_bf16_tma"
     sync+=",matmul_tma_persistent_fp16_f32_tma,matmul_desc_fp16,$ws"
     sync+=",wgmma_fp16_tmaptr,wgmma_bf16_k32_tmaptr,matmul_desc_fp16_gelu"
+    sync+=",wgmma_fp16_cc_tmaptr,wgmma_fp8e4nv_tn_tmaptr"
     echo "== compute-sanitizer --tool synccheck tilec-gpu-tests --only $sync"
     "$sanitizer" --tool synccheck --error-exitcode 3 \
       "$here/bin/tilec-gpu-tests" "$kernels" --only "$sync"
