@@ -527,18 +527,19 @@ struct TilePointerLoadsToDescriptorsPass
     // A loop's dot operands all move with TMA or all stay (one kind of
     // pipeline per loop).
     llvm::MapVector<scf::ForOp, SmallVector<Plan, 2>> plans;
-    llvm::DenseSet<Operation *> mixed;
+    llvm::DenseSet<Operation *> planned, mixed;
     for (LoadOp load : loads) {
       auto loop = cast<scf::ForOp>(load->getParentOp());
-      if (std::optional<Plan> p = plan(matcher, load, written, unknownWrite))
+      if (std::optional<Plan> p = plan(matcher, load, written, unknownWrite)) {
         plans[loop].push_back(std::move(*p));
-      else
-        mixed.insert(loop);
+        planned.insert(load);
+      }
     }
+    // (Any other load in the loop body -- one that feeds a dot through a
+    // conversion, or none -- keeps the loop's loads as they are.)
     func.walk([&](LoadOp load) {
       auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-      if (loop && !isCandidate(load) &&
-          llvm::any_of(load->getUsers(), [](Operation *u) { return isa<DotOp>(u); }))
+      if (loop && !planned.contains(load))
         mixed.insert(loop);
     });
     for (auto &[loop, loopPlans] : plans) {
