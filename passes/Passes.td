@@ -83,20 +83,30 @@ def TilePointerLoadsToDescriptorsPass
     constants), which is exact in wrapping i32 arithmetic.
 
     Conditions (else the load stays): `base` a pointer argument of the
-    kernel known 16-byte aligned, `s` known a multiple of 16 bytes, the
-    innermost stride the constant 1, one upper bound per dimension in the
-    mask (lower bounds `coordinate >= 0` may be added: TMA checks them),
-    `other` zero, and no store or atomic in the kernel to a pointer that may
-    come from `base`.
+    kernel known 16-byte aligned, `s` known a multiple of 16 bytes, one
+    dimension's stride the constant 1 (a block whose first dimension is
+    the contiguous one is read as the transposed box of the tensor the
+    other way round, then `tile.trans`), one upper bound per dimension in
+    the mask (a lower bound must be `index >= 0` on the same index or
+    always true), `other` zero, the sizes not constants below 1, no store
+    or atomic in the kernel to a pointer that may come from `base`, and
+    every other load in the loop converted too (one kind of pipeline per
+    loop).
 
+    TMA also zero-fills elements at negative coordinates, which the mask
+    does not test, so each coordinate must be bounded below by the mask,
+    provably non-negative (program ids and induction variables of loops
+    counting up from a non-negative bound, with non-negative
+    coefficients: the `k * BLOCK_K` of a K loop), or the block's own row or
+    column index as the mask writes it (`offs_m` in `offs_m < M`).
     Assumed, not proven (why this runs only with tilec's
-    `--tma-pointer-loads`): the coordinates y and x are not negative. A
-    masked-in element at a negative coordinate lies before `base`; the
-    masked load reads it, TMA reads zero. Kernels whose programs address
-    tiles from their program ids inside the grid (every GEMM) satisfy it.
-    The launch refuses the tensor maps' own limits (a size below 1 or
-    above 2^31 - 1, a stride not a positive multiple of 16 bytes) with an
-    error naming the map, where the masked load would have run.
+    `--tma-pointer-loads`): those indices are not negative -- true when
+    every program addresses a tile inside the tensors (the grouped tile
+    order's `pid_m` is, for programs inside the grid) -- and no bound
+    wraps around i32. The launch refuses the tensor maps' own limits (a
+    size below 1 or above 2^31 - 1, a stride not a positive multiple of 16
+    bytes) with an error naming the map, where the masked load would have
+    run.
   }];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

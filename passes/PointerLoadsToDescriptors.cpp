@@ -339,6 +339,35 @@ public:
     return true;
   }
 
+  /// Whether `p` is surely >= 0 (ignoring wrap): non-negative coefficients
+  /// over leaves that are (program ids, the induction variable of a loop
+  /// counting up from a non-negative bound).
+  bool isNonNegative(const Poly &p, unsigned depth = 0) {
+    for (auto &[mono, c] : p.terms) {
+      if (c < 0)
+        return false;
+      for (unsigned l : mono)
+        if (!isNonNegativeLeaf(leaves[l], depth))
+          return false;
+    }
+    return true;
+  }
+  bool isNonNegativeLeaf(Value v, unsigned depth) {
+    if (depth > 8)
+      return false;
+    if (v.getDefiningOp<ProgramIdOp>() || v.getDefiningOp<NumProgramsOp>())
+      return true;
+    auto arg = dyn_cast<BlockArgument>(v);
+    auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                    : scf::ForOp();
+    if (!loop || arg != loop.getInductionVar())
+      return false;
+    APInt step;
+    auto lb = scalar(loop.getLowerBound());
+    return matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+           step.isStrictlyPositive() && lb && isNonNegative(*lb, depth + 1);
+  }
+
   /// Whether every leaf of `p` is a scalar argument of the kernel.
   bool ofArguments(const Poly &p) {
     for (auto &[m, c] : p.terms)
@@ -545,9 +574,13 @@ struct TilePointerLoadsToDescriptorsPass
     for (auto &[loop, loopPlans] : plans) {
       if (mixed.contains(loop))
         continue;
+      // The pointer tiles the replaced loads were carried in.
+      llvm::SmallPtrSet<Value, 4> pointerArgs;
+      for (Plan &p : loopPlans)
+        collectCarried(loop, p.load.getPtr(), pointerArgs);
       for (Plan &p : loopPlans)
         apply(func, matcher, p);
-      dropDeadCarriedValues(loop);
+      dropDeadCarriedValues(loop, pointerArgs);
     }
   }
 
@@ -559,9 +592,17 @@ struct TilePointerLoadsToDescriptorsPass
         !isa<scf::ForOp>(load->getParentOp()) || load->use_empty() ||
         !isZeroOrAbsent(load.getOther()))
       return false;
-    return llvm::all_of(load->getUses(), [](OpOperand &use) {
-      auto dot = dyn_cast<DotOp>(use.getOwner());
-      return dot && use.getOperandNumber() < 2;
+    auto isDotOperand = [](OpOperand &use) {
+      return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
+    };
+    // (tl.trans(b) or b.T of the block, as tutorial 09 reads a B stored
+    // [N, K], counts: TMA fills the buffer, the dot reads it transposed.)
+    return llvm::all_of(load->getUses(), [&](OpOperand &use) {
+      if (isDotOperand(use))
+        return true;
+      auto trans = dyn_cast<TransOp>(use.getOwner());
+      return trans && !trans->use_empty() &&
+             llvm::all_of(trans->getUses(), isDotOperand);
     });
   }
 
@@ -617,6 +658,12 @@ struct TilePointerLoadsToDescriptorsPass
     // stride + x) so that the bounds are of arguments alone: first by the
     // terms divisible by the stride's monomial, then as the row bound's
     // start says.
+    // Coordinates TMA can use in place of the mask: y * stride + x = s,
+    // and bounds of arguments alone. TMA also zero-fills coordinates below
+    // 0, which the mask does not test: each coordinate must be one the
+    // mask bounds from below at 0 too, or provably >= 0, or the block's
+    // own row / column index as the mask writes it (offs_m, offs_n: the
+    // assumption the option makes is that these are not negative).
     auto tryCoordinates = [&](const Poly &y, const Poly &x)
         -> std::optional<std::array<Poly, 4>> {
       if (!(y * stride + x == s))
@@ -625,11 +672,26 @@ struct TilePointerLoadsToDescriptorsPass
       Poly cols = colBound.bound - colBound.start + x;
       if (!m.ofArguments(rows) || !m.ofArguments(cols))
         return std::nullopt;
-      // Lower bounds must say coordinate >= 0 (TMA's own check).
-      for (const Bound &c : conj)
-        if (!c.upper &&
-            !(c.bound - c.start + (c.dim == outer ? y : x)).isZero())
+      // (A size that is a constant below 1 is no tensor.)
+      for (const Poly *size : {&rows, &cols})
+        if (std::optional<int64_t> c = size->getConstant(); c && *c < 1)
           return std::nullopt;
+      bool boundedBelow[2] = {false, false};
+      for (const Bound &c : conj) {
+        if (c.upper)
+          continue;
+        const Poly &coord = c.dim == outer ? y : x;
+        if ((c.bound - c.start + coord).isZero())
+          boundedBelow[c.dim] = true; // start + i >= bound  <=>  coord + i >= 0
+        else if (!m.isNonNegative(c.start - c.bound))
+          return std::nullopt; // a lower bound TMA does not apply
+      }
+      auto covered = [&](unsigned dim, const Poly &coord) {
+        return boundedBelow[dim] || coord == upper[dim]->start ||
+               m.isNonNegative(coord);
+      };
+      if (!covered(outer, y) || !covered(inner, x))
+        return std::nullopt;
       return std::array<Poly, 4>{y, x, rows, cols};
     };
     std::optional<std::array<Poly, 4>> found;
@@ -661,6 +723,11 @@ struct TilePointerLoadsToDescriptorsPass
     OpBuilder b(load.getContext());
     b.setInsertionPointToStart(&load->getParentOfType<FuncOp>().getBody().front());
     bool transposed = inner == 0;
+    // (A transposed box read through the program's own transpose would be
+    // transposed twice; such loads stay.)
+    if (transposed && llvm::any_of(load->getUsers(),
+                                   [](Operation *u) { return isa<TransOp>(u); }))
+      return std::nullopt;
     auto desc = buildDescriptor(b, m, load, transposed, ptrs->base, rows, cols,
                                 stride);
     bool encodable = hasTensorMapSource(desc);
@@ -714,17 +781,39 @@ struct TilePointerLoadsToDescriptorsPass
     load->erase();
   }
 
-  /// Loop-carried values the loop no longer needs (the replaced loads'
-  /// pointer tiles): a result without uses whose argument only feeds pure
-  /// ops that in the end only compute its own next value. The yield is
-  /// pointed at the argument itself, which canonicalization then drops
-  /// with the ops.
-  static void dropDeadCarriedValues(scf::ForOp loop) {
+  /// The iteration arguments of `loop` that `v` is computed from inside
+  /// its body.
+  static void collectCarried(scf::ForOp loop, Value v,
+                             llvm::SmallPtrSetImpl<Value> &args) {
+    SmallVector<Value> work = {v};
+    llvm::SmallPtrSet<Value, 16> seen;
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      if (!seen.insert(x).second)
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(x)) {
+        if (arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0)
+          args.insert(arg);
+        continue;
+      }
+      Operation *def = x.getDefiningOp();
+      if (def && def->getBlock() == loop.getBody())
+        for (Value operand : def->getOperands())
+          work.push_back(operand);
+    }
+  }
+
+  /// The replaced loads' pointer tiles (`candidates`) the loop no longer
+  /// needs: a result without uses whose argument only feeds pure ops that
+  /// in the end only compute its own next value. The yield is pointed at
+  /// the argument itself, which canonicalization then drops with the ops.
+  static void dropDeadCarriedValues(scf::ForOp loop,
+                                    const llvm::SmallPtrSetImpl<Value> &candidates) {
     Operation *yield = loop.getBody()->getTerminator();
     for (unsigned k = 0; k < loop.getNumRegionIterArgs(); ++k) {
-      if (!loop.getResult(k).use_empty())
-        continue;
       BlockArgument arg = loop.getRegionIterArgs()[k];
+      if (!candidates.contains(arg) || !loop.getResult(k).use_empty())
+        continue;
       llvm::SmallPtrSet<Operation *, 8> slice;
       SmallVector<Value> work = {arg};
       bool closed = true;
@@ -733,7 +822,10 @@ struct TilePointerLoadsToDescriptorsPass
         for (OpOperand &use : v.getUses()) {
           Operation *user = use.getOwner();
           if (user == yield) {
-            closed = use.getOperandNumber() == k;
+            if (use.getOperandNumber() != k) {
+              closed = false; // it (or what it computes) is another slot's
+              break;
+            }
             continue;
           }
           if (!isMemoryEffectFree(user) || user->getNumRegions() != 0 ||

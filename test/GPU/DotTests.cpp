@@ -769,15 +769,15 @@ void runMatmul(const Env &env, const MatmulSpec &s) {
 /// inputs, fp32 C, 64 x 64 tiles on a 2-D grid.
 void runMatmulTrans(const Env &env, const std::string &caseName,
                     const std::string &file, bool transA, bool transB, int M,
-                    int N, int K) {
+                    int N, int K, bool aligned) {
   Kernel k = dotKernel(env, file, "matmul_trans_kernel");
   Rng rng = env.rng(caseName);
   // A transposed in memory is A column-major: (m, k) at k * ld + m.
-  HostMatrix A(Elem::F16, M, K, leadingDim(transA ? M : K, false), transA);
-  HostMatrix B(Elem::F16, K, N, leadingDim(transB ? K : N, false), transB);
+  HostMatrix A(Elem::F16, M, K, leadingDim(transA ? M : K, aligned), transA);
+  HostMatrix B(Elem::F16, K, N, leadingDim(transB ? K : N, aligned), transB);
   A.randomize(rng);
   B.randomize(rng);
-  int ldc = leadingDim(N, false);
+  int ldc = leadingDim(N, aligned);
   size_t cBytes = (size_t(M) * ldc + kGuard) * 4;
   std::vector<double> ref, mag;
   gemmReference(A, B, ref, mag, asStored, asStored);
@@ -1074,13 +1074,15 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
 
   // Transposed tiles in registers.
   auto addTrans = [&](const char *file, bool ta, bool tb,
-                      std::initializer_list<Shape> shapes) {
+                      std::initializer_list<Shape> shapes,
+                      bool aligned = false) {
     for (Shape sh : shapes) {
       std::string name = std::string(file) + "/M=" + std::to_string(sh.M) +
                          ",N=" + std::to_string(sh.N) + ",K=" + std::to_string(sh.K);
       std::string f = file;
       cases.push_back({name, false, true, [=](const Env &e) {
-                         runMatmulTrans(e, name, f, ta, tb, sh.M, sh.N, sh.K);
+                         runMatmulTrans(e, name, f, ta, tb, sh.M, sh.N, sh.K,
+                                        aligned);
                        }});
     }
   };
@@ -1367,6 +1369,10 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   }
   addTrans("wgmma_nt_fp16", false, true, {ragged, deep});
   addTrans("wgmma_tn_fp16", true, false, {ragged, deep});
+  // --tma-pointer-loads: the stored tiles (B^T [N, K], A^T [K, M]) copied
+  // with TMA, transposed by tl.trans / .T on their way to the wgmma.
+  addTrans("wgmma_nt_fp16_tmaptr", false, true, {ragged, deep}, true);
+  addTrans("wgmma_tn_fp16_tmaptr", true, false, {ragged, deep}, true);
 
   // The benchmark's own PTX (bench/bench_gemm.py), on small shapes: sizes
   // divisible by 16 for the i32:16 signatures.

@@ -99,6 +99,7 @@ if [ "$sanitize" = 1 ]; then
     # (--tma-pointer-loads), and a fused epilogue before a TMA store.
     racy+=",wgmma_fp16_tmaptr,wgmma_bf16_k32_tmaptr,wgmma_fp16_gelu_tmaptr"
     racy+=",wgmma_fp16_cc_tmaptr,wgmma_fp8e4nv_tn_tmaptr"
+    racy+=",wgmma_nt_fp16_tmaptr,wgmma_tn_fp16_tmaptr"
     racy+=",matmul_desc_fp16_gelu"
     # Warp-specialized: a producer warpgroup fills the slots on "empty" and
     # "full" mbarriers, the consumers wait at named barriers.
