@@ -13,7 +13,9 @@
 
 #include "dialects/Tile/IR/Layouts.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -150,6 +152,84 @@ LogicalResult tilec::checkTilesHaveLayouts(Operation *root) {
     return WalkResult::advance();
   });
   return failure(r.wasInterrupted());
+}
+
+/// The kernel argument a pointer (tile) derives from, if any. A loop
+/// argument being resolved (in `visiting`) stands for itself: `p = p + 1`
+/// in a loop keeps the base of its initial value.
+static Value pointerBaseOf(Value v, llvm::SmallPtrSetImpl<Value> &visiting,
+                         int depth) {
+  if (depth > 64)
+    return {};
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<FuncOp>(arg.getOwner()->getParentOp()))
+      return arg;
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
+      if (arg.getArgNumber() == 0)
+        return {};
+      if (visiting.contains(arg))
+        return arg;
+      unsigned i = arg.getArgNumber() - 1;
+      visiting.insert(arg);
+      Value init = pointerBaseOf(loop.getInits()[i], visiting, depth + 1);
+      Value next = pointerBaseOf(
+          cast<scf::YieldOp>(loop.getBody()->getTerminator()).getOperand(i),
+          visiting, depth + 1);
+      visiting.erase(arg);
+      if (next == arg)
+        next = init;
+      return init == next ? init : Value();
+    }
+    return {};
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return {};
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    // A loop's result: what its argument holds.
+    return pointerBaseOf(
+        loop.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()],
+        visiting, depth + 1);
+  if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+    // Both branches' values from one argument.
+    unsigned i = cast<OpResult>(v).getResultNumber();
+    if (ifOp.getElseRegion().empty())
+      return {};
+    Value a = pointerBaseOf(ifOp.thenYield().getOperand(i), visiting, depth + 1);
+    Value b = pointerBaseOf(ifOp.elseYield().getOperand(i), visiting, depth + 1);
+    return a == b ? a : Value();
+  }
+  if (auto add = dyn_cast<AddPtrOp>(def))
+    return pointerBaseOf(add.getPtr(), visiting, depth + 1);
+  if (auto desc = dyn_cast<MakeTensorDescOp>(def))
+    return pointerBaseOf(desc.getBase(), visiting, depth + 1);
+  if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp, HintOp,
+          ReshapeOp>(def))
+    return pointerBaseOf(def->getOperand(0), visiting, depth + 1);
+  return {};
+}
+Value tilec::pointerBase(Value v) {
+  llvm::SmallPtrSet<Value, 4> visiting;
+  return pointerBaseOf(v, visiting, 0);
+}
+
+bool tilec::isPositiveZero(Value other) {
+  if (!other)
+    return true;
+  Attribute attr;
+  if (auto splat = other.getDefiningOp<SplatOp>()) {
+    if (!matchPattern(splat.getSrc(), m_Constant(&attr)))
+      return false;
+  } else if (!matchPattern(other, m_Constant(&attr))) {
+    return false;
+  }
+  if (auto dense = dyn_cast<SplatElementsAttr>(attr))
+    attr = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
 }
 
 Value tilec::toI64(OpBuilder &b, Location loc, Value v) {

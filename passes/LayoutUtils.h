@@ -80,6 +80,16 @@ bool mmaV2Computes(mlir::Type a, mlir::Type b, mlir::Type c,
 llvm::SmallVector<mlir::Value> getUsedValues(mlir::Operation *op);
 
 /// `v` (an integer, an index or a tensor of integers) as i64 (sign-extended).
+/// The kernel argument a pointer (tile) derives from, through pointer
+/// arithmetic, broadcasts, descriptors, loop-carried values (`p = p + 1`
+/// keeps its initial value's base), loop results and scf.if branches
+/// agreeing; null if another (a loaded address, a select).
+mlir::Value pointerBase(mlir::Value v);
+
+/// Whether a load's `other` is absent or a +0 splat constant (what a TMA
+/// box's zero fill gives).
+bool isPositiveZero(mlir::Value other);
+
 mlir::Value toI64(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 
 /// A zero of type `t` (a scalar or a tensor of integers or floats), or null

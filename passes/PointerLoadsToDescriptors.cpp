@@ -470,57 +470,6 @@ private:
   Leaves leaves;
 };
 
-/// The kernel argument `v` (a pointer or pointer tile) is computed from,
-/// through pointer arithmetic, broadcasts and loop-carried values; null if
-/// another (a loaded address, a select).
-Value rootPointer(Value v, llvm::SmallPtrSetImpl<Value> &visiting,
-                  unsigned depth = 0) {
-  if (depth > 64 || !visiting.insert(v).second)
-    return {};
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (isa<FuncOp>(arg.getOwner()->getParentOp()))
-      return arg;
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg.getArgNumber() == 0)
-      return {};
-    unsigned k = arg.getArgNumber() - 1;
-    Value init = rootPointer(loop.getInitArgs()[k], visiting, depth + 1);
-    Value next = rootPointer(loop.getBody()->getTerminator()->getOperand(k),
-                             visiting, depth + 1);
-    return init && (next == init || !next) ? init : Value();
-  }
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return {};
-  if (auto loop = dyn_cast<scf::ForOp>(def))
-    return rootPointer(
-        loop.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()],
-        visiting, depth + 1);
-  if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp,
-          HintOp, ReshapeOp, MakeTensorDescOp>(def))
-    return rootPointer(def->getOperand(0), visiting, depth + 1);
-  return {};
-}
-
-bool isZeroOrAbsent(Value other) {
-  if (!other)
-    return true;
-  Attribute attr;
-  if (auto splat = other.getDefiningOp<SplatOp>()) {
-    if (!matchPattern(splat.getSrc(), m_Constant(&attr)))
-      return false;
-  } else if (!matchPattern(other, m_Constant(&attr))) {
-    return false;
-  }
-  if (auto dense = dyn_cast<SplatElementsAttr>(attr))
-    attr = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getValue().isZero();
-  return false;
-}
-
 struct TilePointerLoadsToDescriptorsPass
     : tilec::impl::TilePointerLoadsToDescriptorsPassBase<
           TilePointerLoadsToDescriptorsPass> {
@@ -545,8 +494,7 @@ struct TilePointerLoadsToDescriptorsPass
     func.walk([&](Operation *op) {
       if (!isa<StoreOp, AtomicRMWOp, AtomicCASOp, DescStoreOp>(op))
         return;
-      llvm::SmallPtrSet<Value, 8> visiting;
-      Value root = rootPointer(op->getOperand(0), visiting);
+      Value root = pointerBase(op->getOperand(0));
       if (root)
         written.insert(root);
       else
@@ -590,7 +538,7 @@ struct TilePointerLoadsToDescriptorsPass
     auto type = dyn_cast<RankedTensorType>(load.getType());
     if (!type || type.getRank() != 2 || !load.getMask() ||
         !isa<scf::ForOp>(load->getParentOp()) || load->use_empty() ||
-        !isZeroOrAbsent(load.getOther()))
+        !isPositiveZero(load.getOther()))
       return false;
     auto isDotOperand = [](OpOperand &use) {
       return isa<DotOp>(use.getOwner()) && use.getOperandNumber() < 2;
