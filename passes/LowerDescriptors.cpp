@@ -271,7 +271,7 @@ bool tilec::isHostTensorDescriptor(MakeTensorDescOp desc) {
 namespace {
 /// The postfix text of `v` (docs/runtime.md, `launch_maps=`) if it is an
 /// i32 or i64 expression of scalar signature entries and constants through
-/// add, sub, mul, sign and zero extension and truncation, and the largest
+/// add, sub, mul, signed max, sign and zero extension and truncation, and the largest
 /// power of two known to divide it (at most 2^30): from the arguments'
 /// `tile.divisibility`, the constants' values.
 struct LaunchExpression {
@@ -327,14 +327,15 @@ std::optional<LaunchExpression> getLaunchExpression(FuncOp func,
                                           : ".trunc";
     return x;
   }
-  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::MaxSIOp>(def))
     return std::nullopt;
   auto x = operand(0), y = operand(1);
   if (!x || !y)
     return std::nullopt;
   std::string op = isa<arith::AddIOp>(def)   ? "add"
                    : isa<arith::SubIOp>(def) ? "sub"
-                                             : "mul";
+                   : isa<arith::MulIOp>(def) ? "mul"
+                                             : "max";
   int64_t div = isa<arith::MulIOp>(def)
                     ? std::min(x->divisibility * y->divisibility, kMost)
                     : std::min(x->divisibility, y->divisibility);

@@ -78,7 +78,8 @@ def TilePointerLoadsToDescriptorsPass
     is column k * BLOCK_K + j < K). The descriptor then goes the way of a
     device-side `tl.make_tensor_descriptor`: a launch map (docs/runtime.md)
     and TMA copies on an mbarrier pipeline where tile-pipeline can, a
-    masked load otherwise. Integer expressions are compared as polynomials
+    masked load otherwise. tilec runs it on sm_90a with wgmma unless
+    `--tma-pointer-loads=false`. Integer expressions are compared as polynomials
     over the i32 values they are built from (arith.addi / subi / muli,
     constants), which is exact in wrapping i32 arithmetic.
 
@@ -98,15 +99,15 @@ def TilePointerLoadsToDescriptorsPass
     provably non-negative (program ids and induction variables of loops
     counting up from a non-negative bound, with non-negative
     coefficients: the `k * BLOCK_K` of a K loop), or the block's own row or
-    column index as the mask writes it (`offs_m` in `offs_m < M`).
-    Assumed, not proven (why this runs only with tilec's
-    `--tma-pointer-loads`): those indices are not negative -- true when
-    every program addresses a tile inside the tensors (the grouped tile
-    order's `pid_m` is, for programs inside the grid) -- and no bound
-    wraps around i32. The launch refuses the tensor maps' own limits (a
-    size below 1 or above 2^31 - 1, a stride not a positive multiple of 16
-    bytes) with an error naming the map, where the masked load would have
-    run.
+    column index as the mask writes it (`offs_m` in `offs_m < M`), then
+    loop-invariant. The loop is versioned: under `scf.if` the converted
+    loop runs where those indices are >= 0 and every tensor size and row
+    stride >= 1, a copy of the original (masked loads) elsewhere. The
+    descriptors' sizes and strides are clamped (`arith.maxsi`) to what a
+    tensor map can hold, so the launch always encodes the maps; where a
+    clamp changes a value the guard takes the masked loop. What remains
+    assumed: no bound wraps around i32 (`k * BLOCK_K + j < K` for
+    `j < K - k * BLOCK_K`).
   }];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

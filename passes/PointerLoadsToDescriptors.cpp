@@ -522,6 +522,15 @@ struct TilePointerLoadsToDescriptorsPass
     for (auto &[loop, loopPlans] : plans) {
       if (mixed.contains(loop))
         continue;
+      // The guard is computed before the loop: assumed coordinates must
+      // not change in it.
+      if (llvm::any_of(loopPlans, [&](const Plan &p) {
+            return llvm::any_of(p.assumed, [&](const Poly &c) {
+              return !matcher.definedOutside(c, loop);
+            });
+          }))
+        continue;
+      version(matcher, loop, loopPlans);
       // The pointer tiles the replaced loads were carried in.
       llvm::SmallPtrSet<Value, 4> pointerArgs;
       for (Plan &p : loopPlans)
@@ -562,6 +571,9 @@ struct TilePointerLoadsToDescriptorsPass
     Value base;
     Poly y, x, rows, cols, stride;
     bool transposed; // the load is the transpose of the block at [y, x]
+    /// Coordinates that are the mask's own indices, checked >= 0 by the
+    /// loop's guard.
+    SmallVector<Poly> assumed;
   };
 
   std::optional<Plan> plan(Matcher &m, LoadOp load,
@@ -606,6 +618,7 @@ struct TilePointerLoadsToDescriptorsPass
     // stride + x) so that the bounds are of arguments alone: first by the
     // terms divisible by the stride's monomial, then as the row bound's
     // start says.
+    SmallVector<Poly> assumed;
     // Coordinates TMA can use in place of the mask: y * stride + x = s,
     // and bounds of arguments alone. TMA also zero-fills coordinates below
     // 0, which the mask does not test: each coordinate must be one the
@@ -635,9 +648,14 @@ struct TilePointerLoadsToDescriptorsPass
           return std::nullopt; // a lower bound TMA does not apply
       }
       auto covered = [&](unsigned dim, const Poly &coord) {
-        return boundedBelow[dim] || coord == upper[dim]->start ||
-               m.isNonNegative(coord);
+        if (boundedBelow[dim] || m.isNonNegative(coord))
+          return true;
+        if (!(coord == upper[dim]->start))
+          return false;
+        assumed.push_back(coord);
+        return true;
       };
+      assumed.clear();
       if (!covered(outer, y) || !covered(inner, x))
         return std::nullopt;
       return std::array<Poly, 4>{y, x, rows, cols};
@@ -682,7 +700,8 @@ struct TilePointerLoadsToDescriptorsPass
     desc->erase(); // (its dead operands go with canonicalization)
     if (!encodable)
       return std::nullopt;
-    return Plan{load, ptrs->base, y, x, rows, cols, stride, transposed};
+    return Plan{load, ptrs->base, y, x, rows, cols, stride, transposed,
+                assumed};
   }
 
   /// The block the descriptor reads: the load's, transposed if
@@ -700,8 +719,18 @@ struct TilePointerLoadsToDescriptorsPass
                                           const Poly &rows, const Poly &cols,
                                           const Poly &stride) {
     Location loc = load.getLoc();
-    Value r = m.build(b, loc, rows), c = m.build(b, loc, cols);
-    Value st = m.build(b, loc, stride);
+    // Clamped to what a tensor map can hold (sizes >= 1, a stride of at
+    // least 16 bytes), so that the launch can always encode the map: where
+    // the clamp changes anything the loop's guard takes the masked loads.
+    auto atLeast = [&](Value v, int64_t least) -> Value {
+      Value c = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(least));
+      return arith::MaxSIOp::create(b, loc, v, c);
+    };
+    auto elem = cast<RankedTensorType>(load.getType()).getElementType();
+    int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+    Value r = atLeast(m.build(b, loc, rows), 1);
+    Value c = atLeast(m.build(b, loc, cols), 1);
+    Value st = atLeast(m.build(b, loc, stride), std::max<int64_t>(1, 16 / bytes));
     Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
     auto descType =
         TensorDescType::get(b.getContext(), blockType(load, transposed));
@@ -727,6 +756,65 @@ struct TilePointerLoadsToDescriptorsPass
       block = TransOp::create(b, loc, block, ArrayRef<int32_t>{1, 0});
     load.replaceAllUsesWith(block);
     load->erase();
+  }
+
+  /// `loop` under `scf.if (guard)`, a copy of it with the masked loads in
+  /// the else branch. The guard holds where the TMA copies read what the
+  /// masked loads read: every assumed coordinate >= 0, every tensor size
+  /// >= 1 and every row stride >= 1 (the launch's maps, clamped to encode,
+  /// are then the tensors themselves).
+  static void version(Matcher &m, scf::ForOp loop, ArrayRef<Plan> loopPlans) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value guard;
+    auto require = [&](const Poly &p, int64_t least) {
+      if (std::optional<int64_t> c = p.getConstant(); c && *c >= least)
+        return;
+      Value v = m.build(b, loc, p);
+      Value c = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(least));
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, c);
+      guard = guard ? arith::AndIOp::create(b, loc, guard, ok).getResult() : ok;
+    };
+    for (const Plan &p : loopPlans) {
+      for (const Poly &c : p.assumed)
+        require(c, 0);
+      require(p.rows, 1);
+      require(p.cols, 1);
+      require(p.stride, 1);
+    }
+    if (!guard)
+      return;
+    // The if yields the loop results used after it (not the pointer tiles,
+    // which the TMA loop then stops carrying).
+    SmallVector<unsigned> used;
+    SmallVector<Type> types;
+    for (OpResult r : loop->getResults())
+      if (!r.use_empty()) {
+        used.push_back(r.getResultNumber());
+        types.push_back(r.getType());
+      }
+    auto ifOp = scf::IfOp::create(b, loc, types, guard, /*withElseRegion=*/true);
+    for (auto [k, i] : llvm::enumerate(used))
+      loop->getResult(i).replaceAllUsesWith(ifOp.getResult(k));
+    Operation *masked = loop->clone();
+    // (The copy is not in a block yet, the loop is.)
+    auto fill = [&](Block *block, Operation *op) {
+      Block::iterator at = used.empty() ? Block::iterator(block->getTerminator())
+                                        : block->end();
+      if (op->getBlock())
+        op->moveBefore(block, at);
+      else
+        block->getOperations().insert(at, op);
+      if (!used.empty()) {
+        SmallVector<Value> results;
+        for (unsigned i : used)
+          results.push_back(op->getResult(i));
+        OpBuilder in = OpBuilder::atBlockEnd(block);
+        scf::YieldOp::create(in, loc, results);
+      }
+    };
+    fill(ifOp.thenBlock(), loop);
+    fill(ifOp.elseBlock(), masked);
   }
 
   /// The iteration arguments of `loop` that `v` is computed from inside

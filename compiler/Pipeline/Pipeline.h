@@ -28,9 +28,9 @@ struct PipelineOptions {
   /// stores. Measured on the H200 in docs/performance.md.
   bool tma = true;
   /// Also copy a GEMM's masked pointer loads of dot operands with TMA
-  /// (tile-pointer-loads-to-descriptors, sm_90a with wgmma): assumes their
-  /// block coordinates are not negative (Passes.td says what it matches).
-  bool tmaPointerLoads = false;
+  /// (tile-pointer-loads-to-descriptors, sm_90a with wgmma), the loop
+  /// versioned on the facts TMA needs (Passes.td says what it matches).
+  bool tmaPointerLoads = true;
   /// Warp specialization of TMA-copying loops (tile-pipeline's
   /// `warp-specialize`): "hint" (tl.range(..., warp_specialize=True)),
   /// "on" (every eligible loop) or "off".

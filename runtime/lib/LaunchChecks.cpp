@@ -16,6 +16,7 @@
 
 #include "Guard.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -262,11 +263,19 @@ static int64_t evaluate(const LaunchMap::Expr &expr, const Arg *args) {
       break;
     case Token::Add:
     case Token::Sub:
-    case Token::Mul: {
+    case Token::Mul:
+    case Token::Max: {
       uint64_t b = stack.back();
       stack.pop_back();
       uint64_t a = stack.back();
       stack.pop_back();
+      if (t.kind == Token::Max) {
+        // Signed, at the token's width.
+        int64_t sa = t.width == 32 ? int64_t(int32_t(uint32_t(a))) : int64_t(a);
+        int64_t sb = t.width == 32 ? int64_t(int32_t(uint32_t(b))) : int64_t(b);
+        result = uint64_t(std::max(sa, sb));
+        break;
+      }
       result = t.kind == Token::Add   ? a + b
                : t.kind == Token::Sub ? a - b
                                       : a * b; // unsigned: wraps

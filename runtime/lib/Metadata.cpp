@@ -504,6 +504,7 @@ static Status parseLaunchExpr(std::string_view text, const Signature &sig,
       } kOps[] = {{"add32", Token::Add, 32}, {"sub32", Token::Sub, 32},
                   {"mul32", Token::Mul, 32}, {"add64", Token::Add, 64},
                   {"sub64", Token::Sub, 64}, {"mul64", Token::Mul, 64},
+                  {"max32", Token::Max, 32}, {"max64", Token::Max, 64},
                   {"sext", Token::SExt, 64}, {"zext", Token::ZExt, 64},
                   {"trunc", Token::Trunc, 32}};
       const auto *op = std::find_if(std::begin(kOps), std::end(kOps),

@@ -148,11 +148,12 @@ cl::opt<bool> tmaPointerLoads(
     "tma-pointer-loads",
     cl::desc("Also copy a GEMM's masked pointer loads of tl.dot operands "
              "(tutorial 03's form) with TMA, through tensor maps the runtime "
-             "encodes from the arguments (sm_90a, wgmma). Off by default: "
-             "assumes the blocks' row and column coordinates are not "
-             "negative; the launch refuses what a tensor map cannot describe "
-             "(docs/passes.md, tile-pointer-loads-to-descriptors)"),
-    cl::init(false), cl::cat(tilecCategory));
+             "encodes from the arguments (sm_90a, wgmma; with --tma). The "
+             "loop is versioned: the TMA copies run where the blocks' row and "
+             "column indices are >= 0 and the tensors' sizes and strides "
+             "positive, the masked loads elsewhere. On by default; "
+             "--tma-pointer-loads=false keeps cp.async"),
+    cl::init(true), cl::cat(tilecCategory));
 
 cl::opt<std::string> warpSpecialize(
     "warp-specialize",

@@ -101,8 +101,8 @@ static bool isLaunchExpression(StringRef text, FuncOp func,
     // An operation (its arity), or an argument or a constant.
     int arity = llvm::StringSwitch<int>(t)
                     .Cases({"sext", "zext", "trunc"}, 1)
-                    .Cases({"add32", "sub32", "mul32", "add64", "sub64",
-                            "mul64"},
+                    .Cases({"add32", "sub32", "mul32", "max32", "add64",
+                            "sub64", "mul64", "max64"},
                            2)
                     .Default(0);
     if (arity) {

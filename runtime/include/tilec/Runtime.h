@@ -167,10 +167,10 @@ struct LaunchMap {
   /// A postfix token: push argument `value` (a signature entry) or the
   /// constant `value`, or replace the top one or two values by their sum,
   /// difference, product (`width` bits, wrapping as the kernel's
-  /// arithmetic does), sign or zero extension to 64 bits, or truncation to
-  /// 32 bits.
+  /// arithmetic does), signed maximum, sign or zero extension to 64 bits,
+  /// or truncation to 32 bits.
   struct Token {
-    enum Kind : uint8_t { Arg, Const, Add, Sub, Mul, SExt, ZExt, Trunc };
+    enum Kind : uint8_t { Arg, Const, Add, Sub, Mul, Max, SExt, ZExt, Trunc };
     Kind kind = Const;
     /// Width in bits of the token's result: 32 or 64.
     uint8_t width = 64;

@@ -468,6 +468,43 @@ TEST(Metadata, LaunchMaps) {
       << s.message();
 }
 
+// max32 / max64: a signed maximum (tile-pointer-loads-to-descriptors
+// clamps a guarded map's sizes to 1, so that the launch can always encode
+// it).
+TEST(Metadata, LaunchMapMax) {
+  KernelInfo info;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=mm num_warps=4 shared=0 "
+      "launch_maps=fp16:64x64:128:0:a1.c1.max32,a2.sext.c1.max64:a3.c8.max32 "
+      "signature=*fp16:16,i32,i32,i32:16",
+      info);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<Arg> args = {Arg::ptr(uintptr_t(0x10000)), Arg::i32(0),
+                           Arg::i32(-5), Arg::i32(-16)};
+  TensorDesc d;
+  s = evaluateLaunchMap(info, info.launchMaps[0], args.data(), d);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(d.shape[0], 1);
+  EXPECT_EQ(d.shape[1], 1);
+  EXPECT_EQ(d.strides[0], 8);
+  args[1] = Arg::i32(300);
+  args[2] = Arg::i32(7);
+  args[3] = Arg::i32(64);
+  s = evaluateLaunchMap(info, info.launchMaps[0], args.data(), d);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(d.shape[0], 300);
+  EXPECT_EQ(d.shape[1], 7);
+  EXPECT_EQ(d.strides[0], 64);
+  s = parseKernelMetadataLine(
+      "// tilec.kernel name=mm num_warps=4 shared=0 "
+      "launch_maps=fp16:64x64:128:0:a1.a2.sext.max32,a2:a3 "
+      "signature=*fp16:16,i32,i32,i32:16",
+      info);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("'max32' takes 32-bit operands"), std::string::npos)
+      << s.message();
+}
+
 TEST(Metadata, BadLaunchMaps) {
   auto error = [](const std::string &maps) {
     KernelInfo info;
