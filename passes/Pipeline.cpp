@@ -337,13 +337,8 @@ private:
   /// store of it replaces (see storedWithoutConversion), added to `ops`.
   static void addReplacedByTMAStore(DescStoreOp store,
                                     llvm::SmallPtrSetImpl<Operation *> &ops) {
-    Value src = store.getSrc();
-    if (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
-      if (cvt->hasOneUse())
-        ops.insert(cvt);
-      return;
-    }
-    EpilogueDag dag = getEpilogueDag(store, src);
+    // (A conversion stored directly is a DAG of no ops.)
+    EpilogueDag dag = getEpilogueDag(store, store.getSrc());
     if (!dag.cvt)
       return;
     ops.insert(dag.cvt);

@@ -151,8 +151,17 @@ class Matcher {
 public:
   explicit Matcher(FuncOp func) : func(func), leaves(func) {}
 
-  /// The polynomial of the i32 scalar `v`.
+  /// The polynomial of the i32 scalar `v` (memoized: shared
+  /// subexpressions are read once, so a chain of `s = s * s + s` costs its
+  /// length, not 2^length).
   std::optional<Poly> scalar(Value v, unsigned depth = 0) {
+    if (auto it = scalars.find(v); it != scalars.end())
+      return it->second;
+    std::optional<Poly> r = computeScalar(v, depth);
+    scalars[v] = r;
+    return r;
+  }
+  std::optional<Poly> computeScalar(Value v, unsigned depth) {
     if (!v.getType().isInteger(32) || depth > kMaxDepth)
       return std::nullopt;
     APInt c;
@@ -167,7 +176,7 @@ public:
       Poly r = isa<arith::AddIOp>(def)   ? *x + *y
                : isa<arith::SubIOp>(def) ? *x - *y
                                          : *x * *y;
-      if (r.size() > kMaxTerms)
+      if (!isSmall(r))
         return std::nullopt;
       return r;
     }
@@ -177,8 +186,15 @@ public:
     return Poly::leaf(*l);
   }
 
-  /// The decomposition of the i32 tile `v`.
+  /// The decomposition of the i32 tile `v` (memoized, as scalar).
   std::optional<Affine> tile(Value v, unsigned depth = 0) {
+    if (auto it = tiles.find(v); it != tiles.end())
+      return it->second;
+    std::optional<Affine> r = computeTile(v, depth);
+    tiles[v] = r;
+    return r;
+  }
+  std::optional<Affine> computeTile(Value v, unsigned depth) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.getElementType().isInteger(32) || depth > kMaxDepth)
       return std::nullopt;
@@ -242,9 +258,17 @@ public:
     for (unsigned d = 0; d < rank; ++d)
       if (type.getDimSize(d) == 1)
         r->coef[d] = Poly();
-    if (r->scalar.size() > kMaxTerms)
+    if (!isSmall(r->scalar) || !llvm::all_of(r->coef, isSmall))
       return std::nullopt;
     return r;
+  }
+
+  /// Polynomials past these bounds are not followed (a load stays).
+  static bool isSmall(const Poly &p) {
+    return p.size() <= kMaxTerms &&
+           llvm::all_of(p.terms, [](const auto &t) {
+             return t.first.size() <= kMaxDegree;
+           });
   }
 
   /// The decomposition of the pointer tile `v`.
@@ -380,18 +404,25 @@ public:
   }
 
   /// The conjuncts of `mask` appended to `out`; false if it is not an AND
-  /// of bounds.
-  bool bounds(Value mask, SmallVectorImpl<Bound> &out, unsigned depth = 0) {
+  /// of bounds. (A conjunct reached twice counts once.)
+  bool bounds(Value mask, SmallVectorImpl<Bound> &out) {
+    llvm::SmallPtrSet<Value, 8> seen;
+    return bounds(mask, out, seen, 0);
+  }
+  bool bounds(Value mask, SmallVectorImpl<Bound> &out,
+              llvm::SmallPtrSetImpl<Value> &seen, unsigned depth) {
     if (depth > kMaxDepth)
       return false;
+    if (!seen.insert(mask).second)
+      return true;
     Operation *def = mask.getDefiningOp();
     if (!def)
       return false;
     if (isa<arith::AndIOp>(def))
-      return bounds(def->getOperand(0), out, depth + 1) &&
-             bounds(def->getOperand(1), out, depth + 1);
+      return bounds(def->getOperand(0), out, seen, depth + 1) &&
+             bounds(def->getOperand(1), out, seen, depth + 1);
     if (isa<BroadcastOp, ConvertLayoutOp>(def))
-      return bounds(def->getOperand(0), out, depth + 1);
+      return bounds(def->getOperand(0), out, seen, depth + 1);
     auto cmp = dyn_cast<arith::CmpIOp>(def);
     if (!cmp)
       return false;
@@ -461,13 +492,14 @@ public:
     return sum ? sum : cst(0);
   }
 
-  Leaves &getLeaves() { return leaves; }
-
 private:
   static constexpr unsigned kMaxDepth = 64;
   static constexpr size_t kMaxTerms = 32;
+  static constexpr size_t kMaxDegree = 8;
   FuncOp func;
   Leaves leaves;
+  llvm::DenseMap<Value, std::optional<Poly>> scalars;
+  llvm::DenseMap<Value, std::optional<Affine>> tiles;
 };
 
 struct TilePointerLoadsToDescriptorsPass
@@ -614,17 +646,13 @@ struct TilePointerLoadsToDescriptorsPass
       return std::nullopt;
     const Bound &rowBound = *upper[outer], &colBound = *upper[inner];
     const Poly &s = ptrs->offset.scalar;
-    // Split the block's first element s into row y and column x (s = y *
-    // stride + x) so that the bounds are of arguments alone: first by the
-    // terms divisible by the stride's monomial, then as the row bound's
-    // start says.
-    SmallVector<Poly> assumed;
     // Coordinates TMA can use in place of the mask: y * stride + x = s,
     // and bounds of arguments alone. TMA also zero-fills coordinates below
     // 0, which the mask does not test: each coordinate must be one the
     // mask bounds from below at 0 too, or provably >= 0, or the block's
-    // own row / column index as the mask writes it (offs_m, offs_n: the
-    // assumption the option makes is that these are not negative).
+    // own row / column index as the mask writes it (offs_m, offs_n), which
+    // the loop's guard then checks (`assumed`).
+    SmallVector<Poly> assumed;
     auto tryCoordinates = [&](const Poly &y, const Poly &x)
         -> std::optional<std::array<Poly, 4>> {
       if (!(y * stride + x == s))
@@ -660,6 +688,8 @@ struct TilePointerLoadsToDescriptorsPass
         return std::nullopt;
       return std::array<Poly, 4>{y, x, rows, cols};
     };
+    // The split: first by the terms of s divisible by the stride's
+    // monomial, then as the row bound's start says.
     std::optional<std::array<Poly, 4>> found;
     if (stride.size() == 1 && !stride.terms.begin()->first.empty()) {
       auto &[mono, coefficient] = *stride.terms.begin();
