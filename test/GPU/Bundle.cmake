@@ -1,6 +1,7 @@
 # The GPU bundle: a relocatable folder carried from a build machine (no GPU
 # needed) to the GPU machine:
 #   gpu-bundle/bin/tilec-gpu-tests       (stripped)
+#   gpu-bundle/bin/tilec-launch-bench    (stripped; bench/launch_overhead.cpp)
 #   gpu-bundle/lib/libtilec_runtime.so   (stripped)
 #   gpu-bundle/kernels/*.ptx             (tilec's output: TILEC_GPU_KERNEL_PTX;
 #                                         the tl.dot kernels, their GEMM
@@ -50,6 +51,7 @@ function(_tilec_define_gpu_bundle)
   file(GENERATE OUTPUT ${manifest} CONTENT
 "set(BUNDLE \"${bundle}\")
 set(TESTS_EXE \"$<TARGET_FILE:tilec-gpu-tests>\")
+set(LAUNCH_BENCH_EXE \"$<TARGET_FILE:tilec-launch-bench>\")
 set(RUNTIME_LIB \"$<TARGET_FILE:tilec_runtime_shared>\")
 set(KERNEL_PTX \"${ptx}\")
 set(REFERENCE_PTX \"${reference}\")
@@ -64,7 +66,7 @@ set(STRIP \"${CMAKE_STRIP}\")
     DEPENDS ${src}/AssembleBundle.cmake ${src}/run.sh
     COMMENT "Assembling ${bundle}"
     VERBATIM)
-  add_dependencies(gpu-bundle tilec-gpu-tests tilec_runtime_shared)
+  add_dependencies(gpu-bundle tilec-gpu-tests tilec-launch-bench tilec_runtime_shared)
   if(TARGET tilec-gpu-kernels)
     add_dependencies(gpu-bundle tilec-gpu-kernels)
   endif()
