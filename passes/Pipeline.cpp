@@ -809,6 +809,142 @@ private:
     });
   }
 
+  /// `loop` -- pipelined, with deferred dots: each `warpgroup_dot_wait
+  /// {pendings = 1}` of a carried dot result (an iteration argument) --
+  /// unrolled by two, so that no in-flight accumulator crosses the back
+  /// edge in a copy: iteration 2j's dot writes one set of registers, 2j+1's
+  /// another, and the argument takes 2j+1's in place of the set its wait
+  /// last read (a copy of registers a wgmma still writes makes ptxas
+  /// serialize every wgmma of the kernel, C7514). An odd trip count's last
+  /// iteration runs after the loop in an scf.if, its wait before its dot
+  /// (with none pending) and so its add, for the same reason; the
+  /// iteration 2j+1 and the last one write their dots into the registers
+  /// of the carried result their wait has just retired.
+  /// Returns the new loop and the scf.if whose results replace `loop`'s.
+  std::pair<scf::ForOp, scf::IfOp>
+  unrollForDeferredDots(RewriterBase &rewriter, scf::ForOp loop) {
+    Block *body = loop.getBody();
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    Type t = lb.getType();
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc, t,
+                                       rewriter.getIntegerAttr(t, v));
+    };
+    Value trips = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::CeilDivSIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb), step),
+        constant(0));
+    Value pairs = arith::DivUIOp::create(rewriter, loc, trips, constant(2));
+    Value step2 = arith::MulIOp::create(rewriter, loc, step, constant(2));
+    Value ub2 = arith::AddIOp::create(
+        rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, pairs, step2));
+    // Clones `body` at the builder's point, the induction variable and
+    // the iteration arguments mapped to `iv` and `args`; returns what it
+    // yields.
+    auto cloneBody = [&](OpBuilder &b, Value iv, ValueRange args,
+                         IRMapping &map) {
+      map.map(loop.getInductionVar(), iv);
+      map.map(loop.getRegionIterArgs(), args);
+      for (Operation &op : body->without_terminator())
+        b.clone(op, map);
+      SmallVector<Value> yields;
+      for (Value v : body->getTerminator()->getOperands())
+        yields.push_back(map.lookupOrDefault(v));
+      return yields;
+    };
+    // The deferred waits of `body` and their dots.
+    SmallVector<std::pair<WarpGroupDotWaitOp, WarpGroupDotOp>> deferredWaits;
+    for (Operation &op : *body) {
+      auto wait = dyn_cast<WarpGroupDotWaitOp>(op);
+      if (!wait || wait.getPendings() != 1 || wait.getInputs().size() != 1)
+        continue;
+      auto arg = dyn_cast<BlockArgument>(wait.getInputs()[0]);
+      if (!arg || arg.getOwner() != body)
+        continue;
+      if (auto dot = body->getTerminator()
+                         ->getOperand(arg.getArgNumber() - 1)
+                         .getDefiningOp<WarpGroupDotOp>())
+        deferredWaits.push_back({wait, dot});
+    }
+    // In the copy `map` made, each deferred wait (and its add) goes before
+    // its dot, with none pending.
+    auto waitBeforeDot = [&](IRMapping &map) {
+      for (auto [wait, dot] : deferredWaits) {
+        auto copy = cast<WarpGroupDotWaitOp>(map.lookup(wait.getOperation()));
+        copy.setPendings(0);
+        Operation *dotCopy = map.lookup(dot.getOperation());
+        copy->moveBefore(dotCopy);
+        for (Operation *user : copy->getUsers())
+          if (user->getBlock() == dotCopy->getBlock() &&
+              dotCopy->isBeforeInBlock(user) &&
+              llvm::all_of(user->getOperands(), [&](Value v) {
+                Operation *def = v.getDefiningOp();
+                return !def || def->getBlock() != dotCopy->getBlock() ||
+                       def->isBeforeInBlock(dotCopy);
+              }))
+            user->moveBefore(dotCopy);
+      }
+    };
+    // The copy's dots write the registers `waited` (the map's copies of
+    // the deferred waits) define, which their adds have read: the
+    // accumulator operand, ignored (use_acc false), ties them, as an
+    // accumulator chain is tied, instead of leaving the choice to the
+    // register coalescer (which, across a branchy body, copied an
+    // in-flight result on the back edge).
+    auto writeInto = [&](IRMapping &map, IRMapping &waited) {
+      for (auto [wait, dot] : deferredWaits) {
+        auto copy = cast<WarpGroupDotOp>(map.lookup(dot.getOperation()));
+        OpBuilder b(copy);
+        copy.getCMutable().assign(
+            cast<WarpGroupDotWaitOp>(waited.lookup(wait.getOperation()))
+                .getOutputs()[0]);
+        copy.getUseAccMutable().assign(
+            arith::ConstantIntOp::create(b, copy.getLoc(), 0, 1));
+      }
+    };
+    auto pairLoop = scf::ForOp::create(
+        rewriter, loc, lb, ub2, step2, loop.getInits(),
+        [&](OpBuilder &b, Location l, Value iv, ValueRange args) {
+          IRMapping first, second;
+          SmallVector<Value> mid = cloneBody(b, iv, args, first);
+          waitBeforeDot(first);
+          Value next = arith::AddIOp::create(b, l, iv, step);
+          scf::YieldOp::create(b, l, cloneBody(b, next, mid, second));
+          writeInto(second, first);
+        });
+    pairLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    Value odd = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                                      ub2, ub);
+    auto last = scf::IfOp::create(
+        rewriter, loc, odd,
+        [&](OpBuilder &b, Location l) {
+          IRMapping map;
+          SmallVector<Value> yields =
+              cloneBody(b, ub2, pairLoop.getResults(), map);
+          waitBeforeDot(map);
+          writeInto(map, map);
+          scf::YieldOp::create(b, l, yields);
+        },
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, pairLoop.getResults());
+        });
+    rewriter.replaceOp(loop, last.getResults());
+    return std::make_pair(pairLoop, last);
+  }
+
+  /// The 32-bit registers per thread a tile of type `t` takes spread over
+  /// the threads of `func` (an mma accumulator's count).
+  static int64_t accumulatorRegisters(FuncOp func, Type t) {
+    auto tensor = cast<RankedTensorType>(t);
+    int64_t bits = tensor.getNumElements() *
+                   tensor.getElementType().getIntOrFloatBitWidth();
+    return bits / 32 / (int64_t(func.getNumWarps()) * 32);
+  }
+
   LogicalResult pipeline(scf::ForOp loop) {
     unsigned stages = stagesFor(loop);
     if (stages < 2)
@@ -929,6 +1065,54 @@ private:
         if (ok && carried)
           asyncDots.push_back({dot, reader});
       }
+    // Deferred accumulation: `acc = acc + warpgroup_dot(a, b, 0)` (Triton's
+    // precise-accumulation idiom, `acc += tl.dot(a, b)` with fp8 operands,
+    // whose wgmma adds with less than fp32 precision) has its add wait for
+    // the dot. Synchronously the tensor cores idle through the wait and the
+    // add; instead the loop carries the dot's result and iteration i adds
+    // iteration i - 1's, after a wait for all groups but its own, so that
+    // dot i runs under the add (the additions stay in the same order, each
+    // an fp32 add as before). The loop's last dot is added after it. It
+    // costs a third accumulator's registers, so it is done only where the
+    // accumulator takes at most 64 per thread (with 128, 128x128 on 4
+    // warps, ptxas spilled 3.3 KB per thread where the synchronous loop
+    // spilled 1 KB) and in loops whose copies are all TMA (a cp.async
+    // loop carries pointer tiles: the plain-i32 fp8 GEMM spilled 7.3 KB
+    // instead of 4 KB), with 4 or more stages: with 2 or 3 the copies
+    // follow the dots (see below), the carried result was copied on the
+    // back edge while in flight and ptxas serialized the kernel's wgmma
+    // (C7514) in each configuration tried.
+    struct DeferredDot {
+      WarpGroupDotOp dot;
+      arith::AddFOp add; // (both gone once the loop is pipelined)
+      unsigned accPos;   // the iteration argument of the sum
+      unsigned pendPos;  // that carrying the dot's result
+      arith::FastMathFlagsAttr fastmath;
+    };
+    SmallVector<DeferredDot> deferred;
+    auto kernel = loop->getParentOfType<FuncOp>();
+    if (stages >= 4 && candidates.empty() && kernel)
+      for (Operation &op : body->without_terminator()) {
+        auto dot = dyn_cast<WarpGroupDotOp>(op);
+        if (!dot || !dot->hasOneUse() ||
+            accumulatorRegisters(kernel, dot.getD().getType()) > 64 ||
+            !matchPattern(dot.getC(), m_AnyZeroFloat()) ||
+            !loop.isDefinedOutsideOfLoop(dot.getC()))
+          continue;
+        auto add = dyn_cast<arith::AddFOp>(*dot->getUsers().begin());
+        if (!add || add->getBlock() != body || !add->hasOneUse() ||
+            add.getLhs() == add.getRhs())
+          continue;
+        Value other = add.getLhs() == dot.getD() ? add.getRhs() : add.getLhs();
+        auto arg = dyn_cast<BlockArgument>(other);
+        OpOperand &use = *add->getUses().begin();
+        if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0 ||
+            !arg.hasOneUse() || use.getOwner() != body->getTerminator() ||
+            use.getOperandNumber() != arg.getArgNumber() - 1)
+          continue;
+        deferred.push_back({dot, add, arg.getArgNumber() - 1, 0,
+                            add.getFastmathAttr()});
+      }
     // Warp specialization: a producer warp waits for free slots and issues
     // their TMA copies; the loop waits for full slots and releases each
     // once its readers are done (see Passes.td). TMA copies only: cp.async
@@ -943,13 +1127,25 @@ private:
                                 << "): " << why << "\n");
     }
     loop->removeAttr(kWarpSpecializeAttr);
+    // (A warp-specialized loop is not unrolled: its dots stay synchronous.)
+    if (ws)
+      deferred.clear();
     auto func = loop->getParentOfType<FuncOp>();
     SmallVector<Operation *> producerOps;
 
     // Iterations the copies run ahead; their buffers are `stages`.
-    unsigned lookahead =
-        !asyncDots.empty() && stages >= 4 ? stages - 2 : stages - 1;
-    bool copiesLast = !asyncDots.empty() && lookahead == stages - 1;
+    // A deferred dot's group runs into the next iteration, so the copies
+    // would run S - 2 iterations ahead (below); one more buffer keeps them
+    // S - 1 ahead, as num_stages asks, where it fits. (Measured on the
+    // H200, fp8 128x128x128 4 stages: two ahead lost 9-11% at 16 and 64
+    // rows, latency-bound on the copies, to the synchronous loop.)
+    if (!deferred.empty() && asyncDots.empty() &&
+        pipelinedSharedBytes(loop, stages + 1, /*ws=*/false) <=
+            int64_t(getSharedBudget(chip)))
+      ++stages;
+    bool anyAsync = !asyncDots.empty() || !deferred.empty();
+    unsigned lookahead = anyAsync && stages >= 4 ? stages - 2 : stages - 1;
+    bool copiesLast = anyAsync && lookahead == stages - 1;
 
     // Rewrite: multi-buffers before the loop, copies and views in it.
     IRRewriter rewriter(loop.getContext());
@@ -966,6 +1162,40 @@ private:
     // mbarriers have phases.)
     Value slotI, phaseI, prevSlot;
     SmallVector<Operation *> counterOps;
+    // The deferred dots' results are carried, each from -0.0, which the
+    // first iteration adds (x + -0.0 is x for every x, -0.0 too), through
+    // a wait with none pending (see waitForAccumulators).
+    if (!deferred.empty()) {
+      rewriter.setInsertionPoint(loop);
+      SmallVector<Value> inits;
+      for (DeferredDot &d : deferred) {
+        d.pendPos = loop.getNumRegionIterArgs() + inits.size();
+        auto type = cast<RankedTensorType>(d.dot.getD().getType());
+        auto element = cast<FloatType>(type.getElementType());
+        Value negZero = arith::ConstantOp::create(
+            rewriter, loc, type,
+            DenseElementsAttr::get(
+                type, rewriter.getFloatAttr(
+                          element, APFloat::getZero(element.getFloatSemantics(),
+                                                    /*Negative=*/true))));
+        inits.push_back(WarpGroupDotWaitOp::create(
+                            rewriter, loc, type, negZero,
+                            rewriter.getI32IntegerAttr(0))
+                            .getOutputs()[0]);
+      }
+      FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+          rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+          [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+            SmallVector<Value> results;
+            for (DeferredDot &d : deferred)
+              results.push_back(d.dot.getD());
+            return results;
+          });
+      if (failed(grown))
+        return loop.emitError("internal: cannot carry the deferred dots");
+      loop = cast<scf::ForOp>(grown->getOperation());
+      body = loop.getBody();
+    }
     {
       rewriter.setInsertionPoint(loop);
       SmallVector<Value> inits = {
@@ -1182,16 +1412,41 @@ private:
       if (reader)
         readAfterWait(rewriter, dot, reader, pos);
     }
+    for (DeferredDot &d : deferred) {
+      d.dot.setIsAsync(true);
+      rewriter.setInsertionPointAfter(d.dot);
+      Value pending = loop.getRegionIterArgs()[d.pendPos];
+      auto wait = WarpGroupDotWaitOp::create(rewriter, d.dot.getLoc(),
+                                             pending.getType(), pending,
+                                             rewriter.getI32IntegerAttr(1));
+      if (!lastDotWait || lastDotWait->isBeforeInBlock(wait))
+        lastDotWait = wait;
+      unsigned operand = d.add.getLhs() == d.dot.getD() ? 0 : 1;
+      d.add->setOperand(operand, wait.getOutputs()[0]);
+      d.add->moveAfter(wait);
+    }
 
     // The accumulators are read after their last group completes.
-    auto waitForAccumulators = [&](scf::ForOp result) {
+    // (`results`: the loop's, or those of the scf.if after an unrolled
+    // loop that runs its last iteration.)
+    auto waitForAccumulators = [&](scf::ForOp result, Operation *results) {
+      // A deferred dot's last result joins its sum after the loop.
+      for (DeferredDot &d : deferred) {
+        Value sum = results->getResult(d.accPos);
+        auto last = WarpGroupDotWaitOp::create(
+            rewriter, loc, sum.getType(), results->getResult(d.pendPos),
+            rewriter.getI32IntegerAttr(0));
+        auto total = arith::AddFOp::create(rewriter, loc, sum,
+                                           last.getOutputs()[0], d.fastmath);
+        sum.replaceAllUsesExcept(total, total);
+      }
       if (asyncAccs.empty())
         return;
       SmallVector<Value> accs;
       SmallVector<unsigned> accIdx(asyncAccs);
       llvm::sort(accIdx);
       for (unsigned i : accIdx)
-        accs.push_back(result->getResult(i));
+        accs.push_back(results->getResult(i));
       // Their initial values enter the loop through a wait too (none is
       // pending there): its lowering defines the registers before the
       // loop, where ptxas needs them (see WarpGroupDotWaitLowering).
@@ -1243,7 +1498,7 @@ private:
         MBarrierArriveOp::create(rewriter, loc, empty, Value());
       }
       rewriter.setInsertionPointAfter(loop);
-      waitForAccumulators(loop);
+      waitForAccumulators(loop, loop);
       specialized.insert(func);
       return splitPartitions(func, bodyStart, producerOps,
                              getPartitionRegisters(func.getNumWarps()));
@@ -1319,7 +1574,10 @@ private:
       return loop.emitError("unimplemented: this loop could not be "
                             "software-pipelined; use num_stages=1");
     }
-    rewriter.setInsertionPointAfter(*result);
+    Operation *results = *result;
+    if (!deferred.empty())
+      std::tie(*result, results) = unrollForDeferredDots(rewriter, *result);
+    rewriter.setInsertionPointAfter(results);
     if (!copies.empty())
       AsyncWaitOp::create(rewriter, loc, 0);
     if (bars) {
@@ -1329,7 +1587,7 @@ private:
       OpBuilder::InsertionGuard guard(rewriter);
       MBarrierInvalOp::create(rewriter, loc, bars);
     }
-    waitForAccumulators(*result);
+    waitForAccumulators(*result, results);
     return success();
   }
 };

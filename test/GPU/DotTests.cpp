@@ -1400,8 +1400,11 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
   f8.aligned = true;
   f8.bColMajor = true;
   addMatmul(f8, {Shape{400, 528, 272}});
+  // Its TMA loop adds each dot's sum under the next dot, unrolled by two
+  // (tile-pipeline's deferred accumulation): 1, 2, 3 and 8 K tiles.
   f8.file = "bench_wgmma_tmaptr_fp8e4nv_tn";
-  addMatmul(f8, {Shape{400, 528, 272}});
+  addMatmul(f8, {Shape{400, 528, 272}, {144, 128, 128}, {208, 272, 256},
+                 {128, 256, 1024}});
   f8.file = "bench_wgmma_fp8e4nv_tn_i32";
   f8.aligned = false;
   addMatmul(f8, {ragged});
