@@ -389,6 +389,21 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     `tile.warpgroup_dot_wait {pendings = 0}`, whose result the if yields to
     the next iteration.
 
+    Deferred accumulation: `acc = acc + warpgroup_dot(a, b, 0)` (Triton's
+    precise form `acc += tl.dot(a, b)`, fp8's: each dot's sum joins the
+    fp32 accumulator through an fp32 add) in a TMA loop of S >= 4 stages
+    whose accumulator takes at most 64 registers per thread no longer waits
+    for each dot: the loop carries the dot's result (from -0.0) and each
+    iteration adds the previous one's, so that the dot runs under the add.
+    The pipelined loop is unrolled by two so that no in-flight result is
+    copied (ptxas would serialize every wgmma, C7514): the first copy
+    retires the carried result (`warpgroup_dot_wait {pendings = 0}`) and
+    adds it before its dot; the second copy's dot writes those registers
+    (`use_acc` false), then waits with one pending and adds the first's;
+    an odd last iteration runs in an `scf.if`, and the last result is added
+    after it. The additions keep their order. One more buffer (S + 1,
+    where it fits) keeps the copies S - 1 iterations ahead.
+
     Warp specialization (`tl.range(..., warp_specialize=True)`, or every
     eligible loop with `warp-specialize=on`; sm_90a and the other `a`/`f`
     targets, whose setmaxnreg it needs): a loop whose only copies are TMA
