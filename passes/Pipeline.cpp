@@ -833,10 +833,17 @@ private:
       return arith::ConstantOp::create(rewriter, loc, t,
                                        rewriter.getIntegerAttr(t, v));
     };
-    Value trips = arith::MaxSIOp::create(
+    // (No iteration where ub <= lb, whatever the step's sign.)
+    Value trips = arith::SelectOp::create(
         rewriter, loc,
-        arith::CeilDivSIOp::create(
-            rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb), step),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, ub,
+                              lb),
+        arith::MaxSIOp::create(
+            rewriter, loc,
+            arith::CeilDivSIOp::create(
+                rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb),
+                step),
+            constant(0)),
         constant(0));
     Value pairs = arith::DivUIOp::create(rewriter, loc, trips, constant(2));
     Value step2 = arith::MulIOp::create(rewriter, loc, step, constant(2));
@@ -917,8 +924,9 @@ private:
           writeInto(second, first);
         });
     pairLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
-    Value odd = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                      ub2, ub);
+    Value odd = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(rewriter, loc, trips, constant(1)), constant(0));
     auto last = scf::IfOp::create(
         rewriter, loc, odd,
         [&](OpBuilder &b, Location l) {
@@ -1078,7 +1086,12 @@ private:
     // warps, ptxas spilled 3.3 KB per thread where the synchronous loop
     // spilled 1 KB) and in loops whose copies are all TMA (a cp.async
     // loop carries pointer tiles: the plain-i32 fp8 GEMM spilled 7.3 KB
-    // instead of 4 KB), with 4 or more stages: with 2 or 3 the copies
+    // instead of 4 KB), for one such dot in a loop that carries no other
+    // tile, is not nested in another loop, has no accumulator chain (a
+    // chain's group is retired early by the wait below: ptxas serialized
+    // the kernel, C7514) and reads both operands from the blocks its TMA
+    // copies fill (an A computed in the loop spilled 1.2 KB instead of
+    // 0.3), with 4 or more stages: with 2 or 3 the copies
     // follow the dots (see below), the carried result was copied on the
     // back edge while in flight and ptxas serialized the kernel's wgmma
     // (C7514) in each configuration tried.
@@ -1091,10 +1104,21 @@ private:
     };
     SmallVector<DeferredDot> deferred;
     auto kernel = loop->getParentOfType<FuncOp>();
-    if (stages >= 4 && candidates.empty() && kernel)
+    if (stages >= 4 && candidates.empty() && asyncDots.empty() && kernel &&
+        !loop->getParentOfType<scf::ForOp>())
       for (Operation &op : body->without_terminator()) {
         auto dot = dyn_cast<WarpGroupDotOp>(op);
-        if (!dot || !dot->hasOneUse() ||
+        // Its operands: blocks the loop's TMA copies fill (directly or
+        // through a transposed view).
+        auto copied = [&](Value v) {
+          if (auto trans = v.getDefiningOp<MemDescTransOp>())
+            v = trans.getSrc();
+          return llvm::any_of(tmaCandidates, [&](TMACandidate &c) {
+            return c.alloc.getResult() == v;
+          });
+        };
+        if (!dot || !dot->hasOneUse() || !copied(dot.getA()) ||
+            !copied(dot.getB()) ||
             accumulatorRegisters(kernel, dot.getD().getType()) > 64 ||
             !matchPattern(dot.getC(), m_AnyZeroFloat()) ||
             !loop.isDefinedOutsideOfLoop(dot.getC()))
@@ -1113,6 +1137,15 @@ private:
         deferred.push_back({dot, add, arg.getArgNumber() - 1, 0,
                             add.getFastmathAttr()});
       }
+    // One deferred dot, and no other tile the loop carries: each more
+    // costs registers the estimate above does not count.
+    if (deferred.size() > 1 ||
+        llvm::any_of(loop.getRegionIterArgs(), [&](BlockArgument arg) {
+          return isa<RankedTensorType>(arg.getType()) &&
+                 (deferred.empty() ||
+                  arg.getArgNumber() - 1 != deferred.front().accPos);
+        }))
+      deferred.clear();
     // Warp specialization: a producer warp waits for free slots and issues
     // their TMA copies; the loop waits for full slots and releases each
     // once its readers are done (see Passes.td). TMA copies only: cp.async
