@@ -392,7 +392,9 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Deferred accumulation: `acc = acc + warpgroup_dot(a, b, 0)` (Triton's
     precise form `acc += tl.dot(a, b)`, fp8's: each dot's sum joins the
     fp32 accumulator through an fp32 add) in a TMA loop of S >= 4 stages
-    whose accumulator takes at most 64 registers per thread no longer waits
+    whose accumulator takes at most 64 registers per thread (the loop's
+    only such dot, its operands the loop's TMA blocks; no accumulator
+    chain, no other carried tile, no enclosing loop) no longer waits
     for each dot: the loop carries the dot's result (from -0.0) and each
     iteration adds the previous one's, so that the dot runs under the add.
     The pipelined loop is unrolled by two so that no in-flight result is
