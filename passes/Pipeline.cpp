@@ -809,20 +809,21 @@ private:
     });
   }
 
-  /// `loop` -- pipelined, with deferred dots: each `warpgroup_dot_wait
-  /// {pendings = 1}` of a carried dot result (an iteration argument) --
-  /// unrolled by two, so that no in-flight accumulator crosses the back
+  /// `loop` -- pipelined, with a deferred dot: its result carried as
+  /// iteration argument `pendPos`, read through a `warpgroup_dot_wait
+  /// {pendings = 1}` that feeds its add -- unrolled by two, so that no in-flight accumulator crosses the back
   /// edge in a copy: iteration 2j's dot writes one set of registers, 2j+1's
   /// another, and the argument takes 2j+1's in place of the set its wait
   /// last read (a copy of registers a wgmma still writes makes ptxas
   /// serialize every wgmma of the kernel, C7514). An odd trip count's last
   /// iteration runs after the loop in an scf.if, its wait before its dot
   /// (with none pending) and so its add, for the same reason; the
-  /// iteration 2j+1 and the last one write their dots into the registers
+  /// iteration 2j+1 and the last one write their dot into the registers
   /// of the carried result their wait has just retired.
   /// Returns the new loop and the scf.if whose results replace `loop`'s.
   std::pair<scf::ForOp, scf::IfOp>
-  unrollForDeferredDots(RewriterBase &rewriter, scf::ForOp loop) {
+  unrollForDeferredDot(RewriterBase &rewriter, scf::ForOp loop,
+                       unsigned pendPos) {
     Block *body = loop.getBody();
     Location loc = loop.getLoc();
     rewriter.setInsertionPoint(loop);
@@ -863,55 +864,34 @@ private:
         yields.push_back(map.lookupOrDefault(v));
       return yields;
     };
-    // The deferred waits of `body` and their dots.
-    SmallVector<std::pair<WarpGroupDotWaitOp, WarpGroupDotOp>> deferredWaits;
-    for (Operation &op : *body) {
-      auto wait = dyn_cast<WarpGroupDotWaitOp>(op);
-      if (!wait || wait.getPendings() != 1 || wait.getInputs().size() != 1)
-        continue;
-      auto arg = dyn_cast<BlockArgument>(wait.getInputs()[0]);
-      if (!arg || arg.getOwner() != body)
-        continue;
-      if (auto dot = body->getTerminator()
-                         ->getOperand(arg.getArgNumber() - 1)
-                         .getDefiningOp<WarpGroupDotOp>())
-        deferredWaits.push_back({wait, dot});
-    }
-    // In the copy `map` made, each deferred wait (and its add) goes before
-    // its dot, with none pending.
+    // The deferred wait (the carried result's one user) and its dot (what
+    // the loop yields for it).
+    auto wait = cast<WarpGroupDotWaitOp>(
+        *loop.getRegionIterArgs()[pendPos].getUsers().begin());
+    auto dot = cast<WarpGroupDotOp>(
+        body->getTerminator()->getOperand(pendPos).getDefiningOp());
+    // In the copy `map` made, the deferred wait and its add go before the
+    // dot, with none pending.
     auto waitBeforeDot = [&](IRMapping &map) {
-      for (auto [wait, dot] : deferredWaits) {
-        auto copy = cast<WarpGroupDotWaitOp>(map.lookup(wait.getOperation()));
-        copy.setPendings(0);
-        Operation *dotCopy = map.lookup(dot.getOperation());
-        copy->moveBefore(dotCopy);
-        for (Operation *user : copy->getUsers())
-          if (user->getBlock() == dotCopy->getBlock() &&
-              dotCopy->isBeforeInBlock(user) &&
-              llvm::all_of(user->getOperands(), [&](Value v) {
-                Operation *def = v.getDefiningOp();
-                return !def || def->getBlock() != dotCopy->getBlock() ||
-                       def->isBeforeInBlock(dotCopy);
-              }))
-            user->moveBefore(dotCopy);
-      }
+      auto copy = cast<WarpGroupDotWaitOp>(map.lookup(wait.getOperation()));
+      copy.setPendings(0);
+      copy->moveBefore(map.lookup(dot.getOperation()));
+      (*copy->getUsers().begin())->moveAfter(copy);
     };
-    // The copy's dots write the registers `waited` (the map's copies of
-    // the deferred waits) define, which their adds have read: the
-    // accumulator operand, ignored (use_acc false), ties them, as an
-    // accumulator chain is tied, instead of leaving the choice to the
-    // register coalescer (which, across a branchy body, copied an
-    // in-flight result on the back edge).
+    // The copy's dot writes the registers the copy `waited` made of the
+    // deferred wait defines, which its add has read: the accumulator
+    // operand, ignored (use_acc false), ties them, as an accumulator chain
+    // is tied, instead of leaving the choice to the register coalescer
+    // (which, across a branchy body, copied an in-flight result on the
+    // back edge).
     auto writeInto = [&](IRMapping &map, IRMapping &waited) {
-      for (auto [wait, dot] : deferredWaits) {
-        auto copy = cast<WarpGroupDotOp>(map.lookup(dot.getOperation()));
-        OpBuilder b(copy);
-        copy.getCMutable().assign(
-            cast<WarpGroupDotWaitOp>(waited.lookup(wait.getOperation()))
-                .getOutputs()[0]);
-        copy.getUseAccMutable().assign(
-            arith::ConstantIntOp::create(b, copy.getLoc(), 0, 1));
-      }
+      auto copy = cast<WarpGroupDotOp>(map.lookup(dot.getOperation()));
+      OpBuilder b(copy);
+      copy.getCMutable().assign(
+          cast<WarpGroupDotWaitOp>(waited.lookup(wait.getOperation()))
+              .getOutputs()[0]);
+      copy.getUseAccMutable().assign(
+          arith::ConstantIntOp::create(b, copy.getLoc(), 0, 1));
     };
     auto pairLoop = scf::ForOp::create(
         rewriter, loc, lb, ub2, step2, loop.getInits(),
@@ -942,15 +922,6 @@ private:
         });
     rewriter.replaceOp(loop, last.getResults());
     return std::make_pair(pairLoop, last);
-  }
-
-  /// The 32-bit registers per thread a tile of type `t` takes spread over
-  /// the threads of `func` (an mma accumulator's count).
-  static int64_t accumulatorRegisters(FuncOp func, Type t) {
-    auto tensor = cast<RankedTensorType>(t);
-    int64_t bits = tensor.getNumElements() *
-                   tensor.getElementType().getIntOrFloatBitWidth();
-    return bits / 32 / (int64_t(func.getNumWarps()) * 32);
   }
 
   LogicalResult pipeline(scf::ForOp loop) {
@@ -1102,9 +1073,15 @@ private:
       unsigned pendPos;  // that carrying the dot's result
       arith::FastMathFlagsAttr fastmath;
     };
-    SmallVector<DeferredDot> deferred;
-    auto kernel = loop->getParentOfType<FuncOp>();
-    if (stages >= 4 && candidates.empty() && asyncDots.empty() && kernel &&
+    // The 32-bit registers per thread of a tile of type `t`.
+    auto accumulatorRegisters = [](Type t) {
+      auto tensor = cast<RankedTensorType>(t);
+      return getTotalElemsPerThread(tensor) *
+             tensor.getElementType().getIntOrFloatBitWidth() / 32;
+    };
+    std::optional<DeferredDot> deferred;
+    unsigned candidateDots = 0;
+    if (stages >= 4 && candidates.empty() && asyncDots.empty() &&
         !loop->getParentOfType<scf::ForOp>())
       for (Operation &op : body->without_terminator()) {
         auto dot = dyn_cast<WarpGroupDotOp>(op);
@@ -1119,7 +1096,7 @@ private:
         };
         if (!dot || !dot->hasOneUse() || !copied(dot.getA()) ||
             !copied(dot.getB()) ||
-            accumulatorRegisters(kernel, dot.getD().getType()) > 64 ||
+            accumulatorRegisters(dot.getD().getType()) > 64 ||
             !matchPattern(dot.getC(), m_AnyZeroFloat()) ||
             !loop.isDefinedOutsideOfLoop(dot.getC()))
           continue;
@@ -1134,18 +1111,18 @@ private:
             !arg.hasOneUse() || use.getOwner() != body->getTerminator() ||
             use.getOperandNumber() != arg.getArgNumber() - 1)
           continue;
-        deferred.push_back({dot, add, arg.getArgNumber() - 1, 0,
-                            add.getFastmathAttr()});
+        ++candidateDots;
+        deferred = DeferredDot{dot, add, arg.getArgNumber() - 1, 0,
+                               add.getFastmathAttr()};
       }
     // One deferred dot, and no other tile the loop carries: each more
     // costs registers the estimate above does not count.
-    if (deferred.size() > 1 ||
+    if (candidateDots > 1 ||
         llvm::any_of(loop.getRegionIterArgs(), [&](BlockArgument arg) {
           return isa<RankedTensorType>(arg.getType()) &&
-                 (deferred.empty() ||
-                  arg.getArgNumber() - 1 != deferred.front().accPos);
+                 (!deferred || arg.getArgNumber() - 1 != deferred->accPos);
         }))
-      deferred.clear();
+      deferred.reset();
     // Warp specialization: a producer warp waits for free slots and issues
     // their TMA copies; the loop waits for full slots and releases each
     // once its readers are done (see Passes.td). TMA copies only: cp.async
@@ -1162,7 +1139,7 @@ private:
     loop->removeAttr(kWarpSpecializeAttr);
     // (A warp-specialized loop is not unrolled: its dots stay synchronous.)
     if (ws)
-      deferred.clear();
+      deferred.reset();
     auto func = loop->getParentOfType<FuncOp>();
     SmallVector<Operation *> producerOps;
 
@@ -1172,11 +1149,11 @@ private:
     // S - 1 ahead, as num_stages asks, where it fits. (Measured on the
     // H200, fp8 128x128x128 4 stages: two ahead lost 9-11% at 16 and 64
     // rows, latency-bound on the copies, to the synchronous loop.)
-    if (!deferred.empty() && asyncDots.empty() &&
+    if (deferred &&
         pipelinedSharedBytes(loop, stages + 1, /*ws=*/false) <=
             int64_t(getSharedBudget(chip)))
       ++stages;
-    bool anyAsync = !asyncDots.empty() || !deferred.empty();
+    bool anyAsync = !asyncDots.empty() || deferred;
     unsigned lookahead = anyAsync && stages >= 4 ? stages - 2 : stages - 1;
     bool copiesLast = anyAsync && lookahead == stages - 1;
 
@@ -1195,37 +1172,30 @@ private:
     // mbarriers have phases.)
     Value slotI, phaseI, prevSlot;
     SmallVector<Operation *> counterOps;
-    // The deferred dots' results are carried, each from -0.0, which the
-    // first iteration adds (x + -0.0 is x for every x, -0.0 too), through
-    // a wait with none pending (see waitForAccumulators).
-    if (!deferred.empty()) {
+    // The deferred dot's result is carried, from -0.0, which the first
+    // iteration adds (x + -0.0 is x for every x, -0.0 too), through a wait
+    // with none pending (see waitForAccumulators).
+    if (deferred) {
       rewriter.setInsertionPoint(loop);
-      SmallVector<Value> inits;
-      for (DeferredDot &d : deferred) {
-        d.pendPos = loop.getNumRegionIterArgs() + inits.size();
-        auto type = cast<RankedTensorType>(d.dot.getD().getType());
-        auto element = cast<FloatType>(type.getElementType());
-        Value negZero = arith::ConstantOp::create(
-            rewriter, loc, type,
-            DenseElementsAttr::get(
-                type, rewriter.getFloatAttr(
-                          element, APFloat::getZero(element.getFloatSemantics(),
-                                                    /*Negative=*/true))));
-        inits.push_back(WarpGroupDotWaitOp::create(
-                            rewriter, loc, type, negZero,
-                            rewriter.getI32IntegerAttr(0))
-                            .getOutputs()[0]);
-      }
+      deferred->pendPos = loop.getNumRegionIterArgs();
+      auto type = cast<RankedTensorType>(deferred->dot.getD().getType());
+      auto element = cast<FloatType>(type.getElementType());
+      Value negZero = arith::ConstantOp::create(
+          rewriter, loc, type,
+          DenseElementsAttr::get(
+              type, rewriter.getFloatAttr(
+                        element, APFloat::getZero(element.getFloatSemantics(),
+                                                  /*Negative=*/true))));
+      Value init = WarpGroupDotWaitOp::create(rewriter, loc, type, negZero,
+                                              rewriter.getI32IntegerAttr(0))
+                       .getOutputs()[0];
       FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
-          rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+          rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
           [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-            SmallVector<Value> results;
-            for (DeferredDot &d : deferred)
-              results.push_back(d.dot.getD());
-            return results;
+            return SmallVector<Value>{deferred->dot.getD()};
           });
       if (failed(grown))
-        return loop.emitError("internal: cannot carry the deferred dots");
+        return loop.emitError("internal: cannot carry the deferred dot");
       loop = cast<scf::ForOp>(grown->getOperation());
       body = loop.getBody();
     }
@@ -1445,7 +1415,8 @@ private:
       if (reader)
         readAfterWait(rewriter, dot, reader, pos);
     }
-    for (DeferredDot &d : deferred) {
+    if (deferred) {
+      DeferredDot &d = *deferred;
       d.dot.setIsAsync(true);
       rewriter.setInsertionPointAfter(d.dot);
       Value pending = loop.getRegionIterArgs()[d.pendPos];
@@ -1464,13 +1435,15 @@ private:
     // loop that runs its last iteration.)
     auto waitForAccumulators = [&](scf::ForOp result, Operation *results) {
       // A deferred dot's last result joins its sum after the loop.
-      for (DeferredDot &d : deferred) {
-        Value sum = results->getResult(d.accPos);
+      if (deferred) {
+        Value sum = results->getResult(deferred->accPos);
         auto last = WarpGroupDotWaitOp::create(
-            rewriter, loc, sum.getType(), results->getResult(d.pendPos),
+            rewriter, loc, sum.getType(),
+            results->getResult(deferred->pendPos),
             rewriter.getI32IntegerAttr(0));
         auto total = arith::AddFOp::create(rewriter, loc, sum,
-                                           last.getOutputs()[0], d.fastmath);
+                                           last.getOutputs()[0],
+                                           deferred->fastmath);
         sum.replaceAllUsesExcept(total, total);
       }
       if (asyncAccs.empty())
@@ -1608,8 +1581,9 @@ private:
                             "software-pipelined; use num_stages=1");
     }
     Operation *results = *result;
-    if (!deferred.empty())
-      std::tie(*result, results) = unrollForDeferredDots(rewriter, *result);
+    if (deferred)
+      std::tie(*result, results) =
+          unrollForDeferredDot(rewriter, *result, deferred->pendPos);
     rewriter.setInsertionPointAfter(results);
     if (!copies.empty())
       AsyncWaitOp::create(rewriter, loc, 0);
