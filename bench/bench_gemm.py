@@ -77,10 +77,18 @@ def main():
     add_common_args(p, here, "directory with bench_matmul_*.ptx")
     p.add_argument("--no-sweep", action="store_true",
                    help="only the tutorial config (skip the config sweep table)")
-    p.add_argument("--family", choices=("matmul", "wgmma", "wgmma_tmaptr"), default="matmul",
+    families = ("matmul", "wgmma", "wgmma_tmaptr", "wgmma_tmaptr_cluster2")
+    p.add_argument("--family", default="matmul",
                    help="tilec's kernels: bench_matmul_* (mma.sync), bench_wgmma_* "
-                        "(--mma-version 3; i32:16 signatures only) or bench_wgmma_tmaptr_* "
-                        "(wgmma, the operand loads on TMA: --tma-pointer-loads)")
+                        "(--mma-version 3; i32:16 signatures only), bench_wgmma_tmaptr_* "
+                        "(wgmma, the operand loads on TMA: --tma-pointer-loads) or "
+                        "bench_wgmma_tmaptr_cluster2_* (the same in clusters of two CTAs "
+                        "that multicast shared blocks: --cluster-size 2); any other "
+                        "bench_<family>_<dtype>_i32_16.ptx present works too: one of "
+                        + ", ".join(families) + " or a hand-built one")
+    p.add_argument("--baseline",
+                   help="also time this family's i32:16 kernel in the same rounds "
+                        "(row field baseline_tflops, tilec_over_baseline)")
     args = p.parse_args()
     fam = args.family
     sigs = ("i32_16", "i32") if fam == "matmul" else ("i32_16",)
@@ -106,6 +114,10 @@ def main():
     for dt, dtype, tol in DTYPES:
         kernels = {sig: ctx.load_file(os.path.join(args.kernels, f"bench_{fam}_{dt}_{sig}.ptx"))
                    .kernel("matmul_kernel") for sig in sigs}
+        baselines = {}
+        if args.baseline:
+            baselines[dt] = ctx.load_file(os.path.join(
+                args.kernels, f"bench_{args.baseline}_{dt}_i32_16.ptx")).kernel("matmul_kernel")
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
@@ -131,6 +143,8 @@ def main():
             impls = {"tilec i32:16": tilec_fn(kernels["i32_16"])}
             if "i32" in kernels:
                 impls["tilec i32"] = tilec_fn(kernels["i32"])
+            if args.baseline:
+                impls["baseline"] = tilec_fn(baselines[dt])
             impls.update({"triton": run_triton, "cublas": run_cublas})
             errors = {}
             for name, fn in impls.items():
@@ -164,6 +178,10 @@ def main():
                     "rel_error": {"tilec": errors[f"tilec {sig}"], "triton": errors["triton"],
                                   "cublas": errors["cublas"]},
                 })
+                if args.baseline:
+                    rows[-1].update({
+                        "baseline": args.baseline, "baseline_tflops": tflops["baseline"],
+                        "tilec_over_baseline": speedup(times, f"tilec {sig}", "baseline")})
             del a, b, c
             torch.cuda.empty_cache()
 
@@ -249,6 +267,11 @@ def main():
           [(r["dtype"], str(r["M"]), r["tilec_signature"], f"{r['tilec_tflops']:.1f}",
             f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
             f"{r['tilec_over_cublas']:.3f}", f"{r['tilec_over_triton']:.3f}") for r in rows], 3)
+    if args.baseline:
+        table(("dtype", "M=N=K", f"tilec {fam}", f"tilec {args.baseline}", "ratio"),
+              [(r["dtype"], str(r["M"]), f"{r['tilec_tflops']:.1f}",
+                f"{r['baseline_tflops']:.1f}", f"{r['tilec_over_baseline']:.3f}")
+               for r in rows], 2)
 
 
 def print_sweep(sweep, table):

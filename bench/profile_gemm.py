@@ -28,7 +28,9 @@ import tilec_rt  # noqa: E402
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("suffix", nargs="?", default="")
-    p.add_argument("--family", choices=("matmul", "wgmma", "wgmma_tmaptr"), default="matmul")
+    p.add_argument("--family", default="matmul",
+                   help="matmul, wgmma, wgmma_tmaptr, wgmma_tmaptr_cluster2 or any "
+                        "bench_<F>_fp16_i32_16.ptx in the bundle")
     p.add_argument("--size", type=int, default=4096, help="M = N = K")
     args = p.parse_args()
     bm, bn = (128, 256)

@@ -273,6 +273,20 @@ private:
       state.insert(b);
       return state;
     }
+    if (auto agree = dyn_cast<ClusterAgreeOp>(op)) {
+      // Thread 0 writes the exchange buffer (in a cluster of two, then a
+      // cluster barrier; otherwise nothing).
+      Access w = rangeOf(agree.getExchange(), true);
+      require(op, w, state, insert);
+      state.insert(w);
+      return state;
+    }
+    if (auto barrier = dyn_cast<ClusterBarrierOp>(op)) {
+      // Unconditional, it is a barrier of the CTA too.
+      if (!barrier.getPred())
+        return State();
+      return state;
+    }
     if (isa<MBarrierInitOp, MBarrierInvalOp>(op)) {
       Access w = rangeOf(op->getOperand(0), true);
       require(op, w, state, insert);

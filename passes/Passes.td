@@ -427,8 +427,25 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     (232 for two warpgroups). A hint that cannot apply (cp.async loads, a
     nested loop, a slice with side effects or tensors) is dropped.
 
+    Cluster multicast (`cluster-size = 2`; opt-in, see
+    docs/performance.md): in a software-pipelined TMA loop (no deferred
+    dot, not warp-specialized, not nested, only scf.ifs around it whose
+    conditions the kernel's top level computes), each launch-map copy
+    whose coordinates come from integers available at the top level gets
+    a group of them (with the loop's bounds) in a `tile.cluster_agree`
+    placed there: the two CTAs of a cluster compare them at run time, and
+    where both load the same block every iteration (a grouped GEMM's pair
+    sharing B) each copies half its rows to both (`multicast` on
+    `tile.async_tma_load`, through a second launch map of half the box).
+    Slots then have "empty" mbarriers counting both CTAs' warps (each warp
+    releases the slot it finished to both, `cluster_ctas = 2`), and cluster
+    barriers follow the initialization and the loop; the kernel gets
+    `tile.cluster_size = 2`. Grids of odd x launch without clusters and
+    copy alone. Host descriptors are not multicast (one map argument each).
+
     Errors: a loop the upstream pipeliner rejects after the rewrite
-    (internal); an unknown `warp-specialize` value.
+    (internal); an unknown `warp-specialize` value; a `cluster-size` other
+    than 1 or 2.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -444,6 +461,9 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
            /*default=*/"\"hint\"",
            "warp specialization of TMA loops: 'hint' (loops marked "
            "tile.warp_specialize), 'on' (every eligible loop) or 'off'">,
+    Option<"clusterSize", "cluster-size", "unsigned", /*default=*/"1",
+           "CTAs per thread-block cluster: 2 lets pairs of CTAs that copy "
+           "the same TMA block multicast it (1 or 2)">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",

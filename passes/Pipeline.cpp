@@ -121,6 +121,12 @@ public:
           << warpSpecialize << "'";
       return signalPassFailure();
     }
+    if (clusterSize != 1 && clusterSize != 2) {
+      getOperation().emitError("tile-pipeline: expected cluster-size = 1 or "
+                               "2, found ")
+          << clusterSize;
+      return signalPassFailure();
+    }
     // Stores TMA may not write (decided before any load becomes a TMA
     // copy, while every access still names its descriptor or pointer).
     getOperation().walk([&](DescStoreOp store) {
@@ -223,6 +229,145 @@ private:
     MakeTensorDescOp desc;
     DictionaryAttr tma; // the tensor map's box and swizzle
   };
+
+  /// Whether `v` is a kernel argument or defined directly in the kernel's
+  /// body (not in a nested region).
+  static bool definedAtTop(Value v, FuncOp func) {
+    Block *entry = &func.getBody().front();
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return arg.getOwner() == entry;
+    return v.getDefiningOp()->getBlock() == entry;
+  }
+
+  /// The values from outside `loop` that `v`, computed in its body,
+  /// depends on -- through the iteration arguments' initial values and
+  /// what is yielded for them; the induction variable counts as its bounds
+  /// (the caller's) and constants are left out. Failure where the
+  /// computation touches memory, depends on a nested region's argument or
+  /// on a value that is not an integer.
+  static LogicalResult loopInvariantLeaves(Value v, scf::ForOp loop,
+                                           llvm::SetVector<Value> &leaves) {
+    SmallVector<Value> work = {v};
+    DenseSet<Value> seen;
+    Block *body = loop.getBody();
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      if (!seen.insert(x).second)
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(x)) {
+        if (arg.getOwner() == body) {
+          if (arg.getArgNumber() > 0) {
+            unsigned i = arg.getArgNumber() - 1;
+            work.push_back(body->getTerminator()->getOperand(i));
+            work.push_back(loop.getInits()[i]);
+          }
+          continue;
+        }
+        if (loop->isAncestor(arg.getOwner()->getParentOp()))
+          return failure();
+      } else if (Operation *def = x.getDefiningOp(); loop->isAncestor(def)) {
+        if (!isMemoryEffectFree(def))
+          return failure();
+        for (Value o : getUsedValues(def))
+          work.push_back(o);
+        continue;
+      }
+      if (matchPattern(x, m_Constant()))
+        continue;
+      if (!x.getType().isSignlessIntOrIndex())
+        return failure();
+      leaves.insert(x);
+    }
+    return success();
+  }
+
+  /// Which TMA copies of `loop` the two CTAs of a cluster may share
+  /// (cluster-size = 2; see Passes.td): a copy's block is the same in both
+  /// CTAs in every iteration when the values its coordinates are computed
+  /// from (loopInvariantLeaves) and the loop's bounds are, and both reach
+  /// the loop (the conditions of the scf.ifs around it hold in both). Those
+  /// values are compared at run time, at the kernel's top level before
+  /// the loop, by a `tile.cluster_agree` that every thread executes (so
+  /// only scf.ifs whose conditions are computed at the top level may
+  /// enclose the loop, and the values must be available there).
+  struct MulticastPlan {
+    SmallVector<Value> agree; // per TMA candidate; null: never multicast
+    Value any;                // some copy is multicast (the same in both)
+    Value exchange;           // the cluster_agree's buffer
+  };
+  std::optional<MulticastPlan> planMulticast(scf::ForOp loop,
+                                             MutableArrayRef<TMACandidate> tma,
+                                             RewriterBase &rewriter) {
+    auto func = loop->getParentOfType<FuncOp>();
+    SmallVector<std::pair<Value, bool>> conds; // (condition, in its then)
+    Operation *top = loop;
+    for (Operation *p = loop->getParentOp(); p != func.getOperation();
+         top = p, p = p->getParentOp()) {
+      auto ifOp = dyn_cast<scf::IfOp>(p);
+      if (!ifOp || !definedAtTop(ifOp.getCondition(), func))
+        return std::nullopt;
+      conds.push_back({ifOp.getCondition(),
+                       ifOp.getThenRegion().isAncestor(top->getParentRegion())});
+    }
+    llvm::SetVector<Value> bounds;
+    for (Value b : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (!matchPattern(b, m_Constant()))
+        bounds.insert(b);
+    SmallVector<Value> values;
+    SmallVector<int32_t> sizes;
+    SmallVector<int> groupOf(tma.size(), -1);
+    for (auto [k, c] : llvm::enumerate(tma)) {
+      // A host descriptor has one map argument; the half box needs a
+      // second, which only launch maps have.
+      if (isHostTensorDescriptor(c.desc) ||
+          c.alloc.getResult().getType().getShape()[0] % 16 != 0)
+        continue;
+      llvm::SetVector<Value> leaves(bounds.begin(), bounds.end());
+      bool ok = true;
+      for (Value index : c.load.getIndices())
+        ok = ok && succeeded(loopInvariantLeaves(index, loop, leaves));
+      if (!ok || !llvm::all_of(leaves, [&](Value v) {
+            return v.getType().isSignlessIntOrIndex() && definedAtTop(v, func);
+          }))
+        continue;
+      groupOf[k] = int(sizes.size());
+      sizes.push_back(int32_t(leaves.size()));
+      values.append(leaves.begin(), leaves.end());
+    }
+    if (sizes.empty())
+      return std::nullopt;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(top);
+    Location loc = loop.getLoc();
+    MLIRContext *ctx = loop.getContext();
+    auto enc = SharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+    Value x = LocalAllocOp::create(
+        rewriter, loc,
+        MemDescType::get({int64_t(values.size()) + 1}, rewriter.getI64Type(),
+                         enc, true),
+        Value());
+    Value yes = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    Value ready = yes;
+    for (auto [cond, inThen] : conds)
+      ready = arith::AndIOp::create(
+          rewriter, loc, ready,
+          inThen ? cond : Value(arith::XOrIOp::create(rewriter, loc, cond, yes)));
+    auto agree = ClusterAgreeOp::create(
+        rewriter, loc, SmallVector<Type>(sizes.size(), rewriter.getI1Type()), x,
+        ready, values, rewriter.getDenseI32ArrayAttr(sizes));
+    MulticastPlan plan;
+    plan.exchange = x;
+    plan.any = agree.getAgree()[0];
+    for (Value r : agree.getAgree().drop_front())
+      plan.any = arith::OrIOp::create(rewriter, loc, plan.any, r);
+    // Without multicast the peer's reads of the exchange end here;
+    // with it, at the barrier before the loop.
+    ClusterBarrierOp::create(
+        rewriter, loc, arith::XOrIOp::create(rewriter, loc, plan.any, yes), x);
+    for (int g : groupOf)
+      plan.agree.push_back(g < 0 ? Value() : agree.getAgree()[g]);
+    return plan;
+  }
 
   /// The `tile.tma` attribute `load`'s tensor map needs, if TMA can copy
   /// its block into the buffer its only user allocates: a 2-D
@@ -1141,6 +1286,14 @@ private:
     if (ws)
       deferred.reset();
     auto func = loop->getParentOfType<FuncOp>();
+    // Multicast copies shared by the two CTAs of a cluster (cluster-size =
+    // 2): software-pipelined TMA loops with no deferred dot, not nested.
+    std::optional<MulticastPlan> multicast;
+    if (clusterSize == 2 && !ws && !deferred && candidates.empty() &&
+        !tmaCandidates.empty() && !loop->getParentOfType<scf::ForOp>()) {
+      IRRewriter planner(loop.getContext());
+      multicast = planMulticast(loop, tmaCandidates, planner);
+    }
     SmallVector<Operation *> producerOps;
 
     // Iterations the copies run ahead; their buffers are `stages`.
@@ -1316,6 +1469,19 @@ private:
             allocs, loc, emptyBars,
             allocs.getI32IntegerAttr(int32_t(func.getNumWarps())));
       }
+      if (multicast) {
+        // Multicast: a slot's "empty" barrier counts the warps of both
+        // CTAs, each of which releases it to both producers; the barrier
+        // after the initialization makes them visible to the peer, and
+        // orders everything before the loop in both CTAs before any copy
+        // of the peer's writes this CTA's slots.
+        emptyBars = LocalAllocOp::create(allocs, loc, barsType, Value());
+        MBarrierInitOp::create(
+            allocs, loc, emptyBars,
+            allocs.getI32IntegerAttr(int32_t(2 * func.getNumWarps())));
+        ClusterBarrierOp::create(allocs, loc, multicast->any,
+                                 multicast->exchange);
+      }
     }
     SmallVector<Value> slotViews;
     int64_t tmaBytes = 0;
@@ -1350,9 +1516,31 @@ private:
       }
       auto dst = MemDescIndexOp::create(rewriter, loc, viewType, buf, slot0);
       Value map = getOrAddTensorMap(c.desc, c.tma);
+      // Multicast: half the block's rows from each CTA, once both
+      // released the slot's previous round (parity as for the
+      // warp-specialized producer above).
+      Value mc, halfMap, empty, emptyPhase;
+      if (multicast && multicast->agree[&c - tmaCandidates.data()]) {
+        MemDescType t = c.alloc.getResult().getType();
+        std::array<int64_t, 2> box = *getTMABox(t);
+        halfMap = getOrAddTensorMap(
+            c.desc,
+            getTMAAttr(c.load.getContext(), {box[0] / 2, box[1]},
+                       cast<NVMMASharedEncodingAttr>(t.getEncoding()).getSwizzle(),
+                       c.desc.getNanPadding()));
+        mc = multicast->agree[&c - tmaCandidates.data()];
+        empty = MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slot0);
+        emptyPhase = arith::XOrIOp::create(
+            rewriter, loc, phaseI,
+            arith::ConstantIntOp::create(rewriter, loc, 1, 32));
+        stage0.insert(empty.getDefiningOp());
+        stage0.insert(emptyPhase.getDefiningOp());
+        stage0.insert(emptyPhase.getDefiningOp()->getOperand(1).getDefiningOp());
+      }
       auto copy = AsyncTMALoadOp::create(rewriter, c.load.getLoc(), map,
                                          c.load.getIndices(), dst, bar0,
-                                         Value());
+                                         Value(), mc, halfMap, empty,
+                                         emptyPhase);
       stage0.insert(dst);
       stage0.insert(copy);
       producerOps.push_back(copy);
@@ -1486,7 +1674,7 @@ private:
             loop.getLowerBound());
         Value empty =
             MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prevSlot);
-        MBarrierArriveOp::create(rewriter, loc, empty, any);
+        MBarrierArriveOp::create(rewriter, loc, empty, any, IntegerAttr());
       } else {
         Operation *lastReader = nullptr;
         for (Value view : slotViews)
@@ -1501,13 +1689,56 @@ private:
           rewriter.setInsertionPoint(body->getTerminator());
         Value empty = MemDescIndexOp::create(rewriter, loc, barType, emptyBars,
                                              slotI);
-        MBarrierArriveOp::create(rewriter, loc, empty, Value());
+        MBarrierArriveOp::create(rewriter, loc, empty, Value(), IntegerAttr());
       }
       rewriter.setInsertionPointAfter(loop);
       waitForAccumulators(loop, loop);
       specialized.insert(func);
       return splitPartitions(func, bodyStart, producerOps,
                              getPartitionRegisters(func.getNumWarps()));
+    }
+
+    // Multicast: each warp releases a slot to both CTAs' producers once
+    // its reads are done -- with an asynchronous chain the previous
+    // iteration's slot after the wait that completes its groups, else
+    // this iteration's after its last reader.
+    if (multicast) {
+      auto ctas = rewriter.getI32IntegerAttr(2);
+      if (lastDotWait) {
+        rewriter.setInsertionPointAfter(lastDotWait);
+        Value any = arith::AndIOp::create(
+            rewriter, loc, multicast->any,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                  loop.getInductionVar(),
+                                  loop.getLowerBound()));
+        Value first = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, slotI,
+            arith::ConstantIntOp::create(rewriter, loc, 0, 32));
+        Value prev = arith::SelectOp::create(
+            rewriter, loc, first,
+            arith::ConstantIntOp::create(rewriter, loc, stages - 1, 32),
+            arith::SubIOp::create(
+                rewriter, loc, slotI,
+                arith::ConstantIntOp::create(rewriter, loc, 1, 32)));
+        Value empty =
+            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev);
+        MBarrierArriveOp::create(rewriter, loc, empty, any, ctas);
+      } else {
+        Operation *lastReader = nullptr;
+        for (Value view : slotViews)
+          forEachBufferUser(view, [&](Operation *user, Value) {
+            Operation *top = body->findAncestorOpInBlock(*user);
+            if (top && (!lastReader || lastReader->isBeforeInBlock(top)))
+              lastReader = top;
+          });
+        if (lastReader)
+          rewriter.setInsertionPointAfter(lastReader);
+        else
+          rewriter.setInsertionPoint(body->getTerminator());
+        Value empty =
+            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slotI);
+        MBarrierArriveOp::create(rewriter, loc, empty, multicast->any, ctas);
+      }
     }
 
     // The schedule: the wait, stage 0 in order, then the rest in order
@@ -1587,12 +1818,21 @@ private:
     rewriter.setInsertionPointAfter(results);
     if (!copies.empty())
       AsyncWaitOp::create(rewriter, loc, 0);
+    if (multicast) {
+      // No CTA reuses its slots or exits while the peer's last copies and
+      // releases may still reach them.
+      ClusterBarrierOp::create(rewriter, loc, multicast->any, Value());
+      func->setAttr(TileDialect::getClusterSizeAttrName(),
+                    rewriter.getI32IntegerAttr(2));
+    }
     if (bars) {
       // Every copy signalled a barrier some thread waited on; invalidate
       // them so that their bytes may be reused (tile-insert-barriers puts
       // a barrier before, after the last waits).
       OpBuilder::InsertionGuard guard(rewriter);
       MBarrierInvalOp::create(rewriter, loc, bars);
+      if (multicast)
+        MBarrierInvalOp::create(rewriter, loc, emptyBars);
     }
     waitForAccumulators(*result, results);
     return success();

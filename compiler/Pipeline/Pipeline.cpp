@@ -58,6 +58,7 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pipe.tma = tma;
   pipe.chip = opts.arch;
   pipe.warpSpecialize = opts.warpSpecialize;
+  pipe.clusterSize = opts.clusterSize;
   pm.addPass(createTilePipelinePass(pipe));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

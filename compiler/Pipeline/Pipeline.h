@@ -35,6 +35,9 @@ struct PipelineOptions {
   /// `warp-specialize`): "hint" (tl.range(..., warp_specialize=True)),
   /// "on" (every eligible loop) or "off".
   std::string warpSpecialize = "hint";
+  /// CTAs per thread-block cluster (tile-pipeline's `cluster-size`): 2
+  /// lets pairs of CTAs multicast the TMA copies they share (sm_90+).
+  unsigned clusterSize = 1;
 };
 
 /// Whether `arch` is one tilec targets.

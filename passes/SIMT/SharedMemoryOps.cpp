@@ -595,6 +595,28 @@ struct MBarrierArriveLowering
     // Predicated, not branched to: a divergent branch next to in-flight
     // wgmma groups stalled the issuing warps (H200, Nsight Compute:
     // "dispatch stall" and "branch resolving", 13% of a GEMM's time).
+    if (std::optional<uint32_t> ctas = op.getClusterCtas()) {
+      // The barrier at the same offset in each CTA of the cluster (this
+      // one's too, through its cluster address). Default semantics
+      // (release at CTA scope), as CUTLASS's ClusterBarrier::arrive: the
+      // warp's reads of the slot are complete here (its wgmma groups
+      // waited for, its loads returned), and `.release.cluster` compiles
+      // to a fence that waits for every outstanding memory operation
+      // (ERRBAR; H200, Nsight Compute: 30% of a multicast GEMM's stall
+      // samples, 0.6x of the kernel without clusters).
+      auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+      for (uint32_t r = 0; r < *ctas; ++r) {
+        Value remote = NVVM::MapaOp::create(rewriter, loc, clusterPtr,
+                                            adaptor.getBarrier(),
+                                            i32Const(rewriter, loc, r));
+        createInlineAsm(
+            rewriter, loc, TypeRange(), ValueRange{lane0, remote},
+            "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1];",
+            "b,l", /*hasSideEffects=*/true);
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     createInlineAsm(rewriter, loc, TypeRange(),
                     ValueRange{lane0, adaptor.getBarrier()},
                     "@$0 mbarrier.arrive.shared::cta.b64 _, [$1];", "b,l",
@@ -604,26 +626,140 @@ struct MBarrierArriveLowering
   }
 };
 
+/// `%cluster_ctarank` and `%cluster_nctarank` (PTX ISA 10.24, 10.25).
+Value clusterRank(OpBuilder &b, Location loc) {
+  return NVVM::ClusterId::create(b, loc, b.getI32Type());
+}
+Value clusterSize(OpBuilder &b, Location loc) {
+  return NVVM::ClusterDim::create(b, loc, b.getI32Type());
+}
+
+/// Every thread of the cluster arrives (release) and waits (acquire).
+void emitClusterBarrier(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+}
+
+struct ClusterBarrierLowering
+    : public OpConversionPattern<tile::ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ClusterBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!adaptor.getPred()) {
+      emitClusterBarrier(rewriter, loc);
+    } else {
+      auto ifOp = scf::IfOp::create(rewriter, loc, adaptor.getPred(), false);
+      OpBuilder ib(ifOp.getThenRegion().front().getTerminator());
+      emitClusterBarrier(ib, loc);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ClusterAgreeLowering
+    : public OpConversionPattern<tile::ClusterAgreeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ClusterAgreeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    // This CTA's words: ready, then the values, zero-extended.
+    SmallVector<Value> words;
+    auto widen = [&](OpBuilder &b, Value v) -> Value {
+      if (v.getType().isIndex())
+        return arith::IndexCastUIOp::create(b, loc, i64, v);
+      if (v.getType().getIntOrFloatBitWidth() < 64)
+        return arith::ExtUIOp::create(b, loc, i64, v);
+      return v;
+    };
+    words.push_back(widen(rewriter, adaptor.getReady()));
+    for (Value v : adaptor.getValues())
+      words.push_back(widen(rewriter, v));
+    Value two = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      clusterSize(rewriter, loc),
+                                      i32Const(rewriter, loc, 2));
+    SmallVector<Type> types(op.getAgree().size(), rewriter.getI1Type());
+    auto ifOp = scf::IfOp::create(rewriter, loc, types, two, true);
+    {
+      OpBuilder b = ifOp.getThenBodyBuilder();
+      auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+      auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+      Value base = adaptor.getExchange();
+      Value t0 = emitIsThreadZero(b, loc);
+      for (auto [k, w] : llvm::enumerate(words)) {
+        Value at = LLVM::GEPOp::create(b, loc, sharedPtr, i64, base,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(k)});
+        createPredicatedSharedStore(b, loc, t0, at, w);
+      }
+      emitClusterBarrier(b, loc);
+      Value peer = arith::XOrIOp::create(b, loc, clusterRank(b, loc),
+                                         i32Const(b, loc, 1));
+      Value remote = NVVM::MapaOp::create(b, loc, clusterPtr, base, peer);
+      SmallVector<Value> same;
+      for (auto [k, w] : llvm::enumerate(words)) {
+        Value at = LLVM::GEPOp::create(b, loc, clusterPtr, i64, remote,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(k)});
+        Value theirs = LLVM::LoadOp::create(b, loc, i64, at, /*alignment=*/8);
+        if (k == 0) {
+          Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+          Value both = arith::AndIOp::create(b, loc, theirs, w);
+          same.push_back(arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ne, both, zero));
+          continue;
+        }
+        same.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             theirs, w));
+      }
+      SmallVector<Value> results;
+      unsigned next = 1;
+      for (int32_t n : op.getGroupSizes()) {
+        Value r = same[0];
+        for (int32_t i = 0; i < n; ++i)
+          r = arith::AndIOp::create(b, loc, r, same[next++]);
+        results.push_back(r);
+      }
+      scf::YieldOp::create(b, loc, results);
+    }
+    {
+      OpBuilder b = ifOp.getElseBodyBuilder();
+      Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+      scf::YieldOp::create(b, loc, SmallVector<Value>(types.size(), no));
+    }
+    rewriter.replaceOp(op, ifOp.getResults());
+    return success();
+  }
+};
+
 /// The boxes of a TMA copy of the 2-D NVMMA block `memdesc` (at `base`)
 /// at element coordinates `indices`: box j covers columns
 /// [j * inner, (j + 1) * inner) of every row, at its offset in the
 /// encoding; `fn` gets its shared address and its coordinates innermost
 /// first (PTX order).
+/// With `row0`, the boxes start at that row of the block (a multicast
+/// copy's half).
 void forEachTMABox(OpBuilder &b, Location loc, Value memdesc, Value base,
                    Type elem, ValueRange indices,
-                   llvm::function_ref<void(Value, ValueRange)> fn) {
+                   llvm::function_ref<void(Value, ValueRange)> fn,
+                   int64_t row0 = 0) {
   auto type = cast<tile::MemDescType>(memdesc.getType());
   int64_t inner = (*tile::getTMABox(type))[1]; // the verifier checked it
   MemDescView view = getView(memdesc);
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value row = indices[0];
+  if (row0)
+    row = arith::AddIOp::create(b, loc, row, i32Const(b, loc, row0));
   for (int64_t j = 0; j * inner < type.getShape()[1]; ++j) {
-    int64_t off = view.map.apply({0, j * inner}) ^ view.xorOffset;
+    int64_t off = view.map.apply({row0, j * inner}) ^ view.xorOffset;
     Value at = LLVM::GEPOp::create(b, loc, sharedPtr, elem, base,
                                    ArrayRef<LLVM::GEPArg>{int32_t(off)});
     Value col = indices[1];
     if (j)
       col = arith::AddIOp::create(b, loc, col, i32Const(b, loc, j * inner));
-    fn(at, ValueRange{col, indices[0]});
+    fn(at, ValueRange{col, row});
   }
 }
 
@@ -637,15 +773,51 @@ struct AsyncTMALoadLowering
     Type elem = storageType(*getTypeConverter(),
                             op.getDst().getType().getElementType());
     auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+    // The boxes of rows [row0, row0 + the map's box) through `map`, to
+    // this CTA (no mask) or to the CTAs of `mask`.
+    auto issue = [&](OpBuilder &b, Value map, Value mask, int64_t row0) {
+      forEachTMABox(
+          b, loc, op.getDst(), adaptor.getDst(), elem, adaptor.getIndices(),
+          [&](Value at, ValueRange coords) {
+            Value dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at);
+            NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                b, loc, dst, map, coords, adaptor.getBarrier(), ValueRange(),
+                mask, Value(), NVVM::TMALoadMode::TILE,
+                /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+          },
+          row0);
+    };
     onThreadZero(rewriter, loc, adaptor.getPred(), [&](OpBuilder &b) {
-      forEachTMABox(b, loc, op.getDst(), adaptor.getDst(), elem,
-                    adaptor.getIndices(), [&](Value at, ValueRange coords) {
-        Value dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, at);
-        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, loc, dst, adaptor.getTensormap(), coords, adaptor.getBarrier(),
-            ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
-            /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
-      });
+      if (!adaptor.getMulticast()) {
+        issue(b, adaptor.getTensormap(), Value(), 0);
+        return;
+      }
+      auto ifOp = scf::IfOp::create(b, loc, adaptor.getMulticast(), true);
+      {
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        // Both CTAs released the slot: their reads of it are complete
+        // (as CUTLASS's ClusterBarrier::wait, default semantics; see the
+        // arrival's lowering).
+        createInlineAsm(
+            tb, loc, TypeRange(),
+            ValueRange{adaptor.getEmpty(), adaptor.getEmptyPhase()},
+            "{\n.reg .pred P1;\nTILEC_EMPTY_WAIT:\n"
+            "mbarrier.try_wait.parity.shared::cta.b64 P1, "
+            "[$0], $1, 10000000;\n@!P1 bra TILEC_EMPTY_WAIT;\n}",
+            "l,r", /*hasSideEffects=*/true);
+        int64_t half = op.getDst().getType().getShape()[0] / 2;
+        Value mask = arith::ConstantIntOp::create(tb, loc, 3, 16);
+        Value second = arith::CmpIOp::create(
+            tb, loc, arith::CmpIPredicate::ne, clusterRank(tb, loc),
+            i32Const(tb, loc, 0));
+        auto which = scf::IfOp::create(tb, loc, second, true);
+        OpBuilder hb = which.getThenBodyBuilder();
+        issue(hb, adaptor.getMulticastMap(), mask, half);
+        OpBuilder lb = which.getElseBodyBuilder();
+        issue(lb, adaptor.getMulticastMap(), mask, 0);
+      }
+      OpBuilder eb = ifOp.getElseBodyBuilder();
+      issue(eb, adaptor.getTensormap(), Value(), 0);
     });
     rewriter.eraseOp(op);
     return success();
@@ -724,8 +896,8 @@ void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
                ForwardSrcLowering<tile::MemDescTransOp>, AsyncCommitLowering,
                AsyncWaitLowering, MBarrierInitLowering, MBarrierInvalLowering,
                MBarrierExpectLowering, MBarrierWaitLowering,
-               MBarrierArriveLowering,
-               AsyncTMALoadLowering, AsyncTMAStoreLowering,
+               MBarrierArriveLowering, ClusterAgreeLowering,
+               ClusterBarrierLowering, AsyncTMALoadLowering, AsyncTMAStoreLowering,
                AsyncTMAStoreWaitLowering, FenceAsyncSharedLowering>(converter,
                                                                     ctx);
   patterns.add<AsyncCopyLowering>(converter, ctx, axis);

@@ -543,6 +543,32 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
                              s.message());
       params[ptx++] = &map;
     }
+    // A kernel compiled for clusters (cluster=2: pairs of CTAs along x
+    // share TMA copies) launches in clusters when they tile the grid, and
+    // otherwise without: each CTA then finds itself alone in its cluster
+    // (%cluster_nctarank = 1) and copies everything itself.
+    if (k.clusterSize > 1 && grid.x % k.clusterSize == 0) {
+      CUlaunchAttribute attr{};
+      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attr.value.clusterDim.x = k.clusterSize;
+      attr.value.clusterDim.y = 1;
+      attr.value.clusterDim.z = 1;
+      CUlaunchConfig config{};
+      config.gridDimX = grid.x;
+      config.gridDimY = grid.y;
+      config.gridDimZ = grid.z;
+      config.blockDimX = k.numWarps * 32;
+      config.blockDimY = 1;
+      config.blockDimZ = 1;
+      config.sharedMemBytes = k.sharedBytes;
+      config.hStream = stream;
+      config.attrs = &attr;
+      config.numAttrs = 1;
+      TILEC_CU(cuLaunchKernelEx(&config, func, numPtx ? params : nullptr,
+                                nullptr),
+               what);
+      return Status::success();
+    }
     TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
                             k.sharedBytes, stream, numPtx ? params : nullptr,
                             nullptr),

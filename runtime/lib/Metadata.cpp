@@ -658,6 +658,15 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     if (!parseUnsigned(shared, sh) || sh > UINT32_MAX)
       return fail("bad shared '" + std::string(shared) +
                   "': expected a byte count");
+    uint64_t cluster = 1;
+    if (rest.substr(0, 9) == " cluster=") {
+      std::string_view text;
+      if (Status s = field("cluster", false, text); !s.ok())
+        return s;
+      if (!parseUnsigned(text, cluster) || cluster != 2)
+        return fail("bad cluster '" + std::string(text) +
+                    "': expected 2 (CTAs per cluster)");
+    }
     std::string_view tma;
     bool hasTma = rest.substr(0, 5) == " tma=";
     if (hasTma)
@@ -676,6 +685,7 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     info.name = std::string(name);
     info.numWarps = unsigned(w);
     info.sharedBytes = uint32_t(sh);
+    info.clusterSize = unsigned(cluster);
     info.signatureText = std::string(sig);
     if (Status s = Signature::parse(sig, info.signature); !s.ok())
       return Status::error("kernel '" + info.name + "': " + s.message());

@@ -1168,6 +1168,22 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
       addMatmul(w, {ragged});
     }
   }
+  // --cluster-size 2: pairs of CTAs (programs 2c, 2c + 1) multicast what
+  // both copy. Grids of odd x launch without clusters ({1, 1, 1}); K = 0
+  // takes the masked loop (no multicast); in the grouped order a pair
+  // shares B where a group's column has an even number of rows ({197,
+  // 131}, deep), straddles two columns and shares nothing where it has an
+  // odd number ({300, 500}: groups of 3 rows), and shares A where the
+  // group has one row ({64, 1000}; the last group of {1040, 256}).
+  for (const char *file : {"wgmma_fp16_cluster2", "wgmma_bf16_cluster2_s4"}) {
+    bool bf16 = std::string(file).find("bf16") != std::string::npos;
+    MatmulSpec w = spec(file, bf16 ? Elem::BF16 : Elem::F16, Elem::F32,
+                        Prec::ExactProducts);
+    w.blockM = w.blockN = 128;
+    w.aligned = true;
+    addMatmul(w, {ragged, deep, {1, 1, 1}, {33, 70, 0}, {300, 500, 1000},
+                  {64, 1000, 64}, {1040, 256, 100}, {256, 256, 192}});
+  }
   // Column-major operands the kernel knows about (unit strides along M or
   // K): M-major A and K-major B in shared memory, the wgmma transposes.
   for (auto [file, in, bm, bc] :
@@ -1384,6 +1400,8 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
                          {"bench_wgmma_bf16_i32_16", Elem::BF16},
                          {"bench_wgmma_tmaptr_fp16_i32_16", Elem::F16},
                          {"bench_wgmma_tmaptr_bf16_i32_16", Elem::BF16},
+                         {"bench_wgmma_tmaptr_cluster2_fp16_i32_16", Elem::F16},
+                         {"bench_wgmma_tmaptr_cluster2_bf16_i32_16", Elem::BF16},
                          {"bench_matmul_fp16_i32", Elem::F16},
                          {"bench_matmul_bf16_i32", Elem::BF16}}) {
     MatmulSpec b = spec(file, e, e, Prec::ExactProducts);
@@ -1392,6 +1410,12 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
     bool sixteen = std::string(file).find("i32_16") != std::string::npos;
     b.aligned = sixteen;
     addMatmul(b, {sixteen ? Shape{400, 528, 272} : ragged});
+    // The cluster kernels: pairs sharing B, an odd grid (no clusters),
+    // pairs straddling two columns, pairs sharing A, and all of them in
+    // one grid (see above).
+    if (std::string(file).find("cluster2") != std::string::npos)
+      addMatmul(b, {Shape{384, 768, 128}, {384, 1024, 64}, {128, 1024, 192},
+                    {1040, 512, 512}});
   }
   MatmulSpec f8 = spec("bench_wgmma_fp8e4nv_tn", Elem::E4M3, Elem::F16,
                        Prec::Fp8Block128);

@@ -35,7 +35,7 @@ namespace {
 
 struct KernelInfo {
   std::string name, signature, tma, launchMaps;
-  int64_t numWarps = 4, shared = 0;
+  int64_t numWarps = 4, shared = 0, clusterSize = 1;
 };
 
 /// The LLVM IR of the gpu.module and the metadata of its kernels.
@@ -65,6 +65,8 @@ translate(ModuleOp module, llvm::LLVMContext &ctx,
         k.numWarps = w.getInt();
       if (auto s = func->getAttrOfType<IntegerAttr>("tile.shared"))
         k.shared = s.getInt();
+      if (auto c = func->getAttrOfType<IntegerAttr>("tile.cluster_size"))
+        k.clusterSize = c.getInt();
       if (auto t = func->getAttrOfType<StringAttr>("tile.tma"))
         k.tma = t.str();
       if (auto t = func->getAttrOfType<StringAttr>("tile.launch_maps"))
@@ -273,6 +275,8 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
   for (const KernelInfo &k : kernels)
     os << "// tilec.kernel name=" << k.name << " num_warps=" << k.numWarps
        << " shared=" << k.shared
+       << (k.clusterSize > 1 ? " cluster=" + std::to_string(k.clusterSize)
+                             : std::string())
        << (k.tma.empty() ? "" : " tma=" + k.tma)
        << (k.launchMaps.empty() ? "" : " launch_maps=" + k.launchMaps)
        << " signature=" << k.signature << "\n";

@@ -164,6 +164,17 @@ cl::opt<std::string> warpSpecialize(
              "off: none"),
     cl::value_desc("hint|on|off"), cl::init("hint"), cl::cat(tilecCategory));
 
+cl::opt<unsigned> clusterSize(
+    "cluster-size",
+    cl::desc("CTAs per thread-block cluster (sm_90+): 2 lets two CTAs that "
+             "copy the same TMA block in every K step (adjacent programs of "
+             "a grouped GEMM: the same B tile) fetch half each and multicast "
+             "it to both; the kernel proves that at run time and otherwise "
+             "copies alone, and the runtime launches it in clusters of two "
+             "along x when the grid's x is even. 1 (the default): no "
+             "clusters"),
+    cl::value_desc("1|2"), cl::init(1), cl::cat(tilecCategory));
+
 cl::opt<bool> noFPFusion("no-fp-fusion",
                          cl::desc("Round every fp op (no mul+add contraction "
                                   "into fma; Triton's enable_fp_fusion=False)"),
@@ -251,6 +262,11 @@ int main(int argc, char **argv) {
     llvm::errs() << "tilec: error: expected --warp-specialize=hint, on or "
                     "off, found '"
                  << warpSpecialize << "'\n";
+    return fail();
+  }
+  if (clusterSize != 1 && clusterSize != 2) {
+    llvm::errs() << "tilec: error: expected --cluster-size 1 or 2, found "
+                 << clusterSize << "\n";
     return fail();
   }
   if (!inputLanguage.empty() && inputLanguage != "py" &&
@@ -444,6 +460,7 @@ int main(int argc, char **argv) {
   opts.tma = tma;
   opts.tmaPointerLoads = tmaPointerLoads;
   opts.warpSpecialize = warpSpecialize;
+  opts.clusterSize = clusterSize;
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

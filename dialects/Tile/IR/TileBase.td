@@ -77,6 +77,13 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return "tile.num_warps";
     }
+    /// Function attribute set by tile-pipeline: the kernel shares TMA
+    /// copies between the CTAs of thread-block clusters of this many CTAs
+    /// (2); the runtime launches it in clusters along x when the grid's x
+    /// is a multiple, else without (the kernel then copies alone).
+    static constexpr ::llvm::StringLiteral getClusterSizeAttrName() {
+      return "tile.cluster_size";
+    }
     /// Function attribute: software-pipelining depth of loops.
     static constexpr ::llvm::StringLiteral getNumStagesAttrName() {
       return "tile.num_stages";

@@ -1482,6 +1482,37 @@ LogicalResult AsyncTMALoadOp::verify() {
     return emitOpError("expected one mbarrier (a mutable 1-element i64 "
                        "buffer), found ")
            << getBarrier().getType();
+  if (getEmpty() && !isOneBarrier(getEmpty().getType()))
+    return emitOpError("expected one 'empty' mbarrier (a mutable 1-element "
+                       "i64 buffer), found ")
+           << getEmpty().getType();
+  // A multicast copy splits the block's rows between the two CTAs, in
+  // whole 8-row swizzle atoms.
+  if (getMulticast() && getDst().getType().getShape()[0] % 16 != 0)
+    return emitOpError("expected a multicast block of a multiple of 16 rows, "
+                       "found ")
+           << getDst().getType().getShape()[0];
+  return success();
+}
+
+LogicalResult ClusterAgreeOp::verify() {
+  int64_t total = 0;
+  for (int32_t n : getGroupSizes()) {
+    if (n < 0)
+      return emitOpError("expected non-negative group sizes, found ") << n;
+    total += n;
+  }
+  if (total != int64_t(getValues().size()))
+    return emitOpError("expected the group sizes to add up to the ")
+           << getValues().size() << " values, found " << total;
+  if (getAgree().size() != getGroupSizes().size())
+    return emitOpError("expected one result per group (")
+           << getGroupSizes().size() << "), found " << getAgree().size();
+  MemDescType t = getExchange().getType();
+  if (!t.getElementType().isInteger(64) || !t.getMutableMemory() ||
+      t.getNumElements() < total + 1)
+    return emitOpError("expected a mutable i64 buffer of at least ")
+           << total + 1 << " elements, found " << t;
   return success();
 }
 

@@ -969,15 +969,34 @@ def Tile_AsyncTMALoadOp : Tile_Op<"async_tma_load", [AttrSizedOperandSegments,
     the block's bytes: a `tile.mbarrier_expect` of them precedes the copy
     in the same phase. With `pred` false nothing is copied.
 
+    **Multicast** (thread-block clusters of two CTAs, sm_90): with
+    `multicast` true -- a value equal in both CTAs of the cluster, which
+    load the same block at the same `indices` into the same buffer offset
+    -- each CTA of rank r first waits for the phase of parity
+    `empty_phase` of `empty` (both CTAs released the slot: see
+    `tile.mbarrier_arrive`'s `cluster_ctas`), then copies rows
+    [r * R / 2, (r + 1) * R / 2) of the R-row block with `multicast_map`
+    (the same tensor, its box R / 2 rows) into both CTAs'
+    `dst` (`.multicast::cluster`, ctaMask 0b11, PTX ISA 9.7.9.25.5.1):
+    each CTA's `barrier` receives the whole block's bytes, half from
+    each. With `multicast` false the op is the plain copy above.
+
     ```mlir
     tile.async_tma_load %tm[%i, %k], %buf, %bar : !tile.tensormap, !tile.memdesc<128x64xf16, #nvmma, mutable>, !tile.memdesc<1xi64, #shared, mutable>
+    tile.async_tma_load %tm[%i, %k], %buf, %bar, %p multicast(%mc, %half, %empty, %ph : !tile.tensormap, !tile.memdesc<1xi64, #shared, mutable>) : ...
     ```
   }];
   let arguments = (ins Tile_TensorMapType:$tensormap, Variadic<I32>:$indices,
                        Tile_MemDescType:$dst, Tile_MemDescType:$barrier,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred, Optional<I1>:$multicast,
+                       Optional<Tile_TensorMapType>:$multicast_map,
+                       Optional<Tile_MemDescType>:$empty,
+                       Optional<I32>:$empty_phase);
   let assemblyFormat = [{
-    $tensormap `[` $indices `]` `,` $dst `,` $barrier (`,` $pred^)? attr-dict
+    $tensormap `[` $indices `]` `,` $dst `,` $barrier (`,` $pred^)?
+    (`multicast` `(` $multicast^ `,` $multicast_map `,` $empty `,`
+     $empty_phase `:` qualified(type($multicast_map)) `,`
+     qualified(type($empty)) `)`)? attr-dict
     `:` qualified(type($tensormap)) `,` qualified(type($dst)) `,`
     qualified(type($barrier))
   }];
@@ -1140,15 +1159,85 @@ def Tile_MBarrierArriveOp : Tile_Op<"mbarrier_arrive", [
     Warp-specialized loops release an operand slot to the producer with it
     (tile-pipeline).
 
+    With `cluster_ctas` = n, each warp arrives once on the barrier at the
+    same offset in each of the CTAs 0 .. n - 1 of its thread-block cluster
+    (`mapa`, then `mbarrier.arrive.shared::cluster`): a
+    multicast TMA copy's "empty" barrier counts the warps of both CTAs.
+
     ```mlir
     tile.mbarrier_arrive %empty, %p : !tile.memdesc<1xi64, #shared, mutable>
+    tile.mbarrier_arrive %empty, %p {cluster_ctas = 2 : i32} : !tile.memdesc<1xi64, #shared, mutable>
     ```
   }];
-  let arguments = (ins Tile_MemDescType:$barrier, Optional<I1>:$pred);
+  let arguments = (ins Tile_MemDescType:$barrier, Optional<I1>:$pred,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$cluster_ctas);
   let assemblyFormat = [{
     $barrier (`,` $pred^)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
+}
+
+def Tile_ClusterAgreeOp : Tile_Op<"cluster_agree", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "whether the two CTAs of a cluster hold equal values";
+  let description = [{
+    Every thread of every CTA of the kernel's thread-block cluster executes
+    it (at the top level of the kernel). Result g is true iff the CTA runs
+    in a cluster of exactly two CTAs (`%cluster_nctarank`), `ready` is true
+    in both, and the values of group g (`group_sizes` gives each group's
+    number of consecutive `values`) are equal in both CTAs -- so every
+    result is the same in both CTAs. Thread 0 writes `ready` and the
+    values, zero-extended to 64 bits, into `exchange` (an i64 buffer of at
+    least 1 + values elements), the cluster waits at a barrier
+    (`barrier.cluster.arrive.release` / `wait.acquire`, PTX ISA 9.7.13.4)
+    and each thread reads the peer CTA's words through `mapa` and
+    `ld.shared::cluster`. The peer may read `exchange` until a
+    `tile.cluster_barrier` naming it, which must follow in both CTAs.
+
+    tile-pipeline proves with it that two CTAs copy identical blocks, so
+    that one multicast TMA copy can fill both (`tile.async_tma_load`).
+
+    ```mlir
+    %same:2 = tile.cluster_agree %x, %ready [%a, %b, %k] {group_sizes = array<i32: 1, 2>}
+        : !tile.memdesc<4xi64, #shared, mutable> [i32, i32, i32] -> i1, i1
+    ```
+  }];
+  let arguments = (ins Tile_MemDescType:$exchange, I1:$ready,
+                       Variadic<AnySignlessIntegerOrIndex>:$values,
+                       DenseI32ArrayAttr:$group_sizes);
+  let results = (outs Variadic<I1>:$agree);
+  let assemblyFormat = [{
+    $exchange `,` $ready `[` $values `]` attr-dict `:`
+    qualified(type($exchange)) `[` type($values) `]` `->` type($agree)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ClusterBarrierOp : Tile_Op<"cluster_barrier", [
+    AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for every thread of the thread-block cluster";
+  let description = [{
+    Unless `pred` is false (it must be the same in every CTA of the
+    cluster), every thread arrives at the cluster barrier with release
+    semantics and waits for all threads of the cluster with acquire
+    semantics (`barrier.cluster.arrive.aligned` /
+    `barrier.cluster.wait.aligned`, PTX ISA 9.7.13.4): shared-memory
+    writes, mbarrier initializations (after `fence.mbarrier_init`) and
+    remote arrivals before it, in any CTA of the cluster, are visible
+    after it, and no CTA proceeds while another may still read or write its
+    shared memory from before. In a one-CTA launch it is a CTA barrier.
+    `exchange`, a `tile.cluster_agree`'s buffer, stays allocated up to it.
+
+    ```mlir
+    tile.cluster_barrier if %p exchange %x : !tile.memdesc<4xi64, #shared, mutable>
+    ```
+  }];
+  let arguments = (ins Optional<I1>:$pred,
+                       Optional<Tile_MemDescType>:$exchange);
+  let assemblyFormat = [{
+    (`if` $pred^)? (`exchange` $exchange^ `:` qualified(type($exchange)))?
+    attr-dict
+  }];
 }
 
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [

@@ -193,6 +193,9 @@ struct KernelInfo {
   unsigned numWarps = 0;
   /// Dynamic shared memory the kernel needs at launch, in bytes.
   uint32_t sharedBytes = 0;
+  /// CTAs per thread-block cluster along x (`cluster=`; 1: none). A grid
+  /// whose x is a multiple launches in clusters, any other without.
+  unsigned clusterSize = 1;
   Signature signature;
   /// The signature text as written in the PTX.
   std::string signatureText;
@@ -204,8 +207,9 @@ struct KernelInfo {
 inline constexpr std::string_view kMetadataPrefix = "// tilec.kernel";
 
 /// Parses one metadata line, exactly
-/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [tma=<maps>] [launch_maps=<lmaps>] signature=<sig>`
-/// (single spaces, keys in this order; a trailing '\r' is ignored). `maps`
+/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [cluster=2] [tma=<maps>] [launch_maps=<lmaps>] signature=<sig>`
+/// (single spaces, keys in this order; a trailing '\r' is ignored).
+/// `cluster` is the kernel's CTAs per cluster (Kernel::launch). `maps`
 /// lists the tensor descriptors read with TMA, `;`-separated, each
 /// `P:B0xB1...:SW[:nan]`: the 0-based signature entry (a `tensordesc`),
 /// the box (outermost first; each 1..256 and dividing the block), the
