@@ -1663,34 +1663,45 @@ private:
         acc.replaceAllUsesExcept(out, done);
     };
 
-    if (ws) {
-      // Iteration i releases slot (i - 1) % S after the wait that completes
-      // the asynchronous groups of iteration i - 1 (the carried slot); with
-      // synchronous reads, slot i % S after its last reader.
+    // Each warp releases the slots it read on their empty barriers: with
+    // an asynchronous chain, iteration i releases slot (i - 1) % S after
+    // the wait that completes iteration i - 1's groups (`prev` computes
+    // that slot there); with synchronous reads, slot i % S after its last
+    // reader. `pred` (optional) and `ctas` are tile.mbarrier_arrive's.
+    auto releaseSlots = [&](Value pred, IntegerAttr ctas,
+                            llvm::function_ref<Value()> prev) {
+      auto both = [&](Value p) {
+        return pred ? Value(arith::AndIOp::create(rewriter, loc, pred, p)) : p;
+      };
       if (lastDotWait) {
         rewriter.setInsertionPointAfter(lastDotWait);
-        Value any = arith::CmpIOp::create(
+        Value notFirst = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::ne, loop.getInductionVar(),
             loop.getLowerBound());
         Value empty =
-            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prevSlot);
-        MBarrierArriveOp::create(rewriter, loc, empty, any, IntegerAttr());
-      } else {
-        Operation *lastReader = nullptr;
-        for (Value view : slotViews)
-          forEachBufferUser(view, [&](Operation *user, Value) {
-            Operation *top = body->findAncestorOpInBlock(*user);
-            if (top && (!lastReader || lastReader->isBeforeInBlock(top)))
-              lastReader = top;
-          });
-        if (lastReader)
-          rewriter.setInsertionPointAfter(lastReader);
-        else
-          rewriter.setInsertionPoint(body->getTerminator());
-        Value empty = MemDescIndexOp::create(rewriter, loc, barType, emptyBars,
-                                             slotI);
-        MBarrierArriveOp::create(rewriter, loc, empty, Value(), IntegerAttr());
+            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev());
+        MBarrierArriveOp::create(rewriter, loc, empty, both(notFirst), ctas);
+        return;
       }
+      Operation *lastReader = nullptr;
+      for (Value view : slotViews)
+        forEachBufferUser(view, [&](Operation *user, Value) {
+          Operation *top = body->findAncestorOpInBlock(*user);
+          if (top && (!lastReader || lastReader->isBeforeInBlock(top)))
+            lastReader = top;
+        });
+      if (lastReader)
+        rewriter.setInsertionPointAfter(lastReader);
+      else
+        rewriter.setInsertionPoint(body->getTerminator());
+      Value empty =
+          MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slotI);
+      MBarrierArriveOp::create(rewriter, loc, empty, pred, ctas);
+    };
+
+    if (ws) {
+      // (The loop carries iteration i - 1's slot.)
+      releaseSlots(Value(), IntegerAttr(), [&] { return prevSlot; });
       rewriter.setInsertionPointAfter(loop);
       waitForAccumulators(loop, loop);
       specialized.insert(func);
@@ -1698,48 +1709,20 @@ private:
                              getPartitionRegisters(func.getNumWarps()));
     }
 
-    // Multicast: each warp releases a slot to both CTAs' producers once
-    // its reads are done -- with an asynchronous chain the previous
-    // iteration's slot after the wait that completes its groups, else
-    // this iteration's after its last reader.
-    if (multicast) {
-      auto ctas = rewriter.getI32IntegerAttr(2);
-      if (lastDotWait) {
-        rewriter.setInsertionPointAfter(lastDotWait);
-        Value any = arith::AndIOp::create(
-            rewriter, loc, multicast->any,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                  loop.getInductionVar(),
-                                  loop.getLowerBound()));
+    // Multicast: releases to both CTAs' producers. (The pipelined loop's
+    // consumer stage computes the previous slot from this one: the
+    // carried counter belongs to the copies' stage.)
+    if (multicast)
+      releaseSlots(multicast->any, rewriter.getI32IntegerAttr(2), [&] {
+        auto i32 = [&](int64_t v) -> Value {
+          return arith::ConstantIntOp::create(rewriter, loc, v, 32);
+        };
         Value first = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::eq, slotI,
-            arith::ConstantIntOp::create(rewriter, loc, 0, 32));
-        Value prev = arith::SelectOp::create(
-            rewriter, loc, first,
-            arith::ConstantIntOp::create(rewriter, loc, stages - 1, 32),
-            arith::SubIOp::create(
-                rewriter, loc, slotI,
-                arith::ConstantIntOp::create(rewriter, loc, 1, 32)));
-        Value empty =
-            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev);
-        MBarrierArriveOp::create(rewriter, loc, empty, any, ctas);
-      } else {
-        Operation *lastReader = nullptr;
-        for (Value view : slotViews)
-          forEachBufferUser(view, [&](Operation *user, Value) {
-            Operation *top = body->findAncestorOpInBlock(*user);
-            if (top && (!lastReader || lastReader->isBeforeInBlock(top)))
-              lastReader = top;
-          });
-        if (lastReader)
-          rewriter.setInsertionPointAfter(lastReader);
-        else
-          rewriter.setInsertionPoint(body->getTerminator());
-        Value empty =
-            MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slotI);
-        MBarrierArriveOp::create(rewriter, loc, empty, multicast->any, ctas);
-      }
-    }
+            rewriter, loc, arith::CmpIPredicate::eq, slotI, i32(0));
+        return arith::SelectOp::create(
+            rewriter, loc, first, i32(stages - 1),
+            arith::SubIOp::create(rewriter, loc, slotI, i32(1)));
+      });
 
     // The schedule: the wait, stage 0 in order, then the rest in order
     // (with asynchronous dots: the wait, the rest, then stage 0).
