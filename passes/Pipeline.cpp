@@ -1678,9 +1678,10 @@ private:
         Value notFirst = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::ne, loop.getInductionVar(),
             loop.getLowerBound());
+        Value p = both(notFirst);
         Value empty =
             MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev());
-        MBarrierArriveOp::create(rewriter, loc, empty, both(notFirst), ctas);
+        MBarrierArriveOp::create(rewriter, loc, empty, p, ctas);
         return;
       }
       Operation *lastReader = nullptr;
