@@ -36,6 +36,27 @@ TMA copies), and the peers are Triton with WARP_SPECIALIZE=False and =True
 (the same .py; a variant Triton rejects is reported and left out), tilec's
 kernel without warp specialization, and cuBLAS; tilec/triton is against the
 faster Triton variant of each round.
+
+With --host --tma --pp, tilec's kernel is the ping-pong one
+(bench_host_desc_pp_*.ptx, compiled with --num-consumer-groups 2: the
+warp-specialized kernel with two consumer groups of 4 warps, each computing a
+whole 128x128 output tile, taking turns over the tiles, so one group's
+epilogue runs under the other's main loop). Its config is its own: descriptor
+blocks A [128, 64], B [128, 64] (N x K), C [128, 128] (its own
+TensorDescriptor objects over the same tensors), GROUP_M=8, 4 stages, and a
+grid of min(#SMs, #128x128 tiles). The peers, in the same interleaved rounds,
+keep the 128x256x64 config above: Triton with WARP_SPECIALIZE=False and =True
+(the faster of each round is the ratio's peer), tilec's kernel without warp
+specialization (bench_host_desc_tma_*.ptx) and its warp-specialized one
+(bench_host_desc_ws_*.ptx), and cuBLAS. The ratios: tilec pp / Triton,
+tilec pp / cuBLAS and tilec pp / tilec without warp specialization (the JSON
+also has tilec pp / tilec ws). The grid column reads "pp grid/peers' grid".
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_desc_gemm.py \\
+        --kernels kernels --sources examples --host --tma --pp --json host_desc_pp_gemm.json
+
+(--untuned works with --ws and --pp too: sizes not divisible by 16 use the
+*_i32.ptx variants of every tilec kernel timed.)
 """
 
 import argparse
@@ -56,6 +77,13 @@ CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
 NUM_STAGES = 3
 NUM_WARPS = 8
 SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
+# --pp: tilec's ping-pong kernel (bench_host_desc_pp_*.ptx): two consumer
+# groups of PP_NUM_WARPS warps, one 128x128 tile each (GROUP_M, stages and
+# warps are compiled in; the block shapes set its descriptors and grid).
+PP_CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8)
+PP_NUM_STAGES = 4
+PP_NUM_WARPS = 4
+PP_CONSUMER_GROUPS = 2
 DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
 
 
@@ -70,7 +98,7 @@ def ptx_for(pattern, dt, M, N, K):
     plain-i32 one when a size is not divisible by 16."""
     name = pattern.format(dt)
     if any(x % 16 for x in (M, N, K)):
-        if "bench_host_desc_tma_" not in name and "bench_host_desc_ws_" not in name:
+        if not any(f"bench_host_desc_{kind}_" in name for kind in ("tma", "ws", "pp")):
             raise SystemExit(f"no plain-i32 variant of {name} for {M}x{N}x{K}")
         name = name[:-len(".ptx")] + "_i32.ptx"
     return name
@@ -100,28 +128,50 @@ def main():
     p.add_argument("--untuned", action="store_true",
                    help="with --host --tma: untuned shapes (odd sizes in padded storage, "
                         "few rows, one K step) instead of the square ones; sizes not "
-                        "divisible by 16 use bench_host_desc_tma_*_i32.ptx (plain i32 "
-                        "M, N, K, as Triton's JIT specializes them)")
+                        "divisible by 16 use bench_host_desc_{tma,ws,pp}_*_i32.ptx "
+                        "(plain i32 M, N, K, as Triton's JIT specializes them)")
     p.add_argument("--ws", action="store_true",
                    help="with --host --tma: tilec's warp-specialized kernel "
                         "(bench_host_desc_ws_*.ptx) against Triton with and without "
                         "warp_specialize, and tilec's kernel without")
+    p.add_argument("--pp", action="store_true",
+                   help="with --host --tma: tilec's ping-pong kernel "
+                        "(bench_host_desc_pp_*.ptx: two consumer groups of 4 warps, "
+                        "128x128x64 tiles, 4 stages) against Triton with and without "
+                        "warp_specialize (128x256x64), tilec's kernels without and with "
+                        "warp specialization (bench_host_desc_{tma,ws}_*.ptx), and cuBLAS")
+    p.add_argument("--pp-tile", default="128x128",
+                   help="with --pp: the ping-pong kernel's tile, BLOCK_MxBLOCK_N: 128x128 "
+                        "(bench_host_desc_pp_*.ptx, the default) or 64x256 "
+                        "(bench_host_desc_pp_64x256_*.ptx)")
     args = p.parse_args()
+    if args.pp_tile not in ("128x128", "64x256"):
+        raise SystemExit(f"--pp-tile: expected 128x128 or 64x256, found {args.pp_tile}")
+    PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"] = (int(x) for x in args.pp_tile.split("x"))
+    pp_name = "pp" if args.pp_tile == "128x128" else f"pp_{args.pp_tile}"
+    if args.ws and args.pp:
+        raise SystemExit("--ws and --pp are exclusive (--pp also times the --ws kernel)")
     if args.ws and not args.tma:
         raise SystemExit("--ws needs --host --tma")
+    if args.pp and not args.tma:
+        raise SystemExit("--pp needs --host --tma")
     if args.tma and not args.host:
         raise SystemExit("--tma needs --host")
     if args.untuned and not args.tma:
         raise SystemExit("--untuned needs --host --tma")
     ptx = ("bench_host_desc_tma_{}.ptx" if args.tma else "bench_host_desc_{}.ptx") \
         if args.host else "bench_desc_{}_i32_16.ptx"
+    ws_ptx = None
     if args.ws:
         ptx, plain_ptx = "bench_host_desc_ws_{}.ptx", ptx
+    elif args.pp:
+        ptx, plain_ptx, ws_ptx = (f"bench_host_desc_{pp_name}_{{}}.ptx", ptx,
+                                  "bench_host_desc_ws_{}.ptx")
+    baselines = (plain_ptx,) if args.ws else (plain_ptx, ws_ptx) if args.pp else ()
     shapes = UNTUNED if args.untuned else SHAPES
     for dt, _, _ in DTYPES:
-        names = {ptx_for(ptx, dt, *shape) for shape in shapes}
-        if args.ws:
-            names |= {ptx_for(plain_ptx, dt, *shape) for shape in shapes}
+        names = {ptx_for(pattern, dt, *shape) for pattern in (ptx, *baselines)
+                 for shape in shapes}
         for name in names:
             path = os.path.join(args.kernels, name)
             if not os.path.exists(path):
@@ -154,9 +204,10 @@ def main():
                     kernels[name] = ctx.load_file(os.path.join(args.kernels, name)) \
                         .kernel(kernel_name)
                 return kernels[name]
-            name = ptx_for(ptx, dt, M, N, K)
-            kernel = load(name)
-            plain = load(ptx_for(plain_ptx, dt, M, N, K)) if args.ws else None
+            ptx_name = ptx_for(ptx, dt, M, N, K)
+            kernel = load(ptx_name)
+            plain = load(ptx_for(plain_ptx, dt, M, N, K)) if args.ws or args.pp else None
+            ws_kernel = load(ptx_for(ws_ptx, dt, M, N, K)) if args.pp else None
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             # Rows padded to 16 bytes (TMA's stride rule), the tensors views.
             a = padded((M, K), dtype, dev, gen)
@@ -165,6 +216,11 @@ def main():
             ref = torch.mm(a.float(), b.float())
             tiles = triton.cdiv(M, CONFIG["BLOCK_M"]) * triton.cdiv(N, CONFIG["BLOCK_N"])
             grid = (min(sms, tiles),)
+            if args.pp:
+                # The ping-pong kernel's own grid: one program per SM over 128x128 tiles.
+                pp_tiles = (triton.cdiv(M, PP_CONFIG["BLOCK_M"]) *
+                            triton.cdiv(N, PP_CONFIG["BLOCK_N"]))
+                pp_grid = (min(sms, pp_tiles),)
             if args.host:
                 # B as N x K (tutorial 09's layout); the reference is A @ B.
                 b_nk = padded((N, K), dtype, dev, None)
@@ -173,9 +229,18 @@ def main():
                 descs = (TensorDescriptor.from_tensor(a, [bm, bk]),
                          TensorDescriptor.from_tensor(b_nk, [bn, bk]),
                          TensorDescriptor.from_tensor(c, [bm, bn]))
+                if args.pp:
+                    # The ping-pong kernel's blocks: A [128, 64], B [128, 64], C [128, 128].
+                    pm, pn, pk = PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"], PP_CONFIG["BLOCK_K"]
+                    pp_descs = (TensorDescriptor.from_tensor(a, [pm, pk]),
+                                TensorDescriptor.from_tensor(b_nk, [pn, pk]),
+                                TensorDescriptor.from_tensor(c, [pm, pn]))
 
-                def run_tilec():
-                    kernel.launch(grid, *descs, M, N, K)
+                    def run_tilec():
+                        kernel.launch(pp_grid, *pp_descs, M, N, K)
+                else:
+                    def run_tilec():
+                        kernel.launch(grid, *descs, M, N, K)
 
                 def run_triton(ws=False):
                     mm.matmul_tma_persistent_kernel[grid](
@@ -188,6 +253,9 @@ def main():
 
                 def run_tilec_plain():
                     plain.launch(grid, *descs, M, N, K)
+
+                def run_tilec_ws():
+                    ws_kernel.launch(grid, *descs, M, N, K)
 
                 def run_triton_ws():
                     run_triton(ws=True)
@@ -211,6 +279,11 @@ def main():
                 impls = {"tilec": run_tilec, "tilec_no_ws": run_tilec_plain,
                          "triton": run_triton, "triton_ws": run_triton_ws,
                          "cublas": run_cublas}
+            elif args.pp:
+                # "tilec" is the ping-pong kernel; "tilec_ws" is --ws's kernel.
+                impls = {"tilec": run_tilec, "tilec_no_ws": run_tilec_plain,
+                         "tilec_ws": run_tilec_ws, "triton": run_triton,
+                         "triton_ws": run_triton_ws, "cublas": run_cublas}
             errors = {}
             for name, fn in list(impls.items()):
                 c.fill_(float("nan"))
@@ -229,7 +302,7 @@ def main():
                 if not err <= tol:
                     msg = (f"GEMM {dt} {M}x{N}x{K}: {name} differs from the fp32 reference: "
                            f"normwise relative error {err:.3g} > {tol}")
-                    if name == "tilec":
+                    if name.startswith("tilec"):
                         raise SystemExit(msg)
                     print("warning: " + msg)
             del ref
@@ -244,7 +317,8 @@ def main():
             med = {name: statistics.median(ts) for name, ts in times.items()}
             tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
             rows.append({
-                "dtype": dt, "M": M, "N": N, "K": K, "grid": grid[0], "ptx": name,
+                "dtype": dt, "M": M, "N": N, "K": K,
+                "grid": pp_grid[0] if args.pp else grid[0], "ptx": ptx_name,
                 **{f"{n}_ms": med[n] for n in impls},
                 **{f"{n}_tflops": tflops[n] for n in impls},
                 "tilec_over_triton": speedup(times, "tilec",
@@ -253,11 +327,19 @@ def main():
                 "tilec_over_cublas": speedup(times, "tilec", "cublas"),
                 "rel_error": errors,
             })
+            if args.pp:
+                rows[-1].update({
+                    "peer_grid": grid[0],
+                    "tilec_over_tilec_no_ws": speedup(times, "tilec", "tilec_no_ws"),
+                    "tilec_over_tilec_ws": speedup(times, "tilec", "tilec_ws"),
+                })
             if "triton_ws" not in tflops:
                 rows[-1]["triton_ws_tflops"] = float("nan")
             del a, b, c, run_tilec, run_triton, run_cublas, impls, triton_times
             if args.host:
                 del b_nk, descs
+            if args.pp:
+                del pp_descs
             torch.cuda.empty_cache()
 
     device = torch.cuda.get_device_name(dev)
@@ -266,25 +348,43 @@ def main():
             json.dump({"device": device, "warmup_ms": args.warmup, "rep_ms": args.rep,
                        "rounds": args.rounds, "config": {**CONFIG, "num_stages": NUM_STAGES,
                                                           "num_warps": NUM_WARPS},
+                       **({"pp_config": {**PP_CONFIG, "num_stages": PP_NUM_STAGES,
+                                         "num_warps": PP_NUM_WARPS,
+                                         "consumer_groups": PP_CONSUMER_GROUPS}}
+                          if args.pp else {}),
                        "rows": rows}, f, indent=2)
         print(f"wrote {args.json}")
     header = ("dtype", "MxNxK", "grid", "tilec", "triton", "cuBLAS", "tilec/triton",
               "tilec/cuBLAS")
     if args.ws:
         header = header[:4] + ("tilec no-ws", "triton", "triton ws") + header[5:]
+    elif args.pp:
+        header = (header[:2] + ("grid pp/peers", "tilec pp", "tilec no-ws", "tilec ws",
+                                "triton", "triton ws", "cuBLAS", "pp/triton", "pp/cuBLAS",
+                                "pp/no-ws"))
     lines = [header]
     for r in rows:
         peers = [f"{r['triton_tflops']:.1f}"]
         if args.ws:
             peers = [f"{r['tilec_no_ws_tflops']:.1f}", peers[0],
                      f"{r['triton_ws_tflops']:.1f}"]
-        lines.append((r["dtype"], f"{r['M']}x{r['N']}x{r['K']}", str(r["grid"]),
+        elif args.pp:
+            peers = [f"{r['tilec_no_ws_tflops']:.1f}", f"{r['tilec_ws_tflops']:.1f}",
+                     peers[0], f"{r['triton_ws_tflops']:.1f}"]
+        grid_cell = f"{r['grid']}/{r['peer_grid']}" if args.pp else str(r["grid"])
+        ratios = [f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}"]
+        if args.pp:
+            ratios.append(f"{r['tilec_over_tilec_no_ws']:.3f}")
+        lines.append((r["dtype"], f"{r['M']}x{r['N']}x{r['K']}", grid_cell,
                       f"{r['tilec_tflops']:.1f}", *peers, f"{r['cublas_tflops']:.1f}",
-                      f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}"))
+                      *ratios))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s; {kernel_name} {CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x"
-          f"{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps, persistent grid")
+          f"{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps, persistent grid"
+          + (f"; tilec pp {PP_CONFIG['BLOCK_M']}x{PP_CONFIG['BLOCK_N']}x"
+             f"{PP_CONFIG['BLOCK_K']}, {PP_NUM_STAGES} stages, {PP_CONSUMER_GROUPS} consumer "
+             f"groups of {PP_NUM_WARPS} warps" if args.pp else ""))
     for k, line in enumerate(lines):
         print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
                         for i, (cell, w) in enumerate(zip(line, widths))))

@@ -2,11 +2,11 @@
 """GEMM + GELU in one kernel: tilec vs Triton (same tile program) vs torch's
 matmul followed by GELU (cuBLAS, then an elementwise kernel), on one GPU.
 
-Four forms of the kernel (--form, default all), each of
+Five forms of the kernel (--form, default all: every one), each of
 test/GPU/kernels/py/matmul.py with ACTIVATION="gelu": the exact GELU,
 x / 2 (1 + erf(x / sqrt 2)), applied to the fp32 accumulator before the cast
 to C's type, with tutorial 03's first CUDA config (128x256x64, GROUP_M=8, 3
-stages, 8 warps) on wgmma:
+stages, 8 warps) on wgmma (descpp: its own config, below):
 
   pointer  matmul_kernel, tutorial 03's form (masked pointer loads, one
            program per tile): bench_wgmma_<dtype>_gelu_i32_16.ptx;
@@ -19,10 +19,20 @@ stages, 8 warps) on wgmma:
            bench_desc_<dtype>_gelu_i32_16.ptx;
   descflat the same with FLATTEN=True (tl.range(..., flatten=True): the next
            tile's copies overlap this tile's epilogue):
-           bench_desc_<dtype>_gelu_flat_i32_16.ptx.
+           bench_desc_<dtype>_gelu_flat_i32_16.ptx;
+  descpp   the same with FLATTEN=True and WARP_SPECIALIZE=True, compiled with
+           --num-consumer-groups 2 (ping-pong: a producer issues the TMA
+           copies, two consumer groups of 4 warps each compute a whole
+           128x128 tile, taking turns over the tiles, one group's epilogue
+           under the other's main loop): 128x128x64, GROUP_M=8, 4 stages,
+           grid = min(#SMs, 128x128 tiles):
+           bench_desc_<dtype>_gelu_pp_i32_16.ptx (Triton's peer: the desc
+           row's, at Triton's tuned 128x256x64 config above, not a 128x128
+           one).
 
 tilec compiled them at build time with the signature Triton's JIT picks for
-these tensors; Triton runs the same function on the same grid. The torch peer is
+these tensors; Triton runs the same function on the same grid (descpp's peer:
+the desc form's config and grid). The torch peer is
 torch.nn.functional.gelu(torch.mm(a, b)) (what a model without a fused kernel
 runs: two kernels and a round trip of C through memory); cuBLAS alone
 (torch.mm) is shown for scale.
@@ -36,6 +46,8 @@ per-round ratios (bench/gemm_common.py). TFLOP/s count the GEMM only.
 
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_gemm_gelu.py \\
         --kernels kernels --sources examples --json gemm_gelu.json
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_gemm_gelu.py \\
+        --kernels kernels --sources examples --form descpp --json gemm_gelu_pp.json
 """
 
 import argparse
@@ -61,21 +73,40 @@ DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
 PTX = {"pointer": "bench_wgmma_{dt}_gelu_i32_16.ptx",
        "tmaptr": "bench_wgmma_tmaptr_{dt}_gelu_i32_16.ptx",
        "desc": "bench_desc_{dt}_gelu_i32_16.ptx",
-       "descflat": "bench_desc_{dt}_gelu_flat_i32_16.ptx"}
+       "descflat": "bench_desc_{dt}_gelu_flat_i32_16.ptx",
+       "descpp": "bench_desc_{dt}_gelu_pp_i32_16.ptx"}
 KERNEL = {"pointer": "matmul_kernel", "tmaptr": "matmul_kernel", "desc": "matmul_desc_kernel",
-          "descflat": "matmul_desc_kernel"}
-# Triton runs the .py function itself: tmaptr's peer is the pointer form's.
-PEER = {"pointer": "pointer", "tmaptr": "pointer", "desc": "desc", "descflat": "descflat"}
+          "descflat": "matmul_desc_kernel", "descpp": "matmul_desc_kernel"}
+# Triton runs the .py function itself: tmaptr's peer is the pointer form's,
+# descpp's the desc form's (Triton's tuned config and grid, not descpp's).
+PEER = {"pointer": "pointer", "tmaptr": "pointer", "desc": "desc", "descflat": "descflat",
+        "descpp": "desc"}
+FORMS = ("pointer", "tmaptr", "desc", "descflat", "descpp")
+# descpp: tilec's ping-pong kernel, two consumer groups of PP_NUM_WARPS warps,
+# one 128x128 tile each (compiled in; the block shape sets its grid).
+PP_CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8)
+PP_NUM_STAGES = 4
+PP_NUM_WARPS = 4
+PP_CONSUMER_GROUPS = 2
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_common_args(p, here, "directory with bench_{wgmma,desc}_*_gelu_i32_16.ptx")
-    p.add_argument("--form", choices=("pointer", "tmaptr", "desc", "descflat", "all"),
+    add_common_args(p, here, "directory with bench_{wgmma,desc}_*_gelu*_i32_16.ptx")
+    p.add_argument("--form", choices=FORMS + ("all",),
                    default="all", help="the kernel form(s) to run (default: all)")
+    p.add_argument("--pp-tile", default="128x128",
+                   help="descpp's tile, BLOCK_MxBLOCK_N: 128x128 "
+                        "(bench_desc_<dtype>_gelu_pp_i32_16.ptx, the default) or 64x256 "
+                        "(bench_desc_<dtype>_gelu_pp_64x256_i32_16.ptx)")
     args = p.parse_args()
-    forms = ("pointer", "tmaptr", "desc", "descflat") if args.form == "all" else (args.form,)
+    if args.pp_tile not in ("128x128", "64x256"):
+        raise SystemExit(f"--pp-tile: expected 128x128 or 64x256, found {args.pp_tile}")
+    PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"] = (int(x) for x in args.pp_tile.split("x"))
+    if args.pp_tile != "128x128":
+        PTX["descpp"] = f"bench_desc_{{dt}}_gelu_pp_{args.pp_tile}_i32_16.ptx"
+    forms = FORMS if args.form == "all" else (args.form,)
     for dt, _, _ in DTYPES:
         for form in forms:
             path = os.path.join(args.kernels, PTX[form].format(dt=dt))
@@ -108,22 +139,29 @@ def main():
                     c.stride(0), c.stride(1))
             impls, checks = {}, {}
             for form in forms:
-                persistent = form.startswith("desc")
-                grid = (min(sms, tiles),) if persistent else (tiles,)
+                # tilec's grid (descpp's kernel tiles C 128x128) ...
+                block = PP_CONFIG if form == "descpp" else CONFIG
+                form_tiles = (triton.cdiv(M, block["BLOCK_M"]) *
+                              triton.cdiv(N, block["BLOCK_N"]))
+                grid = (min(sms, form_tiles),) if form.startswith("desc") else (form_tiles,)
                 kernel = kernels[form]
-                fn = getattr(mm, KERNEL[form])
+                # ... and Triton's: the peer form's, at CONFIG.
+                peer = PEER[form]
+                persistent = peer.startswith("desc")
+                peer_grid = (min(sms, tiles),) if persistent else (tiles,)
+                fn = getattr(mm, KERNEL[peer])
                 extra = ({"ACC_INT32": False, "UPCAST_FP16": False, "INPUT_PRECISION": "tf32"}
-                         if not persistent else {"FLATTEN": form == "descflat"})
+                         if not persistent else {"FLATTEN": peer == "descflat"})
 
                 def run_tilec(kernel=kernel, grid=grid):
                     kernel.launch(grid, a, b, c, *ints)
 
-                def run_triton(fn=fn, grid=grid, extra=extra):
+                def run_triton(fn=fn, grid=peer_grid, extra=extra):
                     fn[grid](a, b, c, *ints, **CONFIG, NUM_STAGES=NUM_STAGES, **extra,
                              ACTIVATION="gelu", num_stages=NUM_STAGES, num_warps=NUM_WARPS)
 
                 impls[f"tilec {form}"] = checks[f"tilec {form}"] = run_tilec
-                impls[f"triton {PEER[form]}"] = checks[f"triton {PEER[form]}"] = run_triton
+                impls[f"triton {peer}"] = checks[f"triton {peer}"] = run_triton
 
             def run_torch():
                 torch.mm(a, b, out=c)
@@ -167,6 +205,7 @@ def main():
             for form in forms:
                 rows.append({
                     "form": form, "dtype": dt, "M": M, "N": N, "K": K,
+                    "peer": f"triton {PEER[form]}",
                     "ms": med, "tflops": {n: flops / (ms * 1e-3) / 1e12 for n, ms in med.items()},
                     "tilec_over_torch": speedup(times, f"tilec {form}", "torch mm+gelu"),
                     "tilec_over_triton": (speedup(times, f"tilec {form}", f"triton {PEER[form]}")
@@ -183,6 +222,10 @@ def main():
             json.dump({"device": device, "warmup_ms": args.warmup, "rep_ms": args.rep,
                        "rounds": args.rounds, "config": {**CONFIG, "num_stages": NUM_STAGES,
                                                           "num_warps": NUM_WARPS},
+                       **({"descpp_config": {**PP_CONFIG, "num_stages": PP_NUM_STAGES,
+                                             "num_warps": PP_NUM_WARPS,
+                                             "consumer_groups": PP_CONSUMER_GROUPS}}
+                          if "descpp" in forms else {}),
                        "rows": rows}, f, indent=2)
         print(f"wrote {args.json}")
     header = ("form", "dtype", "MxNxK", "tilec", "triton", "torch mm+gelu", "cuBLAS mm",
@@ -196,7 +239,10 @@ def main():
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s of the GEMM; ACTIVATION=gelu {CONFIG['BLOCK_M']}x"
-          f"{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps")
+          f"{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps"
+          + (f"; tilec descpp {PP_CONFIG['BLOCK_M']}x{PP_CONFIG['BLOCK_N']}x"
+             f"{PP_CONFIG['BLOCK_K']}, {PP_NUM_STAGES} stages, {PP_CONSUMER_GROUPS} consumer "
+             f"groups of {PP_NUM_WARPS} warps (Triton: desc's)" if "descpp" in forms else ""))
     for k, line in enumerate(lines):
         print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
                         for i, (cell, w) in enumerate(zip(line, widths))))

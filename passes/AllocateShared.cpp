@@ -174,6 +174,10 @@ struct Buffer {
   int64_t align;
   int64_t start, end; // program points, inclusive
   int64_t offset = -1;
+  /// The consumer group (a region of a tile.warp_specialize with more than
+  /// one) whose threads use it, if any: groups run at once, so buffers of
+  /// two groups never share bytes, whatever their program points.
+  Region *group = nullptr;
 };
 
 class AllocateSharedPass
@@ -213,6 +217,14 @@ private:
     for (Operation &op : func.getBody().front())
       number(&op);
 
+    auto inGroups = [&](Buffer b) {
+      auto ws = b.op->getParentOfType<WarpSpecializeOp>();
+      if (ws && !ws.getMoreConsumers().empty())
+        for (Region *g : ws.getConsumerGroups())
+          if (g->isAncestor(b.op->getParentRegion()))
+            b.group = g;
+      return b;
+    };
     SmallVector<Buffer> buffers;
     WalkResult walk = func.walk([&](Operation *op) {
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
@@ -246,12 +258,12 @@ private:
             b.end = std::max(b.end, at);
           }
         }
-        buffers.push_back(b);
+        buffers.push_back(inGroups(b));
         return WalkResult::advance();
       }
       int64_t scratch = simt::getScratchBytes(op);
       if (scratch > 0)
-        buffers.push_back({op, scratch, 16, first[op], last[op]});
+        buffers.push_back(inGroups({op, scratch, 16, first[op], last[op]}));
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
@@ -270,7 +282,8 @@ private:
     for (Buffer *b : order) {
       SmallVector<std::pair<int64_t, int64_t>> busy;
       for (Buffer *p : placed)
-        if (p->start <= b->end && b->start <= p->end)
+        if ((p->start <= b->end && b->start <= p->end) ||
+            (p->group && b->group && p->group != b->group))
           busy.push_back({p->offset, p->offset + p->bytes});
       llvm::sort(busy);
       int64_t offset = 0;

@@ -157,7 +157,7 @@ void yieldIn(OpBuilder &b, Location loc, ValueRange values) {
 
 } // namespace
 
-bool tilec::flattenLoopNest(scf::ForOp outer) {
+bool tilec::flattenLoopNest(scf::ForOp outer, FlatNest *flat) {
   // Invariant code first (an inner bound written in the loop,
   // `tl.range(0, tl.cdiv(K, BLOCK_K))`, is then defined outside it).
   (void)moveLoopInvariantCode(cast<LoopLikeOpInterface>(outer.getOperation()));
@@ -211,17 +211,17 @@ bool tilec::flattenLoopNest(scf::ForOp outer) {
   unsigned pBase = inits.size();
   for (Value p : carried)
     inits.push_back(zeroOf(tb, loc, p.getType()));
-  auto flat = scf::ForOp::create(tb, loc, c0, total, c1, inits);
+  auto loop = scf::ForOp::create(tb, loc, c0, total, c1, inits);
   // The inner loop's hints (num_stages, ...) apply to the flat loop.
   for (NamedAttribute a : inner->getDiscardableAttrs())
-    flat->setAttr(a.getName(), a.getValue());
+    loop->setAttr(a.getName(), a.getValue());
   // So does warp_specialize on the outer loop (tutorial 09's persistent
   // kernels put it there, with flatten).
   if (Attribute ws = outer->getAttr(kWarpSpecializeAttr))
-    flat->setAttr(kWarpSpecializeAttr, ws);
-  Block *body = flat.getBody();
+    loop->setAttr(kWarpSpecializeAttr, ws);
+  Block *body = loop.getBody();
   OpBuilder fb = OpBuilder::atBlockBegin(body);
-  auto iterArgs = flat.getRegionIterArgs();
+  auto iterArgs = loop.getRegionIterArgs();
   Value t = iterArgs[0], k = iterArgs[1], kidx = iterArgs[2];
   Value first =
       arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::eq, kidx, c0);
@@ -280,7 +280,7 @@ bool tilec::flattenLoopNest(scf::ForOp outer) {
   }
   // Advance: the next K step, or the first of the next tile.
   Value kNext = arith::AddIOp::create(fb, loc, k, inner.getStep());
-  Value tNext = arith::AddIOp::create(fb, loc, t, outer.getStep());
+  auto tNext = arith::AddIOp::create(fb, loc, t, outer.getStep());
   Value kidxNext = arith::AddIOp::create(fb, loc, kidx, c1);
   SmallVector<Value> yields = {
       arith::SelectOp::create(fb, loc, last, tNext, t),
@@ -290,7 +290,10 @@ bool tilec::flattenLoopNest(scf::ForOp outer) {
   llvm::append_range(yields, xOut);
   llvm::append_range(yields, pIf.getResults());
   scf::YieldOp::create(fb, loc, yields);
-  yieldIn(tb, loc, flat.getResults().slice(outerBase, nOuter));
+  yieldIn(tb, loc, loop.getResults().slice(outerBase, nOuter));
+  if (flat)
+    *flat = FlatNest{loop, version, tn, kn, outer.getLowerBound(),
+                     outer.getStep(), last, tNext, nOuter > 0};
   outer.replaceAllUsesWith(version.getResults());
   outer.erase();
   return true;

@@ -195,7 +195,9 @@ private:
         OpBuilder b(op);
         BarrierOp::create(b, op->getLoc());
       }
-      State c = analyzeBlock(ws.getConsumer().front(), State(), insert);
+      State c;
+      for (Region *group : ws.getConsumerGroups())
+        c = merge(c, analyzeBlock(group->front(), State(), insert));
       State p = analyzeBlock(ws.getProducer().front(), State(), insert);
       return merge(c, p);
     }

@@ -289,7 +289,9 @@ public:
     DenseMap<StringAttr, unsigned> producerWarps;
     module.walk([&](tile::WarpSpecializeOp ws) {
       auto func = ws->getParentOfType<tile::FuncOp>();
-      producerWarps[func.getSymNameAttr()] = ws.getProducerWarps();
+      producerWarps[func.getSymNameAttr()] =
+          ws.getConsumerWarps(func.getNumWarps()) - func.getNumWarps() +
+          ws.getProducerWarps();
       lowerWarpSpecialize(ws, func.getNumWarps());
     });
     if (failed(moveKernelsToGPUModule(module, producerWarps)))
@@ -333,8 +335,9 @@ public:
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    // A CTA barrier in a partition waits for its own warps: named barrier
-    // 1 (consumers) or 2 (producer), PTX ISA 9.7.13.1.
+    // A CTA barrier in a partition waits for its own warps: the
+    // partition's named barrier (1 + g for consumer group g, then the
+    // producer's), PTX ISA 9.7.13.1.
     module.walk([&](gpu::BarrierOp barrier) {
       DenseI32ArrayAttr range = simt::getPartition(barrier);
       if (!range)
@@ -342,7 +345,7 @@ public:
       OpBuilder b(barrier);
       Location loc = barrier.getLoc();
       NVVM::BarrierOp::create(b, loc, Type(),
-                              simt::i32Const(b, loc, range[0] == 0 ? 1 : 2),
+                              simt::i32Const(b, loc, range[2]),
                               simt::i32Const(b, loc, range[1]), nullptr,
                               Value());
       barrier.erase();
@@ -627,16 +630,20 @@ private:
   }
 
   /// tile.warp_specialize -> one if/else on the warpgroup, as setmaxnreg
-  /// needs (each warpgroup's role one branch): threads [0, 32 * numWarps)
-  /// raise their registers and run the consumer region; the producer
+  /// needs (each warpgroup's role one branch): threads [0, 32 * numWarps *
+  /// groups) raise their registers and run the consumer regions, group g
+  /// on threads [32 * numWarps * g, 32 * numWarps * (g + 1)); the producer
   /// warpgroup lowers its registers, and its first warp runs the producer
   /// region. Each region's if is marked with the thread range it runs on
-  /// (simt::kPartitionAttr), for one-thread operations and barriers.
+  /// and its named barrier (simt::kPartitionAttr), for thread and warp
+  /// indices, one-thread operations and barriers.
   static void lowerWarpSpecialize(tile::WarpSpecializeOp ws,
                                   unsigned numWarps) {
     OpBuilder b(ws);
     Location loc = ws.getLoc();
-    int32_t consumers = int32_t(numWarps) * 32;
+    int32_t group = int32_t(numWarps) * 32;
+    SmallVector<Region *> groups = ws.getConsumerGroups();
+    int32_t consumers = group * int32_t(groups.size());
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
     Value isConsumer =
@@ -650,11 +657,25 @@ private:
     OpBuilder tb = roles.getThenBodyBuilder();
     NVVM::SetMaxRegisterOp::create(tb, loc, ws.getConsumerRegs(),
                                    NVVM::SetMaxRegisterAction::increase);
-    auto consumer = scf::IfOp::create(
-        tb, loc, arith::ConstantIntOp::create(tb, loc, 1, 1), false);
-    consumer->setAttr(simt::kPartitionAttr,
-                      tb.getDenseI32ArrayAttr({0, consumers}));
-    moveInto(ws.getConsumer().front(), consumer.thenBlock());
+    for (auto [g, region] : llvm::enumerate(groups)) {
+      // (One group: all the consumer threads.)
+      Value mine = arith::ConstantIntOp::create(tb, loc, 1, 1);
+      if (groups.size() > 1) {
+        int32_t first = group * int32_t(g);
+        mine = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::ult, tid,
+                                     simt::i32Const(tb, loc, first + group));
+        if (g > 0)
+          mine = arith::AndIOp::create(
+              tb, loc, mine,
+              arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::uge, tid,
+                                    simt::i32Const(tb, loc, first)));
+      }
+      auto consumer = scf::IfOp::create(tb, loc, mine, false);
+      consumer->setAttr(simt::kPartitionAttr,
+                        tb.getDenseI32ArrayAttr(
+                            {group * int32_t(g), group, 1 + int32_t(g)}));
+      moveInto(region->front(), consumer.thenBlock());
+    }
     OpBuilder eb = roles.getElseBodyBuilder();
     NVVM::SetMaxRegisterOp::create(eb, loc, ws.getProducerRegs(),
                                    NVVM::SetMaxRegisterAction::decrease);
@@ -663,7 +684,8 @@ private:
                               simt::i32Const(eb, loc, consumers + 32));
     auto producer = scf::IfOp::create(eb, loc, firstWarp, false);
     producer->setAttr(simt::kPartitionAttr,
-                      eb.getDenseI32ArrayAttr({consumers, 32}));
+                      eb.getDenseI32ArrayAttr(
+                          {consumers, 32, 1 + int32_t(groups.size())}));
     moveInto(ws.getProducer().front(), producer.thenBlock());
     ws.erase();
   }

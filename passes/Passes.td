@@ -427,6 +427,30 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     (232 for two warpgroups). A hint that cannot apply (cp.async loads, a
     nested loop, a slice with side effects or tensors) is dropped.
 
+    Ping-pong consumers (`num-consumer-groups = 2`; opt-in): a
+    warp-specialized loop that is a flattened persistent nest (its tile
+    loop carrying nothing, directly in the kernel, the kernel's other ops
+    free of side effects) gets two consumer groups of num_warps warps
+    each (`more_consumers` of tile.warp_specialize). The producer still
+    copies every tile's blocks in order through the one ring of slots;
+    group g runs the flat loop over tiles g, g + 2, ... of the program's
+    (from the tile loop's start plus g steps, twice its step, over
+    ceil((Tn - g) / 2) tiles): its slot counters start at ring position
+    g * Kn and skip the other group's Kn positions at each tile's end, and
+    it releases a tile's last slot in the epilogue, right after the wait
+    for its groups (the next slot the producer needs may be the other
+    group's), not one iteration later. The groups take turns through one
+    "turn" mbarrier each (count num_warps): a group starts a tile's K
+    steps once the group before it has waited for its own tile's last
+    slot, and then gives the next group its turn -- without it a group
+    that skipped Kn positions could take a full barrier's completion two
+    rounds back for its own (a phase parity aliases every other round).
+    So the groups' main loops alternate and each one's epilogue runs under
+    the other's main loop. The nest without K steps (K = 0) runs in group 0
+    only. Where it does not apply (or a second group's staging buffers and
+    scratch would not fit beside the kernel's other buffers) the loop gets
+    one consumer group.
+
     Cluster multicast (`cluster-size = 2`; opt-in, see
     docs/performance.md): in a software-pipelined TMA loop (no deferred
     dot, not warp-specialized, not nested, only scf.ifs around it whose
@@ -445,7 +469,7 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
 
     Errors: a loop the upstream pipeliner rejects after the rewrite
     (internal); an unknown `warp-specialize` value; a `cluster-size` other
-    than 1 or 2.
+    than 1 or 2; a `num-consumer-groups` of 0.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -461,6 +485,12 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
            /*default=*/"\"hint\"",
            "warp specialization of TMA loops: 'hint' (loops marked "
            "tile.warp_specialize), 'on' (every eligible loop) or 'off'">,
+    Option<"numConsumerGroups", "num-consumer-groups", "unsigned",
+           /*default=*/"1",
+           "consumer groups of a warp-specialized flattened persistent "
+           "loop: 2 runs two groups of num_warps warps taking turns over "
+           "the tiles (ping-pong), each one's epilogue under the other's "
+           "main loop">,
     Option<"clusterSize", "cluster-size", "unsigned", /*default=*/"1",
            "CTAs per thread-block cluster: 2 lets pairs of CTAs that copy "
            "the same TMA block multicast it (1 or 2)">,

@@ -109,6 +109,181 @@ bool tmaOrderedWithOtherAccesses(MakeTensorDescOp desc, bool forStore) {
   return !r.wasInterrupted();
 }
 
+/// A warp-specialized flattened nest's loop whose consumer runs as
+/// `groups` consumer groups taking turns over its tiles (ping-pong; see
+/// tile-pipeline in Passes.td), and what its rewrite made: the release of
+/// the previous iteration's slot, the slot and phase of this iteration
+/// (computed at the body's start) and the position of the carried slot
+/// (the phase follows it).
+struct PingPong {
+  FlatNest flat;
+  scf::ForOp loop;
+  MBarrierArriveOp release;
+  MBarrierWaitOp fullWait; // the wait for this iteration's slot
+  Value slot, phase;
+  unsigned slotPos;
+  Value emptyBars, turns;
+  MemDescType barType;
+  unsigned stages, groups;
+  bool asyncChain;
+};
+
+/// Adapts consumer group `g`'s copy of `pp.loop` (`map` from the original)
+/// to the group's tiles: tiles g, g + groups, ... of the program's, its
+/// ring positions g * Kn, ... skipping (groups - 1) * Kn at each tile's
+/// end, a tile's last slot released in the epilogue after the wait for
+/// every group of the accumulator chain (the producer's next copy may go
+/// to another group's tile), the groups' turns (below), and, for g > 0, no
+/// nest without K steps (group 0 stores its tiles).
+///
+/// Turns: a wait for a slot's phase parity is only right while the slot's
+/// "full" barrier is at most one round behind it; a group that skipped the
+/// other's tile would otherwise take round r - 2's completion for round
+/// r's (found on the H200: wrong data and a hang). So group g waits, at
+/// each tile's first K step, on its turn barrier `turns[g]`, on which the
+/// group before it (g - 1, cyclically) arrives at its own tile's last K
+/// step, once it has waited for that slot: every slot before the tile is
+/// then full, and the group's own waits keep the rule from there. The
+/// turns alternate strictly, so their parities never alias either: group
+/// g's j-th tile waits for the completion of phase j (phase j - 1 for
+/// group 0, whose first tile waits for nobody). This is CUTLASS's ordered
+/// barrier between ping-pong math warpgroups, for the same reason.
+LogicalResult rewriteConsumerGroup(PingPong pp, IRMapping &map,
+                                   unsigned g) {
+  FlatNest &flat = pp.flat;
+  auto loop = cast<scf::ForOp>(map.lookupOrDefault(pp.loop.getOperation()));
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  auto c32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  auto trunc = [&](Value v) -> Value {
+    return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
+  };
+  int64_t n = pp.groups, S = pp.stages;
+  // The group's tiles: ceil((Tn - g) / n) of them (Tn >= 0), from the
+  // tile loop's start plus g steps, n steps apart.
+  Value tn = map.lookupOrDefault(flat.tn), kn = map.lookupOrDefault(flat.kn);
+  Value tiles = arith::DivSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, tn, c64(n - 1 - g)), c64(n));
+  loop.setUpperBound(arith::MulIOp::create(b, loc, tiles, kn));
+  Value lb = map.lookupOrDefault(flat.tileLb);
+  Value step = map.lookupOrDefault(flat.tileStep);
+  Type tileType = lb.getType();
+  auto tileConst = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(tileType, v));
+  };
+  loop.getInitsMutable()[0].assign(arith::AddIOp::create(
+      b, loc, lb, arith::MulIOp::create(b, loc, step, tileConst(g))));
+  auto next = cast<arith::AddIOp>(
+      map.lookupOrDefault(flat.tileNext.getOperation()));
+  next->setOperand(1, arith::MulIOp::create(b, loc, step, tileConst(n)));
+  // Ring positions: the carried slot and phase start at position
+  // g * Kn - 1 (computed from g * Kn - 1 + S >= 0, one round later: the
+  // phase flipped back); a tile's last iteration yields its position plus
+  // (n - 1) * Kn, the other groups' tiles in between.
+  Value start = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, kn, c64(g)), c64(S - 1));
+  loop.getInitsMutable()[pp.slotPos].assign(
+      trunc(arith::RemSIOp::create(b, loc, start, c64(S))));
+  loop.getInitsMutable()[pp.slotPos + 1].assign(arith::XOrIOp::create(
+      b, loc,
+      trunc(arith::AndIOp::create(
+          b, loc, arith::DivSIOp::create(b, loc, start, c64(S)), c64(1))),
+      c32(1)));
+  Value skip = arith::MulIOp::create(b, loc, kn, c64(n - 1));
+  Value skipSlots = trunc(arith::RemSIOp::create(b, loc, skip, c64(S)));
+  Value skipPhase = trunc(arith::AndIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, skip, c64(S)), c64(1)));
+  Block *body = loop.getBody();
+  Operation *yield = body->getTerminator();
+  Value last = map.lookupOrDefault(flat.last);
+  Value slot = map.lookupOrDefault(pp.slot);
+  Value phase = map.lookupOrDefault(pp.phase);
+  b.setInsertionPoint(yield);
+  Value q = arith::AddIOp::create(b, loc, slot, skipSlots);
+  Value wrap =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, q, c32(S));
+  Value skippedSlot = arith::SelectOp::create(
+      b, loc, wrap, arith::SubIOp::create(b, loc, q, c32(S)), q);
+  Value skippedPhase = arith::XOrIOp::create(
+      b, loc, arith::XOrIOp::create(b, loc, phase, skipPhase),
+      arith::ExtUIOp::create(b, loc, b.getI32Type(), wrap));
+  yield->setOperand(pp.slotPos,
+                    arith::SelectOp::create(b, loc, last, skippedSlot, slot));
+  yield->setOperand(pp.slotPos + 1, arith::SelectOp::create(
+                                        b, loc, last, skippedPhase, phase));
+  // With an asynchronous chain: the previous iteration's slot is released
+  // after the next wait only within a tile; a tile's last slot, in the
+  // epilogue after its wait for every group.
+  if (pp.asyncChain) {
+    auto release =
+        cast<MBarrierArriveOp>(map.lookupOrDefault(pp.release.getOperation()));
+    b.setInsertionPoint(release);
+    Value kidx = loop.getRegionIterArgs()[2];
+    release.getPredMutable().assign(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, kidx,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(kidx.getType(), 0))));
+    WarpGroupDotWaitOp wait;
+    for (Operation &op : body->without_terminator())
+      if (auto ifOp = dyn_cast<scf::IfOp>(op);
+          ifOp && ifOp.getCondition() == last)
+        for (Operation &inner : ifOp.thenBlock()->without_terminator())
+          if (auto w = dyn_cast<WarpGroupDotWaitOp>(inner);
+              w && w.getPendings() == 0 && !wait)
+            wait = w;
+    if (!wait)
+      return loop.emitError("internal: no wait for the accumulator in the "
+                            "epilogue of a ping-pong loop");
+    b.setInsertionPointAfter(wait);
+    Value empty = MemDescIndexOp::create(b, loc, pp.barType, pp.emptyBars,
+                                         slot);
+    MBarrierArriveOp::create(b, loc, empty, Value(), IntegerAttr());
+  }
+  // The turns.
+  {
+    auto fullWait =
+        cast<MBarrierWaitOp>(map.lookupOrDefault(pp.fullWait.getOperation()));
+    b.setInsertionPoint(fullWait);
+    Value kidx = loop.getRegionIterArgs()[2];
+    Value iv = loop.getInductionVar();
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kidx,
+                                        c64(0));
+    if (g == 0)
+      first = arith::AndIOp::create(
+          b, loc, first,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, c64(0)));
+    auto turn = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(turn.thenBlock());
+      Value j = arith::DivSIOp::create(b, loc, iv, kn);
+      if (g == 0)
+        j = arith::SubIOp::create(b, loc, j, c64(1));
+      Value parity = trunc(arith::AndIOp::create(b, loc, j, c64(1)));
+      Value mine =
+          MemDescIndexOp::create(b, loc, pp.barType, pp.turns, c32(g));
+      MBarrierWaitOp::create(b, loc, mine, parity);
+    }
+    b.setInsertionPointAfter(fullWait);
+    Value next = MemDescIndexOp::create(b, loc, pp.barType, pp.turns,
+                                        c32((g + 1) % n));
+    MBarrierArriveOp::create(b, loc, next, last, IntegerAttr());
+  }
+  if (g > 0) {
+    auto version =
+        cast<scf::IfOp>(map.lookupOrDefault(flat.version.getOperation()));
+    if (Block *none = version.elseBlock())
+      for (Operation &op :
+           llvm::make_early_inc_range(llvm::reverse(none->without_terminator())))
+        op.erase();
+  }
+  return success();
+}
+
 class PipelinePass : public tilec::impl::TilePipelinePassBase<PipelinePass> {
 public:
   using Base::Base;
@@ -119,6 +294,11 @@ public:
       getOperation().emitError("tile-pipeline: expected warp-specialize = "
                                "hint, on or off, found '")
           << warpSpecialize << "'";
+      return signalPassFailure();
+    }
+    if (numConsumerGroups == 0) {
+      getOperation().emitError("tile-pipeline: expected num-consumer-groups "
+                               ">= 1, found 0");
       return signalPassFailure();
     }
     if (clusterSize != 1 && clusterSize != 2) {
@@ -142,10 +322,12 @@ public:
         nests.push_back(loop);
     });
     for (scf::ForOp nest : nests) {
+      FlatNest flat;
       if (worthFlattening(nest) &&
-          flatSharedBytes(nest) <= int64_t(getSharedBudget(chip)))
-        (void)flattenLoopNest(nest);
-      else
+          flatSharedBytes(nest) <= int64_t(getSharedBudget(chip))) {
+        if (flattenLoopNest(nest, &flat))
+          flatNests[flat.loop] = flat;
+      } else
         nest->removeAttr(kFlattenAttr);
     }
     foldAccumulatorResets(getOperation());
@@ -871,6 +1053,87 @@ private:
   /// Kernels already split by warp specialization.
   llvm::SmallPtrSet<Operation *, 4> specialized;
 
+  /// The loops flattenLoopNest made, and their facts.
+  DenseMap<Operation *, FlatNest> flatNests;
+
+  /// The consumer groups the warp-specialized `loop` gets: 1, or
+  /// num-consumer-groups where ping-pong applies (tile-pipeline in
+  /// Passes.td): a flattened nest (`flat`) whose tile loop carries nothing,
+  /// directly in the kernel, beside ops free of side effects; an
+  /// asynchronous accumulator chain read only by the epilogue; the warps
+  /// and the shared memory of the groups (each one's TMA store staging
+  /// buffers and scratch) fitting the CTA, and 64 registers per thread
+  /// besides the accumulators.
+  unsigned consumerGroups(scf::ForOp loop, FlatNest *flat,
+                          ArrayRef<std::pair<WarpGroupDotOp, scf::IfOp>> asyncDots,
+                          unsigned stages) {
+    unsigned groups = numConsumerGroups;
+    if (groups == 1)
+      return 1;
+    auto func = loop->getParentOfType<FuncOp>();
+    auto refuse = [&](StringRef why) {
+      LLVM_DEBUG(llvm::dbgs() << "one consumer group (" << loop.getLoc()
+                              << "): " << why << "\n");
+      return 1u;
+    };
+    if (!flat)
+      return refuse("not a flattened loop nest");
+    if (flat->carriesAcrossTiles)
+      return refuse("the tile loop carries values");
+    if (flat->version->getParentOp() != func.getOperation())
+      return refuse("the nest is not directly in the kernel");
+    for (Operation &op : func.getBody().front().without_terminator())
+      if (&op != flat->version.getOperation() && !isMemoryEffectFree(&op))
+        return refuse("the kernel has side effects outside the nest");
+    for (auto [dot, reader] : asyncDots)
+      if (!reader || reader.getCondition() != flat->last)
+        return refuse("the accumulator is read outside the epilogue");
+    if (func.getNumWarps() * groups + 4 > 32)
+      return refuse("too many warps");
+    // Each group holds its accumulators: leave room for the rest (128x128
+    // on 4 warps: 128 of 232 registers per thread).
+    int64_t accRegs = 0;
+    for (auto [dot, reader] : asyncDots) {
+      auto t = cast<RankedTensorType>(dot.getD().getType());
+      accRegs += getTotalElemsPerThread(t) *
+                 t.getElementType().getIntOrFloatBitWidth() / 32;
+    }
+    if (accRegs + 64 >
+        getPartitionRegisters(func.getNumWarps() * groups).consumer)
+      return refuse("the accumulators leave too few registers");
+    // What one more group needs: the loop's TMA store staging buffers and
+    // its largest scratch but for the conversions those stores replace
+    // (pipelinedSharedBytes counts one group's). The kernel's other TMA
+    // stores (the nest without K steps) count too: stagingFits, deciding
+    // each store in turn, counts every other buffer as live, and a store
+    // it refuses keeps a conversion whose scratch may not fit (a 64x256
+    // tile's 64 KiB for each group).
+    int64_t staging = 0, scratch = 0, elsewhere = 0;
+    llvm::SmallPtrSet<Operation *, 8> replaced;
+    func.walk([&](DescStoreOp store) {
+      if (!tma || !getTMAStoreConfig(store))
+        return;
+      auto t = cast<RankedTensorType>(store.getSrc().getType());
+      int64_t bytes =
+          roundToKiB(t.getNumElements() * getElementBytes(t.getElementType()));
+      if (!loop->isAncestor(store)) {
+        elsewhere += bytes;
+        return;
+      }
+      staging += bytes;
+      addReplacedByTMAStore(store, replaced);
+    });
+    loop.walk([&](Operation *op) {
+      if (!replaced.contains(op))
+        scratch = std::max(scratch, roundToKiB(simt::getScratchBytes(op)));
+    });
+    if (pipelinedSharedBytes(loop, stages, /*ws=*/true) + elsewhere +
+            int64_t(groups - 1) * (staging + scratch) >
+        int64_t(getSharedBudget(chip)))
+      return refuse("the groups' shared memory does not fit");
+    return groups;
+  }
+
   /// In `reader` (an scf.if of the loop body), the asynchronous `dot`'s
   /// result is read after a wait for all groups; `reader` yields the
   /// waited value in the regions that read it, and the dot's in the others,
@@ -1073,6 +1336,9 @@ private:
     unsigned stages = stagesFor(loop);
     if (stages < 2)
       return success();
+    std::optional<FlatNest> flat;
+    if (auto it = flatNests.find(loop); it != flatNests.end())
+      flat = it->second;
     Block *body = loop.getBody();
     // Global writes in the loop and the pointer bases they use.
     SmallVector<Value> writtenBases;
@@ -1285,6 +1551,9 @@ private:
     // (A warp-specialized loop is not unrolled: its dots stay synchronous.)
     if (ws)
       deferred.reset();
+    unsigned groups =
+        ws ? consumerGroups(loop, flat ? &*flat : nullptr, asyncDots, stages)
+           : 1;
     auto func = loop->getParentOfType<FuncOp>();
     // Multicast copies shared by the two CTAs of a cluster (cluster-size =
     // 2): software-pipelined TMA loops with no deferred dot, not nested.
@@ -1669,7 +1938,8 @@ private:
     // that slot there); with synchronous reads, slot i % S after its last
     // reader. `pred` (optional) and `ctas` are tile.mbarrier_arrive's.
     auto releaseSlots = [&](Value pred, IntegerAttr ctas,
-                            llvm::function_ref<Value()> prev) {
+                            llvm::function_ref<Value()> prev)
+        -> MBarrierArriveOp {
       auto both = [&](Value p) {
         return pred ? Value(arith::AndIOp::create(rewriter, loc, pred, p)) : p;
       };
@@ -1681,8 +1951,7 @@ private:
         Value p = both(notFirst);
         Value empty =
             MemDescIndexOp::create(rewriter, loc, barType, emptyBars, prev());
-        MBarrierArriveOp::create(rewriter, loc, empty, p, ctas);
-        return;
+        return MBarrierArriveOp::create(rewriter, loc, empty, p, ctas);
       }
       Operation *lastReader = nullptr;
       for (Value view : slotViews)
@@ -1697,17 +1966,41 @@ private:
         rewriter.setInsertionPoint(body->getTerminator());
       Value empty =
           MemDescIndexOp::create(rewriter, loc, barType, emptyBars, slotI);
-      MBarrierArriveOp::create(rewriter, loc, empty, pred, ctas);
+      return MBarrierArriveOp::create(rewriter, loc, empty, pred, ctas);
     };
 
     if (ws) {
       // (The loop carries iteration i - 1's slot.)
-      releaseSlots(Value(), IntegerAttr(), [&] { return prevSlot; });
+      MBarrierArriveOp release =
+          releaseSlots(Value(), IntegerAttr(), [&] { return prevSlot; });
       rewriter.setInsertionPointAfter(loop);
       waitForAccumulators(loop, loop);
       specialized.insert(func);
-      return splitPartitions(func, bodyStart, producerOps,
-                             getPartitionRegisters(func.getNumWarps()));
+      PartitionRegisters regs =
+          getPartitionRegisters(func.getNumWarps() * groups);
+      if (groups == 1)
+        return splitPartitions(func, bodyStart, producerOps, regs);
+      // One "turn" mbarrier per group (see rewriteConsumerGroup), each
+      // warp of the group before it arriving once per tile.
+      auto barEnc = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {0});
+      Value turns = LocalAllocOp::create(
+          allocs, loc,
+          MemDescType::get({int64_t(groups), 1}, rewriter.getI64Type(), barEnc,
+                           true),
+          Value());
+      MBarrierInitOp::create(
+          allocs, loc, turns,
+          allocs.getI32IntegerAttr(int32_t(func.getNumWarps())));
+      auto fullWait = cast<MBarrierWaitOp>(waits.back());
+      PingPong pingPong{*flat,    loop,      release,   fullWait,
+                        slotI,    phaseI,
+                        cast<BlockArgument>(prevSlot).getArgNumber() - 1,
+                        emptyBars, turns,    barType,   stages,
+                        groups,   bool(lastDotWait)};
+      return splitPartitions(func, bodyStart, producerOps, regs, groups,
+                             [&](IRMapping &map, unsigned g) {
+                               return rewriteConsumerGroup(pingPong, map, g);
+                             });
     }
 
     // Multicast: releases to both CTAs' producers. (The pipelined loop's

@@ -261,7 +261,8 @@ bool tilec::canSplitProducer(scf::ForOp loop, ArrayRef<Operation *> stage0,
 
 LogicalResult tilec::splitPartitions(FuncOp func, Operation *consumerStart,
                                      ArrayRef<Operation *> producerOps,
-                                     PartitionRegisters regs) {
+                                     PartitionRegisters regs, unsigned groups,
+                                     GroupRewrite rewriteGroup) {
   Block &body = func.getBody().front();
   Operation *term = body.getTerminator();
   if (term->getNumOperands())
@@ -269,7 +270,8 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *consumerStart,
   MLIRContext *ctx = func.getContext();
   OpBuilder b(consumerStart);
   auto ws = WarpSpecializeOp::create(b, func.getLoc(), /*producer_warps=*/4,
-                                     regs.producer, regs.consumer);
+                                     regs.producer, regs.consumer,
+                                     /*more_consumersCount=*/groups - 1);
   Block *consumer = new Block();
   ws.getConsumer().push_back(consumer);
   Block *producer = new Block();
@@ -297,26 +299,45 @@ LogicalResult tilec::splitPartitions(FuncOp func, Operation *consumerStart,
   // (Not converging leaves valid IR; what must be gone is checked below.)
   (void)cleanUp(ws.getProducer());
 
-  // The consumer: everything but the marked ops.
-  SmallVector<Operation *> marked;
-  consumer->walk([&](Operation *op) {
-    if (op->hasAttr(kProducerMark))
-      marked.push_back(op);
-  });
-  for (Operation *op : marked) {
-    if (op->getNumResults() && !op->use_empty())
-      return op->emitError("internal: a producer op with used results");
-    op->erase();
+  // More consumer groups: copies of the consumer, each adapted to its
+  // share of the work by `rewriteGroup` (group 0 is the consumer itself,
+  // whose mapping is the identity), all made before any is changed.
+  SmallVector<IRMapping> maps(groups);
+  SmallVector<Region *> regions = ws.getConsumerGroups();
+  for (unsigned g = 1; g < groups; ++g) {
+    Block *copy = new Block();
+    regions[g]->push_back(copy);
+    OpBuilder cb = OpBuilder::atBlockEnd(copy);
+    for (Operation &op : *consumer)
+      cb.clone(op, maps[g]);
   }
-  SmallVector<Operation *> effects;
-  consumer->walk([&](Operation *op) {
-    if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op) &&
-        !isMemoryEffectFree(op))
-      effects.push_back(op);
-  });
-  if (failed(pruneTo(*consumer, effects)))
-    return failure();
-  (void)cleanUp(ws.getConsumer());
+  for (unsigned g = 0; g < groups && rewriteGroup; ++g)
+    if (failed(rewriteGroup(maps[g], g)))
+      return failure();
+
+  // Each consumer: everything but the marked ops.
+  for (Region *region : regions) {
+    Block &block = region->front();
+    SmallVector<Operation *> marked;
+    block.walk([&](Operation *op) {
+      if (op->hasAttr(kProducerMark))
+        marked.push_back(op);
+    });
+    for (Operation *op : marked) {
+      if (op->getNumResults() && !op->use_empty())
+        return op->emitError("internal: a producer op with used results");
+      op->erase();
+    }
+    SmallVector<Operation *> effects;
+    block.walk([&](Operation *op) {
+      if (!isa<scf::ForOp, scf::IfOp, scf::YieldOp>(op) &&
+          !isMemoryEffectFree(op))
+        effects.push_back(op);
+    });
+    if (failed(pruneTo(block, effects)))
+      return failure();
+    (void)cleanUp(*region);
+  }
 
   WalkResult poison = ws->walk([&](ub::PoisonOp) {
     return WalkResult::interrupt();

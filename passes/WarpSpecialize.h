@@ -9,6 +9,7 @@
 
 #include "dialects/Tile/IR/TileOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <string>
 
@@ -39,18 +40,29 @@ bool canSplitProducer(mlir::scf::ForOp loop,
                       llvm::ArrayRef<mlir::Operation *> stage0,
                       std::string &why);
 
+/// Adapts consumer group `group`'s copy of the kernel (`map`: from the
+/// ops and values of group 0's, the original, to the copy's; the identity
+/// for group 0) to that group's share of the work; see splitPartitions.
+using GroupRewrite =
+    llvm::function_ref<mlir::LogicalResult(mlir::IRMapping &map,
+                                           unsigned group)>;
+
 /// Splits kernel `func`: the ops from `consumerStart` (in the body's block)
 /// to the end become the consumer region of a new tile.warp_specialize, a
 /// copy of them pruned to `producerOps` (and what they need: their
 /// operands' slices, the loops and ifs around them) its producer region,
-/// and the consumer loses `producerOps`. Both regions are then cleaned of
-/// dead code (unused iteration arguments included). Fails, with an error
-/// on `func`, when the result does not verify (a producer keeping a
-/// tensor: canSplitProducer rules that out beforehand).
+/// and the consumer loses `producerOps`. With `groups` > 1 the consumer is
+/// copied into `more_consumers` regions (ping-pong), and `rewriteGroup` is
+/// called for each group, 0 included, after all copies are made and before
+/// the producer ops leave them. All regions are then cleaned of dead code
+/// (unused iteration arguments included). Fails, with an error on `func`,
+/// when the result does not verify (a producer keeping a tensor:
+/// canSplitProducer rules that out beforehand) or `rewriteGroup` fails.
 mlir::LogicalResult
 splitPartitions(tile::FuncOp func, mlir::Operation *consumerStart,
                 llvm::ArrayRef<mlir::Operation *> producerOps,
-                PartitionRegisters regs);
+                PartitionRegisters regs, unsigned groups = 1,
+                GroupRewrite rewriteGroup = {});
 
 } // namespace tilec
 

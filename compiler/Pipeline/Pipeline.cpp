@@ -59,6 +59,7 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pipe.chip = opts.arch;
   pipe.warpSpecialize = opts.warpSpecialize;
   pipe.clusterSize = opts.clusterSize;
+  pipe.numConsumerGroups = opts.numConsumerGroups;
   pm.addPass(createTilePipelinePass(pipe));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -35,6 +35,10 @@ struct PipelineOptions {
   /// `warp-specialize`): "hint" (tl.range(..., warp_specialize=True)),
   /// "on" (every eligible loop) or "off".
   std::string warpSpecialize = "hint";
+  /// Consumer groups of a warp-specialized persistent loop
+  /// (tile-pipeline's `num-consumer-groups`): 2 gives it two groups of
+  /// num_warps warps taking turns over the tiles (ping-pong).
+  unsigned numConsumerGroups = 1;
   /// CTAs per thread-block cluster (tile-pipeline's `cluster-size`): 2
   /// lets pairs of CTAs multicast the TMA copies they share (sm_90+).
   unsigned clusterSize = 1;

@@ -49,8 +49,7 @@ struct HistogramLowering : public OpConversionPattern<tile::HistogramOp> {
     // 1. Zero the counters: thread t clears t, t + T, ... (T threads).
     LL src = getLayout(srcType);
     int64_t threads = 32 * src.getNumWarps();
-    Value tid = arith::IndexCastUIOp::create(
-        b, loc, i32, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+    Value tid = emitThreadId(b, loc);
     for (int64_t first = 0; first < numBins; first += threads) {
       Value bin = arith::AddIOp::create(b, loc, tid, i32Const(b, loc, first));
       Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,

@@ -76,10 +76,18 @@ Value simt::emitIsThreadZero(OpBuilder &b, Location loc) {
                                i32Const(b, loc, first));
 }
 
-Value simt::emitWarpId(OpBuilder &b, Location loc) {
+Value simt::emitThreadId(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), tid);
-  return arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
+  DenseI32ArrayAttr part = getPartition(b.getInsertionBlock()->getParentOp());
+  if (part && part[0] != 0)
+    tid = arith::SubIOp::create(b, loc, tid, i32Const(b, loc, part[0]));
+  return tid;
+}
+
+Value simt::emitWarpId(OpBuilder &b, Location loc) {
+  return arith::ShRUIOp::create(b, loc, emitThreadId(b, loc),
+                                i32Const(b, loc, 5));
 }
 
 Value simt::extractBits(OpBuilder &b, Location loc, Value id, uint64_t mask) {

@@ -34,7 +34,12 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// An i64 constant.
 mlir::Value i64Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
-/// `threadIdx.x % 32` and `threadIdx.x / 32` (i32).
+/// `threadIdx.x % 32` and `threadIdx.x / 32` (i32); inside a
+/// warp-specialized partition (an op marked kPartitionAttr around the
+/// insertion point), the thread and warp indices count from the
+/// partition's first thread, so that a consumer group's tensors are laid
+/// out over its own warps.
+mlir::Value emitThreadId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc);
 /// "This is thread 0 of the CTA" (i1): the one thread that does what must
@@ -43,9 +48,10 @@ mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc);
 /// the insertion point), the partition's first thread.
 mlir::Value emitIsThreadZero(mlir::OpBuilder &b, mlir::Location loc);
 
-/// The `[first thread, threads]` (DenseI32ArrayAttr) of the threads that
-/// run the regions of the op carrying it: a lowered tile.warp_specialize
-/// partition (LowerToSIMT.cpp).
+/// The `[first thread, threads, named barrier]` (DenseI32ArrayAttr) of the
+/// threads that run the regions of the op carrying it: a lowered
+/// tile.warp_specialize partition (LowerToSIMT.cpp), whose CTA barriers
+/// become `bar.sync` of that named barrier and that many threads.
 inline constexpr llvm::StringLiteral kPartitionAttr = "tile.partition";
 
 /// The kPartitionAttr of the nearest op around `op` (inclusive) carrying

@@ -1324,7 +1324,15 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
         {"matmul_tma_persistent_fp16_f32_ws", "matmul_tma_persistent_kernel",
          Elem::F16, Elem::F32, 64, 64, true},
         {"matmul_tma_persistent_bf16_ws", "matmul_tma_persistent_kernel",
-         Elem::BF16, Elem::BF16, 128, 256, true}}) {
+         Elem::BF16, Elem::BF16, 128, 256, true},
+        // Ping-pong: two consumer groups take turns over a program's tiles
+        // (a program with one tile leaves the second group idle).
+        {"matmul_tma_persistent_fp16_f32_pp", "matmul_tma_persistent_kernel",
+         Elem::F16, Elem::F32, 64, 64, true},
+        {"matmul_tma_persistent_bf16_pp", "matmul_tma_persistent_kernel",
+         Elem::BF16, Elem::BF16, 128, 128, true},
+        {"matmul_tma_persistent_fp16_pp_sub", "matmul_tma_persistent_kernel",
+         Elem::F16, Elem::F16, 64, 128, true}}) {
     MatmulSpec d = spec(file, in, out, Prec::ExactProducts);
     d.kernel = kernel;
     d.blockM = bm;
@@ -1340,6 +1348,14 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
       // (K <= BLOCK_K) the flattened loop's first and last step coincide.
       d.maxPrograms = 3;
       addMatmul(d, {ragged, {700, 520, 130}, {300, 1030, 64}, {260, 700, 9}});
+      // Ping-pong: odd and even numbers of tiles per program, one K step
+      // (K < BLOCK_K). (No K = 0: a host descriptor of an empty tensor is
+      // refused at launch, docs/runtime.md.)
+      if (std::string(file).find("_pp") != std::string::npos) {
+        d.maxPrograms = 2;
+        addMatmul(d, {Shape{1000, 900, 300}, Shape{640, 512, 1100},
+                      Shape{390, 260, 20}});
+      }
     }
   }
   // The host-descriptor benchmark's own PTX (bench_desc_gemm.py --host
@@ -1368,6 +1384,23 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
        {"bench_host_desc_tma_fp16_i32", "bench_host_desc_ws_fp16_i32"})
     addMatmul(hostDescBench(file, Elem::F16),
               {Shape{411, 531, 203}, Shape{16, 300, 520}});
+  // ... ping-pong, 128x128 tiles per consumer group.
+  for (auto [file, e] : {std::pair{"bench_host_desc_pp_fp16", Elem::F16},
+                         {"bench_host_desc_pp_bf16", Elem::BF16},
+                         {"bench_host_desc_pp_fp16_i32", Elem::F16},
+                         {"bench_host_desc_pp_bf16_i32", Elem::BF16},
+                         {"bench_host_desc_pp_64x256_fp16", Elem::F16},
+                         {"bench_host_desc_pp_64x256_bf16", Elem::BF16}}) {
+    MatmulSpec d = hostDescBench(file, e);
+    bool wide = std::string(file).find("64x256") != std::string::npos;
+    d.blockM = wide ? 64 : 128;
+    d.blockN = wide ? 256 : 128;
+    bool plain = std::string(file).find("_i32") != std::string::npos;
+    if (plain)
+      addMatmul(d, {Shape{411, 531, 203}, Shape{16, 300, 520}});
+    else
+      addMatmul(d, {Shape{400, 528, 1024}, Shape{528, 1104, 64}});
+  }
   // The descriptor benchmark's own PTX (bench/bench_desc_gemm.py).
   for (auto [file, e, gelu] :
        {std::tuple{"bench_desc_fp16_i32_16", Elem::F16, false},
@@ -1375,12 +1408,20 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
         {"bench_desc_fp16_gelu_i32_16", Elem::F16, true},
         {"bench_desc_bf16_gelu_i32_16", Elem::BF16, true},
         {"bench_desc_fp16_gelu_flat_i32_16", Elem::F16, true},
-        {"bench_desc_bf16_gelu_flat_i32_16", Elem::BF16, true}}) {
+        {"bench_desc_bf16_gelu_flat_i32_16", Elem::BF16, true},
+        {"bench_desc_fp16_pp_i32_16", Elem::F16, false},
+        {"bench_desc_bf16_pp_i32_16", Elem::BF16, false},
+        {"bench_desc_fp16_gelu_pp_i32_16", Elem::F16, true},
+        {"bench_desc_bf16_gelu_pp_i32_16", Elem::BF16, true},
+        {"bench_desc_fp16_gelu_pp_64x256_i32_16", Elem::F16, true},
+        {"bench_desc_bf16_gelu_pp_64x256_i32_16", Elem::BF16, true}}) {
     MatmulSpec d = spec(file, e, e, Prec::ExactProducts);
     d.kernel = "matmul_desc_kernel";
     d.gelu = gelu;
-    d.blockM = 128;
-    d.blockN = 256;
+    bool pp = std::string(file).find("_pp") != std::string::npos;
+    bool wide = std::string(file).find("64x256") != std::string::npos;
+    d.blockM = wide ? 64 : 128;
+    d.blockN = pp && !wide ? 128 : 256;
     d.aligned = true;
     d.maxPrograms = 4;
     addMatmul(d, {Shape{400, 528, 272}});

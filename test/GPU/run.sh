@@ -11,7 +11,8 @@
 #                synccheck over the mbarrier and warp-specialized GEMMs
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
-#                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host)
+#                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host,
+#                --host --tma, --host --tma --pp)
 #                (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
@@ -106,6 +107,10 @@ if [ "$sanitize" = 1 ]; then
     ws="matmul_tma_fp16_ws,matmul_tma_persistent_fp16_f32_ws"
     ws+=",matmul_tma_persistent_bf16_ws,bench_host_desc_ws_fp16"
     ws+=",bench_host_desc_ws_bf16,bench_host_desc_ws_fp16_i32"
+    # ... with two consumer groups (ping-pong, --num-consumer-groups 2).
+    ws+=",matmul_tma_persistent_fp16_f32_pp,matmul_tma_persistent_bf16_pp"
+    ws+=",matmul_tma_persistent_fp16_pp_sub,bench_host_desc_pp_fp16"
+    ws+=",bench_host_desc_pp_bf16_i32,bench_desc_fp16_gelu_pp_i32_16"
     racy+=",$ws"
     # Results of atomics broadcast across warps, histogram counters,
     # reductions across warps.
@@ -174,6 +179,9 @@ if [ "$bench" = 1 ]; then
     [ -f "$kernels/bench_host_desc_tma_fp16.ptx" ] &&
       run_bench bench_desc_gemm.py "${TILEC_HOST_DESC_TMA_GEMM_JSON:-bench_host_desc_tma_gemm.json}" \
         --sources "$here/examples" --host --tma
+    [ -f "$kernels/bench_host_desc_pp_fp16.ptx" ] &&
+      run_bench bench_desc_gemm.py "${TILEC_HOST_DESC_PP_GEMM_JSON:-bench_host_desc_pp_gemm.json}" \
+        --sources "$here/examples" --host --tma --pp
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
          "build with -DTILEC_GPU_DOT_TESTS=ON)"

@@ -164,6 +164,16 @@ cl::opt<std::string> warpSpecialize(
              "off: none"),
     cl::value_desc("hint|on|off"), cl::init("hint"), cl::cat(tilecCategory));
 
+cl::opt<unsigned> numConsumerGroups(
+    "num-consumer-groups",
+    cl::desc("Consumer groups of a warp-specialized persistent loop "
+             "(tl.range(..., flatten=True, warp_specialize=True); sm_90a): 2 "
+             "runs two groups of --num-warps warps that take turns over the "
+             "program's tiles (CUTLASS's ping-pong), one group's epilogue "
+             "under the other's main loop; where that does not apply the "
+             "loop keeps one group. 1 (the default): one group"),
+    cl::value_desc("1|2"), cl::init(1), cl::cat(tilecCategory));
+
 cl::opt<unsigned> clusterSize(
     "cluster-size",
     cl::desc("CTAs per thread-block cluster (sm_90+): 2 lets two CTAs that "
@@ -262,6 +272,12 @@ int main(int argc, char **argv) {
     llvm::errs() << "tilec: error: expected --warp-specialize=hint, on or "
                     "off, found '"
                  << warpSpecialize << "'\n";
+    return fail();
+  }
+  if (numConsumerGroups != 1 && numConsumerGroups != 2) {
+    llvm::errs() << "tilec: error: expected --num-consumer-groups 1 or 2, "
+                    "found "
+                 << numConsumerGroups << "\n";
     return fail();
   }
   if (clusterSize != 1 && clusterSize != 2) {
@@ -461,6 +477,7 @@ int main(int argc, char **argv) {
   opts.tmaPointerLoads = tmaPointerLoads;
   opts.warpSpecialize = warpSpecialize;
   opts.clusterSize = clusterSize;
+  opts.numConsumerGroups = numConsumerGroups;
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

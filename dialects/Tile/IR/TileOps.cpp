@@ -1565,6 +1565,13 @@ LogicalResult MBarrierArriveOp::verify() {
   return success();
 }
 
+SmallVector<Region *> WarpSpecializeOp::getConsumerGroups() {
+  SmallVector<Region *> groups = {&getConsumer()};
+  for (Region &r : getMoreConsumers())
+    groups.push_back(&r);
+  return groups;
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   // setmaxnreg (PTX ISA 9.7.19.6) acts on whole warpgroups and takes a
   // multiple of 8 in [24, 256].
@@ -1584,13 +1591,14 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("expected the kernel's num_warps to be a multiple of 4 "
                        "(whole consumer warpgroups), found ")
            << func.getNumWarps();
-  if (func && func.getNumWarps() + getProducerWarps() > 32)
+  if (func && getConsumerWarps(func.getNumWarps()) + getProducerWarps() > 32)
     return emitOpError("expected at most 32 warps with the producer's, found ")
-           << func.getNumWarps() << " + " << getProducerWarps();
+           << getConsumerWarps(func.getNumWarps()) << " + "
+           << getProducerWarps();
   // setmaxnreg.inc waits until the registers are free: both partitions'
   // budgets must fit the 64K registers of one CTA per multiprocessor.
   if (func) {
-    int64_t consumers = int64_t(func.getNumWarps()) * 32;
+    int64_t consumers = int64_t(getConsumerWarps(func.getNumWarps())) * 32;
     int64_t producers = int64_t(getProducerWarps()) * 32;
     int64_t regs = getConsumerRegs() * consumers + getProducerRegs() * producers;
     if (regs > 65536)

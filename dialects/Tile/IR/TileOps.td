@@ -1269,6 +1269,18 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     "empty" barriers); the op sits directly in a kernel's body, after the
     buffers and mbarriers both partitions use.
 
+    Ping-pong (`more_consumers`, CUTLASS's ping-pong schedule): each
+    region of `more_consumers` is one more consumer group of `num_warps`
+    warps, running beside the first: group g (0 the `consumer` region,
+    g >= 1 the g-th of `more_consumers`) has threads
+    `[32 * num_warps * g, 32 * num_warps * (g + 1))`, its tensors
+    distributed over its own warps as the consumer's are, its own CTA
+    barrier (`bar.sync 1 + g`) and its own shared buffers. The producer
+    then follows the groups' warps, and the launch has
+    `num_warps * groups + producer_warps` warps. In tilec the groups take
+    turns over a persistent loop's tiles, one group's epilogue running
+    under the other's main loop.
+
     ```mlir
     tile.warp_specialize attributes {producer_warps = 4 : i32,
         producer_regs = 40 : i32, consumer_regs = 232 : i32} {
@@ -1281,8 +1293,20 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
   let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$producer_warps,
                        ConfinedAttr<I32Attr, [IntPositive]>:$producer_regs,
                        ConfinedAttr<I32Attr, [IntPositive]>:$consumer_regs);
-  let regions = (region SizedRegion<1>:$consumer, SizedRegion<1>:$producer);
-  let assemblyFormat = "attr-dict-with-keyword $consumer `producer` $producer";
+  let regions = (region SizedRegion<1>:$consumer, SizedRegion<1>:$producer,
+                        VariadicRegion<SizedRegion<1>>:$more_consumers);
+  let assemblyFormat = [{
+    attr-dict-with-keyword $consumer `producer` $producer
+    (`groups` $more_consumers^)?
+  }];
+  let extraClassDeclaration = [{
+    /// The consumer groups' regions, group 0 (`consumer`) first.
+    llvm::SmallVector<mlir::Region *> getConsumerGroups();
+    /// Consumer warps in all: the kernel's num_warps times the groups.
+    unsigned getConsumerWarps(unsigned numWarps) {
+      return numWarps * (1 + getMoreConsumers().size());
+    }
+  }];
   let hasVerifier = 1;
 }
 

@@ -33,6 +33,60 @@ tile.func @ws(%p: i1) attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
+// Two consumer groups (ping-pong): the second group's region follows
+// `groups`.
+#flat = #tile.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK-LABEL: tile.func @ping_pong(
+// CHECK: tile.warp_specialize attributes {consumer_regs = 232 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
+// CHECK: tile.mbarrier_arrive %{{.*}}, %{{.*}} : !tile.memdesc<1xi64, #{{.*}}, mutable>
+// CHECK: } producer {
+// CHECK: tile.mbarrier_arrive %{{.*}} : !tile.memdesc<1xi64, #{{.*}}, mutable>
+// CHECK: } groups {
+// CHECK: tile.mbarrier_wait
+// CHECK: }
+tile.func @ping_pong(%p: i1) attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %full = tile.local_alloc : () -> !tile.memdesc<1xi64, #flat, mutable>
+  %empty = tile.local_alloc : () -> !tile.memdesc<1xi64, #flat, mutable>
+  tile.warp_specialize attributes {consumer_regs = 232 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
+    tile.mbarrier_arrive %empty, %p : !tile.memdesc<1xi64, #flat, mutable>
+  } producer {
+    tile.mbarrier_arrive %full : !tile.memdesc<1xi64, #flat, mutable>
+  } groups {
+    tile.mbarrier_wait %full, %c0 : !tile.memdesc<1xi64, #flat, mutable>
+  }
+  tile.return
+}
+
+// -----
+
+// Two groups of 4 warps and the producer's 4: 232 registers each for the
+// consumers is the most that fits (240 x 256 + 40 x 128 > 65536).
+tile.func @ping_pong_registers() attributes {tile.num_warps = 4 : i32} {
+  // expected-error @+1 {{expected the partitions' registers to fit 65536 (one CTA per multiprocessor), found 240 x 256 + 40 x 128 = 66560}}
+  tile.warp_specialize attributes {consumer_regs = 240 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
+  } producer {
+  } groups {
+  }
+  tile.return
+}
+
+// -----
+
+// Four groups of 8 warps and the producer: 36 warps.
+tile.func @ping_pong_warps() attributes {tile.num_warps = 8 : i32} {
+  // expected-error @+1 {{expected at most 32 warps with the producer's, found 32 + 4}}
+  tile.warp_specialize attributes {consumer_regs = 64 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
+  } producer {
+  } groups {
+  }, {
+  }, {
+  }
+  tile.return
+}
+
+// -----
+
 tile.func @tensor_in_producer() attributes {tile.num_warps = 4 : i32} {
   tile.warp_specialize attributes {consumer_regs = 240 : i32, producer_regs = 40 : i32, producer_warps = 4 : i32} {
   } producer {

@@ -315,7 +315,8 @@ def matmul_desc_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                        stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                        GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
-                       ACTIVATION: tl.constexpr = "", FLATTEN: tl.constexpr = False):
+                       ACTIVATION: tl.constexpr = "", FLATTEN: tl.constexpr = False,
+                       WARP_SPECIALIZE: tl.constexpr = False):
     """C = A @ B as Triton's tutorial 09 writes it with device-side tensor
     descriptors (row-major A, B and C: stride_ak, stride_bn and stride_cn
     must be 1), persistent: each program loops over output tiles in grouped
@@ -323,7 +324,8 @@ def matmul_desc_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     Partial tiles need no masks: the descriptors zero-fill and clip.
     ACTIVATION="gelu" applies the exact GELU to the fp32 accumulator, as
     matmul_kernel does. FLATTEN is tl.range's flatten= for the loop over
-    tiles (the next tile's loads overlap this tile's epilogue)."""
+    tiles (the next tile's loads overlap this tile's epilogue), WARP_SPECIALIZE
+    its warp_specialize= (a producer warp issues the loads)."""
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[stride_am, stride_ak],
                                        block_shape=[BLOCK_M, BLOCK_K])
     b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[stride_bk, stride_bn],
@@ -335,7 +337,8 @@ def matmul_desc_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     k_tiles = tl.cdiv(K, BLOCK_K)
     num_tiles = num_pid_m * num_pid_n
     num_pid_in_group = GROUP_M * num_pid_n
-    for tile_id in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0), flatten=FLATTEN):
+    for tile_id in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0), flatten=FLATTEN,
+                            warp_specialize=WARP_SPECIALIZE):
         group_id = tile_id // num_pid_in_group
         first_pid_m = group_id * GROUP_M
         group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
