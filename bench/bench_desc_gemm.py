@@ -82,6 +82,8 @@ SHAPES = ((4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000))
 # warps are compiled in; the block shapes set its descriptors and grid).
 PP_CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8)
 PP_NUM_STAGES = 4
+# --pp-tile: the configs built (test/CMakeLists.txt), tile -> stages.
+PP_TILES = {"128x128": 4, "64x256": 3, "128x128x128": 2}
 PP_NUM_WARPS = 4
 PP_CONSUMER_GROUPS = 2
 DTYPES = (("fp16", torch.float16, 1e-3), ("bf16", torch.bfloat16, 8e-3))
@@ -140,14 +142,16 @@ def main():
                         "128x128x64 tiles, 4 stages) against Triton with and without "
                         "warp_specialize (128x256x64), tilec's kernels without and with "
                         "warp specialization (bench_host_desc_{tma,ws}_*.ptx), and cuBLAS")
-    p.add_argument("--pp-tile", default="128x128",
-                   help="with --pp: the ping-pong kernel's tile, BLOCK_MxBLOCK_N: 128x128 "
-                        "(bench_host_desc_pp_*.ptx, the default) or 64x256 "
-                        "(bench_host_desc_pp_64x256_*.ptx)")
+    p.add_argument("--pp-tile", default="128x128", choices=tuple(PP_TILES),
+                   help="with --pp: the ping-pong kernel's tile, BLOCK_MxBLOCK_N[xBLOCK_K]: "
+                        "128x128 (bench_host_desc_pp_*.ptx, the default), or "
+                        "bench_host_desc_pp_<tile>_*.ptx")
     args = p.parse_args()
-    if args.pp_tile not in ("128x128", "64x256"):
-        raise SystemExit(f"--pp-tile: expected 128x128 or 64x256, found {args.pp_tile}")
-    PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"] = (int(x) for x in args.pp_tile.split("x"))
+    global PP_NUM_STAGES
+    tile = [int(x) for x in args.pp_tile.split("x")]
+    PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"] = tile[:2]
+    PP_CONFIG["BLOCK_K"] = tile[2] if len(tile) > 2 else 64
+    PP_NUM_STAGES = PP_TILES[args.pp_tile]
     pp_name = "pp" if args.pp_tile == "128x128" else f"pp_{args.pp_tile}"
     if args.ws and args.pp:
         raise SystemExit("--ws and --pp are exclusive (--pp also times the --ws kernel)")

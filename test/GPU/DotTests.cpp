@@ -1389,6 +1389,8 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
                          {"bench_host_desc_pp_bf16", Elem::BF16},
                          {"bench_host_desc_pp_fp16_i32", Elem::F16},
                          {"bench_host_desc_pp_bf16_i32", Elem::BF16},
+                         {"bench_host_desc_pp_128x128x128_fp16", Elem::F16},
+                         {"bench_host_desc_pp_128x128x128_bf16", Elem::BF16},
                          {"bench_host_desc_pp_64x256_fp16", Elem::F16},
                          {"bench_host_desc_pp_64x256_bf16", Elem::BF16}}) {
     MatmulSpec d = hostDescBench(file, e);
