@@ -218,7 +218,9 @@ LogicalResult rewriteConsumerGroup(PingPong pp, IRMapping &map,
                                         b, loc, last, skippedPhase, phase));
   // With an asynchronous chain: the previous iteration's slot is released
   // after the next wait only within a tile; a tile's last slot, in the
-  // epilogue after its wait for every group.
+  // epilogue after its wait for every group. (Two groups in flight,
+  // `wait_group 2`, would give a group running alone more slack for the
+  // loop's bookkeeping; ptxas 13 serializes the chain's wgmma then, C7511.)
   if (pp.asyncChain) {
     auto release =
         cast<MBarrierArriveOp>(map.lookupOrDefault(pp.release.getOperation()));
@@ -268,6 +270,10 @@ LogicalResult rewriteConsumerGroup(PingPong pp, IRMapping &map,
           MemDescIndexOp::create(b, loc, pp.barType, pp.turns, c32(g));
       MBarrierWaitOp::create(b, loc, mine, parity);
     }
+    // (The next group's first wait only needs the slot S positions before
+    // its tile filled -- the producer fills in order -- so the turn could
+    // pass at K step max(0, Kn - S); measured within noise of this, with
+    // 28 bytes of spills.)
     b.setInsertionPointAfter(fullWait);
     Value next = MemDescIndexOp::create(b, loc, pp.barType, pp.turns,
                                         c32((g + 1) % n));
