@@ -430,8 +430,11 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     Ping-pong consumers (`num-consumer-groups = 2`; opt-in): a
     warp-specialized loop that is a flattened persistent nest (its tile
     loop carrying nothing, directly in the kernel, the kernel's other ops
-    free of side effects) gets two consumer groups of num_warps warps
-    each (`more_consumers` of tile.warp_specialize). The producer still
+    free of side effects, the nest reading memory only through its TMA
+    copies and writing it only through TMA-able descriptor stores) gets
+    two consumer groups of num_warps warps each (`more_consumers` of
+    tile.warp_specialize); its premise is that a program's tiles store
+    different blocks. The producer still
     copies every tile's blocks in order through the one ring of slots;
     group g runs the flat loop over tiles g, g + 2, ... of the program's
     (from the tile loop's start plus g steps, twice its step, over
@@ -469,7 +472,7 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
 
     Errors: a loop the upstream pipeliner rejects after the rewrite
     (internal); an unknown `warp-specialize` value; a `cluster-size` other
-    than 1 or 2; a `num-consumer-groups` of 0.
+    than 1 or 2; a `num-consumer-groups` other than 1 or 2.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -490,7 +493,7 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
            "consumer groups of a warp-specialized flattened persistent "
            "loop: 2 runs two groups of num_warps warps taking turns over "
            "the tiles (ping-pong), each one's epilogue under the other's "
-           "main loop">,
+           "main loop (1 or 2)">,
     Option<"clusterSize", "cluster-size", "unsigned", /*default=*/"1",
            "CTAs per thread-block cluster: 2 lets pairs of CTAs that copy "
            "the same TMA block multicast it (1 or 2)">,

@@ -270,10 +270,11 @@ LogicalResult rewriteConsumerGroup(PingPong pp, IRMapping &map,
           MemDescIndexOp::create(b, loc, pp.barType, pp.turns, c32(g));
       MBarrierWaitOp::create(b, loc, mine, parity);
     }
-    // (The next group's first wait only needs the slot S positions before
-    // its tile filled -- the producer fills in order -- so the turn could
-    // pass at K step max(0, Kn - S); measured within noise of this, with
-    // 28 bytes of spills.)
+    // (Passing the turn earlier, at K step max(0, Kn - S), was measured
+    // within noise of this, with spills; and it is not safe in general:
+    // the copies complete out of order, so a slot S positions back may
+    // still be in flight -- only the asynchronous chain's release, one
+    // iteration late, kept it right.)
     b.setInsertionPointAfter(fullWait);
     Value next = MemDescIndexOp::create(b, loc, pp.barType, pp.turns,
                                         c32((g + 1) % n));
@@ -290,6 +291,10 @@ LogicalResult rewriteConsumerGroup(PingPong pp, IRMapping &map,
   return success();
 }
 
+/// Marks the loops tile-pipeline has yet to look at (their position in its
+/// list); removed before the pass ends.
+constexpr StringLiteral kPendingAttr = "tile.pipeline_pending";
+
 class PipelinePass : public tilec::impl::TilePipelinePassBase<PipelinePass> {
 public:
   using Base::Base;
@@ -302,15 +307,16 @@ public:
           << warpSpecialize << "'";
       return signalPassFailure();
     }
-    if (numConsumerGroups == 0) {
-      getOperation().emitError("tile-pipeline: expected num-consumer-groups "
-                               ">= 1, found 0");
+    if (numConsumerGroups != 1 && numConsumerGroups != 2) {
+      getOperation().emitError("tile-pipeline: expected num-consumer-groups = "
+                               "1 or 2, found ")
+          << unsigned(numConsumerGroups);
       return signalPassFailure();
     }
     if (clusterSize != 1 && clusterSize != 2) {
       getOperation().emitError("tile-pipeline: expected cluster-size = 1 or "
                                "2, found ")
-          << clusterSize;
+          << unsigned(clusterSize);
       return signalPassFailure();
     }
     // Stores TMA may not write (decided before any load becomes a TMA
@@ -337,11 +343,39 @@ public:
         nest->removeAttr(kFlattenAttr);
     }
     foldAccumulatorResets(getOperation());
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
+    // Every loop, in the order found, each looked up again before it is
+    // pipelined: a warp-specialized split cleans its regions up with scf's
+    // canonicalization, which may erase another loop of the list (the
+    // flattened nest's version without K steps, when the trip count is a
+    // constant: a use after free before), and copies the others into the
+    // producer and the more consumer groups, where they are not pipelined.
+    MLIRContext *ctx = &getContext();
+    SmallVector<scf::ForOp> found;
+    getOperation().walk([&](scf::ForOp loop) { found.push_back(loop); });
+    for (auto [k, loop] : llvm::enumerate(found))
+      loop->setAttr(kPendingAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), int64_t(k)));
+    for (size_t k = 0; k < found.size(); ++k) {
+      scf::ForOp loop;
+      getOperation().walk([&](scf::ForOp l) {
+        auto id = l->getAttrOfType<IntegerAttr>(kPendingAttr);
+        if (!id || id.getInt() != int64_t(k))
+          return WalkResult::advance();
+        loop = l;
+        return WalkResult::interrupt();
+      });
+      if (!loop)
+        continue;
+      loop->removeAttr(kPendingAttr);
       if (failed(pipeline(loop)))
         return signalPassFailure();
+      getOperation().walk([&](WarpSpecializeOp ws) {
+        for (Region &r : ws->getRegions())
+          if (&r != &ws.getConsumer())
+            r.walk([](scf::ForOp l) { l->removeAttr(kPendingAttr); });
+      });
+    }
+    getOperation().walk([](scf::ForOp l) { l->removeAttr(kPendingAttr); });
     // Hints no loop could follow (not pipelined, nested, ...) go.
     getOperation().walk(
         [](scf::ForOp loop) { loop->removeAttr(kWarpSpecializeAttr); });
@@ -1072,6 +1106,7 @@ private:
   /// besides the accumulators.
   unsigned consumerGroups(scf::ForOp loop, FlatNest *flat,
                           ArrayRef<std::pair<WarpGroupDotOp, scf::IfOp>> asyncDots,
+                          ArrayRef<TMACandidate> tmaCandidates,
                           unsigned stages) {
     unsigned groups = numConsumerGroups;
     if (groups == 1)
@@ -1094,6 +1129,29 @@ private:
     for (auto [dot, reader] : asyncDots)
       if (!reader || reader.getCondition() != flat->last)
         return refuse("the accumulator is read outside the epilogue");
+    // A group's tiles run beside the other's, out of the loop's order: the
+    // tiles may share no memory but what the copies read. So the nest
+    // reads memory only through the TMA copies (host or launch-map
+    // descriptors) and writes it only through descriptor stores TMA may
+    // write (no pointer load, store or atomic, no other descriptor load,
+    // no store to a tensor the kernel also accesses otherwise). What this
+    // cannot see, two tiles of a program storing the same block, is the
+    // option's premise (docs/cli.md), as in a persistent GEMM.
+    WalkResult shared = loop.walk([&](Operation *op) {
+      if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+        return WalkResult::interrupt();
+      if (auto load = dyn_cast<DescLoadOp>(op);
+          load && !llvm::any_of(tmaCandidates, [&](const TMACandidate &c) {
+            return c.load == load;
+          }))
+        return WalkResult::interrupt();
+      if (auto store = dyn_cast<DescStoreOp>(op);
+          store && unorderedStores.contains(store))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (shared.wasInterrupted())
+      return refuse("the tiles access memory other than through TMA");
     if (func.getNumWarps() * groups + 4 > 32)
       return refuse("too many warps");
     // Each group holds its accumulators: leave room for the rest (128x128
@@ -1133,8 +1191,19 @@ private:
       if (!replaced.contains(op))
         scratch = std::max(scratch, roundToKiB(simt::getScratchBytes(op)));
     });
+    // Every group also runs the kernel's code around the loop (but for
+    // the nest without K steps): its buffers and scratch are copied too.
+    int64_t around = 0;
+    func.walk([&](Operation *op) {
+      if (loop->isAncestor(op) ||
+          flat->version.getElseRegion().isAncestor(op->getParentRegion()))
+        return;
+      if (auto alloc = dyn_cast<LocalAllocOp>(op))
+        around += roundToKiB(getMemDescBytes(alloc.getResult().getType()));
+      scratch = std::max(scratch, roundToKiB(simt::getScratchBytes(op)));
+    });
     if (pipelinedSharedBytes(loop, stages, /*ws=*/true) + elsewhere +
-            int64_t(groups - 1) * (staging + scratch) >
+            int64_t(groups - 1) * (staging + scratch + around) >
         int64_t(getSharedBudget(chip)))
       return refuse("the groups' shared memory does not fit");
     return groups;
@@ -1145,8 +1214,8 @@ private:
   /// waited value in the regions that read it, and the dot's in the others,
   /// and the loop carries that (iteration argument `pos`) -- so that the
   /// registers are not live twice.
-  void readAfterWait(IRRewriter &rewriter, WarpGroupDotOp dot,
-                     scf::IfOp reader, unsigned pos) {
+  scf::IfOp readAfterWait(IRRewriter &rewriter, WarpGroupDotOp dot,
+                          scf::IfOp reader, unsigned pos) {
     Value d = dot.getD();
     SmallVector<Value> perRegion;
     for (Region &region : reader->getRegions()) {
@@ -1200,6 +1269,7 @@ private:
       from.replaceAllUsesWith(to);
     rewriter.eraseOp(reader);
     dot->getBlock()->getTerminator()->setOperand(pos, grown.getResults().back());
+    return grown;
   }
 
   /// `warpgroup_dot(a, b, select(c, 0, acc))` -> `warpgroup_dot(a, b, acc,
@@ -1558,7 +1628,8 @@ private:
     if (ws)
       deferred.reset();
     unsigned groups =
-        ws ? consumerGroups(loop, flat ? &*flat : nullptr, asyncDots, stages)
+        ws ? consumerGroups(loop, flat ? &*flat : nullptr, asyncDots,
+                            tmaCandidates, stages)
            : 1;
     auto func = loop->getParentOfType<FuncOp>();
     // Multicast copies shared by the two CTAs of a cluster (cluster-size =
@@ -1865,7 +1936,8 @@ private:
 
     SmallVector<unsigned> asyncAccs; // their iteration arguments
     Operation *lastDotWait = nullptr;
-    for (auto [dot, reader] : asyncDots) {
+    for (auto [i, entry] : llvm::enumerate(asyncDots)) {
+      auto [dot, reader] = entry;
       dot.setIsAsync(true);
       unsigned pos = cast<BlockArgument>(dot.getC()).getArgNumber() - 1;
       asyncAccs.push_back(pos);
@@ -1875,8 +1947,13 @@ private:
                                              rewriter.getI32IntegerAttr(1));
       if (!lastDotWait || lastDotWait->isBeforeInBlock(wait))
         lastDotWait = wait;
-      if (reader)
-        readAfterWait(rewriter, dot, reader, pos);
+      if (!reader)
+        continue;
+      // (The if is replaced: another dot it reads must find the new one.)
+      scf::IfOp grown = readAfterWait(rewriter, dot, reader, pos);
+      for (auto &later : llvm::drop_begin(asyncDots, i + 1))
+        if (later.second == reader)
+          later.second = grown;
     }
     if (deferred) {
       DeferredDot &d = *deferred;
