@@ -57,18 +57,22 @@ def matmul_tma_kernel(a_desc, b_desc, c_desc, M, N, K,
 def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
                                  GROUP_M: tl.constexpr, NUM_STAGES: tl.constexpr,
                                  EPILOGUE_SUBTILE: tl.constexpr,
-                                 WARP_SPECIALIZE: tl.constexpr = False):
+                                 WARP_SPECIALIZE: tl.constexpr = False,
+                                 K_TILES: tl.constexpr = 0):
     """matmul_tma_kernel, persistent: each program loops over output tiles
     in grouped order, stepping by the number of programs. With
     EPILOGUE_SUBTILE, c_desc's block is BM x BN/2 and each tile is stored as
     two halves. With WARP_SPECIALIZE a producer warp issues the loads (of
-    the flattened nest, as in tutorial 09)."""
+    the flattened nest, as in tutorial 09). K_TILES > 0 makes the K loop's
+    trip count that constant (K must then be K_TILES * BLOCK_K)."""
     BLOCK_M: tl.constexpr = a_desc.block_shape[0]
     BLOCK_K: tl.constexpr = a_desc.block_shape[1]
     BLOCK_N: tl.constexpr = b_desc.block_shape[0]
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
     k_tiles = tl.cdiv(K, BLOCK_K)
+    if K_TILES > 0:
+        k_tiles = K_TILES
     for tile_id in tl.range(tl.program_id(0), num_pid_m * num_pid_n,
                             tl.num_programs(0), flatten=True,
                             warp_specialize=WARP_SPECIALIZE):
