@@ -452,7 +452,7 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     the other's main loop. The nest without K steps (K = 0) runs in group 0
     only. Where it does not apply (or a second group's staging buffers and
     scratch would not fit beside the kernel's other buffers) the loop gets
-    one consumer group.
+    one consumer group, with a warning at the loop saying why.
 
     Cluster multicast (`cluster-size = 2`; opt-in, see
     docs/performance.md): in a software-pipelined TMA loop (no deferred

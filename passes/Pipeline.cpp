@@ -1112,9 +1112,11 @@ private:
     if (groups == 1)
       return 1;
     auto func = loop->getParentOfType<FuncOp>();
+    // (Asked for explicitly: the user hears why not, at the tile loop.)
     auto refuse = [&](StringRef why) {
-      LLVM_DEBUG(llvm::dbgs() << "one consumer group (" << loop.getLoc()
-                              << "): " << why << "\n");
+      loop.emitWarning() << "num-consumer-groups = " << groups
+                         << " does not apply to this loop (" << why
+                         << "); it keeps one consumer group";
       return 1u;
     };
     if (!flat)
