@@ -139,7 +139,7 @@ struct PingPong {
 /// Turns: a wait for a slot's phase parity is only right while the slot's
 /// "full" barrier is at most one round behind it; a group that skipped the
 /// other's tile would otherwise take round r - 2's completion for round
-/// r's (found on the H200: wrong data and a hang). So group g waits, at
+/// r's (found on an H100: wrong data and a hang). So group g waits, at
 /// each tile's first K step, on its turn barrier `turns[g]`, on which the
 /// group before it (g - 1, cyclically) arrives at its own tile's last K
 /// step, once it has waited for that slot: every slot before the tile is
