@@ -285,16 +285,17 @@ public:
       return signalPassFailure();
     // Axis facts are read off the tile IR before it is rewritten.
     ModuleAxisInfo axis(module);
-    // Warp-specialized kernels launch their producer warps too.
-    DenseMap<StringAttr, unsigned> producerWarps;
+    // Warp-specialized kernels launch their producer warps (and any more
+    // consumer groups) too.
+    DenseMap<StringAttr, unsigned> extraWarps;
     module.walk([&](tile::WarpSpecializeOp ws) {
       auto func = ws->getParentOfType<tile::FuncOp>();
-      producerWarps[func.getSymNameAttr()] =
+      extraWarps[func.getSymNameAttr()] =
           ws.getConsumerWarps(func.getNumWarps()) - func.getNumWarps() +
           ws.getProducerWarps();
       lowerWarpSpecialize(ws, func.getNumWarps());
     });
-    if (failed(moveKernelsToGPUModule(module, producerWarps)))
+    if (failed(moveKernelsToGPUModule(module, extraWarps)))
       return signalPassFailure();
 
     TileTypeConverter converter(ctx);
@@ -692,12 +693,13 @@ private:
 
   /// tile.func kernels -> gpu.func kernels in `gpu.module @tilec_kernels`,
   /// with the shared memory they need recorded as `tile.shared`; a kernel
-  /// in `producerWarps` launches that many warps more than its num_warps,
+  /// in `extraWarps` (warp-specialized: its producer warpgroup and any
+  /// more consumer groups) launches that many warps more than its num_warps,
   /// and is compiled for one CTA per multiprocessor (setmaxnreg moves
   /// registers within the CTA's launch allocation).
   LogicalResult
   moveKernelsToGPUModule(ModuleOp module,
-                         const DenseMap<StringAttr, unsigned> &producerWarps) {
+                         const DenseMap<StringAttr, unsigned> &extraWarps) {
     MLIRContext *ctx = module.getContext();
     OpBuilder b(ctx);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -728,7 +730,7 @@ private:
               tile::TileDialect::getSharedBytesAttrName()))
         shared = a.getInt();
       unsigned warps =
-          func.getNumWarps() + producerWarps.lookup(func.getSymNameAttr());
+          func.getNumWarps() + extraWarps.lookup(func.getSymNameAttr());
       b.setInsertionPointToEnd(gpuModule.getBody());
       auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
                                             func.getFunctionType());
@@ -742,7 +744,7 @@ private:
                        b.getI32IntegerAttr(shared));
       gpuFunc->setAttr(tile::TileDialect::getNumWarpsAttrName(),
                        b.getI32IntegerAttr(warps));
-      if (producerWarps.count(func.getSymNameAttr()))
+      if (extraWarps.count(func.getSymNameAttr()))
         gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          b.getI32IntegerAttr(1));
       // Specialization facts travel as the kernel's signature string; TMA

@@ -109,6 +109,13 @@ bool tmaOrderedWithOtherAccesses(MakeTensorDescOp desc, bool forStore) {
   return !r.wasInterrupted();
 }
 
+/// The 32-bit registers per thread of a tile of type `t`.
+int64_t accumulatorRegisters(Type t) {
+  auto tensor = cast<RankedTensorType>(t);
+  return getTotalElemsPerThread(tensor) *
+         tensor.getElementType().getIntOrFloatBitWidth() / 32;
+}
+
 /// A warp-specialized flattened nest's loop whose consumer runs as
 /// `groups` consumer groups taking turns over its tiles (ping-pong; see
 /// tile-pipeline in Passes.td), and what its rewrite made: the release of
@@ -291,8 +298,8 @@ LogicalResult rewriteConsumerGroup(PingPong pp, IRMapping &map,
   return success();
 }
 
-/// Marks the loops tile-pipeline has yet to look at (their position in its
-/// list); removed before the pass ends.
+/// Marks the loops tile-pipeline has yet to look at; each is removed when
+/// the loop is.
 constexpr StringLiteral kPendingAttr = "tile.pipeline_pending";
 
 class PipelinePass : public tilec::impl::TilePipelinePassBase<PipelinePass> {
@@ -343,38 +350,40 @@ public:
         nest->removeAttr(kFlattenAttr);
     }
     foldAccumulatorResets(getOperation());
-    // Every loop, in the order found, each looked up again before it is
-    // pipelined: a warp-specialized split cleans its regions up with scf's
-    // canonicalization, which may erase another loop of the list (the
-    // flattened nest's version without K steps, when the trip count is a
-    // constant: a use after free before), and copies the others into the
-    // producer and the more consumer groups, where they are not pipelined.
-    MLIRContext *ctx = &getContext();
-    SmallVector<scf::ForOp> found;
-    getOperation().walk([&](scf::ForOp loop) { found.push_back(loop); });
-    for (auto [k, loop] : llvm::enumerate(found))
-      loop->setAttr(kPendingAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), int64_t(k)));
-    for (size_t k = 0; k < found.size(); ++k) {
-      scf::ForOp loop;
-      getOperation().walk([&](scf::ForOp l) {
-        auto id = l->getAttrOfType<IntegerAttr>(kPendingAttr);
-        if (!id || id.getInt() != int64_t(k))
-          return WalkResult::advance();
-        loop = l;
-        return WalkResult::interrupt();
-      });
-      if (!loop)
-        continue;
+    // Every loop, in the order found. A warp-specialized split cleans its
+    // regions up with scf's canonicalization, which may erase another loop
+    // of the list (the flattened nest's version without K steps, when the
+    // trip count is a constant: a use after free before), and copies the
+    // others into the producer and the more consumer groups, where they are
+    // not pipelined: after a split, the loops still to do are found again
+    // by a mark, in the consumer.
+    UnitAttr pending = UnitAttr::get(&getContext());
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      loop->setAttr(kPendingAttr, pending);
+      loops.push_back(loop);
+    });
+    for (size_t k = 0; k < loops.size(); ++k) {
+      scf::ForOp loop = loops[k];
       loop->removeAttr(kPendingAttr);
+      size_t splits = specialized.size();
       if (failed(pipeline(loop)))
         return signalPassFailure();
+      if (specialized.size() == splits)
+        continue;
       getOperation().walk([&](WarpSpecializeOp ws) {
         for (Region &r : ws->getRegions())
           if (&r != &ws.getConsumer())
             r.walk([](scf::ForOp l) { l->removeAttr(kPendingAttr); });
       });
+      loops.clear();
+      k = size_t(-1); // (the loop's ++k makes it 0)
+      getOperation().walk([&](scf::ForOp l) {
+        if (l->hasAttr(kPendingAttr))
+          loops.push_back(l);
+      });
     }
+    // (Copies a pipelined loop made of the loops nested in it keep a mark.)
     getOperation().walk([](scf::ForOp l) { l->removeAttr(kPendingAttr); });
     // Hints no loop could follow (not pipelined, nested, ...) go.
     getOperation().walk(
@@ -719,12 +728,11 @@ private:
   /// for the conversions the store replaces): otherwise the store stays a
   /// masked store, which needs none.
   bool stagingFits(DescStoreOp store) {
-    auto t = cast<RankedTensorType>(store.getSrc().getType());
     // The conversions feeding the store go away with it.
     llvm::SmallPtrSet<Operation *, 8> chain;
     addReplacedByTMAStore(store, chain);
     int64_t total =
-        roundToKiB(t.getNumElements() * getElementBytes(t.getElementType())) +
+        stagingBytes(store) +
         sharedBytesBound(store->getParentOfType<FuncOp>(), chain,
                          [&](Operation *op) { return exclusive(op, store); });
     return total <= int64_t(getSharedBudget(chip));
@@ -740,6 +748,12 @@ private:
               ifOp.getThenRegion().isAncestor(anchor->getParentRegion()))
         return true;
     return false;
+  }
+
+  /// The staging buffer of `store` as a TMA store, rounded to 1 KiB.
+  static int64_t stagingBytes(DescStoreOp store) {
+    auto t = cast<RankedTensorType>(store.getSrc().getType());
+    return roundToKiB(t.getNumElements() * getElementBytes(t.getElementType()));
   }
 
   static int64_t roundToKiB(int64_t bytes) {
@@ -1054,9 +1068,7 @@ private:
     auto notWithLoop = [&](Operation *op) { return exclusive(op, loop); };
     func.walk([&](DescStoreOp store) {
       if (tma && !notWithLoop(store) && getTMAStoreConfig(store)) {
-        auto t = cast<RankedTensorType>(store.getSrc().getType());
-        total += roundToKiB(t.getNumElements() *
-                            getElementBytes(t.getElementType()));
+        total += stagingBytes(store);
         addReplacedByTMAStore(store, replaced);
       }
     });
@@ -1159,11 +1171,8 @@ private:
     // Each group holds its accumulators: leave room for the rest (128x128
     // on 4 warps: 128 of 232 registers per thread).
     int64_t accRegs = 0;
-    for (auto [dot, reader] : asyncDots) {
-      auto t = cast<RankedTensorType>(dot.getD().getType());
-      accRegs += getTotalElemsPerThread(t) *
-                 t.getElementType().getIntOrFloatBitWidth() / 32;
-    }
+    for (auto [dot, reader] : asyncDots)
+      accRegs += accumulatorRegisters(dot.getD().getType());
     if (accRegs + 64 >
         getPartitionRegisters(func.getNumWarps() * groups).consumer)
       return refuse("the accumulators leave too few registers");
@@ -1179,9 +1188,7 @@ private:
     func.walk([&](DescStoreOp store) {
       if (!tma || !getTMAStoreConfig(store))
         return;
-      auto t = cast<RankedTensorType>(store.getSrc().getType());
-      int64_t bytes =
-          roundToKiB(t.getNumElements() * getElementBytes(t.getElementType()));
+      int64_t bytes = stagingBytes(store);
       if (!loop->isAncestor(store)) {
         elsewhere += bytes;
         return;
@@ -1562,12 +1569,6 @@ private:
       unsigned pendPos;  // that carrying the dot's result
       arith::FastMathFlagsAttr fastmath;
     };
-    // The 32-bit registers per thread of a tile of type `t`.
-    auto accumulatorRegisters = [](Type t) {
-      auto tensor = cast<RankedTensorType>(t);
-      return getTotalElemsPerThread(tensor) *
-             tensor.getElementType().getIntOrFloatBitWidth() / 32;
-    };
     std::optional<DeferredDot> deferred;
     unsigned candidateDots = 0;
     if (stages >= 4 && candidates.empty() && asyncDots.empty() &&
@@ -1803,30 +1804,31 @@ private:
     // Warp-specialized, each slot also has an "empty" mbarrier, on which
     // every consumer warp arrives once its reads of the slot are done.
     Value bars, emptyBars;
-    MemDescType barType;
+    auto barEnc = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {0});
+    MemDescType barType =
+        MemDescType::get({1}, rewriter.getI64Type(), barEnc, true);
+    // `n` mbarriers of `count` arrivals each, initialized where `allocs`
+    // points.
+    auto newBarriers = [&](int64_t n, int64_t count) -> Value {
+      Value b = LocalAllocOp::create(
+          allocs, loc,
+          MemDescType::get({n, 1}, rewriter.getI64Type(), barEnc, true),
+          Value());
+      MBarrierInitOp::create(allocs, loc, b,
+                             allocs.getI32IntegerAttr(int32_t(count)));
+      return b;
+    };
     if (!tmaCandidates.empty()) {
-      auto barEnc = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {0});
-      Type i64 = rewriter.getI64Type();
-      auto barsType = MemDescType::get({int64_t(stages), 1}, i64, barEnc, true);
-      barType = MemDescType::get({1}, i64, barEnc, true);
-      bars = LocalAllocOp::create(allocs, loc, barsType, Value());
-      MBarrierInitOp::create(allocs, loc, bars, allocs.getI32IntegerAttr(1));
-      if (ws) {
-        emptyBars = LocalAllocOp::create(allocs, loc, barsType, Value());
-        MBarrierInitOp::create(
-            allocs, loc, emptyBars,
-            allocs.getI32IntegerAttr(int32_t(func.getNumWarps())));
-      }
+      bars = newBarriers(stages, 1);
+      if (ws)
+        emptyBars = newBarriers(stages, func.getNumWarps());
       if (multicast) {
         // Multicast: a slot's "empty" barrier counts the warps of both
         // CTAs, each of which releases it to both producers; the barrier
         // after the initialization makes them visible to the peer, and
         // orders everything before the loop in both CTAs before any copy
         // of the peer's writes this CTA's slots.
-        emptyBars = LocalAllocOp::create(allocs, loc, barsType, Value());
-        MBarrierInitOp::create(
-            allocs, loc, emptyBars,
-            allocs.getI32IntegerAttr(int32_t(2 * func.getNumWarps())));
+        emptyBars = newBarriers(stages, 2 * func.getNumWarps());
         ClusterBarrierOp::create(allocs, loc, multicast->any,
                                  multicast->exchange);
       }
@@ -2067,15 +2069,7 @@ private:
         return splitPartitions(func, bodyStart, producerOps, regs);
       // One "turn" mbarrier per group (see rewriteConsumerGroup), each
       // warp of the group before it arriving once per tile.
-      auto barEnc = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {0});
-      Value turns = LocalAllocOp::create(
-          allocs, loc,
-          MemDescType::get({int64_t(groups), 1}, rewriter.getI64Type(), barEnc,
-                           true),
-          Value());
-      MBarrierInitOp::create(
-          allocs, loc, turns,
-          allocs.getI32IntegerAttr(int32_t(func.getNumWarps())));
+      Value turns = newBarriers(groups, func.getNumWarps());
       auto fullWait = cast<MBarrierWaitOp>(waits.back());
       PingPong pingPong{*flat,    loop,      release,   fullWait,
                         slotI,    phaseI,

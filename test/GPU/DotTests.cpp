@@ -1358,21 +1358,6 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
       }
     }
   }
-  // Ping-pong with a constant K trip count (K_TILES = 4: K = 256), few
-  // programs over many tiles.
-  {
-    MatmulSpec d = spec("matmul_tma_persistent_bf16_pp_k4", Elem::BF16,
-                        Elem::BF16, Prec::ExactProducts);
-    d.kernel = "matmul_tma_persistent_kernel";
-    d.blockM = 128;
-    d.blockN = 128;
-    d.aligned = true;
-    d.bColMajor = true;
-    d.hostDesc = true;
-    d.maxPrograms = 3;
-    addMatmul(d, {Shape{1000, 900, 256}, Shape{256, 200, 256},
-                  Shape{130, 67, 256}});
-  }
   // The host-descriptor benchmark's own PTX (bench_desc_gemm.py --host
   // [--tma]): persistent, 4 programs for 8 tiles, the epilogue's buffer
   // reusing the operands' shared memory.
@@ -1399,6 +1384,16 @@ void tilec::gputest::addDotCases(std::vector<TestCase> &cases) {
        {"bench_host_desc_tma_fp16_i32", "bench_host_desc_ws_fp16_i32"})
     addMatmul(hostDescBench(file, Elem::F16),
               {Shape{411, 531, 203}, Shape{16, 300, 520}});
+  // Ping-pong with a constant K trip count (K_TILES = 4: K = 256), few
+  // programs over many tiles.
+  {
+    MatmulSpec d =
+        hostDescBench("matmul_tma_persistent_bf16_pp_k4", Elem::BF16);
+    d.blockN = 128;
+    d.maxPrograms = 3;
+    addMatmul(d, {Shape{1000, 900, 256}, Shape{256, 200, 256},
+                  Shape{130, 67, 256}});
+  }
   // ... ping-pong, 128x128 tiles per consumer group.
   for (auto [file, e] : {std::pair{"bench_host_desc_pp_fp16", Elem::F16},
                          {"bench_host_desc_pp_bf16", Elem::BF16},
