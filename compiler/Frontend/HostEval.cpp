@@ -11,7 +11,9 @@
 // backend "cuda", the --arch capability (90 for sm_90a) and warp size 32,
 // so `is_cuda()` is true and the CUDA configs are chosen.
 //
-// Anything else (loops, comprehensions, torch, other triton APIs) is a
+// List and dict comprehensions over lists, tuples and range() are evaluated
+// too (Triton's tutorial 06 builds its configs with one). Anything else
+// (loops, torch, other triton APIs) is a
 // located `unimplemented:` error naming what to write instead; a module name
 // that skipped top-level code changes in place (`configs.append(...)`) is
 // refused too, since its assignment does not give its value. The host
@@ -137,7 +139,8 @@ using Kind = HostValue::Kind;
 
 /// The suggestion closing every refusal.
 constexpr const char *kWhatIsRead =
-    "tilec evaluates list literals of triton.Config(...), module constants "
+    "tilec evaluates lists and list comprehensions of triton.Config(...), "
+    "module constants "
     "and host functions made of assignments, 'if' and 'return'";
 
 /// Python's `==` on the values host code compares (numbers, strings, None,
@@ -253,6 +256,16 @@ private:
   FailureOr<HostValue> binary(const py::BinOp &op);
   FailureOr<HostValue> compare(const py::Compare &c);
   LogicalResult execBlock(const py::StmtList &body);
+  /// List and dict comprehensions (tutorial 06's config list).
+  FailureOr<HostValue> comprehension(const py::Comprehension &c);
+  LogicalResult generate(const py::Comprehension &c, size_t gen,
+                         HostValue &out);
+  /// Binds a `for` target (a name or a tuple of targets) to `v`.
+  LogicalResult bindTarget(const py::Expr &target, const HostValue &v);
+  FailureOr<HostValue> range(const py::Call &c,
+                             const std::vector<HostValue> &args, size_t kwargs);
+  /// Iterations of comprehensions so far (a budget).
+  uint64_t iterations = 0;
 };
 
 FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
@@ -373,7 +386,7 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
     return eval(truthy(c) ? *ie.body : *ie.orelse);
   }
   case ExprKind::Comprehension:
-    return unimplemented(e.loc, "a comprehension");
+    return comprehension(cast<py::Comprehension>(e));
   case ExprKind::Lambda:
     return unimplemented(e.loc, "a lambda");
   case ExprKind::Subscript: {
@@ -410,8 +423,10 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   auto imp = imports.find(n.id);
   if (imp != imports.end())
     return path(imp->second, n.loc);
-  static constexpr StringRef kPythonBuiltins[] = {"len",  "range", "list",
-                                                  "dict", "min",   "max"};
+  if (n.id == "range")
+    return HostValue::ofPath(Kind::Builtin, "range");
+  static constexpr StringRef kPythonBuiltins[] = {"len", "list", "dict", "min",
+                                                  "max"};
   if (llvm::is_contained(kPythonBuiltins, n.id))
     return unimplemented(n.loc, "'" + n.id + "'");
   error(n.loc) << "name '" << n.id << "' is not defined";
@@ -522,6 +537,8 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
     return callFunction(*callee.fn, std::move(args), std::move(kwargs), c.loc);
   if (callee.kind == Kind::Builtin && callee.s == "triton.Config")
     return makeConfig(c, std::move(args), std::move(kwargs));
+  if (callee.kind == Kind::Builtin && callee.s == "range")
+    return range(c, args, kwargs.size());
   if (callee.kind == Kind::Builtin && StringRef(callee.s).starts_with(
                                           "GPUTarget.")) {
     if (!args.empty() || !kwargs.empty()) {
@@ -640,6 +657,147 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   if (failed(r))
     return failure();
   return result;
+}
+
+FailureOr<HostValue> HostEvaluator::range(const py::Call &c,
+                                          const std::vector<HostValue> &args,
+                                          size_t kwargs) {
+  if (kwargs || args.empty() || args.size() > 3 ||
+      llvm::any_of(args,
+                   [](const HostValue &a) { return a.kind != Kind::Int; })) {
+    error(c.loc) << "expected range(stop), range(start, stop) or range(start, "
+                    "stop, step) of integers in host code";
+    return failure();
+  }
+  int64_t start = args.size() > 1 ? args[0].i : 0;
+  int64_t stop = args.size() > 1 ? args[1].i : args[0].i;
+  int64_t step = args.size() > 2 ? args[2].i : 1;
+  if (step == 0) {
+    error(c.loc) << "range() arg 3 must not be zero";
+    return failure();
+  }
+  HostValue out;
+  out.kind = Kind::List;
+  for (int64_t x = start; step > 0 ? x < stop : x > stop; x += step) {
+    if (out.elts.size() >= (size_t(1) << 18)) {
+      error(c.loc) << "a host-code range of more than 262144 values";
+      return failure();
+    }
+    out.elts.push_back(HostValue::ofInt(x));
+    ++out.nodes;
+    if ((step > 0 && x > INT64_MAX - step) ||
+        (step < 0 && x < INT64_MIN - step))
+      break;
+  }
+  return out;
+}
+
+LogicalResult HostEvaluator::bindTarget(const py::Expr &target,
+                                        const HostValue &v) {
+  if (auto *n = dyn_cast<py::Name>(&target)) {
+    locals[n->id] = v;
+    return success();
+  }
+  const py::ExprList *elts = nullptr;
+  if (auto *t = dyn_cast<py::Tuple>(&target))
+    elts = &t->elts;
+  else if (auto *l = dyn_cast<py::List>(&target))
+    elts = &l->elts;
+  if (!elts)
+    return unimplemented(target.loc, "this loop target");
+  if ((v.kind != Kind::List && v.kind != Kind::Tuple) ||
+      v.elts.size() != elts->size()) {
+    error(target.loc) << "cannot unpack " << v.describe() << " into "
+                      << elts->size() << " names";
+    return failure();
+  }
+  for (size_t i = 0; i < elts->size(); ++i)
+    if (failed(bindTarget(*(*elts)[i], v.elts[i])))
+      return failure();
+  return success();
+}
+
+FailureOr<HostValue> HostEvaluator::comprehension(const py::Comprehension &c) {
+  using CK = py::Comprehension::Kind;
+  if (c.comprehensionKind == CK::Set || c.comprehensionKind == CK::Generator)
+    return unimplemented(c.loc, c.comprehensionKind == CK::Set
+                                    ? "a set comprehension"
+                                    : "a generator expression");
+  HostValue out;
+  out.kind = c.comprehensionKind == CK::Dict ? Kind::Dict : Kind::List;
+  // The comprehension's variables are its own (Python 3).
+  std::map<std::string, HostValue> saved = locals;
+  LogicalResult r = generate(c, 0, out);
+  locals = std::move(saved);
+  if (failed(r))
+    return failure();
+  return out;
+}
+
+LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
+                                      HostValue &out) {
+  if (gen == c.generators.size()) {
+    TRY(v, eval(*c.elt));
+    if (out.kind == Kind::Dict) {
+      if (v.kind != Kind::Str) {
+        error(c.elt->loc) << "expected a string key in a config dict, found "
+                          << v.describe();
+        return failure();
+      }
+      TRY(value, eval(*c.value));
+      bool found = false;
+      for (size_t j = 0; j < out.elts.size(); j += 2)
+        if (out.elts[j].s == v.s) {
+          out.elts[j + 1] = value;
+          found = true;
+        }
+      if (!found) {
+        out.elts.push_back(v);
+        out.elts.push_back(value);
+        out.nodes += v.nodes + value.nodes;
+      }
+    } else {
+      out.elts.push_back(v);
+      out.nodes += v.nodes;
+    }
+    if (out.nodes > (uint64_t(1) << 18)) {
+      error(c.loc) << "a host-code list of " << out.nodes
+                   << " values (nested lists' included) is larger than the "
+                      "limit of 262144";
+      return failure();
+    }
+    return success();
+  }
+  const py::ComprehensionFor &f = c.generators[gen];
+  if (f.isAsync)
+    return unimplemented(f.iter->loc, "'async for'");
+  TRY(seq, eval(*f.iter));
+  if (seq.kind != Kind::List && seq.kind != Kind::Tuple) {
+    error(f.iter->loc) << "expected a list, a tuple or a range to iterate "
+                          "over in host code, found "
+                       << seq.describe();
+    return failure();
+  }
+  for (const HostValue &x : seq.elts) {
+    if (++iterations > (uint64_t(1) << 20)) {
+      error(c.loc) << "comprehensions in host code evaluated for "
+                      "@triton.autotune exceed the budget of 2^20 iterations";
+      return failure();
+    }
+    if (failed(bindTarget(*f.target, x)))
+      return failure();
+    bool keep = true;
+    for (const py::ExprPtr &cond : f.ifs) {
+      TRY(cv, eval(*cond));
+      if (!truthy(cv)) {
+        keep = false;
+        break;
+      }
+    }
+    if (keep && failed(generate(c, gen + 1, out)))
+      return failure();
+  }
+  return success();
 }
 
 LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {

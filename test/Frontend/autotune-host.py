@@ -69,3 +69,15 @@ def from_constant(out_ptr, n, BLOCK: tl.constexpr):
 @triton.jit
 def empty_list(out_ptr, BLOCK: tl.constexpr = 8):
     tl.store(out_ptr + tl.arange(0, BLOCK), 1.0)
+
+
+# Tutorial 06's form: a list comprehension over several lists with a filter,
+# a tuple target, range().
+@triton.autotune(configs=[triton.Config({'BLOCK': b, 'SCALE': s}, num_stages=st, num_warps=w)
+                          for b in [16, 32] for (s, st) in ((1, 2), (3, 4))
+                          for w in range(2, 5, 2)
+                          if not (b == 32 and s == 1)], key=['n'])
+@triton.jit
+def from_comprehension(out_ptr, n, BLOCK: tl.constexpr, SCALE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, offs * SCALE, mask=offs < n)

@@ -11,7 +11,7 @@ def with_loop():
 
 
 def with_comprehension():
-    return [triton.Config({'BLOCK': b}) for b in (32, 64)]
+    return {triton.Config({'BLOCK': b}) for b in (32, 64)}
 
 
 def with_torch():
