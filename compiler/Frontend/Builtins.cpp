@@ -339,10 +339,17 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
     a.args.insert(a.args.begin(), self);
     return callBuiltin("tl." + name, a, l);
   }
-  if (name == "dtype.is_floating")
-    return PyValue::ofBool(isa<FloatType>(self.dtype));
-  if (name == "dtype.is_int")
-    return PyValue::ofBool(self.dtype.isInteger());
+  if (name.rfind("dtype.", 0) == 0) {
+    if (!args.args.empty() || !args.kwargs.empty()) {
+      error(l) << "'" << name.substr(6) << "' of a dtype takes no arguments";
+      return failure();
+    }
+    if (auto p = dtypePredicate(self.dtype, StringRef(name).drop_front(6)))
+      return PyValue::ofBool(*p);
+    error(l) << "unimplemented: method '" << name.substr(6) << "' of "
+             << self.describe();
+    return failure();
+  }
   if (name.rfind("desc.", 0) == 0) {
     CallArgs a = args;
     a.args.insert(a.args.begin(), self);
@@ -757,21 +764,17 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                      "padding_option", "cache_modifier", "eviction_policy",
                      "volatile"},
                     1, "load", l));
+    if (s[0]->kind == K::BlockPtr)
+      return loadBlockPointer(*this, s, l);
     if (!s[0]->isRuntime() ||
         !isa<tile::PtrType>(tile::getElementTypeOrSelf(s[0]->v.getType()))) {
-      error(l) << "expected a pointer or a tile of pointers for tl.load, "
-                  "found "
-               << s[0]->describe()
-               << (s[0]->kind == K::Tuple ? " (block pointers are not "
-                                            "supported; use pointer tiles "
-                                            "or tensor descriptors)"
-                                          : "");
+      error(l) << "expected a pointer, a tile of pointers or a block pointer "
+                  "for tl.load, found "
+               << s[0]->describe();
       return failure();
     }
-    if (present(s[3]) && !(s[3]->kind == K::Tuple && s[3]->elts.empty())) {
-      error(l) << "unimplemented: boundary_check (block pointers)";
+    if (failed(noBlockPointerArgs(*this, s[3], s[4], "load", l)))
       return failure();
-    }
     Value ptr = s[0]->v;
     Value mask;
     if (!isa<RankedTensorType>(ptr.getType()) && present(s[1]) &&
@@ -807,17 +810,17 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                     {"pointer", "value", "mask", "boundary_check",
                      "cache_modifier", "eviction_policy"},
                     2, "store", l));
+    if (s[0]->kind == K::BlockPtr)
+      return storeBlockPointer(*this, s, l);
     if (!s[0]->isRuntime() ||
         !isa<tile::PtrType>(tile::getElementTypeOrSelf(s[0]->v.getType()))) {
-      error(l) << "expected a pointer or a tile of pointers for tl.store, "
-                  "found "
+      error(l) << "expected a pointer, a tile of pointers or a block pointer "
+                  "for tl.store, found "
                << s[0]->describe();
       return failure();
     }
-    if (present(s[3]) && !(s[3]->kind == K::Tuple && s[3]->elts.empty())) {
-      error(l) << "unimplemented: boundary_check (block pointers)";
+    if (failed(noBlockPointerArgs(*this, s[3], std::nullopt, "store", l)))
       return failure();
-    }
     Value ptr = s[0]->v;
     Type pointee = cast<tile::PtrType>(elementTypeOf(*s[0])).getPointeeType();
     TRY(v0, toValue(*s[1], l, pointee));

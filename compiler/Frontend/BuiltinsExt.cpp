@@ -178,6 +178,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                                                 CallArgs &args, SourceLoc l) {
   Location lc = loc(l);
   using K = PyValue::Kind;
+  if (name == "tl.make_block_ptr" || name == "tl.advance")
+    return callBlockPointerBuiltin(name, args, l);
 
   // --- reductions ---
   if (name == "tl.sum" || name == "tl.max" || name == "tl.min" ||

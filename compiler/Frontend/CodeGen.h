@@ -43,8 +43,24 @@ namespace tilec::frontend {
 /// (an SSA value of scalar or tile type).
 struct PyValue {
   enum class Kind {
-    None, Int, Float, Bool, Str, DType, Tuple, Runtime,
-    JitFunction, Builtin, Module, Method, Slice, Descriptor, Dict,
+    None,
+    Int,
+    Float,
+    Bool,
+    Str,
+    DType,
+    Tuple,
+    Runtime,
+    JitFunction,
+    Builtin,
+    Module,
+    Method,
+    Slice,
+    Descriptor,
+    Dict,
+    /// tl.make_block_ptr's value (BlockPointers.cpp): elts = [base,
+    /// (shape...), (strides...), (offsets...), (block_shape...), (order...)].
+    BlockPtr,
   };
   Kind kind = Kind::None;
   int64_t i = 0;
@@ -94,6 +110,42 @@ struct PyValue {
   std::string describe() const;
 };
 
+/// The block shape of a block pointer (PyValue::Kind::BlockPtr).
+llvm::SmallVector<int64_t> blockShapeOf(const PyValue &bp);
+
+/// What a load or store through a block pointer accesses: a pointer tile of
+/// the block's shape and, where boundary_check asks for it, the mask of the
+/// elements inside the tensor.
+struct BlockAccess {
+  mlir::Value ptrs;
+  mlir::Value mask; ///< null: no boundary check
+};
+
+/// One remark per plain integer parameter (`params`: its name and argument
+/// number in `func`) that would widen a load or store of `func` if it were
+/// known to be a multiple of 16 (DivisibilityRemarks.cpp).
+void remarkDivisibility(
+    mlir::ModuleOp module, tile::FuncOp func,
+    llvm::ArrayRef<std::pair<std::string, unsigned>> params);
+
+/// Structured values: block pointers, and tuples holding run-time values.
+/// Ifs and loops carry their leaves (the run-time values and numbers inside
+/// them, in order) as separate IR values; the rest must agree.
+bool isStructured(const PyValue &v);
+/// The leaves of `v` (v itself for a run-time value or a number).
+std::vector<PyValue *> leavesOf(PyValue &v);
+std::vector<const PyValue *> leavesOf(const PyValue &v);
+/// Whether `a` and `b` are alike but for their leaves: the same kinds and
+/// sizes, equal compile-time parts other than numbers.
+bool sameStructure(const PyValue &a, const PyValue &b);
+
+/// One IR value an if or loop carries: variable `name`, or run-time leaf
+/// `leaf` of the structured value it holds.
+struct CarriedSlot {
+  std::string name;
+  int leaf = -1;
+};
+
 /// Call arguments, evaluated.
 struct CallArgs {
   std::vector<PyValue> args;
@@ -112,6 +164,18 @@ mlir::FailureOr<ArgSlots> bindArgs(CodeGen &g, const CallArgs &args,
                                    llvm::ArrayRef<llvm::StringRef> names,
                                    unsigned required, llvm::StringRef fname,
                                    py::SourceLoc l);
+/// tl.load / tl.store through a block pointer, `s` bound to their
+/// parameters (BlockPointers.cpp).
+mlir::FailureOr<PyValue> loadBlockPointer(CodeGen &g, const ArgSlots &s,
+                                          py::SourceLoc l);
+mlir::FailureOr<PyValue> storeBlockPointer(CodeGen &g, const ArgSlots &s,
+                                           py::SourceLoc l);
+/// Triton's error for `boundary_check` / `padding_option` given to an access
+/// through pointers rather than a block pointer.
+mlir::LogicalResult
+noBlockPointerArgs(CodeGen &g, const std::optional<PyValue> &boundaryCheck,
+                   const std::optional<PyValue> &padding, llvm::StringRef op,
+                   py::SourceLoc l);
 /// `shapeOf`'s shape and encoding with element type `elem` (just `elem` for
 /// a scalar).
 mlir::Type withElement(mlir::Type shapeOf, mlir::Type elem);
@@ -132,6 +196,15 @@ mlir::FailureOr<bool> propagateNanArg(CodeGen &cg,
                                       py::SourceLoc l);
 /// Whether `t` is an unsigned integer dtype (`ui8`..`ui64`).
 bool isUnsignedInt(mlir::Type t);
+/// Triton 3.6's tl.dtype predicates (`is_fp16`, `is_int_signed`,
+/// `is_floating`, `is_ptr`, `is_block`, ...) of triton dtype `t` (unsigned
+/// integers as MLIR's unsigned types, a block type as a ranked tensor);
+/// nullopt for a name that is not one.
+std::optional<bool> dtypePredicate(mlir::Type t, llvm::StringRef name);
+/// Its attributes (`primitive_bitwidth`, `int_bitwidth`, `fp_mantissa_width`,
+/// `exponent_bias`, `itemsize`, `int_signedness`, `name`); nullopt for a
+/// name that is not one or a dtype that has none.
+std::optional<PyValue> dtypeAttribute(mlir::Type t, llvm::StringRef name);
 /// The IR type of a front-end type: unsigned integers become signless ones,
 /// in pointers and tensors too (as in Triton, the IR's integers are
 /// signless and the front end picks the signed or unsigned op).
@@ -293,6 +366,21 @@ public:
   PyValue dtypeOrValue(PyValue v);
   /// Triton's checks of a tensor descriptor's block (a TMA box): rank 1 to
   /// 5, powers of two up to 256, at least 16 bytes in the last dimension.
+  /// tl.make_block_ptr and tl.advance (BlockPointers.cpp).
+  mlir::FailureOr<PyValue> callBlockPointerBuiltin(const std::string &name,
+                                                   CallArgs &args,
+                                                   py::SourceLoc l);
+  /// The pointers and mask of an access through block pointer `bp` with
+  /// Triton's `boundary_check` (dimensions; absent: none).
+  mlir::FailureOr<BlockAccess>
+  blockPointerAccess(const PyValue &bp,
+                     const std::optional<PyValue> &boundaryCheck,
+                     py::SourceLoc l);
+  /// The scalars of a block pointer's shape / strides (`type` i64) or
+  /// offsets (i32), converted as Triton's _convert_to_ir_values.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  blockPointerScalars(const PyValue &list, mlir::Type type,
+                      llvm::StringRef what, py::SourceLoc l);
   mlir::LogicalResult checkDescriptorBlock(llvm::ArrayRef<int64_t> block,
                                            mlir::Type elem, mlir::Location l);
 
@@ -380,11 +468,14 @@ public:
   /// binds stand-ins for its results (bindDryRunResults) rather than
   /// generating the body a second time.
   bool dryRun = false;
-  /// Binds each of `names` to a stand-in value of its init's type and the
+  /// Binds each of `slots` to a stand-in value of its init's type and the
   /// matching dtype: what a loop yields, as far as a dry run needs to know.
-  void bindDryRunResults(llvm::ArrayRef<std::string> names,
+  void bindDryRunResults(llvm::ArrayRef<CarriedSlot> slots,
                          mlir::ValueRange inits,
                          llvm::ArrayRef<mlir::Type> dtypes, mlir::Location l);
+  /// Binds `slot` in the current scope to `v` (a structured variable's leaf
+  /// is replaced inside it).
+  void bindSlot(const CarriedSlot &slot, PyValue v);
   /// Work done so far, against KernelOptions' budgets.
   unsigned inlinedCalls = 0;
   unsigned unrolledIterations = 0;

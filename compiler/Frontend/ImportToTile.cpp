@@ -37,6 +37,7 @@ bool PyValue::isConstexpr() const {
   switch (kind) {
   case Kind::Runtime:
   case Kind::Descriptor:
+  case Kind::BlockPtr:
     return false;
   case Kind::Tuple:
   case Kind::Dict:
@@ -61,6 +62,14 @@ std::string PyValue::describe() const {
   }
   case Kind::Tuple: return "tuple of " + std::to_string(elts.size());
   case Kind::Dict: return "dict of " + std::to_string(elts.size() / 2);
+  case Kind::BlockPtr: {
+    std::string out = "block pointer to ";
+    llvm::raw_string_ostream os(out);
+    for (const PyValue &d : elts[4].elts)
+      os << d.i << "x";
+    os << cast<tile::PtrType>(elts[0].v.getType()).getPointeeType();
+    return out;
+  }
   case Kind::Runtime:
   case Kind::Descriptor: {
     std::string out;
@@ -113,16 +122,60 @@ LogicalResult CodeGen::checkOperationBudget(SourceLoc l) {
   return failure();
 }
 
-void CodeGen::bindDryRunResults(llvm::ArrayRef<std::string> names,
+void CodeGen::bindDryRunResults(llvm::ArrayRef<CarriedSlot> slots,
                                 ValueRange inits, llvm::ArrayRef<Type> dtypes,
                                 Location l) {
-  for (auto [name, init, dtype] : llvm::zip_equal(names, inits, dtypes)) {
+  for (auto [slot, init, dtype] : llvm::zip_equal(slots, inits, dtypes)) {
     // A stand-in of the loop result's type; the dry run's block is erased.
     Value v = UnrealizedConversionCastOp::create(b, l, init.getType(),
                                                  ValueRange{})
                   .getResult(0);
-    scope[name] = PyValue::ofValue(v, tile::getElementTypeOrSelf(dtype));
+    bindSlot(slot, PyValue::ofValue(v, tile::getElementTypeOrSelf(dtype)));
   }
+}
+
+void CodeGen::bindSlot(const CarriedSlot &slot, PyValue v) {
+  if (slot.leaf < 0) {
+    scope[slot.name] = std::move(v);
+    return;
+  }
+  *leavesOf(scope[slot.name])[slot.leaf] = std::move(v);
+}
+
+bool frontend::isStructured(const PyValue &v) {
+  return v.kind == PyValue::Kind::BlockPtr ||
+         (v.kind == PyValue::Kind::Tuple && !v.isConstexpr());
+}
+
+namespace {
+template <typename V, typename Out> void collectLeaves(V &v, Out &out) {
+  // Numbers too: a loop may make one a run-time value, as it does a
+  // variable's.
+  if (v.kind == PyValue::Kind::Runtime || v.isNumber()) {
+    out.push_back(&v);
+    return;
+  }
+  if (v.kind == PyValue::Kind::Tuple)
+    for (auto &e : v.elts)
+      collectLeaves(e, out);
+  // A block pointer's base, shape, strides and offsets; its block shape
+  // and order are constants.
+  if (v.kind == PyValue::Kind::BlockPtr)
+    for (size_t k = 0; k < 4; ++k)
+      collectLeaves(v.elts[k], out);
+}
+} // namespace
+
+std::vector<PyValue *> frontend::leavesOf(PyValue &v) {
+  std::vector<PyValue *> out;
+  collectLeaves(v, out);
+  return out;
+}
+
+std::vector<const PyValue *> frontend::leavesOf(const PyValue &v) {
+  std::vector<const PyValue *> out;
+  collectLeaves(v, out);
+  return out;
 }
 
 Location CodeGen::loc(SourceLoc l) {
@@ -765,6 +818,14 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   tile::ReturnOp::create(b, kernelLoc);
   if (failed(verify(*out)))
     return nullptr;
+  if (options.divisibilityRemarks) {
+    std::vector<std::pair<std::string, unsigned>> plainInts;
+    for (auto [k, e] : llvm::enumerate(sig))
+      if (!e.isPointer && !e.isTensorDesc && e.type.isInteger() &&
+          !e.type.isInteger(1) && e.divisibility <= 1 && !e.equalToOne)
+        plainInts.push_back({runtimeParams[k]->name, firstArg[k]});
+    remarkDivisibility(*out, func, plainInts);
+  }
   return std::move(out);
 }
 
@@ -819,6 +880,10 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
     Type t = v.v.getType();
     if (attr == "dtype")
       return PyValue::ofDType(elementTypeOf(v));
+    // Triton's tensor.type: the dtype of a scalar, a block type (shape and
+    // element_ty) of a tile.
+    if (attr == "type")
+      return PyValue::ofDType(withElement(t, elementTypeOf(v)));
     if (attr == "shape") {
       std::vector<PyValue> dims;
       if (auto tensor = dyn_cast<RankedTensorType>(t))
@@ -855,18 +920,31 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
       }
     return PyValue::method("desc." + attr, v);
   }
-  case PyValue::Kind::DType:
-    if (attr == "element_ty") {
+  case PyValue::Kind::DType: {
+    if (auto block = dyn_cast<RankedTensorType>(v.dtype)) {
+      // A block type (x.type of a tile).
+      if (attr == "element_ty" || attr == "scalar")
+        return PyValue::ofDType(block.getElementType());
+      if (attr == "shape") {
+        std::vector<PyValue> dims;
+        for (int64_t d : block.getShape())
+          dims.push_back(PyValue::ofInt(d));
+        return PyValue::ofTuple(dims);
+      }
+      if (attr == "numel")
+        return PyValue::ofInt(block.getNumElements());
+    } else if (attr == "element_ty") {
       if (auto ptr = dyn_cast<tile::PtrType>(v.dtype))
         return PyValue::ofDType(ptr.getPointeeType());
       error(l) << "'element_ty' of a non-pointer dtype " << v.describe();
       return failure();
     }
-    if (attr == "primitive_bitwidth")
-      return PyValue::ofInt(v.dtype.getIntOrFloatBitWidth());
-    if (attr == "is_floating") // called as a method in Triton
-      return PyValue::method("dtype.is_floating", v);
+    if (attr == "scalar")
+      return v;
+    if (auto a = dtypeAttribute(v.dtype, attr))
+      return *a;
     return PyValue::method("dtype." + attr, v);
+  }
   default:
     break;
   }
@@ -1235,14 +1313,10 @@ FailureOr<PyValue> CodeGen::callJit(const py::FunctionDef &fn, CallArgs &args,
       return failure();
     frame[p.name] = *v;
   }
-  for (const py::Param &p : fn.params)
-    if (isConstexprAnnotation(p.annotation.get()) &&
-        !frame[p.name].isConstexpr()) {
-      error(callSite) << "expected a compile-time value for constexpr "
-                      << "parameter '" << p.name << "' of '" << fn.name
-                      << "', found " << frame[p.name].describe();
-      return failure();
-    }
+  // A helper's `tl.constexpr` annotation does not make its parameter a
+  // compile-time one: as in Triton 3.6 (call_JitFunction), the value passed
+  // decides, and a run-time value is bound as such (tutorial 06 passes
+  // tiles to `offs_m: tl.constexpr`).
 
   std::swap(scope, frame);
   callStack.push_back(callSite);
@@ -1344,6 +1418,7 @@ bool sameBinding(const PyValue &a, const PyValue &b) {
   case PyValue::Kind::None: return true;
   case PyValue::Kind::Tuple:
   case PyValue::Kind::Dict:
+  case PyValue::Kind::BlockPtr:
     if (a.elts.size() != b.elts.size())
       return false;
     for (size_t i = 0; i < a.elts.size(); ++i)
@@ -1355,6 +1430,35 @@ bool sameBinding(const PyValue &a, const PyValue &b) {
   }
 }
 } // namespace
+
+bool frontend::sameStructure(const PyValue &a, const PyValue &b) {
+  auto leaf = [](const PyValue &x) { return x.isRuntime() || x.isNumber(); };
+  if (leaf(a) || leaf(b))
+    return leaf(a) && leaf(b);
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case PyValue::Kind::BlockPtr:
+    if (!sameBinding(a.elts[4], b.elts[4]) ||
+        !sameBinding(a.elts[5], b.elts[5]))
+      return false;
+    for (size_t i = 0; i < 4; ++i)
+      if (!sameStructure(a.elts[i], b.elts[i]))
+        return false;
+    return true;
+  case PyValue::Kind::Tuple:
+    if (a.elts.size() != b.elts.size())
+      return false;
+    for (size_t i = 0; i < a.elts.size(); ++i)
+      if (!sameStructure(a.elts[i], b.elts[i]))
+        return false;
+    return true;
+  default:
+    return sameBinding(a, b);
+  }
+}
+
+namespace {} // namespace
 
 namespace {
 /// Whether every return in `stmts` is a bare `return` (or `return None`),
@@ -1631,7 +1735,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     std::set<std::string> assigned;
     collectAssigned(i.body, assigned);
     collectAssigned(i.orelse, assigned);
-    std::vector<std::string> names;
+    std::vector<CarriedSlot> names;
     std::vector<Value> thenVals, elseVals;
     std::vector<Type> dtypes;
     scope = before;
@@ -1643,42 +1747,67 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         scope[name] = t->second;
         continue;
       }
-      if (t->second.isConstexpr() && e->second.isConstexpr() &&
-          !t->second.isNumber()) {
-        error(s.loc) << "variable '" << name
-                     << "' gets different compile-time values in the "
-                        "branches of an if on a run-time value";
-        return failure();
+      std::vector<std::pair<int, std::pair<PyValue, PyValue>>> sides;
+      if (isStructured(t->second) || isStructured(e->second)) {
+        // A block pointer or a tuple of run-time values: its differing
+        // leaves become results of the if.
+        if (!sameStructure(t->second, e->second)) {
+          error(s.loc) << "variable '" << name << "' is "
+                       << t->second.describe() << " in one branch of an if "
+                       << "on a run-time value and " << e->second.describe()
+                       << " in the other; only their run-time values may "
+                          "differ";
+          return failure();
+        }
+        scope[name] = t->second;
+        auto tl = leavesOf(t->second), el = leavesOf(e->second);
+        for (size_t k = 0; k < tl.size(); ++k)
+          if (!sameBinding(*tl[k], *el[k]))
+            sides.push_back({int(k), {*tl[k], *el[k]}});
+      } else {
+        if (t->second.isConstexpr() && e->second.isConstexpr() &&
+            !t->second.isNumber()) {
+          error(s.loc) << "variable '" << name
+                       << "' gets different compile-time values in the "
+                          "branches of an if on a run-time value";
+          return failure();
+        }
+        sides.push_back({-1, {t->second, e->second}});
       }
-      // Types (dtypes, so signedness too): a run-time side decides;
-      // constexpr numbers follow it.
-      Type type;
-      if (t->second.isRuntime())
-        type = frontendTypeOf(t->second);
-      else if (e->second.isRuntime())
-        type = frontendTypeOf(e->second);
-      Type hint = type ? tile::getElementTypeOrSelf(type) : Type();
-      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      auto tv = toValue(t->second, s.loc, hint);
-      if (failed(tv))
-        return failure();
-      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-      auto ev = toValue(e->second, s.loc, hint);
-      if (failed(ev))
-        return failure();
-      auto typeOf = [&](const PyValue &x) {
-        return x.isRuntime() ? frontendTypeOf(x) : hint ? hint : elementTypeOf(x);
-      };
-      if (typeOf(t->second) != typeOf(e->second)) {
-        error(s.loc) << "variable '" << name
-                     << "' has different types in the branches of an if: "
-                     << typeOf(t->second) << " and " << typeOf(e->second);
-        return failure();
+      for (auto &[leaf, tePair] : sides) {
+        auto *t = &tePair.first, *e = &tePair.second;
+        // Types (dtypes, so signedness too): a run-time side decides;
+        // constexpr numbers follow it.
+        Type type;
+        if (t->isRuntime())
+          type = frontendTypeOf(*t);
+        else if (e->isRuntime())
+          type = frontendTypeOf(*e);
+        Type hint = type ? tile::getElementTypeOrSelf(type) : Type();
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        auto tv = toValue(*t, s.loc, hint);
+        if (failed(tv))
+          return failure();
+        b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+        auto ev = toValue(*e, s.loc, hint);
+        if (failed(ev))
+          return failure();
+        auto typeOf = [&](const PyValue &x) {
+          return x.isRuntime() ? frontendTypeOf(x)
+                 : hint        ? hint
+                               : elementTypeOf(x);
+        };
+        if (typeOf(*t) != typeOf(*e)) {
+          error(s.loc) << "variable '" << name
+                       << "' has different types in the branches of an if: "
+                       << typeOf(*t) << " and " << typeOf(*e);
+          return failure();
+        }
+        dtypes.push_back(tile::getElementTypeOrSelf(typeOf(*t)));
+        names.push_back({name, leaf});
+        thenVals.push_back(*tv);
+        elseVals.push_back(*ev);
       }
-      dtypes.push_back(tile::getElementTypeOrSelf(typeOf(t->second)));
-      names.push_back(name);
-      thenVals.push_back(*tv);
-      elseVals.push_back(*ev);
     }
     if (names.empty())
       return success();
@@ -1696,8 +1825,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     b.setInsertionPointToEnd(newIf.elseBlock());
     scf::YieldOp::create(b, l, elseVals);
     ifOp.erase();
-    for (auto [k, name] : llvm::enumerate(names))
-      scope[name] = PyValue::ofValue(newIf.getResult(k), dtypes[k]);
+    for (auto [k, slot] : llvm::enumerate(names))
+      bindSlot(slot, PyValue::ofValue(newIf.getResult(k), dtypes[k]));
     return success();
   }
   case StmtKind::For:
@@ -1923,7 +2052,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     std::set<std::string> assigned;
     collectAssigned(f->body, assigned);
     std::map<std::string, PyValue> before = scope;
-    std::vector<std::string> carried;
+    std::vector<CarriedSlot> carried;
     std::vector<Type> carriedTypes;
     const bool outerDryRun = dryRun;
     {
@@ -1946,6 +2075,24 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
           const PyValue &init = before[name], &next = after[name];
           if (sameBinding(init, next))
             continue;
+          if (isStructured(init) || isStructured(next)) {
+            // A block pointer or a tuple of run-time values: the loop
+            // carries the leaves its body changes.
+            if (!sameStructure(init, next)) {
+              error(s.loc) << "variable '" << name << "' is " << init.describe()
+                           << " before the loop and " << next.describe()
+                           << " in it; only its run-time values may change";
+              r = failure();
+              break;
+            }
+            auto il = leavesOf(init), nl = leavesOf(next);
+            for (size_t k = 0; k < il.size(); ++k)
+              if (!sameBinding(*il[k], *nl[k])) {
+                carried.push_back({name, int(k)});
+                carriedTypes.push_back(frontendTypeOf(*nl[k]));
+              }
+            continue;
+          }
           if (!next.isRuntime() && init.isConstexpr() && next.isConstexpr() &&
               !init.isNumber()) {
             error(s.loc) << "variable '" << name << "' changes its "
@@ -1957,7 +2104,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
           Type t = next.isRuntime() ? frontendTypeOf(next)
                    : init.isRuntime() ? frontendTypeOf(init)
                                       : Type();
-          carried.push_back(name);
+          carried.push_back({name});
           carriedTypes.push_back(t);
         }
       }
@@ -1968,8 +2115,14 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         return failure();
     }
     SmallVector<Value> inits;
-    for (auto [k, name] : llvm::enumerate(carried)) {
-      const PyValue &init = before[name];
+    auto slotValue = [&](std::map<std::string, PyValue> &sc,
+                         const CarriedSlot &slot) -> PyValue & {
+      return slot.leaf < 0 ? sc[slot.name]
+                           : *leavesOf(sc[slot.name])[slot.leaf];
+    };
+    for (auto [k, slot] : llvm::enumerate(carried)) {
+      const std::string &name = slot.name;
+      const PyValue &init = slotValue(before, slot);
       Type t = carriedTypes[k];
       if (init.kind == PyValue::Kind::Descriptor ||
           (t && isa<tile::TensorDescType>(t))) {
@@ -2023,20 +2176,27 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         iv = arith::SubIOp::create(
             b, l, arith::AddIOp::create(b, l, bvals[0], bvals[1]), iv);
       scope[targetName->id] = PyValue::ofValue(iv, ivDtype);
-      for (auto [k, name] : llvm::enumerate(carried))
-        scope[name] =
-            PyValue::ofValue(forOp.getRegionIterArg(k),
-                             tile::getElementTypeOrSelf(carriedTypes[k]));
+      for (auto [k, slot] : llvm::enumerate(carried))
+        bindSlot(slot,
+                 PyValue::ofValue(forOp.getRegionIterArg(k),
+                                  tile::getElementTypeOrSelf(carriedTypes[k])));
       if (failed(execBlock(f->body)))
         return failure();
       SmallVector<Value> yields;
-      for (auto [k, name] : llvm::enumerate(carried)) {
+      for (auto [k, slot] : llvm::enumerate(carried)) {
+        const std::string &name = slot.name;
+        if (slot.leaf >= 0 && !sameStructure(before[name], scope[name])) {
+          error(s.loc) << "variable '" << name << "' is "
+                       << before[name].describe() << " before the loop and "
+                       << scope[name].describe() << " at the end of its body";
+          return failure();
+        }
+        const PyValue &end = slotValue(scope, slot);
         Type hint = tile::getElementTypeOrSelf(carriedTypes[k]);
-        auto v = toValue(scope[name], s.loc, hint);
+        auto v = toValue(end, s.loc, hint);
         if (failed(v))
           return failure();
-        Type endType =
-            scope[name].isRuntime() ? frontendTypeOf(scope[name]) : hint;
+        Type endType = end.isRuntime() ? frontendTypeOf(end) : hint;
         if (endType != carriedTypes[k]) {
           error(s.loc) << "loop-carried variable '" << name << "' has type "
                        << carriedTypes[k] << " before the loop and "
@@ -2048,9 +2208,10 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       scf::YieldOp::create(b, l, yields);
     }
     scope = before;
-    for (auto [k, name] : llvm::enumerate(carried))
-      scope[name] = PyValue::ofValue(
-          forOp.getResult(k), tile::getElementTypeOrSelf(carriedTypes[k]));
+    for (auto [k, slot] : llvm::enumerate(carried))
+      bindSlot(slot,
+               PyValue::ofValue(forOp.getResult(k),
+                                tile::getElementTypeOrSelf(carriedTypes[k])));
     return success();
   }
 
@@ -2081,6 +2242,10 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
   // becomes a run-time loop variable, since the trip count is not known.
   std::map<std::string, Type> bodyTypes;
   std::set<std::string> changedInBody;
+  // Structured variables (block pointers, tuples of run-time values): the
+  // leaves the body changes.
+  // Each with the element type the body gives it (null: a number).
+  std::map<std::string, std::vector<std::pair<int, Type>>> changedLeaves;
   const bool outerDryRun = dryRun;
   {
     Block scratch;
@@ -2090,9 +2255,31 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     LogicalResult r = execBlock(w.body);
     dryRun = outerDryRun;
     for (const std::string &name : carried) {
-      if (scope.count(name) && scope[name].isRuntime())
-        bodyTypes[name] = frontendTypeOf(scope[name]);
-      if (scope.count(name) && !sameBinding(scope[name], before[name]))
+      if (!scope.count(name))
+        continue;
+      const PyValue &init = before[name], &next = scope[name];
+      if (succeeded(r) && !sameBinding(next, init) &&
+          (isStructured(init) || isStructured(next))) {
+        if (!sameStructure(init, next)) {
+          error(s.loc) << "variable '" << name << "' is " << init.describe()
+                       << " before the loop and " << next.describe()
+                       << " in it; only its run-time values may change";
+          r = failure();
+          break;
+        }
+        auto il = leavesOf(init), nl = leavesOf(next);
+        auto &leaves = changedLeaves[name];
+        for (size_t k = 0; k < il.size(); ++k)
+          if (!sameBinding(*il[k], *nl[k]))
+            leaves.push_back({int(k), nl[k]->isRuntime()
+                                          ? tile::getElementTypeOrSelf(
+                                                frontendTypeOf(*nl[k]))
+                                          : Type()});
+        continue;
+      }
+      if (next.isRuntime())
+        bodyTypes[name] = frontendTypeOf(next);
+      if (!sameBinding(next, init))
         changedInBody.insert(name);
     }
     scope = before;
@@ -2102,8 +2289,20 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     if (failed(r))
       return failure();
   }
-  std::vector<std::string> kept;
+  std::vector<CarriedSlot> kept;
   for (const std::string &name : carried) {
+    if (auto it = changedLeaves.find(name); it != changedLeaves.end()) {
+      auto il = leavesOf(before[name]);
+      for (auto [k, hint] : it->second) {
+        TRY(v, toValue(*il[k], s.loc, hint));
+        kept.push_back({name, k});
+        inits.push_back(v);
+        types.push_back(v.getType());
+        dtypes.push_back(il[k]->isRuntime() || !hint ? elementTypeOf(*il[k])
+                                                     : hint);
+      }
+      continue;
+    }
     const PyValue &init = before[name];
     Type t = bodyTypes.count(name) ? bodyTypes[name] : Type();
     if (!init.isRuntime() && !t && !changedInBody.count(name))
@@ -2117,7 +2316,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     auto v = toValue(init, s.loc, hint);
     if (failed(v))
       return failure();
-    kept.push_back(name);
+    kept.push_back({name});
     inits.push_back(*v);
     types.push_back(v->getType());
     dtypes.push_back(init.isRuntime() ? elementTypeOf(init)
@@ -2135,8 +2334,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
   {
     OpBuilder::InsertionGuard guard(b);
     Block *beforeBlock = b.createBlock(&whileOp.getBefore(), {}, types, locs);
-    for (auto [k, name] : llvm::enumerate(kept))
-      scope[name] = PyValue::ofValue(beforeBlock->getArgument(k), dtypes[k]);
+    for (auto [k, slot] : llvm::enumerate(kept))
+      bindSlot(slot, PyValue::ofValue(beforeBlock->getArgument(k), dtypes[k]));
     auto c = eval(*w.test);
     if (failed(c))
       return failure();
@@ -2150,13 +2349,21 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     }
     scf::ConditionOp::create(b, l, *cv, beforeBlock->getArguments());
     Block *afterBlock = b.createBlock(&whileOp.getAfter(), {}, types, locs);
-    for (auto [k, name] : llvm::enumerate(kept))
-      scope[name] = PyValue::ofValue(afterBlock->getArgument(k), dtypes[k]);
+    for (auto [k, slot] : llvm::enumerate(kept))
+      bindSlot(slot, PyValue::ofValue(afterBlock->getArgument(k), dtypes[k]));
     if (failed(execBlock(w.body)))
       return failure();
     SmallVector<Value> yields;
-    for (auto [k, name] : llvm::enumerate(kept)) {
-      const PyValue &end = scope[name];
+    for (auto [k, slot] : llvm::enumerate(kept)) {
+      const std::string &name = slot.name;
+      if (slot.leaf >= 0 && !sameStructure(before[name], scope[name])) {
+        error(s.loc) << "variable '" << name << "' is "
+                     << before[name].describe() << " before the loop and "
+                     << scope[name].describe() << " at the end of its body";
+        return failure();
+      }
+      const PyValue &end =
+          slot.leaf < 0 ? scope[name] : *leavesOf(scope[name])[slot.leaf];
       auto v = toValue(end, s.loc, dtypes[k]);
       if (failed(v))
         return failure();
@@ -2173,7 +2380,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     scf::YieldOp::create(b, l, yields);
   }
   scope = before;
-  for (auto [k, name] : llvm::enumerate(kept))
-    scope[name] = PyValue::ofValue(whileOp.getResult(k), dtypes[k]);
+  for (auto [k, slot] : llvm::enumerate(kept))
+    bindSlot(slot, PyValue::ofValue(whileOp.getResult(k), dtypes[k]));
   return success();
 }

@@ -69,6 +69,11 @@ struct KernelOptions {
   /// kernel of the test suite weighs 4472; a budget-sized one of exp on
   /// 2^17-element tiles compiles in about 9 s.
   unsigned maxOperations = 100000;
+  /// Remarks naming each plain integer parameter (no `:16` in the
+  /// signature) that would widen a load or store if it were known to be a
+  /// multiple of 16, as Triton's JIT assumes by itself (tilec shows them;
+  /// off in the API).
+  bool divisibilityRemarks = false;
 };
 
 /// How --max-operations counts (tile::getOperationWork), for its error.

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -76,6 +77,94 @@ PyValue PyValue::ofValue(Value v, Type dtype) {
 bool frontend::isUnsignedInt(Type t) {
   auto i = dyn_cast_or_null<IntegerType>(t);
   return i && i.isUnsigned();
+}
+
+namespace {
+/// Triton's name of a scalar dtype ("fp16", "int32", "uint8", "int1",
+/// "fp8e4nv"); empty for others (pointers, blocks).
+std::string tritonDTypeName(Type t) {
+  if (auto i = dyn_cast_or_null<IntegerType>(t)) {
+    if (i.getWidth() == 1)
+      return "int1";
+    return (i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
+  }
+  if (!t)
+    return "";
+  if (t.isF16())
+    return "fp16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "fp32";
+  if (t.isF64())
+    return "fp64";
+  if (isa<Float8E4M3FNType>(t))
+    return "fp8e4nv";
+  if (isa<Float8E5M2Type>(t))
+    return "fp8e5";
+  return "";
+}
+} // namespace
+
+std::optional<bool> frontend::dtypePredicate(Type t, StringRef name) {
+  // Triton 3.6's triton.language.core.dtype: predicates compare the name, so
+  // a block type (named after its shape) is none of the scalar kinds.
+  std::string n = tritonDTypeName(t);
+  bool isFloat = n.rfind("fp", 0) == 0 || n == "bf16";
+  bool isUint = n.rfind("uint", 0) == 0 || n == "int1";
+  bool isSint = n.rfind("int", 0) == 0 && n != "int1";
+  if (name.starts_with("is_fp8") || name == "is_fp16" || name == "is_bf16" ||
+      name == "is_fp32" || name == "is_fp64" ||
+      (name.starts_with("is_int") && name != "is_int" &&
+       name != "is_int_signed" && name != "is_int_unsigned") ||
+      name.starts_with("is_uint")) {
+    StringRef want = name.drop_front(3);
+    if (want == "fp8")
+      return n.rfind("fp8", 0) == 0;
+    return want == n;
+  }
+  return llvm::StringSwitch<std::optional<bool>>(name)
+      .Case("is_floating", isFloat)
+      .Case("is_standard_floating",
+            n == "fp16" || n == "bf16" || n == "fp32" || n == "fp64")
+      .Case("is_int", isUint || isSint)
+      .Case("is_int_signed", isSint)
+      .Case("is_int_unsigned", isUint)
+      .Case("is_bool", n == "int1")
+      .Case("is_void", false)
+      .Case("is_const", false)
+      .Case("is_ptr", isa_and_nonnull<tile::PtrType>(t))
+      .Case("is_block", isa_and_nonnull<RankedTensorType>(t))
+      .Default(std::nullopt);
+}
+
+std::optional<PyValue> frontend::dtypeAttribute(Type t, StringRef name) {
+  std::string n = tritonDTypeName(t);
+  bool isPtr = isa_and_nonnull<tile::PtrType>(t);
+  if (name == "name" && !n.empty())
+    return PyValue::ofStr(n);
+  if (name == "primitive_bitwidth" || name == "itemsize") {
+    unsigned bits = isPtr ? 64 : !n.empty() ? t.getIntOrFloatBitWidth() : 0;
+    if (!bits)
+      return std::nullopt;
+    return PyValue::ofInt(name == "itemsize" ? std::max(1u, bits / 8) : bits);
+  }
+  auto i = dyn_cast_or_null<IntegerType>(t);
+  if (name == "int_bitwidth" && i)
+    return PyValue::ofInt(i.getWidth());
+  if (name == "int_signedness" && i)
+    // Triton's dtype.SIGNEDNESS: SIGNED 0, UNSIGNED 1 (int1 is unsigned).
+    return PyValue::ofInt(i.getWidth() == 1 || i.isUnsigned() ? 1 : 0);
+  if (auto f = dyn_cast_or_null<FloatType>(t)) {
+    if (name == "fp_mantissa_width")
+      return PyValue::ofInt(f.getFPMantissaWidth() - 1);
+    if (name == "exponent_bias") {
+      // 2^(exponent bits - 1) - 1, as Triton's table (fp8e4nv: 7).
+      unsigned expBits = f.getWidth() - f.getFPMantissaWidth();
+      return PyValue::ofInt((int64_t(1) << (expBits - 1)) - 1);
+    }
+  }
+  return std::nullopt;
 }
 
 Type frontend::toIRType(Type t) {

@@ -365,6 +365,115 @@ void runSplitJoin(const Env &env, const std::string &caseName) {
   expect(b, n, [&](size_t i) { return x[i]; }, "tl.split second");
 }
 
+//===----------------------------------------------------------------------===//
+// Block pointers
+//===----------------------------------------------------------------------===//
+
+/// block_ptr_load_kernel (BM 16, BN 32, blocks shifted by (-3, -5)) over a
+/// ragged x [M, N] with padded rows: the grid covers x plus one more block
+/// row and column, so blocks cross every edge (negative offsets included)
+/// and some lie wholly outside. y must hold x's element or 0, z x's
+/// element or NaN (the padding), bit for bit.
+void runBlockPtrLoad(const Env &env, const std::string &caseName) {
+  const int BM = 16, BN = 32, SM = 3, SN = 5;
+  const int M = 37, N = 71, ldx = 80;
+  const int gm = (M + SM) / BM + 2, gn = (N + SN) / BN + 2;
+  const int H = gm * BM, W = gn * BN;
+  Kernel k = env.kernel("block_ptr_load_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, size_t(M) * ldx);
+  DeviceBuffer dx(x.size() * 4), dy(size_t(H) * W * 4), dz(size_t(H) * W * 4);
+  dx.upload(x);
+  dy.poison();
+  dz.poison();
+  check(k.launch(Grid{unsigned(gm), unsigned(gn), 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dz.get()),
+                  Arg::i32(M), Arg::i32(N), Arg::i32(ldx)}));
+  env.sync();
+  auto y = dy.download<uint32_t>(size_t(H) * W);
+  auto z = dz.download<uint32_t>(size_t(H) * W);
+  const uint32_t nanBits = floatBits(std::nanf(""));
+  for (int r = 0; r < H; ++r)
+    for (int c = 0; c < W; ++c) {
+      int xr = (r / BM) * BM - SM + r % BM, xc = (c / BN) * BN - SN + c % BN;
+      bool inside = xr >= 0 && xr < M && xc >= 0 && xc < N;
+      uint32_t wantY = inside ? floatBits(x[size_t(xr) * ldx + xc]) : 0u;
+      uint32_t gotY = y[size_t(r) * W + c], gotZ = z[size_t(r) * W + c];
+      if (gotY != wantY)
+        failCase(str("zero padding: y[%ld][%ld] (x[%ld][%ld])", r, c, xr, xc) +
+                 ": expected " + describe(wantY) + ", found " + describe(gotY));
+      bool zOk = inside ? gotZ == wantY : std::isnan(bitsFloat(gotZ));
+      if (!zOk)
+        failCase(str("nan padding: z[%ld][%ld] (x[%ld][%ld])", r, c, xr, xc) +
+                 ": expected " + describe(inside ? wantY : nanBits) +
+                 ", found " + describe(gotZ));
+    }
+}
+
+/// block_ptr_store_kernel: out [M, N] (rows ld apart) = x + 1 through a
+/// block pointer with boundary_check=(0, 1): the grid's blocks past M and N
+/// are dropped, the padding columns and the rows past M keep the poison.
+void runBlockPtrStore(const Env &env, const std::string &caseName) {
+  const int BM = 16, BN = 32, M = 45, N = 67, ld = 72;
+  const int gm = (M + BM - 1) / BM, gn = (N + BN - 1) / BN;
+  const int H = gm * BM, W = gn * BN;
+  Kernel k = env.kernel("block_ptr_store_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, size_t(H) * W);
+  const size_t outElems = size_t(M + 2) * ld;
+  DeviceBuffer dx(x.size() * 4), dout(outElems * 4);
+  dx.upload(x);
+  dout.poison();
+  check(k.launch(Grid{unsigned(gm), unsigned(gn), 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dout.get()), Arg::i32(M),
+                  Arg::i32(N), Arg::i32(ld)}));
+  env.sync();
+  auto out = dout.download<uint32_t>(outElems);
+  for (int r = 0; r < M + 2; ++r)
+    for (int c = 0; c < ld; ++c) {
+      uint32_t want =
+          r < M && c < N ? floatBits(x[size_t(r) * W + c] + 1.0f) : kPoison32;
+      if (out[size_t(r) * ld + c] != want)
+        failCase(str("out[%ld][%ld]", r, c) + ": expected " + describe(want) +
+                 ", found " + describe(out[size_t(r) * ld + c]));
+    }
+}
+
+/// block_ptr_rowsum_kernel: row sums of x [M, N] (small integers, so any
+/// order of the adds is exact) by a block pointer advanced in a for loop
+/// and by a transposed one walked backwards in a while loop; M and N
+/// ragged (the last blocks cross both edges); 16 guard elements past M.
+void runBlockPtrRowsum(const Env &env, const std::string &caseName) {
+  const int BM = 16, M = 83, N = 101, ld = 104;
+  Kernel k = env.kernel("block_ptr_rowsum_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x(size_t(M) * ld);
+  for (float &v : x)
+    v = float(int(rng.next() % 17) - 8);
+  DeviceBuffer dx(x.size() * 4), ds((M + 16) * 4), dc((M + 16) * 4);
+  dx.upload(x);
+  ds.poison();
+  dc.poison();
+  check(k.launch(Grid{unsigned((M + BM - 1) / BM), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(ds.get()), Arg::ptr(dc.get()),
+                  Arg::i32(M), Arg::i32(N), Arg::i32(ld)}));
+  env.sync();
+  auto s = ds.download<uint32_t>(M + 16);
+  auto c = dc.download<uint32_t>(M + 16);
+  for (int r = 0; r < M + 16; ++r) {
+    float sum = 0;
+    for (int j = 0; j < N && r < M; ++j)
+      sum += x[size_t(r) * ld + j];
+    uint32_t want = r < M ? floatBits(sum) : kPoison32;
+    if (s[r] != want)
+      failCase(str("for loop: row %ld", r) + ": expected " + describe(want) +
+               ", found " + describe(s[r]));
+    if (c[r] != want)
+      failCase(str("while loop, transposed: row %ld", r) + ": expected " +
+               describe(want) + ", found " + describe(c[r]));
+  }
+}
+
 /// histogram_kernel (BLOCK values per program, BINS bins, counts summed
 /// over the programs by atomic_add with an integer mask) on values in
 /// [-40, 100]: the model bins a value by its low bits, log2(max(BINS, 32))
@@ -632,6 +741,15 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
                    [](const Env &e) { runFdiv(e, "fdiv"); }});
   cases.push_back({"split_join_kernel/join interleave split", false, true,
                    [](const Env &e) { runSplitJoin(e, "split_join"); }});
+  cases.push_back({"block_ptr_load_kernel/every edge, zero and nan padding",
+                   false, true,
+                   [](const Env &e) { runBlockPtrLoad(e, "block_ptr_load"); }});
+  cases.push_back(
+      {"block_ptr_store_kernel/boundary_check (0, 1)", false, true,
+       [](const Env &e) { runBlockPtrStore(e, "block_ptr_store"); }});
+  cases.push_back(
+      {"block_ptr_rowsum_kernel/advance in for and while loops", false, true,
+       [](const Env &e) { runBlockPtrRowsum(e, "block_ptr_rowsum"); }});
   struct Hist {
     const char *file;
     int block, bins, warps;

@@ -113,6 +113,14 @@ cl::opt<unsigned> errorLimit(
     cl::value_desc("N"), cl::init(tilec::kDefaultErrorLimit),
     cl::cat(tilecCategory));
 
+cl::opt<bool> divisibilityRemarks(
+    "divisibility-remarks",
+    cl::desc("Remark on each plain integer parameter that would widen a load "
+             "or store if the signature said it is a multiple of 16 (i32:16), "
+             "as Triton's JIT assumes by itself (.py input; default on; "
+             "=false to silence)"),
+    cl::init(true), cl::cat(tilecCategory));
+
 cl::opt<unsigned> maxInlinedCalls(
     "max-inlined-calls",
     cl::desc("Budget: helper calls inlined per kernel (.py input; default "
@@ -337,6 +345,7 @@ int main(int argc, char **argv) {
   kernelOptions.arch = arch;
   kernelOptions.errorLimit = errorLimit;
   kernelOptions.maxInlinedCalls = maxInlinedCalls;
+  kernelOptions.divisibilityRemarks = divisibilityRemarks;
   kernelOptions.maxUnrolledIterations = maxUnrolledIterations;
   kernelOptions.maxOperations = maxOperations;
   kernelOptions.importPaths.assign(includeDirs.begin(), includeDirs.end());

@@ -1,0 +1,94 @@
+//===- DivisibilityRemarks.cpp - Suggest `i32:16` where it pays -*- C++ -*-===//
+//
+// Triton's JIT specializes an integer argument divisible by 16 by itself, so
+// a kernel launched from Python gets 16-byte accesses where a stride or size
+// is such a multiple. tilec compiles ahead of time from a signature, and a
+// plain `i32` there keeps the accesses narrow. For each plain integer
+// parameter, this re-runs the axis analysis (passes/Analysis/AxisInfo.h) as
+// if the signature said `:16` and, where a load or store would then move
+// more bytes per access, emits one remark at the first such access naming
+// the parameter and the fix.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Frontend/CodeGen.h"
+#include "passes/Analysis/AxisInfo.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::frontend;
+
+namespace {
+/// Bytes one access of `op` (a tile load or store) may move under `axis`:
+/// the widest vector along any dimension that the pointers' contiguity and
+/// alignment and the mask's constancy allow. 0 for a scalar access.
+int64_t accessBytes(const ModuleAxisInfo &axis, Operation *op) {
+  Value ptr, mask;
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    ptr = load.getPtr();
+    mask = load.getMask();
+  } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+    ptr = store.getPtr();
+    mask = store.getMask();
+  }
+  auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
+  if (!type)
+    return 0;
+  int64_t bytes = getElementBytes(
+      cast<tile::PtrType>(type.getElementType()).getPointeeType());
+  int64_t best = 1;
+  for (unsigned d = 0; d < unsigned(type.getRank()); ++d) {
+    int64_t w = axis.getPtrVectorWidth(ptr, d, 16);
+    if (mask)
+      w = std::min(w, axis.getMaskConstancy(mask, d));
+    best = std::max(best, w);
+  }
+  return best * bytes;
+}
+} // namespace
+
+void frontend::remarkDivisibility(
+    ModuleOp module, tile::FuncOp func,
+    ArrayRef<std::pair<std::string, unsigned>> params) {
+  if (params.empty())
+    return;
+  SmallVector<Operation *> accesses;
+  func.walk([&](Operation *op) {
+    if (isa<tile::LoadOp, tile::StoreOp>(op))
+      accesses.push_back(op);
+  });
+  if (accesses.empty())
+    return;
+  SmallVector<int64_t> before;
+  {
+    ModuleAxisInfo axis(module);
+    for (Operation *op : accesses)
+      before.push_back(accessBytes(axis, op));
+  }
+  StringAttr name = StringAttr::get(
+      module.getContext(), tile::TileDialect::getDivisibilityAttrName());
+  for (auto &[param, arg] : params) {
+    func.setArgAttr(
+        arg, name,
+        IntegerAttr::get(IntegerType::get(module.getContext(), 32), 16));
+    {
+      ModuleAxisInfo axis(module);
+      for (auto [op, was] : llvm::zip_equal(accesses, before)) {
+        int64_t now = accessBytes(axis, op);
+        if (now <= was)
+          continue;
+        Type t = func.getArgument(arg).getType();
+        std::string typeName;
+        llvm::raw_string_ostream os(typeName);
+        os << t;
+        emitRemark(op->getLoc())
+            << "this " << (isa<tile::LoadOp>(op) ? "load" : "store")
+            << " moves " << was << " bytes per access, " << now
+            << " if parameter '" << param << "' were a multiple of 16: say so "
+            << "in the signature ('" << typeName << ":16') where it is, as "
+            << "Triton's JIT does for such arguments by itself";
+        break;
+      }
+    }
+    func.removeArgAttr(arg, name);
+  }
+}
