@@ -16,6 +16,7 @@
 #include "compiler/Frontend/ImportToTile.h"
 #include "dialects/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/StringMap.h"
@@ -138,6 +139,13 @@ std::vector<const PyValue *> leavesOf(const PyValue &v);
 /// Whether `a` and `b` are alike but for their leaves: the same kinds and
 /// sizes, equal compile-time parts other than numbers.
 bool sameStructure(const PyValue &a, const PyValue &b);
+
+/// What one name (or a helper's return value) holds at the ends of the two
+/// branches of an `if` on a run-time value; `what` names it in errors.
+struct BranchValues {
+  std::string what;
+  PyValue onThen, onElse;
+};
 
 /// One IR value an if or loop carries: variable `name`, or run-time leaf
 /// `leaf` of the structured value it holds.
@@ -473,6 +481,13 @@ public:
   void bindDryRunResults(llvm::ArrayRef<CarriedSlot> slots,
                          mlir::ValueRange inits,
                          llvm::ArrayRef<mlir::Type> dtypes, mlir::Location l);
+  /// The values after `ifOp` (on `cond`, its branches generated) of each of
+  /// `values`: those that differ become results of the if (re-created with
+  /// them; `ifOp` is updated), a structured value leaf by leaf. Errors for
+  /// different compile-time values, structures or types, located at `l`.
+  mlir::FailureOr<std::vector<PyValue>>
+  mergeBranches(mlir::scf::IfOp &ifOp, mlir::Value cond,
+                llvm::ArrayRef<BranchValues> values, py::SourceLoc l);
   /// Binds `slot` in the current scope to `v` (a structured variable's leaf
   /// is replaced inside it).
   void bindSlot(const CarriedSlot &slot, PyValue v);

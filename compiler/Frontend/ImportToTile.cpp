@@ -1460,16 +1460,99 @@ bool frontend::sameStructure(const PyValue &a, const PyValue &b) {
 
 namespace {} // namespace
 
-namespace {
-/// Whether every return in `stmts` is a bare `return` (or `return None`),
-/// none of them in a loop.
-bool onlyBareReturns(llvm::ArrayRef<py::StmtPtr> stmts) {
-  return !anyReturn(stmts, [](const py::Return &r, bool inLoop) {
-    return inLoop || (r.value && !llvm::isa<py::NoneLiteral>(r.value.get()));
-  });
+FailureOr<std::vector<PyValue>>
+CodeGen::mergeBranches(scf::IfOp &ifOp, Value cond,
+                       ArrayRef<BranchValues> values, SourceLoc sl) {
+  std::vector<PyValue> out;
+  std::vector<std::pair<size_t, int>> slots; // (value, leaf) per if result
+  SmallVector<Value> thenVals, elseVals;
+  std::vector<Type> dtypes;
+  for (auto [n, bv] : llvm::enumerate(values)) {
+    const PyValue &t0 = bv.onThen, &e0 = bv.onElse;
+    out.push_back(t0);
+    if (sameBinding(t0, e0))
+      continue;
+    std::vector<std::pair<int, std::pair<PyValue, PyValue>>> sides;
+    if (isStructured(t0) || isStructured(e0)) {
+      // A block pointer or a tuple of run-time values: its differing
+      // leaves become results of the if.
+      if (!sameStructure(t0, e0)) {
+        error(sl) << bv.what << " is " << t0.describe()
+                  << " in one branch of an if on a run-time value and "
+                  << e0.describe()
+                  << " in the other; only their run-time values may differ";
+        return failure();
+      }
+      auto tl = leavesOf(t0), el = leavesOf(e0);
+      for (size_t k = 0; k < tl.size(); ++k)
+        if (!sameBinding(*tl[k], *el[k]))
+          sides.push_back({int(k), {*tl[k], *el[k]}});
+    } else {
+      if (t0.isConstexpr() && e0.isConstexpr() && !t0.isNumber()) {
+        error(sl) << bv.what
+                  << " gets different compile-time values in the branches of "
+                     "an if on a run-time value";
+        return failure();
+      }
+      sides.push_back({-1, {t0, e0}});
+    }
+    for (auto &[leaf, te] : sides) {
+      const PyValue &t = te.first, &e = te.second;
+      // Types (dtypes, so signedness too): a run-time side decides;
+      // constexpr numbers follow it.
+      Type type = t.isRuntime()   ? frontendTypeOf(t)
+                  : e.isRuntime() ? frontendTypeOf(e)
+                                  : Type();
+      Type hint = type ? tile::getElementTypeOrSelf(type) : Type();
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      TRY(tv, toValue(t, sl, hint));
+      b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      TRY(ev, toValue(e, sl, hint));
+      auto typeOf = [&](const PyValue &x) {
+        return x.isRuntime() ? frontendTypeOf(x)
+               : hint        ? hint
+                             : elementTypeOf(x);
+      };
+      if (typeOf(t) != typeOf(e)) {
+        error(sl) << bv.what << " has different types in the branches of an "
+                  << "if: " << typeOf(t) << " and " << typeOf(e);
+        return failure();
+      }
+      dtypes.push_back(tile::getElementTypeOrSelf(typeOf(t)));
+      slots.push_back({n, leaf});
+      thenVals.push_back(tv);
+      elseVals.push_back(ev);
+    }
+  }
+  if (slots.empty())
+    return out;
+  // The if again, with results: its regions move over.
+  Location l = ifOp.getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp);
+  SmallVector<Type> types;
+  for (Value v : thenVals)
+    types.push_back(v.getType());
+  auto newIf = scf::IfOp::create(b, l, types, cond, /*withElse=*/true);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  newIf.thenBlock()->getTerminator()->erase();
+  newIf.elseBlock()->getTerminator()->erase();
+  b.setInsertionPointToEnd(newIf.thenBlock());
+  scf::YieldOp::create(b, l, thenVals);
+  b.setInsertionPointToEnd(newIf.elseBlock());
+  scf::YieldOp::create(b, l, elseVals);
+  ifOp.erase();
+  ifOp = newIf;
+  for (auto [k, slot] : llvm::enumerate(slots)) {
+    PyValue r = PyValue::ofValue(newIf.getResult(k), dtypes[k]);
+    if (slot.second < 0)
+      out[slot.first] = r;
+    else
+      *leavesOf(out[slot.first])[slot.second] = r;
+  }
+  return out;
 }
-
-} // namespace
 
 FailureOr<Value> CodeGen::runtimeCondition(const PyValue &c, SourceLoc l) {
   TRY(v, toValue(c, l));
@@ -1507,33 +1590,55 @@ FailureOr<bool> CodeGen::execIfWithReturn(const py::If &i,
   }
   // A run-time condition: an scf.if whose branches each run their own
   // statements, then (unless they returned) everything after the if --
-  // which is therefore generated in each branch that can fall through.
-  // The returns must be bare: a value would have to merge across them.
-  bool bare = onlyBareReturns(i.body) && onlyBareReturns(i.orelse);
-  for (ArrayRef<py::StmtPtr> a : after)
-    bare &= onlyBareReturns(a);
-  if (!bare) {
-    error(i.loc) << "unimplemented: a return inside an if on a run-time "
-                    "value in a function that returns a value (only bare "
-                    "returns can end a program instance early)";
-    return failure();
-  }
+  // which is therefore generated in each branch that can fall through. The
+  // values the two branches return become the if's results (Triton 3.6
+  // accepts returns under an if, not in loops).
   TRY(cond, runtimeCondition(c, i.test->loc));
   std::map<std::string, PyValue> before = scope;
   auto ifOp = scf::IfOp::create(b, loc(i.loc), TypeRange(), cond,
                                 /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
-  for (auto [block, stmts] : {std::pair{ifOp.thenBlock(), &i.body},
-                              std::pair{ifOp.elseBlock(), &i.orelse}}) {
+  PyValue returned[2];
+  for (auto [k, stmts] : llvm::enumerate(
+           std::array<const py::StmtList *, 2>{&i.body, &i.orelse})) {
+    Block *block = k == 0 ? ifOp.thenBlock() : ifOp.elseBlock();
     b.setInsertionPoint(block->getTerminator());
     scope = before;
     returnValue.reset();
     if (failed(execStmts(*stmts, after)))
       return failure();
+    // A path that runs to the end of the function returns None.
+    returned[k] = returnValue ? *returnValue : PyValue::none();
   }
-  // Every path has returned (None) or run to the end of the function.
   scope = before;
-  returnValue = PyValue::none();
+  if (returned[0].kind == PyValue::Kind::None &&
+      returned[1].kind == PyValue::Kind::None) {
+    returnValue = PyValue::none();
+    return true;
+  }
+  if (inlineDepth == 0) {
+    // The kernel itself.
+    error(i.loc) << "expected a kernel to return nothing, found a return of "
+                 << (returned[0].kind == PyValue::Kind::None
+                         ? returned[1].describe()
+                         : returned[0].describe())
+                 << " on a path through this if";
+    return failure();
+  }
+  if ((returned[0].kind == PyValue::Kind::None) !=
+      (returned[1].kind == PyValue::Kind::None)) {
+    error(i.loc) << "one path through this if on a run-time value returns "
+                 << (returned[0].kind == PyValue::Kind::None
+                         ? returned[1].describe()
+                         : returned[0].describe())
+                 << " and the other None; return a value on every path";
+    return failure();
+  }
+  TRY(merged,
+      mergeBranches(
+          ifOp, cond,
+          {BranchValues{"the return value", returned[0], returned[1]}}, i.loc));
+  returnValue = merged[0];
   return true;
 }
 
@@ -1735,98 +1840,19 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     std::set<std::string> assigned;
     collectAssigned(i.body, assigned);
     collectAssigned(i.orelse, assigned);
-    std::vector<CarriedSlot> names;
-    std::vector<Value> thenVals, elseVals;
-    std::vector<Type> dtypes;
+    std::vector<BranchValues> vars;
     scope = before;
     for (const std::string &name : assigned) {
       auto t = thenScope.find(name), e = elseScope.find(name);
       if (t == thenScope.end() || e == elseScope.end())
         continue; // defined on one path only: not visible after
-      if (sameBinding(t->second, e->second)) {
-        scope[name] = t->second;
-        continue;
-      }
-      std::vector<std::pair<int, std::pair<PyValue, PyValue>>> sides;
-      if (isStructured(t->second) || isStructured(e->second)) {
-        // A block pointer or a tuple of run-time values: its differing
-        // leaves become results of the if.
-        if (!sameStructure(t->second, e->second)) {
-          error(s.loc) << "variable '" << name << "' is "
-                       << t->second.describe() << " in one branch of an if "
-                       << "on a run-time value and " << e->second.describe()
-                       << " in the other; only their run-time values may "
-                          "differ";
-          return failure();
-        }
-        scope[name] = t->second;
-        auto tl = leavesOf(t->second), el = leavesOf(e->second);
-        for (size_t k = 0; k < tl.size(); ++k)
-          if (!sameBinding(*tl[k], *el[k]))
-            sides.push_back({int(k), {*tl[k], *el[k]}});
-      } else {
-        if (t->second.isConstexpr() && e->second.isConstexpr() &&
-            !t->second.isNumber()) {
-          error(s.loc) << "variable '" << name
-                       << "' gets different compile-time values in the "
-                          "branches of an if on a run-time value";
-          return failure();
-        }
-        sides.push_back({-1, {t->second, e->second}});
-      }
-      for (auto &[leaf, tePair] : sides) {
-        auto *t = &tePair.first, *e = &tePair.second;
-        // Types (dtypes, so signedness too): a run-time side decides;
-        // constexpr numbers follow it.
-        Type type;
-        if (t->isRuntime())
-          type = frontendTypeOf(*t);
-        else if (e->isRuntime())
-          type = frontendTypeOf(*e);
-        Type hint = type ? tile::getElementTypeOrSelf(type) : Type();
-        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-        auto tv = toValue(*t, s.loc, hint);
-        if (failed(tv))
-          return failure();
-        b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-        auto ev = toValue(*e, s.loc, hint);
-        if (failed(ev))
-          return failure();
-        auto typeOf = [&](const PyValue &x) {
-          return x.isRuntime() ? frontendTypeOf(x)
-                 : hint        ? hint
-                               : elementTypeOf(x);
-        };
-        if (typeOf(*t) != typeOf(*e)) {
-          error(s.loc) << "variable '" << name
-                       << "' has different types in the branches of an if: "
-                       << typeOf(*t) << " and " << typeOf(*e);
-          return failure();
-        }
-        dtypes.push_back(tile::getElementTypeOrSelf(typeOf(*t)));
-        names.push_back({name, leaf});
-        thenVals.push_back(*tv);
-        elseVals.push_back(*ev);
-      }
+      vars.push_back({"variable '" + name + "'", t->second, e->second});
     }
-    if (names.empty())
-      return success();
-    b.setInsertionPoint(ifOp);
-    SmallVector<Type> types;
-    for (Value v : thenVals)
-      types.push_back(v.getType());
-    auto newIf = scf::IfOp::create(b, l, types, cond, /*withElse=*/true);
-    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
-    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
-    newIf.thenBlock()->getTerminator()->erase();
-    newIf.elseBlock()->getTerminator()->erase();
-    b.setInsertionPointToEnd(newIf.thenBlock());
-    scf::YieldOp::create(b, l, thenVals);
-    b.setInsertionPointToEnd(newIf.elseBlock());
-    scf::YieldOp::create(b, l, elseVals);
-    ifOp.erase();
-    for (auto [k, slot] : llvm::enumerate(names))
-      bindSlot(slot, PyValue::ofValue(newIf.getResult(k), dtypes[k]));
+    TRY(merged, mergeBranches(ifOp, cond, vars, s.loc));
+    size_t k = 0;
+    for (const std::string &name : assigned)
+      if (thenScope.count(name) && elseScope.count(name))
+        scope[name] = merged[k++];
     return success();
   }
   case StmtKind::For:

@@ -72,3 +72,36 @@ def k_return_none(p, n):
     if n < 0:
         return None
     tl.store(p, n)
+
+
+@triton.jit
+def _clamp_or_scale(x, lo):
+    # Value returns under run-time ifs, nested, a Python number on one path.
+    if x < lo:
+        return lo
+    if x > 100:
+        if x > 1000:
+            return 1000
+        return x // 2
+    return x * 2
+
+
+@triton.jit
+def k_value_returns(p, n, lo):
+    tl.store(p, _clamp_or_scale(n, lo))
+
+
+@triton.jit
+def _masked_pair(ptr, n, BLOCK: tl.constexpr):
+    # A tile and a tuple returned from both branches.
+    offs = tl.arange(0, BLOCK)
+    if n < BLOCK:
+        x = tl.load(ptr + offs, mask=offs < n, other=0.0)
+        return x, n
+    return tl.load(ptr + offs), BLOCK
+
+
+@triton.jit
+def k_tile_returns(p, q, n, BLOCK: tl.constexpr):
+    x, m = _masked_pair(p, n, BLOCK)
+    tl.store(q + tl.arange(0, BLOCK), x * m)
