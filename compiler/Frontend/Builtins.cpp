@@ -229,7 +229,7 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
       return PyValue::ofDType(t);
     if (knownTlFunctions().count(attr))
       return PyValue::builtin("tl." + attr);
-    if (attr == "random")
+    if (attr == "random" && path == "triton.language")
       return PyValue::module("triton.language.random");
   }
   // triton.language.random (Random.cpp): its functions, as tl.NAME.

@@ -97,9 +97,11 @@ public:
     return g.castValue(v, to, l, bitcast);
   }
 
-  /// The bit width of `v`'s elements (a Python int: Triton's to_tensor type).
+  /// The bit width of `v`'s elements (a Python int: Triton's to_tensor
+  /// type); 0 for pointers and other non-numbers.
   unsigned widthOf(const PyValue &v) {
-    return g.elementTypeOf(v).getIntOrFloatBitWidth();
+    Type t = g.elementTypeOf(v);
+    return t && t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0;
   }
 
   /// Whether `v` is an integer (or bool) scalar or tile, or a Python int.

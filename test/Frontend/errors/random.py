@@ -45,3 +45,10 @@ def k_philox_16(p, seed):
     o = tl.arange(0, 16).to(tl.int16)
     a, b, c, d = tl.philox(seed, o, o, o, o)
     tl.store(p + o, a)
+
+
+@triton.jit
+def k_philox_pointer(p, seed):
+    o = tl.arange(0, 16)
+    a, b, c, d = tl.philox(seed, p + o, o, o, o)
+    tl.store(p + o, a)
