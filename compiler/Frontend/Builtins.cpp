@@ -229,7 +229,13 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
       return PyValue::ofDType(t);
     if (knownTlFunctions().count(attr))
       return PyValue::builtin("tl." + attr);
+    if (attr == "random" && path == "triton.language")
+      return PyValue::module("triton.language.random");
   }
+  // triton.language.random (Random.cpp): its functions, as tl.NAME.
+  if ((path == "triton.language" || path == "triton.language.random") &&
+      isRandomFunction(attr))
+    return PyValue::builtin("tl." + attr);
   // Triton's enum PropagateNan { NONE = 0x0000, ALL = 0xFFFF }.
   if (path == "triton.language.PropagateNan" && (attr == "NONE" || attr == "ALL"))
     return PyValue::ofInt(attr == "ALL" ? 0xFFFF : 0);
@@ -380,6 +386,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   using K = PyValue::Kind;
   if (name.rfind("libdevice.", 0) == 0)
     return callLibdevice(name.substr(10), args, l);
+  if (name.rfind("tl.", 0) == 0 && isRandomFunction(name.substr(3)))
+    return callRandom(name, args, l);
   if (name == "tl.extern_elementwise")
     return callExternElementwise(args, l);
   if (name == "tl.dtype") {

@@ -4,9 +4,9 @@
 // code generator that walks the AST of a jit function, evaluating constexpr
 // code and emitting tile IR for the rest. Split over ImportToTile.cpp
 // (driver, statements, expressions), Semantics.cpp (types, promotion,
-// broadcasting, operators), Builtins.cpp, BuiltinsExt.cpp, Dot.cpp and
-// Libdevice.cpp (triton.language functions) and HostEval.cpp (autotune
-// configs built by host Python).
+// broadcasting, operators), Builtins.cpp, BuiltinsExt.cpp, Dot.cpp,
+// Random.cpp and Libdevice.cpp (triton.language functions) and HostEval.cpp
+// (autotune configs built by host Python).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_COMPILER_FRONTEND_CODEGEN_H
@@ -202,6 +202,10 @@ mlir::FailureOr<mlir::Value> memoryMask(CodeGen &g, const PyValue &maskArg,
 mlir::FailureOr<bool> propagateNanArg(CodeGen &cg,
                                       const std::optional<PyValue> &v,
                                       py::SourceLoc l);
+/// Whether `name` (without `tl.`) is one of triton.language's random-number
+/// functions (randint, rand, randn, their 4x forms, philox, philox_impl,
+/// uint_to_uniform_float, pair_uniform_to_normal; Random.cpp).
+bool isRandomFunction(llvm::StringRef name);
 /// Whether `t` is an unsigned integer dtype (`ui8`..`ui64`).
 bool isUnsignedInt(mlir::Type t);
 /// Triton 3.6's tl.dtype predicates (`is_fp16`, `is_int_signed`,
@@ -353,6 +357,10 @@ public:
                                                py::SourceLoc l);
   /// tl.dot with Triton 3.6's argument checks and result type (Dot.cpp).
   mlir::FailureOr<PyValue> callDot(CallArgs &args, py::SourceLoc l);
+  /// `name` ("tl.randint", ...: isRandomFunction) with Triton 3.6's Philox
+  /// semantics (Random.cpp).
+  mlir::FailureOr<PyValue> callRandom(const std::string &name, CallArgs &args,
+                                      py::SourceLoc l);
   /// The fp32/fp64 functions of triton.language.extra.libdevice
   /// (Libdevice.cpp), as math/arith ops lowered to `__nv_*` calls.
   mlir::FailureOr<PyValue> callLibdevice(const std::string &name,

@@ -308,6 +308,8 @@ struct TestCase {
 void addDotCases(std::vector<TestCase> &cases);
 /// The semantics-parity cases (SemanticsTests.cpp).
 void addSemanticsCases(std::vector<TestCase> &cases);
+/// The random-number cases and the CPU Philox self test (RandomTests.cpp).
+void addRandomCases(std::vector<TestCase> &cases);
 
 } // namespace gputest
 } // namespace tilec

@@ -1202,6 +1202,8 @@ std::vector<TestCase> allCases() {
   addDotCases(cases);
   // Triton-semantics parity: atomics on replicated tiles, ...
   addSemanticsCases(cases);
+  // tl.randint & co. against a CPU Philox; the Philox known answers.
+  addRandomCases(cases);
   return cases;
 }
 
