@@ -443,6 +443,137 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     }
     return PyValue::ofValue(joined, dx);
   }
+  // Triton 3.6's standard library functions written in the language
+  // (python/triton/language/standard.py), composed the same way here.
+  auto call1 = [&](const std::string &fn, std::vector<PyValue> as,
+                   std::vector<std::pair<std::string, PyValue>> kw = {})
+      -> FailureOr<PyValue> {
+    CallArgs a;
+    a.args = std::move(as);
+    a.kwargs = std::move(kw);
+    return callBuiltin(fn, a, l);
+  };
+  if (name == "tl.ravel") {
+    // reshape(x, [x.numel], can_reorder): tilec's reshape keeps the order.
+    TRY(s, bindArgs(*this, args, {"x", "can_reorder"}, 1, "ravel", l));
+    TRY(x, toValue(*s[0], l));
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t) {
+      error(l) << "ravel() expects a tile, found " << s[0]->describe();
+      return failure();
+    }
+    return call1(
+        "tl.reshape",
+        {*s[0], PyValue::ofTuple({PyValue::ofInt(t.getNumElements())})});
+  }
+  if (name == "tl.softmax") {
+    // z = x - max(x, dim, keep_dims); exp(z) / sum(exp(z), dim, keep_dims)
+    // with fdiv's ieee_rounding; dim None is 0.
+    TRY(s, bindArgs(*this, args, {"x", "dim", "keep_dims", "ieee_rounding"}, 1,
+                    "softmax", l));
+    PyValue dim = present(s[1]) ? *s[1] : PyValue::ofInt(0);
+    PyValue keep = s[2] ? *s[2] : PyValue::ofBool(false);
+    PyValue ieee = s[3] ? *s[3] : PyValue::ofBool(false);
+    TRY(m, call1("tl.max", {*s[0], dim}, {{"keep_dims", keep}}));
+    TRY(z, binary(py::BinOpKind::Sub, *s[0], m, l));
+    TRY(num, call1("tl.exp", {z}));
+    TRY(den, call1("tl.sum", {num, dim}, {{"keep_dims", keep}}));
+    return call1("tl.fdiv", {num, den, ieee});
+  }
+  if (name == "tl.cat") {
+    // Triton 3.6 (semantic.cat) takes only can_reorder=True and 1-D tiles
+    // and may order the result as it likes; tilec gives a's elements, then
+    // b's.
+    TRY(s,
+        bindArgs(*this, args, {"input", "other", "can_reorder"}, 2, "cat", l));
+    if (!s[2] || s[2]->kind != K::Bool || !s[2]->b) {
+      error(l) << "cat() needs can_reorder=True (as Triton 3.6: its "
+                  "implementation may reorder the elements)";
+      return failure();
+    }
+    TRY(x, toValue(*s[0], l));
+    TRY(y, toValue(*s[1], l));
+    auto xt = dyn_cast<RankedTensorType>(x.getType());
+    auto yt = dyn_cast<RankedTensorType>(y.getType());
+    if (!xt || !yt || xt.getRank() != 1 || xt != yt) {
+      error(l) << "cat() expects two 1-D tiles of one type, found "
+               << x.getType() << " and " << y.getType();
+      return failure();
+    }
+    TRY(j, call1("tl.join", {*s[0], *s[1]}));
+    TRY(t,
+        call1("tl.permute",
+              {j, PyValue::ofTuple({PyValue::ofInt(1), PyValue::ofInt(0)})}));
+    return call1(
+        "tl.reshape",
+        {t, PyValue::ofTuple({PyValue::ofInt(2 * xt.getNumElements())})});
+  }
+  if (name == "tl.flip") {
+    // Bitcast to a signed integer of the width, reshape dim into log2(n)
+    // dimensions of 2, and swap each pair as y ^ xor_sum(y, d, True).
+    TRY(s, bindArgs(*this, args, {"x", "dim"}, 1, "flip", l));
+    TRY(x, toValue(*s[0], l));
+    auto t = dyn_cast<RankedTensorType>(x.getType());
+    if (!t) {
+      error(l) << "flip() expects a tile, found " << s[0]->describe();
+      return failure();
+    }
+    int64_t rank = t.getRank();
+    int64_t dim = rank - 1;
+    if (present(s[1])) {
+      if (s[1]->kind != K::Int || s[1]->i < -rank || s[1]->i >= rank) {
+        error(l) << "expected a compile-time dim in [" << -rank << ", " << rank
+                 << ") for flip(), found " << s[1]->describe();
+        return failure();
+      }
+      dim = s[1]->i < 0 ? s[1]->i + rank : s[1]->i;
+    }
+    int64_t n = t.getDimSize(dim);
+    if (n & (n - 1)) {
+      error(l) << "flip() needs a power-of-two size along dim " << dim
+               << ", found " << n;
+      return failure();
+    }
+    if (n == 1)
+      return *s[0];
+    Type dtype = elementTypeOf(*s[0]);
+    if (isa<tile::PtrType>(t.getElementType())) {
+      error(l) << "unimplemented: flip() of a tile of pointers";
+      return failure();
+    }
+    bool isInt = t.getElementType().isInteger();
+    Type itype = b.getIntegerType(t.getElementType().getIntOrFloatBitWidth());
+    PyValue yi = PyValue::ofValue(x);
+    if (!isInt) {
+      TRY(c, castValue(*s[0], itype, l, /*bitcast=*/true));
+      yi = c;
+    }
+    std::vector<PyValue> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != dim) {
+        dims.push_back(PyValue::ofInt(t.getDimSize(d)));
+        continue;
+      }
+      for (int64_t k = 1; k < n; k *= 2)
+        dims.push_back(PyValue::ofInt(2));
+    }
+    TRY(y0, call1("tl.reshape", {yi, PyValue::ofTuple(dims)}));
+    PyValue y = y0;
+    int64_t steps = llvm::Log2_64(n);
+    for (int64_t i = 0; i < steps; ++i) {
+      TRY(xs, call1("tl.xor_sum", {y, PyValue::ofInt(dim + i)},
+                    {{"keep_dims", PyValue::ofBool(true)}}));
+      TRY(sw, binary(py::BinOpKind::BitXor, y, xs, l));
+      y = sw;
+    }
+    std::vector<PyValue> shape;
+    for (int64_t d : t.getShape())
+      shape.push_back(PyValue::ofInt(d));
+    TRY(back, call1("tl.reshape", {y, PyValue::ofTuple(shape)}));
+    if (isInt)
+      return PyValue::ofValue(back.v, dtype);
+    return castValue(back, dtype, l, /*bitcast=*/true);
+  }
   if (name == "tl.split") {
     TRY(s, bindArgs(*this, args, {"a"}, 1, "split", l));
     TRY(x, toValue(*s[0], l));

@@ -474,6 +474,49 @@ void runBlockPtrRowsum(const Env &env, const std::string &caseName) {
   }
 }
 
+/// standard_kernel (B = 256): tl.flip (1-D; a 4 x 64 view along each
+/// dimension) and tl.ravel move bit patterns exactly; tl.cat(x, 2x) is x
+/// then 2x; tl.softmax against a float64 model (tl.exp and the default
+/// fdiv are approximate: rtol 1e-5).
+void runStandard(const Env &env, const std::string &caseName) {
+  const int B = 256;
+  Kernel k = env.kernel("standard_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, B);
+  DeviceBuffer dx(B * 4), dout((6 * B + kGuard) * 4);
+  dx.upload(x);
+  dout.poison();
+  check(k.launch(Grid{1, 1, 1}, {Arg::ptr(dx.get()), Arg::ptr(dout.get())}));
+  env.sync();
+  auto out = dout.download<float>(6 * B + kGuard);
+  auto exact = [&](size_t at, float want, const char *what) {
+    if (floatBits(out[at]) != floatBits(want))
+      failCase(std::string(what) + str(" [%ld]", long(at)) + ": expected " +
+               describe(floatBits(want)) + ", found " +
+               describe(floatBits(out[at])));
+  };
+  double mx = -INFINITY, den = 0;
+  for (float v : x)
+    mx = std::max(mx, double(v));
+  for (float v : x)
+    den += std::exp(double(v) - mx);
+  for (int i = 0; i < B; ++i) {
+    exact(i, x[B - 1 - i], "flip");
+    double want = std::exp(double(x[i]) - mx) / den;
+    if (std::fabs(out[B + i] - want) > 1e-5 * want + 1e-9)
+      failCase(str("softmax [%ld]: expected ", i) + std::to_string(want) +
+               ", found " + std::to_string(out[B + i]));
+    exact(2 * B + i, x[i], "cat first");
+    exact(3 * B + i, x[i] * 2, "cat second");
+    int r = i / (B / 4), c = i % (B / 4);
+    exact(4 * B + i, x[(3 - r) * (B / 4) + c], "flip dim 0");
+    exact(5 * B + i, x[r * (B / 4) + (B / 4 - 1 - c)], "flip dim 1");
+  }
+  for (int i = 6 * B; i < 6 * B + kGuard; ++i)
+    if (floatBits(out[i]) != kPoison32)
+      failCase(str("element %ld past the end was written", i));
+}
+
 /// histogram_kernel (BLOCK values per program, BINS bins, counts summed
 /// over the programs by atomic_add with an integer mask) on values in
 /// [-40, 100]: the model bins a value by its low bits, log2(max(BINS, 32))
@@ -750,6 +793,8 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
   cases.push_back(
       {"block_ptr_rowsum_kernel/advance in for and while loops", false, true,
        [](const Env &e) { runBlockPtrRowsum(e, "block_ptr_rowsum"); }});
+  cases.push_back({"standard_kernel/flip softmax cat ravel", false, true,
+                   [](const Env &e) { runStandard(e, "standard"); }});
   struct Hist {
     const char *file;
     int block, bins, warps;
