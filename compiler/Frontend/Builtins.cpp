@@ -215,6 +215,11 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
     // Every name resolves: unknown ones fail at the call, with the name.
     return PyValue::builtin("libdevice." + attr);
   }
+  // triton.language.extra.cuda's num_threads() / num_warps(): constants of
+  // the kernel being compiled.
+  if (path == "triton.language.extra.cuda" &&
+      (attr == "num_threads" || attr == "num_warps"))
+    return PyValue::builtin("tl.extra.cuda." + attr);
   if ((path == "triton.language.extra" && (attr == "cuda" || attr == "libdevice")) ||
       (path == "triton.language.extra.cuda" && attr == "libdevice") ||
       (path == "triton.language" && attr == "extra"))
@@ -706,6 +711,25 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     bool full = name == "tl.full";
     TRY(s, full ? bindArgs(*this, args, {"shape", "value", "dtype"}, 3, "full", l)
                 : bindArgs(*this, args, {"shape", "dtype"}, 2, "zeros", l));
+    if (s[0]->kind == K::Tuple && s[0]->elts.empty()) {
+      // Shape (): Triton's rank-0 tensor is a scalar of the dtype.
+      const PyValue &dt0 = *s[full ? 2 : 1];
+      if (dt0.kind != K::DType) {
+        error(l) << "expected a dtype, found " << dt0.describe();
+        return failure();
+      }
+      PyValue value = full ? *s[1] : PyValue::ofInt(0);
+      if (value.isRuntime() && isa<RankedTensorType>(value.v.getType())) {
+        error(l) << "expected a scalar fill value for shape (), found "
+                 << value.describe();
+        return failure();
+      }
+      if (value.kind == K::Float && !isa<FloatType>(dt0.dtype)) {
+        error(l) << "expected an integer fill value for " << dt0.dtype;
+        return failure();
+      }
+      return castValue(value, dt0.dtype, l);
+    }
     TRY(shape, shapeArg(*this, *s[0], l));
     const PyValue &dt = *s[full ? 2 : 1];
     if (dt.kind != K::DType) {

@@ -180,6 +180,15 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
   using K = PyValue::Kind;
   if (name == "tl.make_block_ptr" || name == "tl.advance")
     return callBlockPointerBuiltin(name, args, l);
+  if (name == "tl.extra.cuda.num_threads" ||
+      name == "tl.extra.cuda.num_warps") {
+    // Compile-time facts of the kernel (its num_warps), as in Triton.
+    TRY(s, bindArgs(*this, args, {}, 0, name.substr(14), l));
+    (void)s;
+    int64_t threads = opCounter.threadsPerCTA;
+    return PyValue::ofInt(name == "tl.extra.cuda.num_threads" ? threads
+                                                              : threads / 32);
+  }
 
   // --- reductions ---
   if (name == "tl.sum" || name == "tl.max" || name == "tl.min" ||

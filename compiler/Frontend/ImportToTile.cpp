@@ -799,9 +799,33 @@ OwningOpRef<ModuleOp> CodeGen::run() {
         return nullptr;
       scope[p->name] = *v;
     } else {
-      emitError(loc(p->loc)) << "missing value for constexpr parameter '"
-                             << p->name << "': give it with -D " << p->name
-                             << "=VALUE or in the signature";
+      auto d = emitError(loc(p->loc));
+      d << "missing value for constexpr parameter '" << p->name
+        << "': give it with -D " << p->name << "=VALUE or in the signature";
+      // A @triton.heuristics entry computes it from the launch's arguments
+      // in Triton; tilec compiles before any launch.
+      for (const py::ExprPtr &dec : kernel->decorators) {
+        auto *call = llvm::dyn_cast<py::Call>(dec.get());
+        if (!call ||
+            !StringRef(py::toString(*call->func)).ends_with("heuristics"))
+          continue;
+        const py::Expr *values =
+            call->args.empty() ? nullptr : call->args[0].get();
+        for (const py::Keyword &k : call->keywords)
+          if (k.name == "values")
+            values = k.value.get();
+        auto *dict = llvm::dyn_cast_or_null<py::Dict>(values);
+        if (!dict)
+          continue;
+        for (const py::ExprPtr &key : dict->keys)
+          if (auto *str = llvm::dyn_cast_or_null<py::StringLiteral>(key.get());
+              str && str->value == p->name)
+            d << " (Triton computes it at each launch with the "
+                 "@triton.heuristics on line "
+              << dec->loc.line
+              << "; tilec compiles before any launch, so give the value "
+                 "the heuristic would give)";
+      }
       return nullptr;
     }
   }

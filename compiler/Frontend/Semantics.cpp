@@ -1118,6 +1118,16 @@ FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
     }
     return v.elts[i];
   }
+  if (v.isRuntime() && !isa<RankedTensorType>(v.v.getType()) &&
+      llvm::all_of(sub.indices, [](const py::ExprPtr &e) {
+        return llvm::isa<py::NoneLiteral>(e.get());
+      })) {
+    // A scalar's x[None] (x[None, None], ...): a tile of that many
+    // dimensions of 1, as Triton's expand_dims of a scalar.
+    SmallVector<int64_t> ones(sub.indices.size(), 1);
+    TRY(t, broadcastTo(v.v, ones, l));
+    return PyValue::ofValue(t, elementTypeOf(v));
+  }
   if (!v.isRuntime() || !isa<RankedTensorType>(v.v.getType())) {
     error(l) << "unsupported subscript of " << v.describe();
     return failure();
