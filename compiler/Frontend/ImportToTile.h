@@ -69,6 +69,11 @@ struct KernelOptions {
   /// kernel of the test suite weighs 4472; a budget-sized one of exp on
   /// 2^17-element tiles compiles in about 9 s.
   unsigned maxOperations = 100000;
+  /// Run-time assertions (tl.device_assert, `assert` on run-time values)
+  /// become checks on the GPU (tile.assert); off, they compile to nothing,
+  /// as Triton's default (tilec --debug; Triton's debug=True /
+  /// TRITON_DEBUG=1).
+  bool debug = false;
 };
 
 /// How --max-operations counts (tile::getOperationWork), for its error.

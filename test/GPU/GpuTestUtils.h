@@ -308,6 +308,11 @@ struct TestCase {
 void addDotCases(std::vector<TestCase> &cases);
 /// The semantics-parity cases (SemanticsTests.cpp).
 void addSemanticsCases(std::vector<TestCase> &cases);
+/// The tl.device_print / tl.device_assert cases (DebugTests.cpp), each run
+/// in a child process: this executable with `--debug-child MODE DIR`,
+/// which main hands to runDebugChild (argv: MODE, DIR).
+void addDebugCases(std::vector<TestCase> &cases);
+int runDebugChild(int argc, char **argv);
 
 } // namespace gputest
 } // namespace tilec

@@ -1202,6 +1202,8 @@ std::vector<TestCase> allCases() {
   addDotCases(cases);
   // Triton-semantics parity: atomics on replicated tiles, ...
   addSemanticsCases(cases);
+  // tl.device_print and tl.device_assert, in child processes.
+  addDebugCases(cases);
   return cases;
 }
 
@@ -1248,6 +1250,9 @@ int usage(const char *argv0) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // A debugging case's child process (DebugTests.cpp).
+  if (argc >= 2 && std::string(argv[1]) == "--debug-child")
+    return runDebugChild(argc - 2, argv + 2);
   std::string kernelDir, only;
   bool quick = false, list = false, selfTest = false, verbose = false;
   uint64_t seed = 20261129;
