@@ -303,7 +303,8 @@ public:
     target.addIllegalDialect<tile::TileDialect>();
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
     target.addLegalOp<gpu::GPUModuleOp, gpu::ThreadIdOp, gpu::BlockIdOp,
-                      gpu::GridDimOp, gpu::BarrierOp, gpu::ReturnOp>();
+                      gpu::GridDimOp, gpu::BarrierOp, gpu::ReturnOp,
+                      gpu::PrintfOp>();
     target.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType());
     });
@@ -326,6 +327,7 @@ public:
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
     populateHistogramToSIMTPatterns(converter, patterns);
+    populateDebugToSIMTPatterns(converter, patterns);
     populateDotToSIMTPatterns(converter, patterns);
     populateSharedMemoryToSIMTPatterns(converter, axis, patterns);
     populateFloatConversionToSIMTPatterns(converter, target, patterns, chip);

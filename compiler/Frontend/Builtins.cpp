@@ -597,13 +597,10 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                      << kMaxStaticPrints << " prints)";
     return PyValue::none();
   }
-  if (name == "py.print") {
-    // Triton's print in a jit function is tl.device_print.
-    error(l) << "unimplemented: print in a @triton.jit function prints from "
-                "the GPU (tl.device_print), which tilec does not support yet; "
-                "use tl.static_print for compile-time values";
-    return failure();
-  }
+  if (name == "py.print" || name == "tl.device_print")
+    return callDevicePrint(args, l, name == "py.print");
+  if (name == "tl.device_assert")
+    return callDeviceAssert(args, l);
   if (name == "tl.constexpr") {
     if (args.args.size() != 1) {
       error(l) << "tl.constexpr() expects one value";

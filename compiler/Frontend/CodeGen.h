@@ -368,6 +368,19 @@ public:
   /// tl.extern_elementwise on libdevice symbols (Libdevice.cpp).
   mlir::FailureOr<PyValue> callExternElementwise(CallArgs &args,
                                                  py::SourceLoc l);
+  // --- debugging (Debug.cpp) ---
+  /// tl.device_print, and Python's print (`viaPrint`, the same function in
+  /// a jit function): a tile.print with Triton's prefix shaping.
+  mlir::FailureOr<PyValue> callDevicePrint(CallArgs &args, py::SourceLoc l,
+                                           bool viaPrint);
+  /// tl.device_assert(cond, msg).
+  mlir::FailureOr<PyValue> callDeviceAssert(CallArgs &args, py::SourceLoc l);
+  /// A run-time assertion (tl.device_assert named `fname`, or an `assert`
+  /// statement): checks its arguments, then emits tile.assert only under
+  /// KernelOptions::debug (Triton's debug=True).
+  mlir::LogicalResult emitDeviceAssert(const PyValue &cond,
+                                       const std::optional<PyValue> &msg,
+                                       py::SourceLoc l, llvm::StringRef fname);
   mlir::FailureOr<PyValue> callMethod(const std::string &name,
                                       const PyValue &self, CallArgs &args,
                                       py::SourceLoc l);

@@ -1809,10 +1809,15 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     if (failed(c))
       return failure();
     if (!c->isConstexpr()) {
-      error(s.loc) << "unimplemented: assert on a run-time value "
-                      "(tl.device_assert); use tl.static_assert for "
-                      "compile-time checks";
-      return failure();
+      // Triton: a run-time assert is tl.device_assert (Debug.cpp).
+      std::optional<PyValue> msg;
+      if (a.msg) {
+        auto m = eval(*a.msg);
+        if (failed(m))
+          return failure();
+        msg = *m;
+      }
+      return emitDeviceAssert(*c, msg, s.loc, "assert");
     }
     auto t = truthiness(*c, a.test->loc);
     if (failed(t))

@@ -74,6 +74,11 @@ struct KernelOptions {
   /// multiple of 16, as Triton's JIT assumes by itself (tilec shows them;
   /// off in the API).
   bool divisibilityRemarks = false;
+  /// Run-time assertions (tl.device_assert, `assert` on run-time values)
+  /// become checks on the GPU (tile.assert); off, they compile to nothing,
+  /// as Triton's default (tilec --debug; Triton's debug=True /
+  /// TRITON_DEBUG=1).
+  bool debug = false;
 };
 
 /// How --max-operations counts (tile::getOperationWork), for its error.

@@ -270,6 +270,10 @@ void populateScanToSIMTPatterns(TileTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a tile.scan needs for its cross-warp step.
 int64_t getScanSharedMemoryBytes(tile::ScanOp op);
+/// Patterns for tile.print (gpu.printf per element) and tile.assert
+/// (__assertfail) (Debug.cpp).
+void populateDebugToSIMTPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 /// Patterns for tile.reduce.
 void populateReduceToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

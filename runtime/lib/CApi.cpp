@@ -79,11 +79,8 @@ int tilec_context_synchronize(tilec_context ctx) {
   return guarded([&] {
     if (!ctx)
       return fail("tilec_context_synchronize: context is NULL");
-    if (Status s = ctx->context->makeCurrent(); !s.ok())
+    if (Status s = ctx->context->synchronize(); !s.ok())
       return report(s);
-    CUresult r = cuCtxSynchronize();
-    if (r != CUDA_SUCCESS)
-      return report(Status::driverError("cuCtxSynchronize", r));
     return kOk;
   });
 }

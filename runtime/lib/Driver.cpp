@@ -141,6 +141,15 @@ Status Context::makeCurrent() const {
   });
 }
 
+Status Context::synchronize() const {
+  return detail::guarded([&]() -> Status {
+    if (Status s = makeCurrent(); !s.ok())
+      return s;
+    TILEC_CU(cuCtxSynchronize(), "device " + std::to_string(deviceOrdinal));
+    return Status::success();
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Module
 //===----------------------------------------------------------------------===//

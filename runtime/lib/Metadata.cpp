@@ -52,6 +52,14 @@ Status Status::formatDriverError(std::string_view call, int result,
     msg += errorString;
     msg += ")";
   }
+  // CUDA_ERROR_ASSERT: a kernel's tl.device_assert (or assert, compiled
+  // with --debug) failed and trapped; the error is sticky.
+  if (result == 710)
+    msg += "; a device-side assertion failed (tl.device_assert or assert "
+           "compiled with --debug; the CUDA driver printed its message on "
+           "stdout) and the CUDA context is unusable from now on: every "
+           "later call on it fails until the process resets the device's "
+           "primary context or exits";
   Status s = error(std::move(msg));
   s.call = std::string(call);
   s.result = result;

@@ -9,7 +9,7 @@ def k_if(out_ptr, MODE: tl.constexpr, ACT: tl.constexpr = "relu"):
         y = x + 1
     elif MODE == 1:
         # Dead for MODE 0 and 2: never generated, so never an error.
-        y = tl.device_print("x", x)
+        y = tl.inline_asm_elementwise("", "", [x], tl.int32, True, 1)
     else:
         y = tl.no_such_function(x)
     if ACT == "relu" and MODE >= 0:

@@ -310,6 +310,11 @@ void addDotCases(std::vector<TestCase> &cases);
 void addSemanticsCases(std::vector<TestCase> &cases);
 /// The random-number cases and the CPU Philox self test (RandomTests.cpp).
 void addRandomCases(std::vector<TestCase> &cases);
+/// The tl.device_print / tl.device_assert cases (DebugTests.cpp), each run
+/// in a child process: this executable with `--debug-child MODE DIR`,
+/// which main hands to runDebugChild (argv: MODE, DIR).
+void addDebugCases(std::vector<TestCase> &cases);
+int runDebugChild(int argc, char **argv);
 
 } // namespace gputest
 } // namespace tilec

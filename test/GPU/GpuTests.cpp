@@ -1204,6 +1204,8 @@ std::vector<TestCase> allCases() {
   addSemanticsCases(cases);
   // tl.randint & co. against a CPU Philox; the Philox known answers.
   addRandomCases(cases);
+  // tl.device_print and tl.device_assert, in child processes.
+  addDebugCases(cases);
   return cases;
 }
 
@@ -1250,6 +1252,9 @@ int usage(const char *argv0) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // A debugging case's child process (DebugTests.cpp).
+  if (argc >= 2 && std::string(argv[1]) == "--debug-child")
+    return runDebugChild(argc - 2, argv + 2);
   std::string kernelDir, only;
   bool quick = false, list = false, selfTest = false, verbose = false;
   uint64_t seed = 20261129;

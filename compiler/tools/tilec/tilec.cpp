@@ -198,6 +198,15 @@ cl::opt<bool> noFPFusion("no-fp-fusion",
                                   "into fma; Triton's enable_fp_fusion=False)"),
                          cl::init(false), cl::cat(tilecCategory));
 
+cl::opt<bool> debugMode(
+    "debug",
+    cl::desc("Compile run-time assertions (tl.device_assert, assert on "
+             "run-time values) into checks on the GPU that stop the kernel "
+             "with the message where they fail; off, they compile to "
+             "nothing (Triton's debug=True; also on when TRITON_DEBUG is set "
+             "to a value other than 0)"),
+    cl::init(false), cl::cat(tilecCategory));
+
 int fail() { return 1; }
 } // namespace
 
@@ -348,6 +357,10 @@ int main(int argc, char **argv) {
   kernelOptions.divisibilityRemarks = divisibilityRemarks;
   kernelOptions.maxUnrolledIterations = maxUnrolledIterations;
   kernelOptions.maxOperations = maxOperations;
+  // Triton's knob: TRITON_DEBUG=1 turns debug on for every compile.
+  const char *tritonDebug = std::getenv("TRITON_DEBUG");
+  kernelOptions.debug = debugMode || (tritonDebug && *tritonDebug &&
+                                      StringRef(tritonDebug) != "0");
   kernelOptions.importPaths.assign(includeDirs.begin(), includeDirs.end());
   if (const char *env = std::getenv("TILEC_PYTHONPATH")) {
     llvm::SmallVector<llvm::StringRef> dirs;

@@ -301,6 +301,18 @@ uint64_t tilec::tile::getOperationWork(Operation *op, int64_t threadsPerCTA) {
           work, (uint64_t(d.getNumElements()) + threads - 1) / threads *
                     uint64_t(std::max<int64_t>(k, 1)));
   }
+  // A print is one printf call per element of each operand a thread
+  // holds.
+  if (isa<PrintOp>(op)) {
+    uint64_t calls = 0;
+    for (Value v : op->getOperands()) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      calls += t && t.hasStaticShape()
+                   ? (uint64_t(t.getNumElements()) + threads - 1) / threads
+                   : 1;
+    }
+    work = std::max<uint64_t>(work, calls);
+  }
   return work;
 }
 

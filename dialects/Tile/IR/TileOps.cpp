@@ -1625,3 +1625,34 @@ LogicalResult WarpSpecializeOp::verify() {
   });
   return failure(r.wasInterrupted());
 }
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size())
+    return emitOpError("expected one is_signed entry per operand (")
+           << getArgs().size() << "), found " << getIsSigned().size();
+  // vprintf's format is a C string.
+  if (getPrefix().contains('\0'))
+    return emitOpError("expected a prefix without NUL characters");
+  for (Value v : getArgs()) {
+    Type elem = tilec::tile::getElementTypeOrSelf(v.getType());
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+      return emitOpError("expected operands of integer, f16, bf16, f32, f64 "
+                         "or pointer elements, found ")
+             << v.getType() << " (extend fp8 to f32 first)";
+  }
+  return success();
+}
+
+LogicalResult AssertOp::verify() {
+  for (auto [name, attr] : {std::pair<StringRef, StringAttr>{"message",
+                                                             getMessageAttr()},
+                            {"file", getFileAttr()},
+                            {"function", getFunctionAttr()}})
+    if (attr && attr.getValue().contains('\0'))
+      return emitOpError("expected a ") << name << " without NUL characters";
+  return success();
+}

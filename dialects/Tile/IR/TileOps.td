@@ -1369,4 +1369,61 @@ def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Debugging (tl.device_print, tl.device_assert)
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "print values from the GPU (tl.device_print, print)";
+  let description = [{
+    Each thread prints, with the device's `printf` (PTX `vprintf`), one line
+    per element of each operand it holds (replicas included, as Triton):
+    `pid (x, y, z) idx (i, j)<prefix><value>`, with ` (operand n) ` before
+    the value when there are several operands, and just
+    `pid (x, y, z)<prefix>` when there are none. A scalar's index is `()`.
+    `is_signed` gives each operand's signedness (the IR's integers are
+    signless): `%i`/`%lli` or `%u`/`%llu`. Floats print as `%f`, pointers as
+    `%p`; with `hex`, integers and floats print their bits as `0x%0Nx` (N
+    hex digits of the type's width). The front end has already shaped the
+    prefix as Triton does (` x: `).
+
+    ```mlir
+    tile.print " x: " %x, %n {is_signed = array<i1: true, false>} : tensor<128xi32>, i32
+    tile.print " bits: " hex %f {is_signed = array<i1: false>} : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, UnitAttr:$hex,
+                       DenseBoolArrayAttr:$is_signed,
+                       Variadic<Tile_Value>:$args);
+  let assemblyFormat = [{
+    $prefix (`hex` $hex^)? ($args^)? attr-dict (`:` type($args)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "stop the kernel where a condition is false "
+                "(tl.device_assert, assert)";
+  let description = [{
+    Each thread checks the elements of `cond` it holds; where one is false
+    it calls the device's `__assertfail` with `message`, `file`, `line` and
+    `function` (the CUDA driver prints `file:line: function: block: [...],
+    thread: [...] Assertion `message` failed.`) and the kernel traps: the
+    launch fails with CUDA_ERROR_ASSERT and the CUDA context is unusable
+    afterwards. Without `file`/`line`/`function`, the lowering takes them
+    from the op's location and the enclosing kernel. The front end emits
+    this op only under `--debug` (Triton's `debug=True`).
+
+    ```mlir
+    tile.assert %ok, "x must be positive" {file = "k.py", line = 12 : i32, function = "kernel"} : tensor<128xi1>
+    ```
+  }];
+  let arguments = (ins Tile_AnyBool:$cond, StrAttr:$message,
+                       OptionalAttr<StrAttr>:$file,
+                       OptionalAttr<I32Attr>:$line,
+                       OptionalAttr<StrAttr>:$function);
+  let assemblyFormat = "$cond `,` $message attr-dict `:` type($cond)";
+  let hasVerifier = 1;
+}
+
 #endif // TILE_OPS_TD

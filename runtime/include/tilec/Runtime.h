@@ -371,6 +371,12 @@ public:
 
   /// Makes this context current on the calling thread (no-op if it is).
   Status makeCurrent() const;
+  /// Waits for all work on the context (cuCtxSynchronize), flushing device
+  /// printf output (tl.device_print) to stdout. A kernel that failed while
+  /// running reports here: a failed device assertion is
+  /// CUDA_ERROR_ASSERT (driverResult() 710), after which the context is
+  /// unusable; the runtime returns it, it never aborts.
+  Status synchronize() const;
   CUcontext handle() const { return ctx; }
   CUdevice device() const { return dev; }
   int ordinal() const { return deviceOrdinal; }

@@ -1523,3 +1523,47 @@ tile.func @desc_arg_equal(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x16xf16
 tile.func @desc_arg_base_fact(%b: !tile.ptr<f16> {tile.tensordesc = tensor<16x16xf16>, tile.divisibility = 256 : i32}, %m: i32, %n: i32, %s: i64) {
   tile.return
 }
+
+//===----------------------------------------------------------------------===//
+// tile.print, tile.assert
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func private @print_signedness_count(%x: tensor<128xi32>) {
+  // expected-error @+1 {{'tile.print' op expected one is_signed entry per operand (1), found 2}}
+  tile.print " x: " %x {is_signed = array<i1: true, false>} : tensor<128xi32>
+  tile.return
+}
+
+// -----
+
+tile.func private @print_fp8(%x: tensor<128xf8E4M3FN>) {
+  // expected-error @+1 {{'tile.print' op expected operands of integer, f16, bf16, f32, f64 or pointer elements, found 'tensor<128xf8E4M3FN>' (extend fp8 to f32 first)}}
+  tile.print " x: " %x {is_signed = array<i1: false>} : tensor<128xf8E4M3FN>
+  tile.return
+}
+
+// -----
+
+tile.func @print_nul(%x: i32) {
+  // expected-error @+1 {{'tile.print' op expected a prefix without NUL characters}}
+  tile.print " x\00: " %x {is_signed = array<i1: true>} : i32
+  tile.return
+}
+
+// -----
+
+tile.func private @assert_not_bool(%x: tensor<128xi32>) {
+  // expected-error @+1 {{'tile.assert' op operand #0 must be}}
+  tile.assert %x, "m" : tensor<128xi32>
+  tile.return
+}
+
+// -----
+
+tile.func @assert_nul(%c: i1) {
+  // expected-error @+1 {{'tile.assert' op expected a message without NUL characters}}
+  tile.assert %c, "a\00b" : i1
+  tile.return
+}

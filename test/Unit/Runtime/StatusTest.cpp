@@ -53,6 +53,24 @@ TEST(Status, DriverErrorUnknownResult) {
   EXPECT_EQ(s.message(), "cuInit failed: CUresult 12345");
 }
 
+// A failed device assertion (CUDA_ERROR_ASSERT, sticky) says what happened
+// and that the context is gone.
+TEST(Status, DriverErrorAssertExplainsStickyContext) {
+  Status s = Status::formatDriverError("cuCtxSynchronize", 710,
+                                       "CUDA_ERROR_ASSERT",
+                                       "device-side assert triggered",
+                                       "device 0");
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.driverResult(), 710);
+  EXPECT_EQ(s.message().rfind("cuCtxSynchronize failed for device 0: "
+                              "CUDA_ERROR_ASSERT (device-side assert "
+                              "triggered); a device-side assertion failed",
+                              0),
+            0u);
+  EXPECT_NE(s.message().find("the CUDA context is unusable"),
+            std::string::npos);
+}
+
 TEST(Status, AppendToMessage) {
   Status s = Status::error("cuModuleLoadDataEx failed");
   s.appendToMessage("\nJIT error log:\nline 3: syntax error");
