@@ -61,6 +61,13 @@ FailureOr<ArgSlots> frontend::bindArgs(CodeGen &g, const CallArgs &args,
                  << "'";
       return failure();
     }
+  // A dtype given by name on the command line (`-D DTYPE=bf16` stays a
+  // string, which kernels may compare) is the dtype where one is expected.
+  for (auto [k, n] : llvm::enumerate(names))
+    if ((n == "dtype" || n == "element_ty" || n == "out_dtype") && slots[k] &&
+        slots[k]->kind == PyValue::Kind::Str)
+      if (Type t = g.dtypeByName(StringRef(slots[k]->s)))
+        slots[k] = PyValue::ofDType(t);
   return slots;
 }
 

@@ -205,13 +205,57 @@ struct SigEntry {
 
 std::string trim(llvm::StringRef s) { return s.trim().str(); }
 
-/// A constexpr value from text: int, float, bool, None, else a string.
+/// A constexpr value from text: int, float, bool, None, a tuple of these
+/// (`(64, 2)`, `[64, 2]`, `(64,)`, `()`), else a string.
 PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
   // As Triton's compile.py: int(text) (decimal, an optional sign, `_`
   // separators: "0100" is 100, "+64" is 64), else float(text) (no hex), else
   // the string.
   tooBig = false;
   text = text.trim();
+  if (text.size() >= 2 && ((text.front() == '(' && text.back() == ')') ||
+                           (text.front() == '[' && text.back() == ']'))) {
+    // Top-level commas separate the elements; a trailing one is allowed.
+    llvm::StringRef body = text.drop_front().drop_back();
+    std::vector<PyValue> elts;
+    int depth = 0;
+    char quote = 0;
+    size_t start = 0;
+    bool ok = true;
+    for (size_t k = 0; k <= body.size() && ok; ++k) {
+      char c = k < body.size() ? body[k] : ',';
+      if (quote) {
+        if (c == quote)
+          quote = 0;
+        continue;
+      }
+      if (c == '"' || c == '\'')
+        quote = c;
+      else if (c == '(' || c == '[')
+        ++depth;
+      else if (c == ')' || c == ']')
+        ok = --depth >= 0;
+      else if (c == ',' && depth == 0) {
+        llvm::StringRef part = body.slice(start, k).trim();
+        start = k + 1;
+        if (part.empty()) {
+          // `(64,)`'s trailing comma, or `()`; anything else is malformed.
+          ok = k == body.size() || body.substr(k + 1).trim().empty();
+          continue;
+        }
+        if (elts.size() >= (size_t(1) << 16)) {
+          ok = false;
+          break;
+        }
+        PyValue e = parseConstexprText(part, tooBig);
+        if (tooBig)
+          return PyValue::none();
+        elts.push_back(std::move(e));
+      }
+    }
+    if (ok && depth == 0 && !quote)
+      return PyValue::ofTuple(std::move(elts));
+  }
   std::string noSep;
   for (char c : text)
     if (c != '_')
@@ -502,17 +546,17 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   }
   SmallVector<std::string> entries;
   if (!llvm::StringRef(options.signature).trim().empty()) {
-    // Commas inside a descriptor's block (`tensordesc<fp16[64, 64]>`) do
-    // not separate entries.
+    // Commas inside a descriptor's block (`tensordesc<fp16[64, 64]>`) or a
+    // tuple value (`(64, 2)`) do not separate entries.
     SmallVector<llvm::StringRef> parts;
     llvm::StringRef rest(options.signature);
     int depth = 0;
     size_t start = 0;
     for (size_t k = 0; k <= rest.size(); ++k) {
       char c = k < rest.size() ? rest[k] : ',';
-      if (c == '[' || c == '<')
+      if (c == '[' || c == '<' || c == '(')
         ++depth;
-      else if ((c == ']' || c == '>') && depth > 0)
+      else if ((c == ']' || c == '>' || c == ')') && depth > 0)
         --depth;
       else if (c == ',' && (depth == 0 || k == rest.size())) {
         parts.push_back(rest.slice(start, k));
@@ -547,6 +591,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   SmallVector<Type> argTypes;
   SmallVector<SigEntry> sig;
   SmallVector<const py::Param *> runtimeParams;
+  std::set<std::string> noneParams;
   size_t next = 0;
   for (const py::Param *p : params) {
     bool isConst = isConstexprAnnotation(p->annotation.get());
@@ -574,6 +619,16 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       continue;
     }
     std::string text = entries[next++];
+    // A parameter given as None (in the signature, or -D NAME=None) is the
+    // compile-time None, as Triton's JIT specializes a None argument: the
+    // kernel tests it with `is None` and it is not passed at launch.
+    bool noneByD = llvm::any_of(options.constexprs, [&](const auto &kv) {
+      return kv.first == p->name && llvm::StringRef(kv.second).trim() == "None";
+    });
+    if (llvm::StringRef(text).trim() == "None" || noneByD) {
+      noneParams.insert(p->name);
+      continue;
+    }
     SigEntry e;
     e.text = text;
     llvm::StringRef t(text);
@@ -743,7 +798,7 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   b.setInsertionPointToStart(entry);
 
   for (auto &[name, text] : options.constexprs)
-    if (!options.constexprsForSomeKernel &&
+    if (!options.constexprsForSomeKernel && !noneParams.count(name) &&
         !llvm::any_of(params, [&, n = name](const py::Param *p) {
           return p->name == n && isConstexprAnnotation(p->annotation.get());
         })) {
@@ -753,6 +808,10 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     }
   size_t argIndex = 0;
   for (const py::Param *p : params) {
+    if (noneParams.count(p->name)) {
+      scope[p->name] = PyValue::none();
+      continue;
+    }
     if (!isConstexprAnnotation(p->annotation.get())) {
       const SigEntry &e = sig[argIndex];
       unsigned first = firstArg[argIndex];
