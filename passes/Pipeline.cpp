@@ -1479,6 +1479,7 @@ private:
         continue;
       auto load = alloc.getSrc().getDefiningOp<LoadOp>();
       if (!load || load->getBlock() != body || !load->hasOneUse() ||
+          load->hasAttr(TileDialect::getVolatileAttrName()) ||
           !isa<RankedTensorType>(load.getPtr().getType()) ||
           !isPositiveZero(load.getOther()))
         continue;

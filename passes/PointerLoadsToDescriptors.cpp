@@ -578,6 +578,7 @@ struct TilePointerLoadsToDescriptorsPass
   static bool isCandidate(LoadOp load) {
     auto type = dyn_cast<RankedTensorType>(load.getType());
     if (!type || type.getRank() != 2 || !load.getMask() ||
+        load->hasAttr(TileDialect::getVolatileAttrName()) ||
         !isa<scf::ForOp>(load->getParentOp()) || load->use_empty() ||
         !isPositiveZero(load.getOther()))
       return false;

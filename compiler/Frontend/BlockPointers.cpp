@@ -363,9 +363,11 @@ FailureOr<PyValue> frontend::loadBlockPointer(CodeGen &g, const ArgSlots &s,
     other = fb;
   }
   auto resultType = RankedTensorType::get(block, elem);
-  return PyValue::ofValue(tile::LoadOp::create(g.b, g.loc(l), resultType,
-                                               acc.ptrs, acc.mask, other),
-                          pointee);
+  auto load = tile::LoadOp::create(g.b, g.loc(l), resultType, acc.ptrs,
+                                   acc.mask, other);
+  if (failed(setAccessHints(g, load, s[5], s[6], s[7], l)))
+    return failure();
+  return PyValue::ofValue(load, pointee);
 }
 
 FailureOr<PyValue> frontend::storeBlockPointer(CodeGen &g, const ArgSlots &s,
@@ -381,18 +383,46 @@ FailureOr<PyValue> frontend::storeBlockPointer(CodeGen &g, const ArgSlots &s,
   Type pointee =
       cast<tile::PtrType>(g.elementTypeOf(bp.elts[0])).getPointeeType();
   SmallVector<int64_t> block = blockShapeOf(bp);
-  TRY(v0, g.toValue(*s[1], l, pointee));
+  // Triton's _store_block_pointer: a scalar is broadcast to the block, a
+  // tile must have its shape; either must have its element type (Python
+  // numbers are int32 / fp32 / int1, as Triton makes them tensors).
+  const PyValue &val = *s[1];
+  Type have;
+  if (val.isRuntime())
+    have = g.elementTypeOf(val);
+  else if (val.kind == K::Float)
+    have = g.b.getF32Type();
+  else if (val.kind == K::Bool)
+    have = g.b.getI1Type();
+  else if (val.kind == K::Int)
+    have = val.i >= INT32_MIN && val.i <= INT32_MAX ? g.b.getI32Type()
+                                                    : g.b.getI64Type();
+  if (!have) {
+    g.error(l) << "expected a tile or a scalar to store through a block "
+                  "pointer, found "
+               << val.describe();
+    return failure();
+  }
+  if (have != pointee) {
+    g.error(l) << "expected a value of the block's element type " << pointee
+               << " to store through a block pointer (as Triton, no "
+                  "conversion: use .to()), found "
+               << have;
+    return failure();
+  }
+  TRY(v0, g.toValue(val, l, pointee));
   if (auto t = dyn_cast<RankedTensorType>(v0.getType());
-      t && t.getRank() > int64_t(block.size())) {
-    g.error(l) << "expected a value of at most the block's rank "
-               << block.size() << " to store through a block pointer, found "
+      t && t.getShape() != ArrayRef<int64_t>(block)) {
+    g.error(l) << "expected a value of the block's shape or a scalar to "
+                  "store through a block pointer (as Triton, no "
+                  "broadcasting), found "
                << v0.getType();
     return failure();
   }
-  TRY(v1, g.castTo(v0, pointee, l, false,
-                   s[1]->isRuntime() ? g.elementTypeOf(*s[1]) : pointee));
-  TRY(v, g.broadcastTo(v1, block, l));
+  TRY(v, g.broadcastTo(v0, block, l));
   TRY(acc, g.blockPointerAccess(bp, s[3], l));
-  tile::StoreOp::create(g.b, g.loc(l), acc.ptrs, v, acc.mask);
+  auto store = tile::StoreOp::create(g.b, g.loc(l), acc.ptrs, v, acc.mask);
+  if (failed(setAccessHints(g, store, s[4], s[5], std::nullopt, l)))
+    return failure();
   return PyValue::none();
 }

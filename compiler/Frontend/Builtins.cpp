@@ -155,6 +155,62 @@ FailureOr<int64_t> intArg(CodeGen &g, const std::optional<PyValue> &v,
   return v->i;
 }
 
+} // namespace
+
+LogicalResult frontend::setAccessHints(CodeGen &g, Operation *op,
+                                       const std::optional<PyValue> &cache,
+                                       const std::optional<PyValue> &evict,
+                                       const std::optional<PyValue> &isVolatile,
+                                       SourceLoc l) {
+  // Triton 3.6's _str_to_load_cache_modifier / _str_to_store_cache_modifier
+  // / _str_to_eviction_policy; "" is none.
+  bool isLoad = isa<tile::LoadOp>(op);
+  auto str = [&](const std::optional<PyValue> &v, StringRef what,
+                 ArrayRef<StringRef> allowed) -> FailureOr<std::string> {
+    if (!present(v))
+      return std::string();
+    if (v->kind != PyValue::Kind::Str ||
+        (!v->s.empty() && !llvm::is_contained(allowed, StringRef(v->s)))) {
+      g.error(l) << what << " " << v->describe() << " is not supported by tl."
+                 << (isLoad ? "load" : "store") << " (expected \"\", \""
+                 << llvm::join(allowed, "\", \"") << "\")";
+      return failure();
+    }
+    return v->s;
+  };
+  SmallVector<StringRef> caches =
+      isLoad ? SmallVector<StringRef>{".ca", ".cg", ".cv"}
+             : SmallVector<StringRef>{".wb", ".cg", ".cs", ".wt"};
+  TRY(c, str(cache, "cache_modifier", caches));
+  TRY(e, str(evict, "eviction_policy", {"evict_first", "evict_last"}));
+  if (!c.empty())
+    op->setAttr(tile::TileDialect::getCacheModifierAttrName(),
+                g.b.getStringAttr(c));
+  if (!e.empty()) {
+    if (!c.empty())
+      // ptxas refuses `ld.global.cg.L1::evict_last`: the cache operator
+      // stays, the hint goes.
+      emitWarning(g.loc(l)) << "eviction_policy='" << e
+                            << "' is ignored: PTX does not combine an L1 "
+                               "eviction priority with cache_modifier='"
+                            << c << "'";
+    else
+      op->setAttr(tile::TileDialect::getEvictionPolicyAttrName(),
+                  g.b.getStringAttr(e));
+  }
+  if (present(isVolatile)) {
+    if (isVolatile->kind != PyValue::Kind::Bool) {
+      g.error(l) << "expected a compile-time bool for volatile, found "
+                 << isVolatile->describe();
+      return failure();
+    }
+    if (isVolatile->b)
+      op->setAttr(tile::TileDialect::getVolatileAttrName(), g.b.getUnitAttr());
+  }
+  return success();
+}
+
+namespace {
 /// The names of triton.language tilec implements (others: unimplemented).
 const std::set<std::string> &knownTlFunctions() {
   static const std::set<std::string> names = {
@@ -839,8 +895,10 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       other = o;
     }
     Type resultType = tile::getPointeeTypeOf(ptr.getType());
-    return PyValue::ofValue(
-        tile::LoadOp::create(b, lc, resultType, ptr, mask, other), pointee);
+    auto load = tile::LoadOp::create(b, lc, resultType, ptr, mask, other);
+    if (failed(setAccessHints(*this, load, s[5], s[6], s[7], l)))
+      return failure();
+    return PyValue::ofValue(load, pointee);
   }
   if (name == "tl.store") {
     TRY(s, bindArgs(*this, args,
@@ -882,7 +940,9 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     TRY(vc, castTo(v, pointee, l, false,
                    s[1]->isRuntime() ? elementTypeOf(*s[1]) : pointee));
-    tile::StoreOp::create(b, lc, ptr, vc, mask);
+    auto store = tile::StoreOp::create(b, lc, ptr, vc, mask);
+    if (failed(setAccessHints(*this, store, s[4], s[5], std::nullopt, l)))
+      return failure();
     return PyValue::none();
   }
 

@@ -122,17 +122,25 @@ struct BlockAccess {
   mlir::Value mask; ///< null: no boundary check
 };
 
-/// One remark per plain integer parameter (`params`: its name and argument
-/// number in `func`) that would widen a load or store of `func` if it were
-/// known to be a multiple of 16 (DivisibilityRemarks.cpp).
-void remarkDivisibility(
-    mlir::ModuleOp module, tile::FuncOp func,
-    llvm::ArrayRef<std::pair<std::string, unsigned>> params);
+/// A plain integer parameter remarkDivisibility considers.
+struct DivisibilityCandidate {
+  std::string name; ///< the parameter
+  std::string type; ///< its signature type (`u32`), for the suggestion
+  unsigned arg;     ///< its argument number in the kernel
+};
+/// One remark per plain integer parameter of `params` that would widen a
+/// load or store of `func` if it were known to be a multiple of 16
+/// (DivisibilityRemarks.cpp).
+void remarkDivisibility(mlir::ModuleOp module, tile::FuncOp func,
+                        llvm::ArrayRef<DivisibilityCandidate> params);
 
 /// Structured values: block pointers, and tuples holding run-time values.
 /// Ifs and loops carry their leaves (the run-time values and numbers inside
 /// them, in order) as separate IR values; the rest must agree.
 bool isStructured(const PyValue &v);
+/// Whether `a` and `b` (one variable's values on two paths) merge leaf by
+/// leaf: either is structured, or both are tuples (of numbers).
+bool isStructuredPair(const PyValue &a, const PyValue &b);
 /// The leaves of `v` (v itself for a run-time value or a number).
 std::vector<PyValue *> leavesOf(PyValue &v);
 std::vector<const PyValue *> leavesOf(const PyValue &v);
@@ -171,6 +179,14 @@ using ArgSlots = std::vector<std::optional<PyValue>>;
 mlir::FailureOr<ArgSlots> bindArgs(CodeGen &g, const CallArgs &args,
                                    llvm::ArrayRef<llvm::StringRef> names,
                                    unsigned required, llvm::StringRef fname,
+                                   py::SourceLoc l);
+/// Triton's cache_modifier, eviction_policy and volatile of tl.load /
+/// tl.store as attributes of `op` (docs/language.md); located errors for
+/// values Triton refuses.
+mlir::LogicalResult setAccessHints(CodeGen &g, mlir::Operation *op,
+                                   const std::optional<PyValue> &cache,
+                                   const std::optional<PyValue> &evict,
+                                   const std::optional<PyValue> &isVolatile,
                                    py::SourceLoc l);
 /// tl.load / tl.store through a block pointer, `s` bound to their
 /// parameters (BlockPointers.cpp).

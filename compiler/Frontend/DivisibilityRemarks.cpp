@@ -46,9 +46,8 @@ int64_t accessBytes(const ModuleAxisInfo &axis, Operation *op) {
 }
 } // namespace
 
-void frontend::remarkDivisibility(
-    ModuleOp module, tile::FuncOp func,
-    ArrayRef<std::pair<std::string, unsigned>> params) {
+void frontend::remarkDivisibility(ModuleOp module, tile::FuncOp func,
+                                  ArrayRef<DivisibilityCandidate> params) {
   if (params.empty())
     return;
   SmallVector<Operation *> accesses;
@@ -66,7 +65,9 @@ void frontend::remarkDivisibility(
   }
   StringAttr name = StringAttr::get(
       module.getContext(), tile::TileDialect::getDivisibilityAttrName());
-  for (auto &[param, arg] : params) {
+  for (const DivisibilityCandidate &c : params) {
+    const std::string &param = c.name;
+    unsigned arg = c.arg;
     func.setArgAttr(
         arg, name,
         IntegerAttr::get(IntegerType::get(module.getContext(), 32), 16));
@@ -76,10 +77,7 @@ void frontend::remarkDivisibility(
         int64_t now = accessBytes(axis, op);
         if (now <= was)
           continue;
-        Type t = func.getArgument(arg).getType();
-        std::string typeName;
-        llvm::raw_string_ostream os(typeName);
-        os << t;
+        const std::string &typeName = c.type;
         emitRemark(op->getLoc())
             << "this " << (isa<tile::LoadOp>(op) ? "load" : "store")
             << " moves " << was << " bytes per access, " << now

@@ -147,6 +147,13 @@ bool frontend::isStructured(const PyValue &v) {
          (v.kind == PyValue::Kind::Tuple && !v.isConstexpr());
 }
 
+bool frontend::isStructuredPair(const PyValue &a, const PyValue &b) {
+  // Two tuples of numbers that differ are carried leaf by leaf too, as
+  // Triton makes their numbers tensors.
+  return isStructured(a) || isStructured(b) ||
+         (a.kind == PyValue::Kind::Tuple && b.kind == PyValue::Kind::Tuple);
+}
+
 namespace {
 template <typename V, typename Out> void collectLeaves(V &v, Out &out) {
   // Numbers too: a loop may make one a run-time value, as it does a
@@ -207,14 +214,23 @@ std::string trim(llvm::StringRef s) { return s.trim().str(); }
 
 /// A constexpr value from text: int, float, bool, None, a tuple of these
 /// (`(64, 2)`, `[64, 2]`, `(64,)`, `()`), else a string.
-PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
+PyValue parseConstexprText(llvm::StringRef text, bool &tooBig, bool &malformed,
+                           unsigned nesting = 0) {
   // As Triton's compile.py: int(text) (decimal, an optional sign, `_`
   // separators: "0100" is 100, "+64" is 64), else float(text) (no hex), else
   // the string.
   tooBig = false;
+  if (nesting == 0)
+    malformed = false;
   text = text.trim();
-  if (text.size() >= 2 && ((text.front() == '(' && text.back() == ')') ||
-                           (text.front() == '[' && text.back() == ']'))) {
+  if (!text.empty() && (text.front() == '(' || text.front() == '[')) {
+    // A tuple; text that starts like one and does not parse is an error,
+    // not a string, and nesting is bounded as the parser bounds it.
+    if (nesting >= 200 || text.size() < 2 ||
+        text.back() != (text.front() == '(' ? ')' : ']')) {
+      malformed = true;
+      return PyValue::none();
+    }
     // Top-level commas separate the elements; a trailing one is allowed.
     llvm::StringRef body = text.drop_front().drop_back();
     std::vector<PyValue> elts;
@@ -239,22 +255,35 @@ PyValue parseConstexprText(llvm::StringRef text, bool &tooBig) {
         llvm::StringRef part = body.slice(start, k).trim();
         start = k + 1;
         if (part.empty()) {
-          // `(64,)`'s trailing comma, or `()`; anything else is malformed.
-          ok = k == body.size() || body.substr(k + 1).trim().empty();
+          // `(64,)`'s trailing comma or `()`; `(,)` and `(1,,2)` are not.
+          ok = k == body.size() && (!elts.empty() || body.trim().empty());
           continue;
         }
         if (elts.size() >= (size_t(1) << 16)) {
           ok = false;
           break;
         }
-        PyValue e = parseConstexprText(part, tooBig);
-        if (tooBig)
+        PyValue e = parseConstexprText(part, tooBig, malformed, nesting + 1);
+        if (tooBig || malformed)
           return PyValue::none();
+        // An unquoted element is one word: `(1 2)` is not a tuple of one
+        // string.
+        if (e.kind == PyValue::Kind::Str && part.front() != '"' &&
+            part.front() != '\'' &&
+            part.find_first_of(" \t") != llvm::StringRef::npos)
+          ok = false;
         elts.push_back(std::move(e));
       }
     }
-    if (ok && depth == 0 && !quote)
-      return PyValue::ofTuple(std::move(elts));
+    if (!ok || depth != 0 || quote) {
+      malformed = true;
+      return PyValue::none();
+    }
+    return PyValue::ofTuple(std::move(elts));
+  }
+  if (!text.empty() && (text.back() == ')' || text.back() == ']')) {
+    malformed = true;
+    return PyValue::none();
   }
   std::string noSep;
   for (char c : text)
@@ -365,12 +394,22 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       emitError(wholeFile) << "-D " << name << " given more than once";
       return nullptr;
     }
-    bool tooBig;
-    constexprValues[name] = dtypeOrValue(parseConstexprText(text, tooBig));
+    bool tooBig, malformed;
+    constexprValues[name] =
+        dtypeOrValue(parseConstexprText(text, tooBig, malformed));
     if (tooBig) {
       emitError(wholeFile) << "-D " << name << "=" << text
                          << ": the integer does not fit in 64 bits (tilec's "
                             "compile-time integers are 64-bit)";
+      return nullptr;
+    }
+    if (malformed) {
+      emitError(wholeFile)
+          << "-D " << name << "=" << StringRef(text).take_front(80)
+          << (text.size() > 80 ? "..." : "")
+          << ": expected a tuple such as (64, 2), [64, 2] or (64,) of numbers, "
+             "True/False/None, quoted strings and tuples, nested at most 200 "
+             "deep";
       return nullptr;
     }
   }
@@ -606,8 +645,19 @@ OwningOpRef<ModuleOp> CodeGen::run() {
             return nullptr;
           }
         // The signature's value wins over an autotune config's.
-        bool tooBig;
-        constexprValues[p->name] = dtypeOrValue(parseConstexprText(text, tooBig));
+        bool tooBig, malformed;
+        constexprValues[p->name] =
+            dtypeOrValue(parseConstexprText(text, tooBig, malformed));
+        if (malformed) {
+          emitError(loc(p->loc))
+              << "constexpr '" << p->name
+              << "' = " << StringRef(text).take_front(80)
+              << (text.size() > 80 ? "..." : "")
+              << " in the signature: expected a tuple such as (64, 2), "
+                 "[64, 2] or (64,) of numbers, True/False/None, quoted "
+                 "strings and tuples, nested at most 200 deep";
+          return nullptr;
+        }
         if (tooBig) {
           emitError(loc(p->loc))
               << "constexpr '" << p->name << "' = " << text
@@ -902,11 +952,13 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   if (failed(verify(*out)))
     return nullptr;
   if (options.divisibilityRemarks) {
-    std::vector<std::pair<std::string, unsigned>> plainInts;
+    std::vector<DivisibilityCandidate> plainInts;
     for (auto [k, e] : llvm::enumerate(sig))
       if (!e.isPointer && !e.isTensorDesc && e.type.isInteger() &&
           !e.type.isInteger(1) && e.divisibility <= 1 && !e.equalToOne)
-        plainInts.push_back({runtimeParams[k]->name, firstArg[k]});
+        plainInts.push_back({runtimeParams[k]->name,
+                             StringRef(e.text).split(':').first.trim().str(),
+                             firstArg[k]});
     remarkDivisibility(*out, func, plainInts);
   }
   return std::move(out);
@@ -1003,6 +1055,11 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
       }
     return PyValue::method("desc." + attr, v);
   }
+  case PyValue::Kind::Str:
+    // A dtype named on the command line (`-D DT=bf16`): its attributes.
+    if (Type t = dtypeByName(StringRef(v.s)))
+      return getAttr(PyValue::ofDType(t), attr, l);
+    break;
   case PyValue::Kind::DType: {
     if (auto block = dyn_cast<RankedTensorType>(v.dtype)) {
       // A block type (x.type of a tile).
@@ -1556,7 +1613,7 @@ CodeGen::mergeBranches(scf::IfOp &ifOp, Value cond,
     if (sameBinding(t0, e0))
       continue;
     std::vector<std::pair<int, std::pair<PyValue, PyValue>>> sides;
-    if (isStructured(t0) || isStructured(e0)) {
+    if (isStructuredPair(t0, e0)) {
       // A block pointer or a tuple of run-time values: its differing
       // leaves become results of the if.
       if (!sameStructure(t0, e0)) {
@@ -2187,11 +2244,18 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
               !after.count(name))
             continue;
           const PyValue &init = before[name], &next = after[name];
-          if (sameBinding(init, next))
+          // Every run-time value the body assigns is carried, changed or
+          // not: the dry run binds the values before the loop, so `a = b`
+          // where both start as n looks unchanged while each iteration
+          // changes it (yields of an unchanged value fold away later).
+          bool structured = isStructuredPair(init, next);
+          auto runtimeLeaf = [](const PyValue *x) { return x->isRuntime(); };
+          if (sameBinding(init, next) && !init.isRuntime() &&
+              !(structured && llvm::any_of(leavesOf(init), runtimeLeaf)))
             continue;
-          if (isStructured(init) || isStructured(next)) {
-            // A block pointer or a tuple of run-time values: the loop
-            // carries the leaves its body changes.
+          if (structured) {
+            // A block pointer or a tuple: the loop carries its run-time
+            // leaves and the numbers the body changes.
             if (!sameStructure(init, next)) {
               error(s.loc) << "variable '" << name << "' is " << init.describe()
                            << " before the loop and " << next.describe()
@@ -2201,9 +2265,12 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
             }
             auto il = leavesOf(init), nl = leavesOf(next);
             for (size_t k = 0; k < il.size(); ++k)
-              if (!sameBinding(*il[k], *nl[k])) {
+              if (il[k]->isRuntime() || !sameBinding(*il[k], *nl[k])) {
                 carried.push_back({name, int(k)});
-                carriedTypes.push_back(frontendTypeOf(*nl[k]));
+                carriedTypes.push_back(
+                    nl[k]->isRuntime()   ? frontendTypeOf(*nl[k])
+                    : il[k]->isRuntime() ? frontendTypeOf(*il[k])
+                                         : Type());
               }
             continue;
           }
@@ -2372,8 +2439,10 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
       if (!scope.count(name))
         continue;
       const PyValue &init = before[name], &next = scope[name];
-      if (succeeded(r) && !sameBinding(next, init) &&
-          (isStructured(init) || isStructured(next))) {
+      if (succeeded(r) && isStructuredPair(init, next) &&
+          (!sameBinding(next, init) ||
+           llvm::any_of(leavesOf(init),
+                        [](const PyValue *x) { return x->isRuntime(); }))) {
         if (!sameStructure(init, next)) {
           error(s.loc) << "variable '" << name << "' is " << init.describe()
                        << " before the loop and " << next.describe()
@@ -2384,7 +2453,7 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         auto il = leavesOf(init), nl = leavesOf(next);
         auto &leaves = changedLeaves[name];
         for (size_t k = 0; k < il.size(); ++k)
-          if (!sameBinding(*il[k], *nl[k]))
+          if (il[k]->isRuntime() || !sameBinding(*il[k], *nl[k]))
             leaves.push_back({int(k), nl[k]->isRuntime()
                                           ? tile::getElementTypeOrSelf(
                                                 frontendTypeOf(*nl[k]))

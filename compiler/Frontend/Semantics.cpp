@@ -910,6 +910,15 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
       bool eq = a.kind == b2.kind &&
                 ((a.kind == K::Str && a.s == b2.s) ||
                  (a.kind == K::DType && a.dtype == b2.dtype) || a.kind == K::None);
+      // A dtype named on the command line (`-D DT=bf16`, a string) equals
+      // that dtype, as it is that dtype where one is expected.
+      if ((a.kind == K::Str && b2.kind == K::DType) ||
+          (a.kind == K::DType && b2.kind == K::Str)) {
+        const PyValue &str = a.kind == K::Str ? a : b2;
+        const PyValue &dt = a.kind == K::Str ? b2 : a;
+        Type named = dtypeByName(StringRef(str.s));
+        eq = named && named == dt.dtype;
+      }
       if (op == CmpOpKind::Eq)
         return PyValue::ofBool(eq);
       if (op == CmpOpKind::NotEq)

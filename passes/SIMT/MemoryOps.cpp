@@ -161,12 +161,16 @@ Value toMemory(OpBuilder &b, Location loc, Value v, Type elem) {
 }
 
 /// Loads one chunk: `addr` (i64), optional predicate and `other` chunk.
-Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred,
-                Value other, Type elem, int64_t vec) {
+/// `space`: the state space and qualifiers after `ld` (".global", or with a
+/// cache operator or eviction priority, ".volatile.global").
+Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value other,
+                Type elem, int64_t vec, StringRef space = ".global") {
   Type memType = memoryType(elem);
   int64_t bytes = vec * getElementBytes(memType);
   Type chunkType = vec == 1 ? memType : Type(VectorType::get({vec}, memType));
   Value ptr = toGlobalPtr(b, loc, addr);
+  if (!pred && space != ".global")
+    pred = arith::ConstantIntOp::create(b, loc, 1, 1); // via the inline asm
   if (!pred)
     return fromMemory(
         b, loc, LLVM::LoadOp::create(b, loc, chunkType, ptr, unsigned(bytes)),
@@ -194,8 +198,8 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred,
     dst += (i ? ", $" : "$") + std::to_string(i);
   if (n > 1)
     dst = "{ " + dst + " }";
-  asmStr += llvm::formatv("@${0} ld.global{1}.b{2} {3}, [ ${4} + 0 ];", n,
-                          vecSuffix(n), w.bits, dst, n + 1);
+  asmStr += llvm::formatv("@${0} ld{5}{1}.b{2} {3}, [ ${4} + 0 ];", n,
+                          vecSuffix(n), w.bits, dst, n + 1, space);
   constraints += ",b,l";
   SmallVector<Value> operands = {pred, addr};
   for (Value o : otherWords) {
@@ -206,7 +210,9 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred,
       n == 1 ? wt
              : Type(LLVM::LLVMStructType::getLiteral(
                    ctx, SmallVector<Type>(n, wt)));
-  auto asmOp = createInlineAsm(b, loc, resultType, operands, asmStr, constraints, /*hasSideEffects=*/false);
+  auto asmOp =
+      createInlineAsm(b, loc, resultType, operands, asmStr, constraints,
+                      /*hasSideEffects=*/space.contains("volatile"));
   SmallVector<Value> words;
   if (n == 1)
     words.push_back(asmOp->getResult(0));
@@ -217,11 +223,13 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred,
   return fromMemory(b, loc, fromWords(b, loc, words, w, memType, vec), elem);
 }
 
-void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred,
-                Value value, Type elem, int64_t vec) {
+void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value value,
+                Type elem, int64_t vec, StringRef space = ".global") {
   Type memType = memoryType(elem);
   int64_t bytes = vec * getElementBytes(memType);
   value = toMemory(b, loc, value, elem);
+  if (!pred && space != ".global")
+    pred = arith::ConstantIntOp::create(b, loc, 1, 1); // via the inline asm
   if (!pred) {
     LLVM::StoreOp::create(b, loc, value, toGlobalPtr(b, loc, addr),
                           unsigned(bytes));
@@ -235,8 +243,8 @@ void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred,
     src += (i ? ", $" : "$") + std::to_string(i + 2);
   if (n > 1)
     src = "{ " + src + " }";
-  std::string asmStr = llvm::formatv("@$0 st.global{0}.b{1} [ $1 + 0 ], {2};",
-                                     vecSuffix(n), w.bits, src);
+  std::string asmStr = llvm::formatv("@$0 st{3}{0}.b{1} [ $1 + 0 ], {2};",
+                                     vecSuffix(n), w.bits, src, space);
   std::string constraints = "b,l";
   SmallVector<Value> operands = {pred, addr};
   for (Value word : words) {
@@ -264,16 +272,16 @@ Value andNot(OpBuilder &b, Location loc, Value p, Value all) {
 
 /// Loads registers [e, e + vec) of a tile load per the plan.
 Value loadTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
-                    Value ptrs, Value mask, Value other, Type elem,
-                    int64_t e) {
+                    Value ptrs, Value mask, Value other, Type elem, int64_t e,
+                    StringRef space) {
   Value addr = extractElement(b, loc, ptrs, e);
   Value otherChunk = other ? sliceVector(b, loc, other, e, plan.vec) : Value();
   if (!mask || plan.maskVec == plan.vec)
     return loadChunk(b, loc, addr,
                      mask ? extractElement(b, loc, mask, e) : Value(),
-                     otherChunk, elem, plan.vec);
+                     otherChunk, elem, plan.vec, space);
   Value all = allLanesIn(b, loc, mask, e, plan.vec, plan.maskVec);
-  Value full = loadChunk(b, loc, addr, all, otherChunk, elem, plan.vec);
+  Value full = loadChunk(b, loc, addr, all, otherChunk, elem, plan.vec, space);
   // The narrow loads take `other` themselves rather than the wide load's
   // result, so that no load waits for another before issuing.
   Value parts = full;
@@ -281,8 +289,8 @@ Value loadTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
     Value p = andNot(b, loc, extractElement(b, loc, mask, e + j), all);
     Value part = loadChunk(
         b, loc, extractElement(b, loc, ptrs, e + j), p,
-        other ? sliceVector(b, loc, other, e + j, plan.maskVec) : Value(),
-        elem, plan.maskVec);
+        other ? sliceVector(b, loc, other, e + j, plan.maskVec) : Value(), elem,
+        plan.maskVec, space);
     for (int64_t i = 0; i < plan.maskVec; ++i)
       parts = insertElement(
           b, loc, parts,
@@ -293,23 +301,38 @@ Value loadTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
 
 /// Stores registers [e, e + vec) of a tile store per the plan.
 void storeTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
-                    Value ptrs, Value mask, Value value, Type elem,
-                    int64_t e) {
+                    Value ptrs, Value mask, Value value, Type elem, int64_t e,
+                    StringRef space) {
   Value addr = extractElement(b, loc, ptrs, e);
   Value chunk = sliceVector(b, loc, value, e, plan.vec);
   if (!mask || plan.maskVec == plan.vec) {
     storeChunk(b, loc, addr, mask ? extractElement(b, loc, mask, e) : Value(),
-               chunk, elem, plan.vec);
+               chunk, elem, plan.vec, space);
     return;
   }
   Value all = allLanesIn(b, loc, mask, e, plan.vec, plan.maskVec);
-  storeChunk(b, loc, addr, all, chunk, elem, plan.vec);
+  storeChunk(b, loc, addr, all, chunk, elem, plan.vec, space);
   for (int64_t j = 0; j < plan.vec; j += plan.maskVec) {
     Value p = andNot(b, loc, extractElement(b, loc, mask, e + j), all);
     storeChunk(b, loc, extractElement(b, loc, ptrs, e + j), p,
                sliceVector(b, loc, value, e + j, plan.maskVec), elem,
-               plan.maskVec);
+               plan.maskVec, space);
   }
+}
+
+/// `ld` / `st` qualifiers of `op`'s access hints (tile.cache_modifier,
+/// tile.eviction_policy, tile.volatile): ".global.cg", ".global.L1::
+/// evict_first", ".volatile.global"; ".global" for none.
+std::string accessSpace(Operation *op) {
+  if (op->hasAttr(tile::TileDialect::getVolatileAttrName()))
+    return ".volatile.global";
+  if (auto c = op->getAttrOfType<StringAttr>(
+          tile::TileDialect::getCacheModifierAttrName()))
+    return (".global" + c.getValue()).str();
+  if (auto e = op->getAttrOfType<StringAttr>(
+          tile::TileDialect::getEvictionPolicyAttrName()))
+    return (".global.L1::" + e.getValue()).str();
+  return ".global";
 }
 
 struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
@@ -325,9 +348,10 @@ struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
     Type elem = getTypeConverter()->convertType(
         tile::getElementTypeOrSelf(op.getType()));
     AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
+    std::string space = accessSpace(op);
     if (!isa<RankedTensorType>(op.getType())) {
       Value v = loadChunk(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
-                          adaptor.getOther(), elem, 1);
+                          adaptor.getOther(), elem, 1, space);
       rewriter.replaceOp(op, v);
       return success();
     }
@@ -336,7 +360,7 @@ struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
     for (int64_t e = 0; e < plan.numElems; e += plan.vec) {
       Value chunk =
           loadTileChunk(rewriter, loc, plan, adaptor.getPtr(),
-                        adaptor.getMask(), adaptor.getOther(), elem, e);
+                        adaptor.getMask(), adaptor.getOther(), elem, e, space);
       if (plan.vec == 1) {
         result = insertElement(rewriter, loc, result, chunk, e);
         continue;
@@ -363,6 +387,7 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     Type elem = getTypeConverter()->convertType(
         tile::getElementTypeOrSelf(op.getValue().getType()));
+    std::string space = accessSpace(op);
     if (!isa<RankedTensorType>(op.getValue().getType())) {
       // A scalar store is done once, by thread 0, not by every thread.
       Value first = emitIsThreadZero(rewriter, loc);
@@ -371,14 +396,14 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
                                                      adaptor.getMask()))
                        : first;
       storeChunk(rewriter, loc, adaptor.getPtr(), pred, adaptor.getValue(),
-                 elem, 1);
+                 elem, 1, space);
       rewriter.eraseOp(op);
       return success();
     }
     AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
     for (int64_t e = 0; e < plan.numElems; e += plan.vec)
       storeTileChunk(rewriter, loc, plan, adaptor.getPtr(), adaptor.getMask(),
-                     adaptor.getValue(), elem, e);
+                     adaptor.getValue(), elem, e, space);
     rewriter.eraseOp(op);
     return success();
   }

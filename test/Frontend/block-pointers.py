@@ -85,6 +85,6 @@ def k_tuple_loop(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
 
 @triton.jit
 def k_scalar_store(out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    # A scalar value broadcast to the block; an unsigned pointee.
+    # A scalar value broadcast to the block.
     o = tl.make_block_ptr(out_ptr, (M, N), (N, 1), (0, 0), (BM, BN), (1, 0))
     tl.store(o, 7, boundary_check=(0, 1))

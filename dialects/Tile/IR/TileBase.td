@@ -73,6 +73,23 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTMASourceAttrName() {
       return "tile.tma_source";
     }
+    /// tile.load / tile.store attribute: Triton's cache_modifier, the PTX
+    /// cache operator of the access (load: ".ca", ".cg", ".cv"; store:
+    /// ".wb", ".cg", ".cs", ".wt"; PTX ISA 9.7.9.8 / 9.7.9.9).
+    static constexpr ::llvm::StringLiteral getCacheModifierAttrName() {
+      return "tile.cache_modifier";
+    }
+    /// tile.load / tile.store attribute: Triton's eviction_policy, the L1
+    /// eviction priority ("evict_first", "evict_last"; not with a cache
+    /// modifier, which PTX does not combine with it).
+    static constexpr ::llvm::StringLiteral getEvictionPolicyAttrName() {
+      return "tile.eviction_policy";
+    }
+    /// tile.load attribute (unit): tl.load(volatile=True), `ld.volatile`;
+    /// the load also counts as a write, so it is never merged or moved.
+    static constexpr ::llvm::StringLiteral getVolatileAttrName() {
+      return "tile.volatile";
+    }
     /// Function attribute: warps per CTA (threads = 32 * num_warps).
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return "tile.num_warps";

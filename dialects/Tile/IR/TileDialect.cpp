@@ -15,6 +15,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -106,6 +107,42 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder,
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == getCacheModifierAttrName() ||
+      attr.getName() == getEvictionPolicyAttrName() ||
+      attr.getName() == getVolatileAttrName()) {
+    bool isLoad = isa<LoadOp>(op);
+    if (!isLoad && !isa<StoreOp>(op))
+      return op->emitOpError("expected ")
+             << attr.getName().getValue()
+             << " only on tile.load and tile.store";
+    if (attr.getName() == getVolatileAttrName()) {
+      if (!isLoad || !isa<UnitAttr>(attr.getValue()))
+        return op->emitOpError("expected ")
+               << attr.getName().getValue()
+               << " to be a unit attribute of a tile.load";
+      return success();
+    }
+    auto str = dyn_cast<StringAttr>(attr.getValue());
+    SmallVector<StringRef> allowed;
+    if (attr.getName() == getEvictionPolicyAttrName())
+      allowed = {"evict_first", "evict_last"};
+    else if (isLoad)
+      allowed = {".ca", ".cg", ".cv"};
+    else
+      allowed = {".wb", ".cg", ".cs", ".wt"};
+    if (!str || !llvm::is_contained(allowed, str.getValue()))
+      return op->emitOpError("expected ")
+             << attr.getName().getValue() << " to be one of \""
+             << llvm::join(allowed, "\", \"") << "\", found "
+             << attr.getValue();
+    if (attr.getName() == getEvictionPolicyAttrName() &&
+        op->hasAttr(getCacheModifierAttrName()))
+      return op->emitOpError("expected ")
+             << attr.getName().getValue() << " without "
+             << getCacheModifierAttrName()
+             << " (PTX combines no eviction priority with a cache operator)";
+    return success();
+  }
   if (attr.getName() == getSharedOffsetAttrName()) {
     auto v = dyn_cast<IntegerAttr>(attr.getValue());
     if (!v || v.getInt() < 0 || v.getInt() % 16 != 0)

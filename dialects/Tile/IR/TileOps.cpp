@@ -632,6 +632,11 @@ void LoadOp::getEffects(
         &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
+  // tl.load(volatile=True): never merged, hoisted or removed (a write
+  // effect keeps CSE, LICM and DCE away).
+  if ((*this)->hasAttr(TileDialect::getVolatileAttrName()))
+    effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
+                         SideEffects::DefaultResource::get());
 }
 
 void StoreOp::getEffects(

@@ -1567,3 +1567,27 @@ tile.func @assert_nul(%c: i1) {
   tile.assert %c, "a\00b" : i1
   tile.return
 }
+
+// -----
+
+tile.func @load_store_cache(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op expected tile.cache_modifier to be one of ".ca", ".cg", ".cv", found ".wt"}}
+  %v = tile.load %p {tile.cache_modifier = ".wt"} : !tile.ptr<f32>
+  tile.return
+}
+
+// -----
+
+tile.func @store_volatile(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tile.store' op expected tile.volatile to be a unit attribute of a tile.load}}
+  tile.store %p, %v {tile.volatile} : !tile.ptr<f32>
+  tile.return
+}
+
+// -----
+
+tile.func @evict_and_cache(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{'tile.load' op expected tile.eviction_policy without tile.cache_modifier (PTX combines no eviction priority with a cache operator)}}
+  %v = tile.load %p {tile.cache_modifier = ".cg", tile.eviction_policy = "evict_last"} : !tile.ptr<f32>
+  tile.return
+}
