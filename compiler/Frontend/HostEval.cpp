@@ -25,6 +25,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -986,16 +987,43 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
     bool ints = a.kind != Kind::Float && b.kind != Kind::Float;
     int64_t x = a.kind == Kind::Bool ? a.b : a.i;
     int64_t y = b.kind == Kind::Bool ? b.b : b.i;
+    int64_t r = 0;
+    auto overflow = [&]() -> FailureOr<HostValue> {
+      error(op.loc) << "integer '" << getSpelling(op.op)
+                    << "' in host code overflows 64 bits";
+      return failure();
+    };
     switch (op.op) {
     case BinOpKind::Add:
-      return ints ? HostValue::ofInt(x + y)
+      if (ints && __builtin_add_overflow(x, y, &r))
+        return overflow();
+      return ints ? HostValue::ofInt(r)
                   : HostValue::ofFloat(a.asDouble() + b.asDouble());
     case BinOpKind::Sub:
-      return ints ? HostValue::ofInt(x - y)
+      if (ints && __builtin_sub_overflow(x, y, &r))
+        return overflow();
+      return ints ? HostValue::ofInt(r)
                   : HostValue::ofFloat(a.asDouble() - b.asDouble());
     case BinOpKind::Mul:
-      return ints ? HostValue::ofInt(x * y)
+      if (ints && __builtin_mul_overflow(x, y, &r))
+        return overflow();
+      return ints ? HostValue::ofInt(r)
                   : HostValue::ofFloat(a.asDouble() * b.asDouble());
+    case BinOpKind::Pow:
+      // `2**k` (config lists); a negative exponent is a float in Python.
+      if (ints && y >= 0) {
+        if (x == 0 || x == 1)
+          return HostValue::ofInt(y == 0 ? 1 : x);
+        if (x == -1)
+          return HostValue::ofInt(y % 2 ? -1 : 1);
+        // |x| >= 2: at most 63 steps before an overflow.
+        int64_t p = 1;
+        for (int64_t k = 0; k < y; ++k)
+          if (__builtin_mul_overflow(p, x, &p))
+            return overflow();
+        return HostValue::ofInt(p);
+      }
+      return HostValue::ofFloat(std::pow(a.asDouble(), b.asDouble()));
     case BinOpKind::FloorDiv:
     case BinOpKind::Mod:
       if (ints) {

@@ -1016,9 +1016,13 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
     if (attr == "dtype")
       return PyValue::ofDType(elementTypeOf(v));
     // Triton's tensor.type: the dtype of a scalar, a block type (shape and
-    // element_ty) of a tile.
+    // element_ty) of a tile; tensor.numel: its element count.
     if (attr == "type")
       return PyValue::ofDType(withElement(t, elementTypeOf(v)));
+    if (attr == "numel") {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return PyValue::ofInt(tensor ? tensor.getNumElements() : 1);
+    }
     if (attr == "shape") {
       std::vector<PyValue> dims;
       if (auto tensor = dyn_cast<RankedTensorType>(t))
@@ -1083,7 +1087,31 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
       return v;
     if (auto a = dtypeAttribute(v.dtype, attr))
       return *a;
-    return PyValue::method("dtype." + attr, v);
+    if (dtypePredicate(v.dtype, attr))
+      return PyValue::method("dtype." + attr, v);
+    static constexpr StringLiteral kUnimplemented[] = {"get_int_max_value",
+                                                       "get_int_min_value",
+                                                       "to_int_type",
+                                                       "is_dtype",
+                                                       "kind",
+                                                       "with_element_ty",
+                                                       "mangle",
+                                                       "codegen_name",
+                                                       "address_space",
+                                                       "exponent_bias",
+                                                       "fp_mantissa_width",
+                                                       "int_bitwidth",
+                                                       "int_signedness",
+                                                       "name",
+                                                       "primitive_bitwidth",
+                                                       "itemsize"};
+    if (llvm::is_contained(kUnimplemented, attr)) {
+      error(l) << "unimplemented: '" << attr << "' of " << v.describe();
+      return failure();
+    }
+    error(l) << "a dtype has no attribute '" << attr << "' (" << v.describe()
+             << ")";
+    return failure();
   }
   default:
     break;

@@ -76,7 +76,7 @@ def empty_list(out_ptr, BLOCK: tl.constexpr = 8):
 @triton.autotune(configs=[triton.Config({'BLOCK': b, 'SCALE': s}, num_stages=st, num_warps=w)
                           for b in [16, 32] for (s, st) in ((1, 2), (3, 4))
                           for w in range(2, 5, 2)
-                          if not (b == 32 and s == 1)], key=['n'])
+                          if not (b == 2**5 and s == 1)], key=['n'])
 @triton.jit
 def from_comprehension(out_ptr, n, BLOCK: tl.constexpr, SCALE: tl.constexpr):
     offs = tl.arange(0, BLOCK)

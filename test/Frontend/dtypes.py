@@ -37,3 +37,16 @@ def k_dtypes(x_ptr, u_ptr, f8_ptr, out_ptr):
                     u.dtype.int_signedness, pid.dtype.int_signedness)
     tl.static_print("ptr", x_ptr.dtype.primitive_bitwidth, m.dtype.name)
     tl.store(out_ptr + tl.arange(0, 16), x.to(tl.float32) + u + f8.to(tl.float32))
+
+
+@triton.jit
+def k_numel(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16)[:, None] + tl.arange(0, 4)[None, :])
+    tl.static_print("numel", x.numel, tl.program_id(0).numel)
+
+
+@triton.jit
+def k_typo(x_ptr):
+    x = tl.load(x_ptr)
+    if x.dtype.primitve_bitwidth == 16:
+        tl.store(x_ptr, x)
