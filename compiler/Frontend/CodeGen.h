@@ -147,6 +147,11 @@ std::vector<const PyValue *> leavesOf(const PyValue &v);
 /// Whether `a` and `b` are alike but for their leaves: the same kinds and
 /// sizes, equal compile-time parts other than numbers.
 bool sameStructure(const PyValue &a, const PyValue &b);
+/// Where `a` and `b` first differ other than in their leaves, for errors:
+/// "the order (1, 0) and (0, 1)", "element [1]: dtype f16 and dtype f32";
+/// empty if they do not.
+std::string structureDifference(const PyValue &a, const PyValue &b,
+                                const std::string &path = "");
 
 /// What one name (or a helper's return value) holds at the ends of the two
 /// branches of an `if` on a run-time value; `what` names it in errors.

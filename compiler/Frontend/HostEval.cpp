@@ -424,8 +424,8 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   auto imp = imports.find(n.id);
   if (imp != imports.end())
     return path(imp->second, n.loc);
-  if (n.id == "range")
-    return HostValue::ofPath(Kind::Builtin, "range");
+  if (n.id == "range" || n.id == "zip")
+    return HostValue::ofPath(Kind::Builtin, n.id);
   static constexpr StringRef kPythonBuiltins[] = {"len", "list", "dict", "min",
                                                   "max"};
   if (llvm::is_contained(kPythonBuiltins, n.id))
@@ -540,6 +540,37 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
     return makeConfig(c, std::move(args), std::move(kwargs));
   if (callee.kind == Kind::Builtin && callee.s == "range")
     return range(c, args, kwargs.size());
+  if (callee.kind == Kind::Builtin && callee.s == "zip") {
+    // zip(a, b, ...) of lists and tuples: a list of tuples, as long as the
+    // shortest (Python's default).
+    if (!kwargs.empty() || llvm::any_of(args, [](const HostValue &a) {
+          return a.kind != Kind::List && a.kind != Kind::Tuple;
+        })) {
+      error(c.loc) << "expected zip() of lists and tuples in host code";
+      return failure();
+    }
+    HostValue out;
+    out.kind = Kind::List;
+    size_t n = args.empty() ? 0 : SIZE_MAX;
+    for (const HostValue &a : args)
+      n = std::min(n, a.elts.size());
+    for (size_t k = 0; k < n; ++k) {
+      HostValue t;
+      t.kind = Kind::Tuple;
+      for (const HostValue &a : args) {
+        t.elts.push_back(a.elts[k]);
+        t.nodes += a.elts[k].nodes;
+      }
+      out.nodes += t.nodes;
+      if (out.nodes > (uint64_t(1) << 18)) {
+        error(c.loc) << "a host-code list larger than the limit of 262144 "
+                        "values";
+        return failure();
+      }
+      out.elts.push_back(std::move(t));
+    }
+    return out;
+  }
   if (callee.kind == Kind::Builtin && StringRef(callee.s).starts_with(
                                           "GPUTarget.")) {
     if (!args.empty() || !kwargs.empty()) {
@@ -964,6 +995,30 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
     HostValue out = a;
     out.elts.insert(out.elts.end(), b.elts.begin(), b.elts.end());
     out.nodes = a.nodes + b.nodes - 1;
+    return out;
+  }
+  // Repetition: [x] * n (or n * [x]).
+  if (op.op == BinOpKind::Mul &&
+      (((a.kind == Kind::List || a.kind == Kind::Tuple) &&
+        b.kind == Kind::Int) ||
+       ((b.kind == Kind::List || b.kind == Kind::Tuple) &&
+        a.kind == Kind::Int))) {
+    const HostValue &seq = a.kind == Kind::Int ? b : a;
+    int64_t n = std::max<int64_t>(0, a.kind == Kind::Int ? a.i : b.i);
+    uint64_t nodes = (seq.nodes - 1) * uint64_t(n) + 1;
+    if (n > 0 && (seq.nodes - 1) > 0 && nodes / uint64_t(n) < seq.nodes - 1)
+      nodes = UINT64_MAX; // overflow
+    if (uint64_t(n) * seq.elts.size() > (uint64_t(1) << 20) ||
+        nodes > (uint64_t(1) << 18)) {
+      error(op.loc) << "a host-code list repeated " << n
+                    << " times is larger than the limit of 262144 values";
+      return failure();
+    }
+    HostValue out = seq;
+    out.elts.clear();
+    for (int64_t k = 0; k < n; ++k)
+      out.elts.insert(out.elts.end(), seq.elts.begin(), seq.elts.end());
+    out.nodes = nodes;
     return out;
   }
   if (op.op == BinOpKind::BitOr && a.kind == Kind::Dict &&

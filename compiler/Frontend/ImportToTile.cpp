@@ -1626,6 +1626,49 @@ bool frontend::sameStructure(const PyValue &a, const PyValue &b) {
   }
 }
 
+std::string frontend::structureDifference(const PyValue &a, const PyValue &b,
+                                          const std::string &path) {
+  auto leaf = [](const PyValue &x) { return x.isRuntime() || x.isNumber(); };
+  auto both = [&](const std::string &x, const std::string &y) {
+    return (path.empty() ? std::string() : "element " + path + ": ") + x +
+           " and " + y;
+  };
+  if (leaf(a) && leaf(b))
+    return "";
+  if (leaf(a) || leaf(b) || a.kind != b.kind)
+    return both(a.describe(), b.describe());
+  auto ints = [](const PyValue &t) {
+    std::string out = "(";
+    for (size_t k = 0; k < t.elts.size(); ++k)
+      out += (k ? ", " : "") + std::to_string(t.elts[k].i);
+    return out + (t.elts.size() == 1 ? ",)" : ")");
+  };
+  switch (a.kind) {
+  case PyValue::Kind::BlockPtr:
+    if (!sameBinding(a.elts[4], b.elts[4]))
+      return both("the block shape " + ints(a.elts[4]), ints(b.elts[4]));
+    if (!sameBinding(a.elts[5], b.elts[5]))
+      return both("the order " + ints(a.elts[5]), ints(b.elts[5]));
+    for (size_t k = 0; k < 4; ++k)
+      if (std::string d = structureDifference(a.elts[k], b.elts[k], path);
+          !d.empty())
+        return d;
+    return "";
+  case PyValue::Kind::Tuple:
+    if (a.elts.size() != b.elts.size())
+      return both("length " + std::to_string(a.elts.size()),
+                  std::to_string(b.elts.size()));
+    for (size_t k = 0; k < a.elts.size(); ++k)
+      if (std::string d = structureDifference(
+              a.elts[k], b.elts[k], path + "[" + std::to_string(k) + "]");
+          !d.empty())
+        return d;
+    return "";
+  default:
+    return sameBinding(a, b) ? "" : both(a.describe(), b.describe());
+  }
+}
+
 namespace {} // namespace
 
 FailureOr<std::vector<PyValue>>
@@ -1648,7 +1691,8 @@ CodeGen::mergeBranches(scf::IfOp &ifOp, Value cond,
         error(sl) << bv.what << " is " << t0.describe()
                   << " in one branch of an if on a run-time value and "
                   << e0.describe()
-                  << " in the other; only their run-time values may differ";
+                  << " in the other; only their run-time values may differ ("
+                  << structureDifference(t0, e0) << ")";
         return failure();
       }
       auto tl = leavesOf(t0), el = leavesOf(e0);
@@ -2287,7 +2331,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
             if (!sameStructure(init, next)) {
               error(s.loc) << "variable '" << name << "' is " << init.describe()
                            << " before the loop and " << next.describe()
-                           << " in it; only its run-time values may change";
+                           << " in it; only its run-time values may change ("
+                           << structureDifference(init, next) << ")";
               r = failure();
               break;
             }
@@ -2474,7 +2519,8 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
         if (!sameStructure(init, next)) {
           error(s.loc) << "variable '" << name << "' is " << init.describe()
                        << " before the loop and " << next.describe()
-                       << " in it; only its run-time values may change";
+                       << " in it; only its run-time values may change ("
+                       << structureDifference(init, next) << ")";
           r = failure();
           break;
         }

@@ -81,3 +81,14 @@ def empty_list(out_ptr, BLOCK: tl.constexpr = 8):
 def from_comprehension(out_ptr, n, BLOCK: tl.constexpr, SCALE: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, offs * SCALE, mask=offs < n)
+
+
+ZIP_SIZES = [16, 32]
+
+
+# zip() and list repetition in host code.
+@triton.autotune(configs=[triton.Config({'BLOCK': b}, num_warps=w)
+                          for b, w in zip(ZIP_SIZES * 2, [1, 2, 4, 8])], key=['n'])
+@triton.jit
+def from_zip(out_ptr, n, BLOCK: tl.constexpr):
+    tl.store(out_ptr + tl.arange(0, BLOCK), n)

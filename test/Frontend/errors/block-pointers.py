@@ -86,3 +86,10 @@ def k_if_shape(x_ptr, N):
 def k_store_mask(x_ptr, N):
     p = tl.make_block_ptr(x_ptr, (N,), (1,), (0,), (16,), (0,))
     tl.store(p, 1.0, mask=tl.arange(0, 16) < N)
+
+
+@triton.jit
+def k_if_order(x_ptr, N):
+    p = tl.make_block_ptr(x_ptr, (N, N), (N, 1), (0, 0), (16, 16), (1, 0))
+    if N > 3:
+        p = tl.make_block_ptr(x_ptr, (N, N), (N, 1), (0, 0), (16, 16), (0, 1))
