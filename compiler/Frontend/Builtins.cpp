@@ -420,6 +420,29 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
     }
     if (auto p = dtypePredicate(self.dtype, StringRef(name).drop_front(6)))
       return PyValue::ofBool(*p);
+    // Triton 3.6's dtype.get_int_max_value / get_int_min_value /
+    // to_int_type.
+    auto it = dyn_cast_or_null<IntegerType>(self.dtype);
+    if ((name == "dtype.get_int_max_value" ||
+         name == "dtype.get_int_min_value") &&
+        it && it.getWidth() > 1) {
+      unsigned w = it.getWidth();
+      bool isUnsigned = it.isUnsigned();
+      if (name == "dtype.get_int_min_value")
+        return PyValue::ofInt(isUnsigned ? 0 : INT64_MIN >> (64 - w));
+      if (isUnsigned && w == 64) {
+        error(l) << "unimplemented: uint64's largest value (2^64 - 1) as a "
+                    "compile-time integer (tilec's are 64-bit signed)";
+        return failure();
+      }
+      return PyValue::ofInt(isUnsigned ? int64_t((uint64_t(1) << w) - 1)
+                                       : INT64_MAX >> (64 - w));
+    }
+    if (name == "dtype.to_int_type" && self.dtype.isIntOrFloat())
+      return PyValue::ofDType(
+          self.dtype.isInteger()
+              ? self.dtype
+              : Type(b.getIntegerType(self.dtype.getIntOrFloatBitWidth())));
     error(l) << "unimplemented: method '" << name.substr(6) << "' of "
              << self.describe();
     return failure();

@@ -1087,12 +1087,10 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
       return v;
     if (auto a = dtypeAttribute(v.dtype, attr))
       return *a;
-    if (dtypePredicate(v.dtype, attr))
+    if (dtypePredicate(v.dtype, attr) || attr == "get_int_max_value" ||
+        attr == "get_int_min_value" || attr == "to_int_type")
       return PyValue::method("dtype." + attr, v);
-    static constexpr StringLiteral kUnimplemented[] = {"get_int_max_value",
-                                                       "get_int_min_value",
-                                                       "to_int_type",
-                                                       "is_dtype",
+    static constexpr StringLiteral kUnimplemented[] = {"is_dtype",
                                                        "kind",
                                                        "with_element_ty",
                                                        "mangle",

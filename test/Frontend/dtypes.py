@@ -50,3 +50,13 @@ def k_typo(x_ptr):
     x = tl.load(x_ptr)
     if x.dtype.primitve_bitwidth == 16:
         tl.store(x_ptr, x)
+
+
+@triton.jit
+def k_int_range(x_ptr, u_ptr):
+    x = tl.load(x_ptr)
+    u = tl.load(u_ptr)
+    tl.static_print("range", tl.int8.get_int_max_value(), tl.int8.get_int_min_value(),
+                    u.dtype.get_int_max_value(), tl.int64.get_int_min_value())
+    tl.static_assert(x.dtype.to_int_type() == tl.int32)
+    tl.static_assert(tl.bfloat16.to_int_type() == tl.int16)
