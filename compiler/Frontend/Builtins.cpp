@@ -454,10 +454,10 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
   }
   // Tile methods that mirror tl functions: x.sum(axis), x.reshape(...).
   static const std::set<std::string> mirrored = {
-      "sum",     "max",          "min",         "argmax", "argmin",
-      "reshape", "broadcast_to", "expand_dims", "exp",    "log",
-      "sqrt",    "abs",          "cumsum",      "reduce", "view",
-      "split",   "join",         "ravel",       "flip",   "softmax"};
+      "sum",     "cast",         "max",         "min",  "argmax", "argmin",
+      "reshape", "broadcast_to", "expand_dims", "exp",  "log",    "sqrt",
+      "abs",     "cumsum",       "reduce",      "view", "split",  "join",
+      "ravel",   "flip",         "softmax"};
   if (mirrored.count(name)) {
     CallArgs a = args;
     a.args.insert(a.args.begin(), self);

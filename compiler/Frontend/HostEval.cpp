@@ -1179,6 +1179,11 @@ FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
   for (size_t i = 0; i < decorator.args.size(); ++i)
     slots[i] = decorator.args[i].get();
   for (const py::Keyword &k : decorator.keywords) {
+    // `**cache_kwargs`: more of the keywords that steer Triton's run-time
+    // benchmarking (flash-linear-attention passes cache_results so), which
+    // tilec does not do: accepted and not evaluated.
+    if (k.isDoubleStar())
+      continue;
     auto *it = llvm::find(kParams, k.name);
     if (it == std::end(kParams)) {
       g.error(k.loc) << "unknown keyword '" << k.name << "' of triton.autotune";

@@ -1008,6 +1008,9 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
 
 FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
                                     SourceLoc l) {
+  // tl.constexpr(x).value is x: compile-time values are not wrapped here.
+  if (attr == "value" && v.isConstexpr() && v.kind != PyValue::Kind::Module)
+    return v;
   switch (v.kind) {
   case PyValue::Kind::Module:
     return moduleAttr(v.s, attr, l);
@@ -1348,6 +1351,15 @@ FailureOr<PyValue> CodeGen::call(const PyValue &callee, CallArgs &args,
     return callJit(*callee.fn, args, l);
   case PyValue::Kind::Builtin:
     return callBuiltin(callee.s, args, l);
+  case PyValue::Kind::DType: {
+    // `tl.float32(-float("inf"))`: Triton's dtype called on a value is that
+    // value cast to it (core.dtype.__call__).
+    if (args.args.size() != 1 || !args.kwargs.empty()) {
+      error(l) << "a dtype called as a function takes one argument";
+      return failure();
+    }
+    return castValue(args.args[0], callee.dtype, l);
+  }
   case PyValue::Kind::Method:
     return callMethod(callee.s, callee.elts[0], args, l);
   case PyValue::Kind::Str: {

@@ -22,3 +22,16 @@ def k_jitkw(p, n):
 @triton.jit
 def k_heur(p, n, BLOCK: tl.constexpr):
     tl.store(p + tl.arange(0, BLOCK), n)
+@triton.jit
+def k_cast_value(x_ptr, n, B: tl.constexpr, DT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, B))
+    m = tl.float32(-float("inf"))
+    y = x.cast(tl.float16).cast(tl.float32)
+    s = n.cast(tl.float32)
+    tl.static_print(DT.value, tl.constexpr(B).value)
+    tl.store(x_ptr + tl.arange(0, B), tl.maximum(y, m) + s)
+
+@triton.autotune(configs=[triton.Config({'B': 32})], key=['n'], **{'cache_results': True})
+@triton.jit
+def k_autotune_kwargs(x_ptr, n, B: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, B), 1.0)
