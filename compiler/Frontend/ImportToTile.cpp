@@ -359,12 +359,19 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     // The file's jit functions, at most 20 of them.
     std::string names;
     size_t shown = 0;
+    std::vector<std::string> all;
     for (const auto &fn : module.functions)
+      all.push_back(fn->name);
+    // ... and the names bound by a call (`k = triton.jit(f)`).
+    for (const auto &[name, v] : cur->globals)
+      if (v.kind == PyValue::Kind::JitFunction &&
+          !llvm::is_contained(all, name))
+        all.push_back(name);
+    for (const std::string &name : all)
       if (shown++ < 20)
-        names += (names.empty() ? "" : ", ") + fn->name;
-    if (module.functions.size() > 20)
-      names += ", and " + std::to_string(module.functions.size() - 20) +
-               " more";
+        names += (names.empty() ? "" : ", ") + name;
+    if (all.size() > 20)
+      names += ", and " + std::to_string(all.size() - 20) + " more";
     // About the file as a whole: line 0 (printed as `file: error: ...`).
     InFlightDiagnostic d = emitError(FileLineColLoc::get(cur->fileName, 0, 0));
     if (options.kernelName.empty())

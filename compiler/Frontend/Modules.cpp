@@ -79,7 +79,22 @@ const py::FunctionDef *CodeGen::jitByCall(ModuleScope &m,
                                           const py::ModuleConstant &c) {
   auto *call = llvm::dyn_cast_or_null<py::Call>(c.value.get());
   if (!call || call->args.size() != 1 || call->hasStarArgs() ||
-      call->hasDoubleStarArgs() || !py::isJitDecorator(*call->func))
+      call->hasDoubleStarArgs())
+    return nullptr;
+  // `k = triton.heuristics({...})(k)` (unsloth): k as bound before, the
+  // heuristics being launch-time constexprs tilec takes from -D.
+  if (auto *inner = llvm::dyn_cast<py::Call>(call->func.get());
+      inner &&
+      llvm::StringRef(py::toString(*inner->func)).ends_with("heuristics")) {
+    auto *arg = llvm::dyn_cast<py::Name>(call->args.front().get());
+    if (!arg)
+      return nullptr;
+    auto g = m.globals.find(arg->id);
+    if (g != m.globals.end() && g->second.kind == PyValue::Kind::JitFunction)
+      return g->second.fn;
+    return m.ast->lookupFunction(arg->id);
+  }
+  if (!py::isJitDecorator(*call->func))
     return nullptr;
   auto *name = llvm::dyn_cast<py::Name>(call->args.front().get());
   if (!name)

@@ -28,3 +28,17 @@ def k_by_call_impl(p):
 
 
 k_by_call = triton.jit(k_by_call_impl)
+
+
+# unsloth's form: a plain def made jit by call, then wrapped by
+# triton.heuristics by call (its constexprs come from -D).
+def by_call_heuristics(out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(out_ptr + offs, n)
+    else:
+        tl.store(out_ptr + offs, n, mask=offs < n)
+
+
+by_call_heuristics = triton.jit(by_call_heuristics)
+by_call_heuristics = triton.heuristics({"EVEN": lambda args: args["n"] % 64 == 0})(by_call_heuristics)
