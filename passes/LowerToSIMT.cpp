@@ -864,18 +864,8 @@ public:
 
   /// A scalar type's name in the signature syntax ("fp16", "i32", "u8").
   static std::string getTypeName(Type t, bool isUnsigned) {
-    if (t.isF16())
-      return "fp16";
-    if (t.isBF16())
-      return "bf16";
-    if (t.isF32())
-      return "fp32";
-    if (t.isF64())
-      return "fp64";
-    if (isa<Float8E4M3FNType>(t))
-      return "fp8e4nv";
-    if (isa<Float8E5M2Type>(t))
-      return "fp8e5";
+    if (StringRef f = tile::getFloatTypeName(t); !f.empty())
+      return f.str();
     if (auto i = dyn_cast<IntegerType>(t))
       return (isUnsigned || i.isUnsigned() ? "u" : "i") +
              std::to_string(i.getWidth());

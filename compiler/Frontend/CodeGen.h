@@ -530,6 +530,13 @@ public:
   mlir::FailureOr<std::vector<PyValue>>
   mergeBranches(mlir::scf::IfOp &ifOp, mlir::Value cond,
                 llvm::ArrayRef<BranchValues> values, py::SourceLoc l);
+  /// The leaves of structured variable `name` a loop carries, from its
+  /// values before the loop and at the end of the dry run: every run-time
+  /// leaf and the numbers that change; a located error if the two differ
+  /// otherwise.
+  mlir::FailureOr<llvm::SmallVector<int>>
+  loopCarriedLeaves(llvm::StringRef name, const PyValue &init,
+                    const PyValue &next, py::SourceLoc l);
   /// Binds `slot` in the current scope to `v` (a structured variable's leaf
   /// is replaced inside it).
   void bindSlot(const CarriedSlot &slot, PyValue v);

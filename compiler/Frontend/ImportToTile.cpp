@@ -1688,6 +1688,27 @@ std::string frontend::structureDifference(const PyValue &a, const PyValue &b,
 
 namespace {} // namespace
 
+FailureOr<SmallVector<int>> CodeGen::loopCarriedLeaves(StringRef name,
+                                                       const PyValue &init,
+                                                       const PyValue &next,
+                                                       SourceLoc l) {
+  if (!sameStructure(init, next)) {
+    error(l) << "variable '" << name << "' is " << init.describe()
+             << " before the loop and " << next.describe()
+             << " in it; only its run-time values may change ("
+             << structureDifference(init, next) << ")";
+    return failure();
+  }
+  // Every run-time leaf (see the loop's carried variables) and the numbers
+  // the body changes.
+  SmallVector<int> out;
+  auto il = leavesOf(init), nl = leavesOf(next);
+  for (size_t k = 0; k < il.size(); ++k)
+    if (il[k]->isRuntime() || !sameBinding(*il[k], *nl[k]))
+      out.push_back(int(k));
+  return out;
+}
+
 FailureOr<std::vector<PyValue>>
 CodeGen::mergeBranches(scf::IfOp &ifOp, Value cond,
                        ArrayRef<BranchValues> values, SourceLoc sl) {
@@ -2345,23 +2366,19 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
           if (structured) {
             // A block pointer or a tuple: the loop carries its run-time
             // leaves and the numbers the body changes.
-            if (!sameStructure(init, next)) {
-              error(s.loc) << "variable '" << name << "' is " << init.describe()
-                           << " before the loop and " << next.describe()
-                           << " in it; only its run-time values may change ("
-                           << structureDifference(init, next) << ")";
+            auto leaves = loopCarriedLeaves(name, init, next, s.loc);
+            if (failed(leaves)) {
               r = failure();
               break;
             }
             auto il = leavesOf(init), nl = leavesOf(next);
-            for (size_t k = 0; k < il.size(); ++k)
-              if (il[k]->isRuntime() || !sameBinding(*il[k], *nl[k])) {
-                carried.push_back({name, int(k)});
-                carriedTypes.push_back(
-                    nl[k]->isRuntime()   ? frontendTypeOf(*nl[k])
-                    : il[k]->isRuntime() ? frontendTypeOf(*il[k])
+            for (int k : *leaves) {
+              carried.push_back({name, int(k)});
+              carriedTypes.push_back(nl[k]->isRuntime() ? frontendTypeOf(*nl[k])
+                                     : il[k]->isRuntime()
+                                         ? frontendTypeOf(*il[k])
                                          : Type());
-              }
+            }
             continue;
           }
           if (!next.isRuntime() && init.isConstexpr() && next.isConstexpr() &&
@@ -2533,22 +2550,18 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
           (!sameBinding(next, init) ||
            llvm::any_of(leavesOf(init),
                         [](const PyValue *x) { return x->isRuntime(); }))) {
-        if (!sameStructure(init, next)) {
-          error(s.loc) << "variable '" << name << "' is " << init.describe()
-                       << " before the loop and " << next.describe()
-                       << " in it; only its run-time values may change ("
-                       << structureDifference(init, next) << ")";
+        auto carriedLeaves = loopCarriedLeaves(name, init, next, s.loc);
+        if (failed(carriedLeaves)) {
           r = failure();
           break;
         }
         auto il = leavesOf(init), nl = leavesOf(next);
         auto &leaves = changedLeaves[name];
-        for (size_t k = 0; k < il.size(); ++k)
-          if (il[k]->isRuntime() || !sameBinding(*il[k], *nl[k]))
-            leaves.push_back({int(k), nl[k]->isRuntime()
-                                          ? tile::getElementTypeOrSelf(
-                                                frontendTypeOf(*nl[k]))
-                                          : Type()});
+        for (int k : *carriedLeaves)
+          leaves.push_back(
+              {int(k), nl[k]->isRuntime()
+                           ? tile::getElementTypeOrSelf(frontendTypeOf(*nl[k]))
+                           : Type()});
         continue;
       }
       if (next.isRuntime())

@@ -88,21 +88,7 @@ std::string tritonDTypeName(Type t) {
       return "int1";
     return (i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
   }
-  if (!t)
-    return "";
-  if (t.isF16())
-    return "fp16";
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF32())
-    return "fp32";
-  if (t.isF64())
-    return "fp64";
-  if (isa<Float8E4M3FNType>(t))
-    return "fp8e4nv";
-  if (isa<Float8E5M2Type>(t))
-    return "fp8e5";
-  return "";
+  return tile::getFloatTypeName(t).str();
 }
 } // namespace
 

@@ -296,6 +296,24 @@ Type tilec::tile::getI1SameShape(Type type) {
   return i1;
 }
 
+StringRef tilec::tile::getFloatTypeName(Type t) {
+  if (!t)
+    return "";
+  if (t.isF16())
+    return "fp16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "fp32";
+  if (t.isF64())
+    return "fp64";
+  if (isa<Float8E4M3FNType>(t))
+    return "fp8e4nv";
+  if (isa<Float8E5M2Type>(t))
+    return "fp8e5";
+  return "";
+}
+
 Type tilec::tile::getElementTypeOrSelf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getElementType();

@@ -39,6 +39,10 @@ mlir::Type getI1SameShape(mlir::Type type);
 /// The element type of a tensor, or the type itself for a scalar.
 mlir::Type getElementTypeOrSelf(mlir::Type type);
 
+/// Triton's name of a float type ("fp16", "bf16", "fp32", "fp64",
+/// "fp8e4nv", "fp8e5"), as signatures and dtypes spell it; empty for others.
+llvm::StringRef getFloatTypeName(mlir::Type type);
+
 /// The work `op` stands for once lowered to SIMT code, in scalar operations
 /// per thread: the elements per thread of its largest tile operand or result
 /// (`threadsPerCTA` = 32 * num_warps threads share a tile), at least 1. The
