@@ -1622,22 +1622,21 @@ bool frontend::sameStructure(const PyValue &a, const PyValue &b) {
     return leaf(a) && leaf(b);
   if (a.kind != b.kind)
     return false;
+  // The first n elements alike but for their leaves.
+  auto sameElts = [&](size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      if (!sameStructure(a.elts[i], b.elts[i]))
+        return false;
+    return true;
+  };
   switch (a.kind) {
   case PyValue::Kind::BlockPtr:
-    if (!sameBinding(a.elts[4], b.elts[4]) ||
-        !sameBinding(a.elts[5], b.elts[5]))
-      return false;
-    for (size_t i = 0; i < 4; ++i)
-      if (!sameStructure(a.elts[i], b.elts[i]))
-        return false;
-    return true;
+    // Base, shape, strides, offsets; the block shape and order (numbers,
+    // which are leaves elsewhere) are constants here.
+    return sameBinding(a.elts[4], b.elts[4]) &&
+           sameBinding(a.elts[5], b.elts[5]) && sameElts(4);
   case PyValue::Kind::Tuple:
-    if (a.elts.size() != b.elts.size())
-      return false;
-    for (size_t i = 0; i < a.elts.size(); ++i)
-      if (!sameStructure(a.elts[i], b.elts[i]))
-        return false;
-    return true;
+    return a.elts.size() == b.elts.size() && sameElts(a.elts.size());
   default:
     return sameBinding(a, b);
   }
