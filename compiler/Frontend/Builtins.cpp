@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <charconv>
 #include <functional>
@@ -228,7 +229,7 @@ const std::set<std::string> &knownTlFunctions() {
       "device_assert", "sqrt_rn", "div_rn", "fdiv", "umulhi", "clamp", "softmax",
       "inline_asm_elementwise", "extern_elementwise", "join", "split", "cat",
       "interleave",
-      "ravel", "flip", "histogram", "make_block_ptr", "advance", "rand",
+      "ravel", "flip", "sort", "topk", "histogram", "make_block_ptr", "advance", "rand",
       "randn", "randint", "pointer_type", "tensor", "dtype"};
   return names;
 }
@@ -285,8 +286,16 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
     return PyValue::builtin("tl.extra.cuda." + attr);
   if ((path == "triton.language.extra" && (attr == "cuda" || attr == "libdevice")) ||
       (path == "triton.language.extra.cuda" && attr == "libdevice") ||
-      (path == "triton.language" && attr == "extra"))
+      (path == "triton.language" && (attr == "extra" || attr == "standard")))
     return PyValue::module(path + "." + attr);
+  // triton.language.standard: the functions triton.language re-exports,
+  // and two host helpers libraries import.
+  if (path == "triton.language.standard") {
+    if (attr == "_log2" || attr == "_is_power_of_two")
+      return PyValue::builtin("tl.standard." + attr);
+    if (knownTlFunctions().count(attr))
+      return PyValue::builtin("tl." + attr);
+  }
   if (path == "triton.language" || path == "triton.language.core" ||
       path == "triton.language.math" || path == "triton.language.extra") {
     if (attr == "math")
@@ -457,7 +466,7 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
       "sum",     "cast",         "max",         "min",  "argmax", "argmin",
       "reshape", "broadcast_to", "expand_dims", "exp",  "log",    "sqrt",
       "abs",     "cumsum",       "reduce",      "view", "split",  "join",
-      "ravel",   "flip",         "softmax"};
+      "ravel",   "flip",         "softmax",     "sort", "topk"};
   if (mirrored.count(name)) {
     CallArgs a = args;
     a.args.insert(a.args.begin(), self);
@@ -480,6 +489,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     return callLibdevice(name.substr(10), args, l);
   if (name.rfind("tl.", 0) == 0 && isRandomFunction(name.substr(3)))
     return callRandom(name, args, l);
+  if (name == "tl.sort" || name == "tl.topk")
+    return callSort(name, args, l);
   if (name == "tl.extern_elementwise")
     return callExternElementwise(args, l);
   if (name == "tl.dtype") {
@@ -710,6 +721,18 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     while (p < n)
       p <<= 1;
     return PyValue::ofInt(p);
+  }
+  if (name == "tl.standard._log2" || name == "tl.standard._is_power_of_two") {
+    // Host helpers of triton/language/standard.py that libraries import
+    // (flash-linear-attention: tl.standard._log2(n)): floor(log2(n)) (0 for
+    // n <= 1), and n is a positive power of two.
+    bool log2 = name == "tl.standard._log2";
+    TRY(s, bindArgs(*this, args, {"i"}, 1, log2 ? "_log2" : "_is_power_of_two",
+                    l));
+    TRY(n, intArg(*this, s[0], "i", l));
+    if (log2)
+      return PyValue::ofInt(n > 1 ? llvm::Log2_64(uint64_t(n)) : 0);
+    return PyValue::ofBool(n > 0 && (n & (n - 1)) == 0);
   }
   if (name == "tl.static_assert") {
     TRY(s, bindArgs(*this, args, {"cond", "msg"}, 1, "static_assert", l));

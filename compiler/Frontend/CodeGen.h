@@ -382,6 +382,10 @@ public:
   /// semantics (Random.cpp).
   mlir::FailureOr<PyValue> callRandom(const std::string &name, CallArgs &args,
                                       py::SourceLoc l);
+  /// tl.sort / tl.topk: Triton 3.6's bitonic sort on the last dimension
+  /// (Standard.cpp).
+  mlir::FailureOr<PyValue> callSort(const std::string &name, CallArgs &args,
+                                    py::SourceLoc l);
   /// The fp32/fp64 functions of triton.language.extra.libdevice
   /// (Libdevice.cpp), as math/arith ops lowered to `__nv_*` calls.
   mlir::FailureOr<PyValue> callLibdevice(const std::string &name,

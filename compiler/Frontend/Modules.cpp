@@ -257,6 +257,7 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       std::string path = from + "." + a.name;
       if (path == "triton.language" || path == "triton.language.math" ||
           path == "triton.language.extra" || path == "triton.language.core" ||
+          path == "triton.language.standard" ||
           path == "triton.language.extra.cuda" ||
           path == "triton.language.extra.libdevice" ||
           path == "triton.language.extra.cuda.libdevice")

@@ -517,6 +517,81 @@ void runStandard(const Env &env, const std::string &caseName) {
       failCase(str("element %ld past the end was written", i));
 }
 
+/// sort_kernel (ROWS = 4, N = 64, K = 8): each row of random floats (with
+/// repeats, +-0 and both infinities) sorted ascending and descending, its
+/// 8 largest in order, and 256 int32 values (repeats, INT32_MIN/MAX)
+/// sorted as int32 ascending and as uint32 descending, against std::sort.
+/// Sorting moves values, so results compare bit for bit (-0 and +0 compare
+/// equal: either order is a sort, so they compare by value).
+void runSort(const Env &env, const std::string &caseName) {
+  const int R = 4, N = 64, K = 8, RN = R * N;
+  Kernel k = env.kernel("sort_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> x = randomFloats(rng, RN);
+  for (int i = 0; i < RN; i += 7)
+    x[i] = x[(i * 13) % RN]; // repeats
+  x[5] = 0.0f, x[6] = -0.0f, x[70] = INFINITY, x[71] = -INFINITY;
+  std::vector<int32_t> v(RN);
+  for (int32_t &e : v)
+    e = int32_t(rng.next() >> 32);
+  for (int i = 0; i < RN; i += 5)
+    v[i] = int32_t(rng.next() % 7) - 3; // small repeats around 0
+  v[1] = INT32_MIN, v[2] = INT32_MAX;
+  DeviceBuffer dx(RN * 4), dv(RN * 4);
+  DeviceBuffer dout((2 * RN + R * K + kGuard) * 4), diout((2 * RN + kGuard) * 4);
+  dx.upload(x);
+  dv.upload(v);
+  dout.poison();
+  diout.poison();
+  check(k.launch(Grid{1, 1, 1}, {Arg::ptr(dx.get()), Arg::ptr(dv.get()),
+                                 Arg::ptr(dout.get()), Arg::ptr(diout.get())}));
+  env.sync();
+  auto out = dout.download<float>(2 * RN + R * K + kGuard);
+  auto iout = diout.download<int32_t>(2 * RN + kGuard);
+  auto same = [](float a, float b) {
+    return a == b || floatBits(a) == floatBits(b);
+  };
+  for (int r = 0; r < R; ++r) {
+    std::vector<float> row(x.begin() + r * N, x.begin() + (r + 1) * N);
+    std::vector<float> up = row, down = row;
+    std::sort(up.begin(), up.end());
+    std::sort(down.begin(), down.end(), std::greater<float>());
+    for (int c = 0; c < N; ++c) {
+      if (!same(out[r * N + c], up[c]))
+        failCase(str("sort row %d [%d]: expected ", r, c) +
+                 std::to_string(up[c]) + ", found " +
+                 std::to_string(out[r * N + c]));
+      if (!same(out[RN + r * N + c], down[c]))
+        failCase(str("sort descending row %d [%d]: expected ", r, c) +
+                 std::to_string(down[c]) + ", found " +
+                 std::to_string(out[RN + r * N + c]));
+    }
+    for (int c = 0; c < K; ++c)
+      if (!same(out[2 * RN + r * K + c], down[c]))
+        failCase(str("topk row %d [%d]: expected ", r, c) +
+                 std::to_string(down[c]) + ", found " +
+                 std::to_string(out[2 * RN + r * K + c]));
+  }
+  std::vector<int32_t> up = v;
+  std::sort(up.begin(), up.end());
+  std::vector<uint32_t> down(v.begin(), v.end());
+  std::sort(down.begin(), down.end(), std::greater<uint32_t>());
+  for (int i = 0; i < RN; ++i) {
+    if (iout[i] != up[i])
+      failCase(str("int32 sort [%d]: expected %d, found %d", i, up[i],
+                   iout[i]));
+    if (uint32_t(iout[RN + i]) != down[i])
+      failCase(str("uint32 sort descending [%d]: expected %u, found %u", i,
+                   down[i], uint32_t(iout[RN + i])));
+  }
+  for (int i = 2 * RN + R * K; i < 2 * RN + R * K + kGuard; ++i)
+    if (floatBits(out[i]) != kPoison32)
+      failCase(str("float element %d past the end was written", i));
+  for (int i = 2 * RN; i < 2 * RN + kGuard; ++i)
+    if (uint32_t(iout[i]) != kPoison32)
+      failCase(str("int element %d past the end was written", i));
+}
+
 /// histogram_kernel (BLOCK values per program, BINS bins, counts summed
 /// over the programs by atomic_add with an integer mask) on values in
 /// [-40, 100]: the model bins a value by its low bits, log2(max(BINS, 32))
@@ -795,6 +870,8 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
        [](const Env &e) { runBlockPtrRowsum(e, "block_ptr_rowsum"); }});
   cases.push_back({"standard_kernel/flip softmax cat ravel", false, true,
                    [](const Env &e) { runStandard(e, "standard"); }});
+  cases.push_back({"sort_kernel/sort topk: rows, int32, uint32", false, true,
+                   [](const Env &e) { runSort(e, "sort"); }});
   struct Hist {
     const char *file;
     int block, bins, warps;
