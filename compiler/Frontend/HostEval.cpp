@@ -64,6 +64,8 @@ struct HostValue {
   uint64_t nodes = 1;
   std::shared_ptr<AutotuneConfig> config;
   const py::FunctionDef *fn = nullptr;
+  /// Function: the module it is defined in (its names are its globals).
+  CodeGen::ModuleScope *home = nullptr;
 
   static HostValue ofInt(int64_t x) {
     HostValue v;
@@ -196,22 +198,7 @@ bool truthy(const HostValue &v) {
 /// Evaluates host expressions and host functions for `@triton.autotune`.
 class HostEvaluator {
 public:
-  HostEvaluator(CodeGen &g) : g(g), module(g.module) {
-    for (const py::Import &imp : module.imports)
-      for (const py::Import::Alias &a : imp.names) {
-        if (a.name == "*")
-          continue;
-        if (!imp.isFrom) {
-          if (!a.asName.empty())
-            imports[a.asName] = a.name;
-          else
-            imports[a.name.substr(0, a.name.find('.'))] =
-                a.name.substr(0, a.name.find('.'));
-          continue;
-        }
-        imports[a.asName.empty() ? a.name : a.asName] =
-            imp.module + "." + a.name;
-      }
+  HostEvaluator(CodeGen &g) : g(g), scope(g.cur) {
     StringRef arch(g.options.arch);
     unsigned capability = 90;
     if (arch.consume_front("sm_"))
@@ -223,13 +210,16 @@ public:
 
 private:
   CodeGen &g;
-  const py::Module &module;
-  std::map<std::string, std::string> imports;
+  /// The module whose names host code sees: the kernel's, or the module
+  /// of the host function being run (a library's config helper).
+  CodeGen::ModuleScope *scope;
   unsigned capability;
   /// Locals of the host function being evaluated.
   std::map<std::string, HostValue> locals;
   std::map<std::string, HostValue> constants;
   std::vector<std::string> evaluating;
+  /// Imports being followed (module:name), against cycles.
+  std::vector<std::string> resolving;
   std::optional<HostValue> returned;
   unsigned depth = 0;
   /// Host functions called so far (a budget).
@@ -245,10 +235,30 @@ private:
   FailureOr<HostValue> name(const py::Name &n);
   FailureOr<HostValue> constant(const py::ModuleConstant &c, SourceLoc use);
   FailureOr<HostValue> path(const std::string &dotted, SourceLoc l);
+  /// Name `attr` of the user module `dotted` (a module on the import
+  /// path): a host function, a constant, an import, or a submodule.
+  FailureOr<HostValue> member(const std::string &dotted,
+                              const std::string &attr, SourceLoc l);
+  /// A binding of the current module's imports (`import a.b as m`, `from a
+  /// import f`), or nothing.
+  FailureOr<std::optional<HostValue>> imported(const std::string &name,
+                                               SourceLoc l);
+  /// Runs `body` with `m` as the current module (its names, its file's
+  /// locations).
+  template <typename F> auto inModule(CodeGen::ModuleScope *m, F body) {
+    CodeGen::ModuleScope *savedScope = scope, *savedCur = g.cur;
+    scope = m;
+    g.cur = m;
+    auto r = body();
+    scope = savedScope;
+    g.cur = savedCur;
+    return r;
+  }
   FailureOr<HostValue> attribute(const py::Attribute &a);
   FailureOr<HostValue> call(const py::Call &c);
   FailureOr<HostValue>
-  callFunction(const py::FunctionDef &fn, std::vector<HostValue> args,
+  callFunction(const py::FunctionDef &fn, CodeGen::ModuleScope *home,
+               std::vector<HostValue> args,
                std::vector<std::pair<std::string, HostValue>> kwargs,
                SourceLoc l);
   FailureOr<HostValue>
@@ -405,11 +415,12 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   if (l != locals.end())
     return l->second;
   // Module scope, last binding first as Python sees it after the module ran.
-  if (const py::FunctionDef *fn =
-          g.lookupHostFunction(*g.moduleScopes.front(), n.id)) {
+  const py::Module &module = *scope->ast;
+  if (const py::FunctionDef *fn = g.lookupHostFunction(*scope, n.id)) {
     HostValue v;
     v.kind = Kind::Function;
     v.fn = fn;
+    v.home = scope;
     return v;
   }
   if (module.lookupFunction(n.id)) {
@@ -421,9 +432,9 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   for (auto it = module.constants.rbegin(); it != module.constants.rend(); ++it)
     if (it->name == n.id)
       return constant(*it, n.loc);
-  auto imp = imports.find(n.id);
-  if (imp != imports.end())
-    return path(imp->second, n.loc);
+  TRY(imp, imported(n.id, n.loc));
+  if (imp)
+    return *imp;
   if (n.id == "range" || n.id == "zip")
     return HostValue::ofPath(Kind::Builtin, n.id);
   static constexpr StringRef kPythonBuiltins[] = {"len", "list", "dict", "min",
@@ -436,7 +447,7 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
 
 FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
                                              SourceLoc use) {
-  for (const auto &[name, where] : module.mutatedNames)
+  for (const auto &[name, where] : scope->ast->mutatedNames)
     if (name == c.name) {
       error(use) << "unimplemented: module variable '" << c.name
                  << "' is changed by host code at line " << where.line
@@ -445,10 +456,11 @@ FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
                     "one expression or a host function";
       return failure();
     }
-  auto cached = constants.find(c.name);
+  std::string key = scope->name + ":" + c.name;
+  auto cached = constants.find(key);
   if (cached != constants.end())
     return cached->second;
-  if (llvm::is_contained(evaluating, c.name)) {
+  if (llvm::is_contained(evaluating, key)) {
     error(use) << "module constant '" << c.name << "' refers to itself";
     return failure();
   }
@@ -458,7 +470,7 @@ FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
     return failure();
   }
   // Evaluated in the module's scope, as Python would.
-  evaluating.push_back(c.name);
+  evaluating.push_back(key);
   std::map<std::string, HostValue> saved;
   std::swap(saved, locals);
   auto v = eval(*c.value);
@@ -466,8 +478,74 @@ FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
   evaluating.pop_back();
   if (failed(v))
     return failure();
-  constants[c.name] = *v;
+  constants[key] = *v;
   return *v;
+}
+
+FailureOr<std::optional<HostValue>>
+HostEvaluator::imported(const std::string &name, SourceLoc l) {
+  // The module's import bindings (CodeGen::bindModule): relative imports
+  // resolved, module-level ifs decided.
+  auto it = scope->globals.find(name);
+  if (it == scope->globals.end() || it->second.kind != PyValue::Kind::Module)
+    return std::optional<HostValue>();
+  const std::string &bound = it->second.s;
+  if (StringRef(bound).starts_with("from:")) {
+    size_t colon = bound.rfind(':');
+    std::string from = bound.substr(5, colon - 5),
+                attr = bound.substr(colon + 1);
+    bool triton = from == "triton" || StringRef(from).starts_with("triton.");
+    TRY(v, triton ? path(from + "." + attr, l) : member(from, attr, l));
+    return std::optional<HostValue>(v);
+  }
+  TRY(v, path(bound, l));
+  return std::optional<HostValue>(v);
+}
+
+FailureOr<HostValue> HostEvaluator::member(const std::string &dotted,
+                                           const std::string &attr,
+                                           SourceLoc l) {
+  TRY(m, g.loadModule(dotted, l));
+  if (!m) {
+    error(l) << "no module '" << dotted
+             << "' on the import path for host code evaluated for "
+                "@triton.autotune (-I DIR)";
+    return failure();
+  }
+  if (const py::FunctionDef *fn = g.lookupHostFunction(*m, attr)) {
+    HostValue v;
+    v.kind = Kind::Function;
+    v.fn = fn;
+    v.home = m;
+    return v;
+  }
+  const auto &cs = m->ast->constants;
+  for (auto it = cs.rbegin(); it != cs.rend(); ++it)
+    if (it->name == attr)
+      return inModule(m, [&] { return constant(*it, l); });
+  // An import of m (`from .sub import f` in a package's __init__); not
+  // `from m import attr` in m itself, which names the submodule m.attr.
+  auto bound = m->globals.find(attr);
+  if (bound != m->globals.end() &&
+      bound->second.s != "from:" + m->name + ":" + attr) {
+    std::string key = m->name + ":" + attr;
+    if (llvm::is_contained(resolving, key) || resolving.size() >= 256) {
+      error(l) << "import cycle: '" << attr << "' of module '" << m->name
+               << "' leads back to itself";
+      return failure();
+    }
+    resolving.push_back(key);
+    auto r = inModule(m, [&] { return imported(attr, l); });
+    resolving.pop_back();
+    if (failed(r))
+      return failure();
+    if (*r)
+      return **r;
+  }
+  TRY(sub, g.loadModule(dotted + "." + attr, l));
+  if (sub)
+    return HostValue::ofPath(Kind::Module, sub->name);
+  return unimplemented(l, "'" + dotted + "." + attr + "'");
 }
 
 FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
@@ -483,13 +561,22 @@ FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
     return HostValue::ofPath(Kind::Builtin, "triton.Config");
   if (dotted == "triton.runtime.driver.active.get_current_target")
     return HostValue::ofPath(Kind::Builtin, dotted);
+  // A module of the kernel's package (or any on the import path).
+  if (dotted != "triton" && !StringRef(dotted).starts_with("triton.")) {
+    TRY(m, g.loadModule(dotted, l));
+    if (m)
+      return HostValue::ofPath(Kind::Module, m->name);
+  }
   return unimplemented(l, "'" + dotted + "'");
 }
 
 FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
   TRY(base, eval(*a.value));
-  if (base.kind == Kind::Module)
+  if (base.kind == Kind::Module &&
+      (base.s == "triton" || StringRef(base.s).starts_with("triton.")))
     return path(base.s + "." + a.attr, a.loc);
+  if (base.kind == Kind::Module)
+    return member(base.s, a.attr, a.loc);
   if (base.kind == Kind::Target) {
     if (a.attr == "backend")
       return HostValue::ofStr("cuda");
@@ -535,7 +622,8 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
     kwargs.emplace_back(k.name, v);
   }
   if (callee.kind == Kind::Function)
-    return callFunction(*callee.fn, std::move(args), std::move(kwargs), c.loc);
+    return callFunction(*callee.fn, callee.home ? callee.home : scope,
+                        std::move(args), std::move(kwargs), c.loc);
   if (callee.kind == Kind::Builtin && callee.s == "triton.Config")
     return makeConfig(c, std::move(args), std::move(kwargs));
   if (callee.kind == Kind::Builtin && callee.s == "range")
@@ -594,7 +682,8 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
 }
 
 FailureOr<HostValue> HostEvaluator::callFunction(
-    const py::FunctionDef &fn, std::vector<HostValue> args,
+    const py::FunctionDef &fn, CodeGen::ModuleScope *home,
+    std::vector<HostValue> args,
     std::vector<std::pair<std::string, HostValue>> kwargs, SourceLoc l) {
   if (!fn.unreadable.empty()) {
     StringRef why(fn.unreadable);
@@ -665,10 +754,10 @@ FailureOr<HostValue> HostEvaluator::callFunction(
                << fn.name << "'";
       return failure();
     }
-    // Defaults are evaluated in the module scope.
+    // Defaults are evaluated in the module scope (the function's module).
     std::map<std::string, HostValue> saved;
     std::swap(saved, locals);
-    auto v = eval(*p.defaultValue);
+    auto v = inModule(home, [&] { return eval(*p.defaultValue); });
     std::swap(saved, locals);
     if (failed(v))
       return failure();
@@ -680,7 +769,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   ++depth;
   std::optional<HostValue> savedReturn = std::move(returned);
   returned.reset();
-  LogicalResult r = execBlock(fn.body);
+  LogicalResult r = inModule(home, [&] { return execBlock(fn.body); });
   HostValue result = returned ? *returned : HostValue();
   returned = std::move(savedReturn);
   --depth;

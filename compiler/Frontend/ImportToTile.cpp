@@ -446,9 +446,46 @@ OwningOpRef<ModuleOp> CodeGen::run() {
           << "'";
       return nullptr;
     }
-    auto spec = evalAutotune(*this, *callExpr);
-    if (failed(spec))
-      return nullptr;
+    // Configs that cannot matter (no --autotune-config, every constexpr
+    // given with -D) are read if tilec can; if it cannot (a library's
+    // tuning tables, a torch query deciding num_warps), the kernel is
+    // compiled from the command line with a warning instead of failing.
+    bool configsOptional =
+        options.autotuneConfig < 0 &&
+        llvm::all_of(kernel->params, [&](const py::Param &p) {
+          return !isConstexprAnnotation(p.annotation.get()) ||
+                 constexprValues.count(p.name);
+        });
+    std::string why;
+    Location whyLoc = loc(callExpr->loc);
+    FailureOr<AutotuneSpec> spec = failure();
+    {
+      std::optional<ScopedDiagnosticHandler> capture;
+      if (configsOptional)
+        capture.emplace(ctx, [&](Diagnostic &d) -> LogicalResult {
+          if (d.getSeverity() != DiagnosticSeverity::Error)
+            return failure(); // not ours: passed on
+          if (why.empty()) {
+            why = d.str();
+            whyLoc = d.getLocation();
+          }
+          return success();
+        });
+      spec = evalAutotune(*this, *callExpr);
+    }
+    if (failed(spec)) {
+      if (!configsOptional)
+        return nullptr;
+      emitWarning(whyLoc)
+          << "@triton.autotune configs of '" << kernel->name
+          << "' not evaluated (" << why
+          << "); every constexpr parameter is given with -D, so tilec "
+             "compiles with num_warps="
+          << (numWarps ? numWarps : 4)
+          << " and num_stages=" << (numStages ? numStages : 3)
+          << " (--num-warps, --num-stages)";
+      continue;
+    }
     autotune = std::move(*spec);
     // An empty list is Triton's one default config.
     if (autotune->configs.empty()) {
