@@ -485,6 +485,13 @@ public:
   /// Whether every condition of `guard` (module-level ifs) is known to
   /// have its wanted value, evaluated in `m` at compile time.
   bool guardHolds(ModuleScope &m, const py::ModuleGuard &guard);
+  /// Whether `guard` holds: nullopt when a test cannot be decided (and
+  /// none is decided false).
+  std::optional<bool> guardState(ModuleScope &m, const py::ModuleGuard &guard);
+  /// A key equal for values an undecidable module-level if may bind
+  /// interchangeably (one value; one math function of tl, tl.math or
+  /// libdevice), nullopt for values never compared so.
+  static std::optional<std::string> sameValueKey(const PyValue &v);
   std::map<const py::Expr *, std::optional<bool>> guardResults;
   /// Whether `dotted` is a folder without __init__.py on the import path (a
   /// namespace package: only its submodules are names).

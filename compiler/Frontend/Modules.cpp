@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
+
+#include <cstring>
 #include "compiler/Frontend/Parser.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -105,6 +107,13 @@ const py::FunctionDef *CodeGen::jitByCall(ModuleScope &m,
 }
 
 bool CodeGen::guardHolds(ModuleScope &m, const py::ModuleGuard &guard) {
+  std::optional<bool> state = guardState(m, guard);
+  return state && *state;
+}
+
+std::optional<bool> CodeGen::guardState(ModuleScope &m,
+                                        const py::ModuleGuard &guard) {
+  bool unknown = false;
   for (auto [test, want] : guard) {
     auto known = guardResults.find(test);
     if (known == guardResults.end()) {
@@ -139,9 +148,13 @@ bool CodeGen::guardHolds(ModuleScope &m, const py::ModuleGuard &guard) {
       }
       known = guardResults.emplace(test, result).first;
     }
-    if (!known->second || *known->second != want)
+    if (!known->second)
+      unknown = true;
+    else if (*known->second != want)
       return false;
   }
+  if (unknown)
+    return std::nullopt;
   return true;
 }
 
@@ -310,22 +323,142 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
   std::sort(guarded.begin(), guarded.end(), [](const auto &a, const auto &b) {
     return std::get<0>(a) < std::get<0>(b);
   });
+  // Definitions under ifs tilec cannot decide, by the name they bind.
+  std::map<std::string, std::vector<std::pair<const py::ModuleGuard *,
+                                              std::function<void()>>>>
+      undecided;
   for (auto &[at, kind, item] : guarded) {
     if (kind == 0) {
       auto &imp = *static_cast<const py::Import *>(item);
-      if (guardHolds(m, imp.guard))
+      std::optional<bool> state = guardState(m, imp.guard);
+      if (state && *state)
         bindImport(imp);
+      else if (!state && imp.isFrom)
+        for (const py::Import::Alias &a : imp.names) {
+          py::Import one = imp;
+          one.names = {a};
+          undecided[a.asName.empty() ? a.name : a.asName].push_back(
+              {&imp.guard, [&bindImport, one] { bindImport(one); }});
+        }
     } else if (kind == 1) {
       auto *fn = static_cast<const py::FunctionDef *>(item);
-      if (guardHolds(m, fn->guard))
+      std::optional<bool> state = guardState(m, fn->guard);
+      if (state && *state)
         bindFunction(fn);
+      else if (!state)
+        undecided[fn->name].push_back(
+            {&fn->guard, [&bindFunction, fn] { bindFunction(fn); }});
     } else {
       auto &c = *static_cast<const py::ModuleConstant *>(item);
-      if (guardHolds(m, c.guard))
+      std::optional<bool> state = guardState(m, c.guard);
+      if (state && *state)
         bindConstant(c);
+      else if (!state)
+        undecided[c.name].push_back(
+            {&c.guard, [&bindConstant, &c] { bindConstant(c); }});
     }
   }
+  // A name defined only under such ifs (Liger-Kernel: `if
+  // compare_version("triton", ...) and not is_npu_available(): from
+  // triton.language.extra.libdevice import tanh` / `else: from
+  // triton.language.math import tanh`) is bound when every way the
+  // undecided tests may go defines it and its definitions agree: those that
+  // do not resolve under Triton 3.6 (an import that would fail) cannot be
+  // the branch Python takes; the rest must be one value, or one math
+  // function from different modules of Triton's versions (tl.X, tl.math.X,
+  // libdevice.X: the first is taken).
+  auto coversEveryOutcome = [&](const auto &binders) {
+    std::vector<const py::Expr *> tests; // the undecided ones
+    for (auto &[guard, bind] : binders)
+      for (auto [test, want] : *guard) {
+        auto r = guardResults.find(test);
+        if (r != guardResults.end() && !r->second &&
+            !llvm::is_contained(tests, test))
+          tests.push_back(test);
+      }
+    if (tests.empty() || tests.size() > 8)
+      return false;
+    for (unsigned bits = 0; bits < (1u << tests.size()); ++bits) {
+      bool covered = llvm::any_of(binders, [&](const auto &b) {
+        return llvm::all_of(*b.first, [&](auto tw) {
+          auto r = guardResults.find(tw.first);
+          if (r != guardResults.end() && r->second)
+            return *r->second == tw.second;
+          size_t k = llvm::find(tests, tw.first) - tests.begin();
+          return bool(bits >> k & 1) == tw.second;
+        });
+      });
+      if (!covered)
+        return false;
+    }
+    return true;
+  };
+  for (auto &[name, binders] : undecided) {
+    if (boundAt.count(name))
+      continue; // a definition tilec can decide wins, as before
+    if (!coversEveryOutcome(binders))
+      continue;
+    std::optional<PyValue> chosen;
+    std::string chosenKey;
+    bool agree = true;
+    for (auto &[guard, bind] : binders) {
+      bind();
+      std::optional<PyValue> resolved;
+      {
+        ScopedDiagnosticHandler quiet(ctx,
+                                      [](Diagnostic &) { return success(); });
+        auto r = lookupGlobal(m, name, py::SourceLoc{});
+        if (succeeded(r) && *r)
+          resolved = **r;
+      }
+      m.globals.erase(name);
+      m.pendingConstants.erase(name);
+      boundAt.erase(name);
+      if (!resolved)
+        continue;
+      std::optional<std::string> key = sameValueKey(*resolved);
+      if (!key || (chosen && *key != chosenKey)) {
+        agree = false;
+        break;
+      }
+      if (!chosen) {
+        chosen = *resolved;
+        chosenKey = *key;
+      }
+    }
+    if (agree && chosen)
+      m.globals[name] = *chosen;
+  }
   return success();
+}
+
+std::optional<std::string> CodeGen::sameValueKey(const PyValue &v) {
+  using K = PyValue::Kind;
+  switch (v.kind) {
+  case K::Builtin: {
+    llvm::StringRef n(v.s);
+    if (!n.consume_front("libdevice.") && !n.consume_front("tl.math."))
+      (void)n.consume_front("tl.");
+    return "fn:" + n.str();
+  }
+  case K::JitFunction:
+    return "jit:" + std::to_string(reinterpret_cast<uintptr_t>(v.fn));
+  case K::Module:
+    return "module:" + v.s;
+  case K::Float: {
+    uint64_t bits;
+    std::memcpy(&bits, &v.f, sizeof bits);
+    return "float:" + std::to_string(bits);
+  }
+  case K::None:
+  case K::Int:
+  case K::Bool:
+  case K::Str:
+  case K::DType:
+    return "value:" + v.describe();
+  default:
+    return std::nullopt;
+  }
 }
 
 FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,

@@ -85,3 +85,33 @@ if triton.__version__ < "3.0":
     @triton.jit
     def k_only_old(p):
         tl.store(p, 1)
+
+
+# Ifs tilec cannot decide whose branches agree (Liger-Kernel's
+# `compare_version(...) and not is_npu_available()`): a branch whose import
+# fails under Triton 3.6 (triton.language.math has no tanh) cannot be the
+# one taken; the others bind one function, or one value.
+if torch.cuda.is_available() and not torch.npu.is_available():
+    try:
+        from triton.language.extra.libdevice import tanh
+    except ModuleNotFoundError:
+        from triton.language.extra.cuda.libdevice import tanh
+    from triton.language.extra.libdevice import rsqrt
+    AGREE = 5
+    DISAGREE = 1
+else:
+    from triton.language.math import tanh
+    from triton.language.math import rsqrt
+    AGREE = 5
+    DISAGREE = 2
+
+
+@triton.jit
+def k_agree(p):
+    x = tl.load(p)
+    tl.store(p, tanh(x) + rsqrt(x) * AGREE)
+
+
+@triton.jit
+def k_disagree(p):
+    tl.store(p, tl.load(p) + DISAGREE)
