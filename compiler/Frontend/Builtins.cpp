@@ -272,6 +272,10 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
         attr == "autotune" || attr == "heuristics")
       return PyValue::builtin("triton." + attr);
   }
+  // packaging.version.Version / parse (unsloth's version checks at module
+  // level): the release numbers as a tuple.
+  if (path == "packaging.version" && (attr == "Version" || attr == "parse"))
+    return PyValue::builtin("packaging.version.Version");
   // libdevice: triton.language.extra.libdevice (Triton 3.x, backend
   // dispatched) or triton.language.extra.cuda.libdevice.
   if (path == "triton.language.extra.libdevice" ||
@@ -721,6 +725,37 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     while (p < n)
       p <<= 1;
     return PyValue::ofInt(p);
+  }
+  if (name == "packaging.version.Version") {
+    // The release segment "N(.N)*" as a tuple of ints, trailing zeros
+    // dropped (Version("3.0") == Version("3.0.0")); pre-release, post and
+    // local parts ("3.6.0+cu128", "3.0.0rc1") are ignored.
+    TRY(s, bindArgs(*this, args, {"version"}, 1, "Version", l));
+    if (s[0]->kind != PyValue::Kind::Str) {
+      error(l) << "expected Version(str), found " << s[0]->describe();
+      return failure();
+    }
+    StringRef text = StringRef(s[0]->s).trim();
+    (void)text.consume_front("v");
+    std::vector<PyValue> parts;
+    while (!text.empty() && llvm::isDigit(text.front())) {
+      StringRef digits = text.take_while(llvm::isDigit);
+      uint64_t n;
+      if (digits.size() > 18 || digits.getAsInteger(10, n))
+        break;
+      parts.push_back(PyValue::ofInt(int64_t(n)));
+      text = text.drop_front(digits.size());
+      if (!text.consume_front("."))
+        break;
+    }
+    if (parts.empty()) {
+      error(l) << "expected a version such as '3.6.0' in Version(), found '"
+               << StringRef(s[0]->s).take_front(40) << "'";
+      return failure();
+    }
+    while (parts.size() > 1 && parts.back().i == 0)
+      parts.pop_back();
+    return PyValue::ofTuple(parts);
   }
   if (name == "tl.standard._log2" || name == "tl.standard._is_power_of_two") {
     // Host helpers of triton/language/standard.py that libraries import

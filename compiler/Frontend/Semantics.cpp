@@ -890,6 +890,32 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
     }
     return PyValue::ofBool((op == CmpOpKind::In) == found);
   }
+  if (a.kind == K::Tuple && b2.kind == K::Tuple && a.isConstexpr() &&
+      b2.isConstexpr()) {
+    // Python's lexicographic order: the first unequal elements decide,
+    // else the shorter tuple is less (version tuples, Version(...)).
+    size_t n = std::min(a.elts.size(), b2.elts.size()), k = 0;
+    for (; k < n; ++k) {
+      TRY(eq, compare(CmpOpKind::Eq, a.elts[k], b2.elts[k], l));
+      if (!(eq.kind == K::Bool && eq.b))
+        break;
+    }
+    if (k < n) {
+      if (op == CmpOpKind::Eq || op == CmpOpKind::NotEq)
+        return PyValue::ofBool(op == CmpOpKind::NotEq);
+      return compare(op, a.elts[k], b2.elts[k], l);
+    }
+    size_t x = a.elts.size(), y = b2.elts.size();
+    switch (op) {
+    case CmpOpKind::Eq: return PyValue::ofBool(x == y);
+    case CmpOpKind::NotEq: return PyValue::ofBool(x != y);
+    case CmpOpKind::Lt: return PyValue::ofBool(x < y);
+    case CmpOpKind::LtE: return PyValue::ofBool(x <= y);
+    case CmpOpKind::Gt: return PyValue::ofBool(x > y);
+    case CmpOpKind::GtE: return PyValue::ofBool(x >= y);
+    default: break;
+    }
+  }
   if (a.isConstexpr() && b2.isConstexpr()) {
     if (a.kind == K::Str || b2.kind == K::Str || a.kind == K::DType ||
         b2.kind == K::DType || a.kind == K::None || b2.kind == K::None) {

@@ -115,3 +115,20 @@ def k_agree(p):
 @triton.jit
 def k_disagree(p):
     tl.store(p, tl.load(p) + DISAGREE)
+
+
+from packaging.version import Version
+
+if Version(triton.__version__) >= Version("3.0") and (3, 6) > (3, 5, 9):
+    VERSION_BRANCH = 30
+else:
+    VERSION_BRANCH = 20
+if Version("3.0") == Version("3.0.0") and Version("3.6.0+cu128") < Version("3.10"):
+    VERSION_EQ = 1
+else:
+    VERSION_EQ = 0
+
+
+@triton.jit
+def k_version(p):
+    tl.store(p, tl.load(p) + VERSION_BRANCH + VERSION_EQ * 1000)
