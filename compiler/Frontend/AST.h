@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -496,6 +497,10 @@ struct Module {
   std::vector<std::unique_ptr<FunctionDef>> hostFunctions;
   /// The tests of module-level `if`s whose bodies were read (ModuleGuard).
   std::vector<ExprPtr> guardTests;
+  /// Those of guardTests that stand for a top-level `try:` (true: its body
+  /// ran without an exception; false: a handler ran). No expression decides
+  /// them: CodeGen::bindModule does, name by name.
+  std::set<const Expr *> tryTests;
   /// Module-level names that skipped top-level code changes in place
   /// (`NAME.append(...)`, `NAME += ...`), with the first such place: such a
   /// name's value is not what its assignment says.

@@ -324,20 +324,28 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     return std::get<0>(a) < std::get<0>(b);
   });
   // Definitions under ifs tilec cannot decide, by the name they bind.
-  std::map<std::string, std::vector<std::pair<const py::ModuleGuard *,
-                                              std::function<void()>>>>
-      undecided;
+  struct Candidate {
+    const py::ModuleGuard *guard;
+    std::function<void()> bind;
+    std::optional<PyValue> resolved; ///< what the name is, if it resolves
+  };
+  std::map<std::string, std::vector<Candidate>> undecided;
   for (auto &[at, kind, item] : guarded) {
     if (kind == 0) {
       auto &imp = *static_cast<const py::Import *>(item);
       std::optional<bool> state = guardState(m, imp.guard);
       if (state && *state)
         bindImport(imp);
-      else if (!state && imp.isFrom)
+      else if (!state)
         for (const py::Import::Alias &a : imp.names) {
+          if (a.name == "*")
+            continue;
           py::Import one = imp;
           one.names = {a};
-          undecided[a.asName.empty() ? a.name : a.asName].push_back(
+          std::string bound = !a.asName.empty() ? a.asName
+                              : imp.isFrom      ? a.name
+                                           : a.name.substr(0, a.name.find('.'));
+          undecided[bound].push_back(
               {&imp.guard, [&bindImport, one] { bindImport(one); }});
         }
     } else if (kind == 1) {
@@ -358,29 +366,31 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
             {&c.guard, [&bindConstant, &c] { bindConstant(c); }});
     }
   }
-  // A name defined only under such ifs (Liger-Kernel: `if
-  // compare_version("triton", ...) and not is_npu_available(): from
-  // triton.language.extra.libdevice import tanh` / `else: from
-  // triton.language.math import tanh`) is bound when every way the
-  // undecided tests may go defines it and its definitions agree: those that
-  // do not resolve under Triton 3.6 (an import that would fail) cannot be
-  // the branch Python takes; the rest must be one value, or one math
-  // function from different modules of Triton's versions (tl.X, tl.math.X,
-  // libdevice.X: the first is taken).
+  // Whether, for every way the undecided tests may go (try tests are
+  // forced: true unless the body raised), some binder's guard holds.
+  std::map<const py::Expr *, bool> forced;
+  auto consistent = [&](const py::ModuleGuard &guard) {
+    return llvm::all_of(guard, [&](auto tw) {
+      auto f = forced.find(tw.first);
+      return f == forced.end() || f->second == tw.second;
+    });
+  };
   auto coversEveryOutcome = [&](const auto &binders) {
     std::vector<const py::Expr *> tests; // the undecided ones
-    for (auto &[guard, bind] : binders)
-      for (auto [test, want] : *guard) {
+    for (const Candidate &c : binders)
+      for (auto [test, want] : *c.guard) {
         auto r = guardResults.find(test);
-        if (r != guardResults.end() && !r->second &&
+        if (r != guardResults.end() && !r->second && !forced.count(test) &&
             !llvm::is_contained(tests, test))
           tests.push_back(test);
       }
-    if (tests.empty() || tests.size() > 8)
+    if (tests.size() > 8)
       return false;
     for (unsigned bits = 0; bits < (1u << tests.size()); ++bits) {
-      bool covered = llvm::any_of(binders, [&](const auto &b) {
-        return llvm::all_of(*b.first, [&](auto tw) {
+      bool covered = llvm::any_of(binders, [&](const Candidate &b) {
+        return llvm::all_of(*b.guard, [&](auto tw) {
+          if (auto f = forced.find(tw.first); f != forced.end())
+            return f->second == tw.second;
           auto r = guardResults.find(tw.first);
           if (r != guardResults.end() && r->second)
             return *r->second == tw.second;
@@ -393,6 +403,48 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     }
     return true;
   };
+  // A name defined only under such ifs (Liger-Kernel: `if
+  // compare_version("triton", ...) and not is_npu_available(): from
+  // triton.language.extra.libdevice import tanh` / `else: from
+  // triton.language.math import tanh`) is bound when every way the
+  // undecided tests may go defines it and its definitions agree: those that
+  // do not resolve under Triton 3.6 (an import that would fail) cannot be
+  // the branch Python takes; the rest must be one value, or one math
+  // function from different modules of Triton's versions (tl.X, tl.math.X,
+  // libdevice.X: the first is taken). A top-level `try:` body's definition
+  // that resolves is taken as is (Python ran the body); one that does not
+  // leaves the `except` clauses' (their try test false).
+  // What each candidate would bind, resolved quietly.
+  for (auto &[name, binders] : undecided) {
+    if (boundAt.count(name))
+      continue;
+    for (Candidate &c : binders) {
+      c.bind();
+      {
+        ScopedDiagnosticHandler quiet(ctx,
+                                      [](Diagnostic &) { return success(); });
+        auto v = lookupGlobal(m, name, py::SourceLoc{});
+        if (succeeded(v) && *v)
+          c.resolved = **v;
+      }
+      m.globals.erase(name);
+      m.pendingConstants.erase(name);
+      boundAt.erase(name);
+    }
+  }
+  // A try body raised if one of its definitions fails under Triton 3.6 and
+  // the import path (only those modules are installed, as far as tilec can
+  // tell): an import that does not resolve, a constant that does not
+  // evaluate (`f = tl.no_such_function`). The handlers' definitions then
+  // hold instead of the body's.
+  std::set<const py::Expr *> raised;
+  for (auto &[name, binders] : undecided)
+    for (const Candidate &c : binders)
+      for (auto [test, want] : *c.guard)
+        if (want && m.ast->tryTests.count(test) && !c.resolved)
+          raised.insert(test);
+  for (const py::Expr *t : m.ast->tryTests)
+    forced[t] = !raised.count(t);
   for (auto &[name, binders] : undecided) {
     if (boundAt.count(name))
       continue; // a definition tilec can decide wins, as before
@@ -401,32 +453,22 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     std::optional<PyValue> chosen;
     std::string chosenKey;
     bool agree = true;
-    for (auto &[guard, bind] : binders) {
-      bind();
-      std::optional<PyValue> resolved;
-      {
-        ScopedDiagnosticHandler quiet(ctx,
-                                      [](Diagnostic &) { return success(); });
-        auto r = lookupGlobal(m, name, py::SourceLoc{});
-        if (succeeded(r) && *r)
-          resolved = **r;
-      }
-      m.globals.erase(name);
-      m.pendingConstants.erase(name);
-      boundAt.erase(name);
-      if (!resolved)
+    for (const Candidate &c : binders) {
+      if (!c.resolved || !consistent(*c.guard))
         continue;
-      std::optional<std::string> key = sameValueKey(*resolved);
+      std::optional<std::string> key = sameValueKey(*c.resolved);
       if (!key || (chosen && *key != chosenKey)) {
         agree = false;
         break;
       }
       if (!chosen) {
-        chosen = *resolved;
+        chosen = c.resolved;
         chosenKey = *key;
       }
     }
-    if (agree && chosen)
+    if (!agree)
+      continue;
+    if (chosen)
       m.globals[name] = *chosen;
   }
   return success();
@@ -443,6 +485,16 @@ std::optional<std::string> CodeGen::sameValueKey(const PyValue &v) {
   }
   case K::JitFunction:
     return "jit:" + std::to_string(reinterpret_cast<uintptr_t>(v.fn));
+  case K::Tuple: {
+    std::string key = "(";
+    for (const PyValue &e : v.elts) {
+      std::optional<std::string> k = sameValueKey(e);
+      if (!k)
+        return std::nullopt;
+      key += *k + ",";
+    }
+    return key + ")";
+  }
   case K::Module:
     return "module:" + v.s;
   case K::Float: {

@@ -1853,44 +1853,89 @@ void Parser::recordImport(Import imp) {
 
 bool Parser::parseTryImports() {
   // `try: from triton.language.extra.libdevice import tanh` / `except
-  // ImportError: from triton.language.extra.cuda.libdevice import tanh`,
-  // the usual fallback between Triton versions: the try body's imports are
-  // read (Python binds them when they succeed); everything else in the
-  // statement, the except/else/finally clauses included, is skipped.
+  // ImportError: from triton.language.extra.cuda.libdevice import tanh`, or
+  // `try: f = tl.uint_to_uniform_float` / `except AttributeError: @jit def
+  // f(...)` (FlagGems): the definitions of the body (and `else:`) are read
+  // under a guard on a test no one can decide, those of the `except`
+  // clauses under its negation. CodeGen::bindModule takes, name by name,
+  // the body's definition if it resolves under Triton 3.6 (Python ran it
+  // without an exception), else a handler's. `finally:` is skipped.
   size_t start = pos;
   SourceLoc begin = tok().getLoc();
-  advance(); // try
-  advance(); // :
-  if (!tok().is(TokenKind::Newline) || !peekTok().is(TokenKind::Indent)) {
-    pos = start;
+  if (!peekTok().isOp(":") || !peekTok(2).is(TokenKind::Newline) ||
+      !peekTok(3).is(TokenKind::Indent))
     return false;
-  }
-  advance(); // NEWLINE
-  advance(); // INDENT
-  while (!atEnd() && !tok().is(TokenKind::Dedent)) {
-    if (tok().is(TokenKind::Newline)) {
+  auto marker = std::make_unique<Name>(begin);
+  marker->id = "try:" + std::to_string(begin.line) + ":" +
+               std::to_string(begin.col);
+  const Expr *test = marker.get();
+  module->guardTests.push_back(std::move(marker));
+  module->tryTests.insert(test);
+  ModuleGuard outer = currentGuard;
+  auto sizes = [&] {
+    return std::array<size_t, 4>{module->imports.size(),
+                                 module->constants.size(),
+                                 module->functions.size(),
+                                 module->hostFunctions.size()};
+  };
+  // One clause's block (after its `:`) under `outer` + (test, want).
+  auto block = [&](bool want) {
+    advance(); // :
+    advance(); // NEWLINE
+    advance(); // INDENT
+    ModuleGuard guard = outer;
+    guard.push_back({test, want});
+    auto before = sizes();
+    currentGuard = guard;
+    while (!atEnd() && !tok().is(TokenKind::Dedent)) {
+      size_t at = pos;
+      parseTopLevelStatement();
+      if (pos == at)
+        advance();
+    }
+    currentGuard = outer;
+    if (tok().is(TokenKind::Dedent))
       advance();
+    for (size_t k = before[0]; k < module->imports.size(); ++k)
+      if (module->imports[k].guard.empty())
+        module->imports[k].guard = guard;
+    for (size_t k = before[1]; k < module->constants.size(); ++k)
+      if (module->constants[k].guard.empty())
+        module->constants[k].guard = guard;
+    for (size_t k = before[2]; k < module->functions.size(); ++k)
+      if (module->functions[k]->guard.empty())
+        module->functions[k]->guard = guard;
+    for (size_t k = before[3]; k < module->hostFunctions.size(); ++k)
+      if (module->hostFunctions[k]->guard.empty())
+        module->hostFunctions[k]->guard = guard;
+  };
+  advance(); // try
+  block(true);
+  (void)start;
+  while (isKeyword("except") || isKeyword("else") || isKeyword("finally")) {
+    bool handler = isKeyword("except"), isElse = isKeyword("else");
+    size_t clause = pos;
+    advance();
+    // The exception types (`except (A, B) as e`) are not read.
+    int depth = 0;
+    while (!atEnd() && !tok().is(TokenKind::Newline) &&
+           !(depth == 0 && tok().isOp(":"))) {
+      if (tok().isOp("(") || tok().isOp("["))
+        ++depth;
+      else if ((tok().isOp(")") || tok().isOp("]")) && depth > 0)
+        --depth;
+      advance();
+    }
+    if ((!handler && !isElse) || !tok().isOp(":") ||
+        !peekTok().is(TokenKind::Newline) ||
+        !peekTok(2).is(TokenKind::Indent)) {
+      pos = clause;
+      skipStatement();
+      panic = false;
       continue;
     }
-    if (isKeyword("import") || isKeyword("from")) {
-      size_t at = pos;
-      Import imp;
-      if (parseImport(imp)) {
-        recordImport(std::move(imp));
-        continue;
-      }
-      pos = at;
-    }
-    size_t before = pos;
-    skipStatement();
-    panic = false;
-    if (pos == before)
-      advance();
+    block(/*want=*/isElse);
   }
-  if (tok().is(TokenKind::Dedent))
-    advance();
-  while (isKeyword("except") || isKeyword("else") || isKeyword("finally"))
-    skipStatement();
   module->skipped.push_back({"try", begin, lastRealEnd()});
   return true;
 }
@@ -2163,7 +2208,7 @@ void Parser::parseTopLevelStatement() {
     skipTopLevel(std::string(t.text));
     return;
   }
-  if (t.isKeyword("try") && peekTok().isOp(":") && parseTryImports())
+  if (t.isKeyword("try") && parseTryImports())
     return;
   if (t.isKeyword("if") && parseTopLevelIf())
     return;
