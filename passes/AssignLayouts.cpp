@@ -11,7 +11,7 @@
 //  2. Defaults. Every tensor takes the layout chosen for its shape: the
 //     widest anchor of that shape, else a plain row-major blocked layout.
 //     Operands of tile.expand_dims and anchors that want another layout get
-//     tile.convert_layout.
+//     tile.convert_layout; a tile.gather's result takes its index's layout.
 //  3. Clean-up. A conversion whose source is computed by a cheap,
 //     layout-agnostic op is replaced by that op recomputed in the target
 //     layout (its operands converted instead), repeatedly, so conversions
@@ -282,6 +282,20 @@ private:
         auto back = ConvertLayoutOp::create(b, op.getLoc(), t, r);
         r.replaceAllUsesExcept(back.getResult(), back);
       }
+    });
+
+    // A gather's result takes its index's layout (its source may have any:
+    // the lowering goes through shared memory).
+    func.walk([&](GatherOp op) {
+      Attribute want =
+          cast<RankedTensorType>(op.getIndex().getType()).getEncoding();
+      auto t = cast<RankedTensorType>(op.getType());
+      if (t.getEncoding() == want)
+        return;
+      op.getResult().setType(cast<RankedTensorType>(withEncoding(t, want)));
+      b.setInsertionPointAfter(op);
+      auto back = ConvertLayoutOp::create(b, op.getLoc(), t, op.getResult());
+      op.getResult().replaceAllUsesExcept(back.getResult(), back);
     });
 
     // broadcast wants its result's layout on its source.

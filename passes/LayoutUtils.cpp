@@ -203,8 +203,9 @@ static Value pointerBaseOf(Value v, llvm::SmallPtrSetImpl<Value> &visiting,
     return pointerBaseOf(add.getPtr(), visiting, depth + 1);
   if (auto desc = dyn_cast<MakeTensorDescOp>(def))
     return pointerBaseOf(desc.getBase(), visiting, depth + 1);
+  // (A gather's pointers are elements of its source.)
   if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp, HintOp,
-          ReshapeOp>(def))
+          ReshapeOp, GatherOp>(def))
     return pointerBaseOf(def->getOperand(0), visiting, depth + 1);
   return {};
 }

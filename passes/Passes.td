@@ -159,8 +159,9 @@ def TileAssignLayoutsPass : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
     (or narrower) vector instruction. Every tile of the same shape takes the
     layout of the widest memory op of that shape; operands of
     `tile.expand_dims` take the matching `#tile.slice` and those of
-    `tile.broadcast` the result's layout; a memory op that wants another
-    order of dimensions gets `tile.convert_layout`s around it. Finally,
+    `tile.broadcast` the result's layout, the result of `tile.gather` its
+    index's layout; a memory op that wants another order of dimensions gets
+    `tile.convert_layout`s around it. Finally,
     conversions are pushed backwards through cheap layout-agnostic ops
     (elementwise arithmetic, splat, make_range, constants, addptr,
     broadcast, expand_dims), recomputing them in the wanted layout, so that
@@ -245,8 +246,9 @@ def TileAllocateSharedPass : Pass<"tile-allocate-shared", "mlir::ModuleOp"> {
     does not contain the allocation keeping it live to the loop's end) and
     the scratch space of each op that exchanges data through shared memory
     while it runs (conversions, transposes and reshapes that cannot stay in
-    registers, reductions and scans across warps, scalar atomics). Buffers
-    whose live ranges do not overlap share bytes; each is placed at the
+    registers, reductions and scans across warps, scalar atomics,
+    histograms' counters, gathers' sources). Buffers whose live ranges do
+    not overlap share bytes; each is placed at the
     lowest offset, aligned to 16 bytes (1024 for `#tile.nvmma_shared`, whose
     swizzle is on absolute address bits), free over its live range, largest
     buffers first. Records `tile.shared_offset` on each user and the total
@@ -515,9 +517,10 @@ def TileLowerToSIMTPass : Pass<"tile-lower-to-simt", "mlir::ModuleOp"> {
     (pointers as i64 addresses), elementwise `arith`/`math` work on those
     vectors unchanged, `scf` keeps its structure, memory ops become vector
     loads and stores (`llvm` dialect) with predication through inline PTX
-    for masks, and layout conversions go through shared memory with
-    barriers. Kernels move into a `gpu.module` as `gpu.func` kernels with a
-    known block size of 32 * num_warps threads; `tile.shared` on the kernel
+    for masks, and layout conversions (and `tile.gather`, whose source is
+    read at computed offsets) go through shared memory with barriers.
+    Kernels move into a `gpu.module` as `gpu.func` kernels with a known
+    block size of 32 * num_warps threads; `tile.shared` on the kernel
     records the dynamic shared memory it needs.
 
     Shared memory is addressed at the offsets tile-allocate-shared

@@ -229,8 +229,8 @@ const std::set<std::string> &knownTlFunctions() {
       "device_assert", "sqrt_rn", "div_rn", "fdiv", "umulhi", "clamp", "softmax",
       "inline_asm_elementwise", "extern_elementwise", "join", "split", "cat",
       "interleave",
-      "ravel", "flip", "sort", "topk", "histogram", "make_block_ptr", "advance", "rand",
-      "randn", "randint", "pointer_type", "tensor", "dtype"};
+      "ravel", "flip", "sort", "topk", "histogram", "gather", "make_block_ptr",
+      "advance", "rand", "randn", "randint", "pointer_type", "tensor", "dtype"};
   return names;
 }
 } // namespace
@@ -470,7 +470,7 @@ FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
       "sum",     "cast",         "max",         "min",  "argmax", "argmin",
       "reshape", "broadcast_to", "expand_dims", "exp",  "log",    "sqrt",
       "abs",     "cumsum",       "reduce",      "view", "split",  "join",
-      "ravel",   "flip",         "softmax",     "sort", "topk"};
+      "ravel",   "flip",         "softmax",     "sort", "topk", "gather"};
   if (mirrored.count(name)) {
     CallArgs a = args;
     a.args.insert(a.args.begin(), self);

@@ -1144,6 +1144,66 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     return PyValue::ofValue(
         tile::HistogramOp::create(b, lc, resType, xs, mask).getResult());
   }
+
+  if (name == "tl.gather") {
+    // Triton 3.6 (semantic.gather): src and an integer index of one rank,
+    // a compile-time axis in [-rank, rank), every dimension of the index
+    // but the axis equal to the source's; the result has the index's
+    // shape and the source's dtype. Out-of-range indices: tile.gather's
+    // description (clamped).
+    TRY(s, bindArgs(*this, args, {"src", "index", "axis"}, 3, "gather", l));
+    TRY(x, toValue(*s[0], l));
+    auto st = dyn_cast<RankedTensorType>(x.getType());
+    if (!st) {
+      error(l) << "expected a tile for the source of tl.gather, found "
+               << s[0]->describe();
+      return failure();
+    }
+    TRY(i, toValue(*s[1], l));
+    auto it = dyn_cast<RankedTensorType>(i.getType());
+    if (!it || !it.getElementType().isSignlessInteger() ||
+        it.getElementType().isInteger(1)) {
+      error(l) << "expected a tile of integers for the index of tl.gather "
+                  "(as Triton), found "
+               << s[1]->describe();
+      return failure();
+    }
+    int64_t rank = st.getRank();
+    if (it.getRank() != rank) {
+      error(l) << "expected an index of the source's rank " << rank
+               << " for tl.gather, found rank " << it.getRank();
+      return failure();
+    }
+    if (s[2]->kind != K::Int || s[2]->i < -rank || s[2]->i >= rank) {
+      error(l) << "expected a compile-time axis in [" << -rank << ", " << rank
+               << ") for tl.gather, found " << s[2]->describe();
+      return failure();
+    }
+    int64_t axis = s[2]->i < 0 ? s[2]->i + rank : s[2]->i;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && it.getDimSize(d) != st.getDimSize(d)) {
+        error(l) << "expected index dimension " << d
+                 << " of tl.gather to equal the source's ("
+                 << st.getDimSize(d) << "; only the axis " << axis
+                 << " may differ), found " << it.getDimSize(d);
+        return failure();
+      }
+    // Narrower indices widen to i32 by their signedness, so a uint8 index
+    // of 200 is 200 (tile.gather sign-extends what it is given).
+    Value index = i;
+    if (it.getElementType().getIntOrFloatBitWidth() < 32) {
+      TRY(w, castValue(*s[1], isUnsignedInt(elementTypeOf(*s[1]))
+                                  ? Type(IntegerType::get(ctx, 32,
+                                                          IntegerType::Unsigned))
+                                  : Type(b.getI32Type()),
+                       l));
+      TRY(wv, toValue(w, l));
+      index = wv;
+    }
+    return PyValue::ofValue(
+        tile::GatherOp::create(b, lc, x, index, int32_t(axis)).getResult(),
+        elementTypeOf(*s[0]));
+  }
   error(l) << "unimplemented: " << name << " is not supported by tilec yet";
   return failure();
 }

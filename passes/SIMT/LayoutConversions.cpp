@@ -299,6 +299,8 @@ int64_t simt::getScratchBytes(Operation *op) {
     return getAtomicSharedMemoryBytes(op);
   if (auto histogram = dyn_cast<tile::HistogramOp>(op))
     return getHistogramSharedMemoryBytes(histogram);
+  if (auto gather = dyn_cast<tile::GatherOp>(op))
+    return getGatherSharedMemoryBytes(gather);
   RankedTensorType src;
   if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(op)) {
     src = cast<RankedTensorType>(cvt.getSrc().getType());

@@ -266,6 +266,11 @@ void populateHistogramToSIMTPatterns(TileTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 /// The counters' bytes: 4 per bin.
 int64_t getHistogramSharedMemoryBytes(tile::HistogramOp op);
+/// tile.gather through the source stored in shared memory (Gather.cpp).
+void populateGatherToSIMTPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// The source's bytes in shared memory (i1 as a byte, pointers as 8).
+int64_t getGatherSharedMemoryBytes(tile::GatherOp op);
 void populateScanToSIMTPatterns(TileTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 /// Shared-memory bytes a tile.scan needs for its cross-warp step.
@@ -282,10 +287,11 @@ int64_t getReduceSharedMemoryBytes(tile::ReduceOp op);
 /// Bytes of scratch shared memory `op` needs while it runs (0 if none): a
 /// layout conversion, transpose or reshape through shared memory, a
 /// reduction's or scan's exchange across warps, a scalar atomic's
-/// broadcast. tile-allocate-shared gives each such op its
-/// `tile.shared_offset`; its lowering writes and reads only
-/// [offset, offset + bytes), with a CTA barrier between its writes and
-/// reads, and tile-insert-barriers orders it against other accesses.
+/// broadcast, a histogram's counters, a gather's source.
+/// tile-allocate-shared gives each such op its `tile.shared_offset`; its
+/// lowering writes and reads only [offset, offset + bytes), with a CTA
+/// barrier between its writes and reads, and tile-insert-barriers orders
+/// it against other accesses.
 int64_t getScratchBytes(mlir::Operation *op);
 /// The byte offset tile-allocate-shared recorded on `op`; an error at `op`
 /// if it is missing.

@@ -3,7 +3,8 @@
 // Cases whose right answer is fixed by Triton's documented semantics rather
 // than by arithmetic alone (issue 8): the old values of atomics on tiles
 // that several threads hold; max/min/argmax/argmin under NaN, +-0, +-inf;
-// tl.fdiv's two roundings; tl.histogram; integer masks on atomics. Kernels: test/GPU/kernels/py/semantics.py,
+// tl.fdiv's two roundings; tl.histogram; tl.gather (gather.py); integer
+// masks on atomics. Kernels: test/GPU/kernels/py/semantics.py,
 // compiled at build time (test/CMakeLists.txt); each case checks the
 // kernel's output against a CPU model of the semantics.
 //
@@ -627,6 +628,85 @@ void runHistogram(const Env &env, const std::string &file, int BLOCK,
   }
 }
 
+/// gather_kernel (`file`; src M x N per program, idx0 int32 K0 x N along
+/// axis 0, idx1 int64 M x K1 along axis 1) over 3 programs. Indices are
+/// random in [0, n) (n = the source's size along the axis), except about
+/// one in eight out of range: negative, n or past it, and (int64) values
+/// past 2^32 whose low word is in range. tilec clamps those (tile.gather:
+/// umin(index, n - 1), Triton leaves them undefined), so the model reads
+/// element n - 1 for them. Bit-exact.
+void runGather(const Env &env, const std::string &file, int M, int N, int K0,
+               int K1, const std::string &caseName) {
+  const int P = 3;
+  Kernel k = env.kernel(file, "gather_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<float> src = randomFloats(rng, size_t(P) * M * N);
+  auto pick = [&](int64_t n) -> int64_t {
+    uint64_t r = rng.next();
+    switch (r % 16) {
+    case 0:
+      return -1 - int64_t(r >> 8) % 100; // negative
+    case 1:
+      return n + int64_t(r >> 8) % 100; // n or past it
+    default:
+      return int64_t(r >> 8) % n;
+    }
+  };
+  auto clamp = [](int64_t i, int64_t n) {
+    return i >= 0 && i < n ? i : n - 1;
+  };
+  std::vector<int32_t> idx0(size_t(P) * K0 * N);
+  for (int32_t &i : idx0)
+    i = int32_t(pick(M));
+  std::vector<int64_t> idx1(size_t(P) * M * K1);
+  for (size_t e = 0; e < idx1.size(); ++e)
+    idx1[e] = e % 29 == 7 ? (int64_t(1) << 32) + (e % N) : pick(N);
+  size_t n0 = idx0.size(), n1 = idx1.size();
+  DeviceBuffer dsrc(src.size() * 4), di0(n0 * 4), di1(n1 * 8),
+      dout0((n0 + kGuard) * 4), dout1((n1 + kGuard) * 4);
+  dsrc.upload(src);
+  di0.upload(idx0);
+  di1.upload(idx1);
+  dout0.poison();
+  dout1.poison();
+  check(k.launch(Grid{P, 1, 1},
+                 {Arg::ptr(dsrc.get()), Arg::ptr(di0.get()),
+                  Arg::ptr(di1.get()), Arg::ptr(dout0.get()),
+                  Arg::ptr(dout1.get())}));
+  env.sync();
+  auto out0 = dout0.download<float>(n0 + kGuard);
+  auto out1 = dout1.download<float>(n1 + kGuard);
+  for (int p = 0; p < P; ++p) {
+    const float *s = src.data() + size_t(p) * M * N;
+    for (int r = 0; r < K0; ++r)
+      for (int c = 0; c < N; ++c) {
+        size_t e = (size_t(p) * K0 + r) * N + c;
+        float want = s[clamp(idx0[e], M) * N + c];
+        if (floatBits(out0[e]) != floatBits(want))
+          failCase(str("axis 0: program %ld [%ld, %ld] (index %ld)", p, r, c,
+                       idx0[e]) +
+                   ": expected " + describe(floatBits(want)) + ", found " +
+                   describe(floatBits(out0[e])));
+      }
+    for (int r = 0; r < M; ++r)
+      for (int c = 0; c < K1; ++c) {
+        size_t e = (size_t(p) * M + r) * K1 + c;
+        float want = s[r * N + clamp(idx1[e], N)];
+        if (floatBits(out1[e]) != floatBits(want))
+          failCase(str("axis 1: program %ld [%ld, %ld] (index %ld)", p, r, c,
+                       long(idx1[e])) +
+                   ": expected " + describe(floatBits(want)) + ", found " +
+                   describe(floatBits(out1[e])));
+      }
+  }
+  for (size_t i = n0; i < n0 + kGuard; ++i)
+    if (floatBits(out0[i]) != kPoison32)
+      failCase(str("axis 0: element %ld past the end was written", long(i)));
+  for (size_t i = n1; i < n1 + kGuard; ++i)
+    if (floatBits(out1[i]) != kPoison32)
+      failCase(str("axis 1: element %ld past the end was written", long(i)));
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor descriptors
 //===----------------------------------------------------------------------===//
@@ -872,6 +952,20 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
                    [](const Env &e) { runStandard(e, "standard"); }});
   cases.push_back({"sort_kernel/sort topk: rows, int32, uint32", false, true,
                    [](const Env &e) { runSort(e, "sort"); }});
+  struct Gather {
+    const char *file;
+    int M, N, K0, K1, warps;
+  };
+  for (Gather g : {Gather{"gather_m32_n64_w4", 32, 64, 16, 128, 4},
+                   Gather{"gather_m8_n16_w8", 8, 16, 32, 4, 8}}) {
+    std::string name = std::string(g.file) + "/axis 0 and 1, M=" +
+                       std::to_string(g.M) + " N=" + std::to_string(g.N) +
+                       " " + std::to_string(g.warps) +
+                       " warps (out-of-range indices clamped)";
+    cases.push_back({name, false, true, [g, name](const Env &e) {
+                       runGather(e, g.file, g.M, g.N, g.K0, g.K1, name);
+                     }});
+  }
   struct Hist {
     const char *file;
     int block, bins, warps;

@@ -1,7 +1,8 @@
 // tile-assign-layouts: blocked encodings anchored on loads and stores
 // (vector width from pointer divisibility and element size, order from
 // contiguity), slices on expand_dims operands, broadcast sources in their
-// result's layout, conversions only where two anchors disagree, num_warps.
+// result's layout, a gather's result in its index's, conversions only
+// where two anchors disagree, num_warps.
 // RUN: tilec-opt %s --tile-assign-layouts --split-input-file | FileCheck %s
 // RUN: tilec-opt %s --tile-assign-layouts=num-warps=8 --split-input-file | FileCheck %s --check-prefix=W8
 
@@ -252,5 +253,31 @@ tile.func @small(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %xp = tile.addptr %xb, %range : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
   %xv = tile.load %xp : tensor<64x!tile.ptr<f32>>
   tile.store %xp, %xv : tensor<64x!tile.ptr<f32>>
+  tile.return
+}
+
+// -----
+
+// A gather's result takes its index's layout (here one the input fixed),
+// converted back for a user that wants its shape's; its source keeps its
+// own.
+// CHECK-DAG:   #[[$ONE:.*]] = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG:   #[[$TWO:.*]] = #tile.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tile.func @gather_layout(
+// CHECK:         %[[S:.*]] = tile.load %{{.*}} : tensor<32x!tile.ptr<f32>, #[[$ONE]]>
+// CHECK:         %[[I:.*]] = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #[[$TWO]]>
+// CHECK:         %[[G:.*]] = tile.gather %[[S]][%[[I]]] {axis = 0 : i32} : tensor<32xf32, #[[$ONE]]>, tensor<256xi32, #[[$TWO]]> -> tensor<256xf32, #[[$TWO]]>
+// CHECK:         %[[C:.*]] = tile.convert_layout %[[G]] : tensor<256xf32, #[[$TWO]]> -> tensor<256xf32, #[[$ONE]]>
+// CHECK:         tile.store %{{.*}}, %[[C]] : tensor<256x!tile.ptr<f32>, #[[$ONE]]>
+#x = #tile.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tile.func @gather_layout(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.num_warps = 4 : i32} {
+  %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %s = tile.load %xp : tensor<32x!tile.ptr<f32>>
+  %i = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #x>
+  %g = tile.gather %s[%i] {axis = 0 : i32} : tensor<32xf32>, tensor<256xi32, #x> -> tensor<256xf32>
+  %ob = tile.splat %out : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>>
+  tile.store %ob, %g : tensor<256x!tile.ptr<f32>>
   tile.return
 }

@@ -1291,6 +1291,54 @@ LogicalResult HistogramOp::verify() {
   return success();
 }
 
+void GatherOp::build(OpBuilder &builder, OperationState &state, Value src,
+                     Value index, int32_t axis) {
+  auto s = cast<RankedTensorType>(src.getType());
+  auto i = cast<RankedTensorType>(index.getType());
+  build(builder, state,
+        RankedTensorType::get(i.getShape(), s.getElementType(),
+                              i.getEncoding()),
+        src, index, axis);
+}
+
+LogicalResult GatherOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto index = cast<RankedTensorType>(getIndex().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  Type ie = index.getElementType();
+  if (!ie.isSignlessInteger() || ie.isInteger(1))
+    return emitOpError("expected an index tile of integers (i8 to i64), "
+                       "found ")
+           << index;
+  int64_t rank = src.getRank();
+  if (index.getRank() != rank)
+    return emitOpError("expected an index of the source's rank ")
+           << rank << ", found rank " << index.getRank();
+  int32_t axis = getAxis();
+  if (axis < 0 || axis >= rank)
+    return emitOpError("expected axis in [0, ")
+           << rank << "), found " << axis;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && index.getDimSize(d) != src.getDimSize(d))
+      return emitOpError("expected index dimension ")
+             << d << " to equal the source's (" << src.getDimSize(d)
+             << "; only the axis " << axis << " may differ), found "
+             << index.getDimSize(d);
+  if (result.getShape() != index.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError("expected result ")
+           << RankedTensorType::get(index.getShape(), src.getElementType())
+           << " (the index's shape, the source's element type), found "
+           << RankedTensorType::get(result.getShape(),
+                                    result.getElementType());
+  // (Before layout assignment either may lack one.)
+  if (index.getEncoding() && result.getEncoding() &&
+      result.getEncoding() != index.getEncoding())
+    return emitOpError("expected the result in the index's layout ")
+           << index.getEncoding() << ", found " << result;
+  return success();
+}
+
 LogicalResult MemDescSubviewOp::verify() {
   MemDescType src = getSrc().getType(), dst = getResult().getType();
   ArrayRef<int64_t> offs = getOffsets();

@@ -710,6 +710,44 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "gather the elements of a tile along one axis (tl.gather)";
+  let description = [{
+    `src` and `index` (integer elements, not i1) have one rank, and every
+    dimension of `index` but `axis` equals `src`'s. The result has the
+    shape of `index` and the element type of `src`:
+
+    ```
+    result[i0, ..., ik, ..., in] = src[i0, ..., index[i0, ..., ik, ..., in], ..., in]
+    ```
+
+    with `k = axis`, in `[0, rank)` (the front end adds the rank to a
+    negative axis, as Triton 3.6). An index outside `[0, n)`, `n` the
+    size of `src` along `axis`, is undefined behaviour in Triton; here it
+    reads `src` at `n - 1` (the index, sign-extended, is clamped as an
+    unsigned number: `umin(index, n - 1)`), so the read never leaves the
+    op's scratch buffer. With encodings, the result has the index's; the
+    source may have any.
+
+    ```mlir
+    %g = tile.gather %src[%idx] {axis = 1 : i32}
+        : tensor<32x16xf32>, tensor<32x64xi32> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, Tile_Tensor:$index, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` type($src) `,` type($index) `->` type($result)
+  }];
+  let builders = [
+    // The result type is the index's shape with the source's element type
+    // (and the index's encoding, if any).
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$index,
+                   "int32_t":$axis)>
+  ];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//

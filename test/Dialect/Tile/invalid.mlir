@@ -1591,3 +1591,65 @@ tile.func @evict_and_cache(%p: !tile.ptr<f32>) {
   %v = tile.load %p {tile.cache_modifier = ".cg", tile.eviction_policy = "evict_last"} : !tile.ptr<f32>
   tile.return
 }
+
+//===----------------------------------------------------------------------===//
+// tile.gather
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.func private @gather_float_index(%s: tensor<16x32xf32>, %i: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tile.gather' op expected an index tile of integers (i8 to i64), found 'tensor<16x32xf32>'}}
+  %g = tile.gather %s[%i] {axis = 1 : i32} : tensor<16x32xf32>, tensor<16x32xf32> -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.func private @gather_bool_index(%s: tensor<16x32xf32>, %i: tensor<16x32xi1>) {
+  // expected-error @+1 {{'tile.gather' op expected an index tile of integers (i8 to i64), found 'tensor<16x32xi1>'}}
+  %g = tile.gather %s[%i] {axis = 1 : i32} : tensor<16x32xf32>, tensor<16x32xi1> -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.func private @gather_rank(%s: tensor<16x32xf32>, %i: tensor<32xi32>) {
+  // expected-error @+1 {{'tile.gather' op expected an index of the source's rank 2, found rank 1}}
+  %g = tile.gather %s[%i] {axis = 0 : i32} : tensor<16x32xf32>, tensor<32xi32> -> tensor<32xf32>
+  tile.return
+}
+
+// -----
+
+tile.func private @gather_axis(%s: tensor<16x32xf32>, %i: tensor<16x32xi32>) {
+  // expected-error @+1 {{'tile.gather' op expected axis in [0, 2), found -1}}
+  %g = tile.gather %s[%i] {axis = -1 : i32} : tensor<16x32xf32>, tensor<16x32xi32> -> tensor<16x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.func private @gather_other_dim(%s: tensor<16x32xf32>, %i: tensor<8x64xi32>) {
+  // expected-error @+1 {{'tile.gather' op expected index dimension 0 to equal the source's (16; only the axis 1 may differ), found 8}}
+  %g = tile.gather %s[%i] {axis = 1 : i32} : tensor<16x32xf32>, tensor<8x64xi32> -> tensor<8x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.func private @gather_result(%s: tensor<16x32xf32>, %i: tensor<16x64xi32>) {
+  // expected-error @+1 {{'tile.gather' op expected result 'tensor<16x64xf32>' (the index's shape, the source's element type), found 'tensor<16x64xf16>'}}
+  %g = tile.gather %s[%i] {axis = 1 : i32} : tensor<16x32xf32>, tensor<16x64xi32> -> tensor<16x64xf16>
+  tile.return
+}
+
+// -----
+
+#a = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #tile.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+tile.func private @gather_layout(%s: tensor<16x32xf32, #a>, %i: tensor<16x64xi32, #a>) {
+  // expected-error @+1 {{'tile.gather' op expected the result in the index's layout}}
+  %g = tile.gather %s[%i] {axis = 1 : i32} : tensor<16x32xf32, #a>, tensor<16x64xi32, #a> -> tensor<16x64xf32, #b>
+  tile.return
+}

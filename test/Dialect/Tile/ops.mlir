@@ -150,3 +150,20 @@ tile.func @encoded(%x: !tile.ptr<f32>) {
   %cv = tile.convert_layout %r1 : tensor<1024xi32, #b1d> -> tensor<1024xi32, #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
   tile.return
 }
+
+// tile.gather along either axis, with i64 indices, of pointers, and laid
+// out (the result in the index's layout).
+// CHECK-LABEL: tile.func private @gather(
+// CHECK:         tile.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : tensor<16x32xf32>, tensor<16x64xi32> -> tensor<16x64xf32>
+// CHECK:         tile.gather %{{.*}}[%{{.*}}] {axis = 0 : i32} : tensor<16x32xf32>, tensor<8x32xi64> -> tensor<8x32xf32>
+// CHECK:         tile.gather %{{.*}}[%{{.*}}] {axis = 0 : i32} : tensor<64x!tile.ptr<f16>>, tensor<64xi16> -> tensor<64x!tile.ptr<f16>>
+// CHECK:         tile.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : tensor<16x64xf32, #[[$B2D]]>, tensor<16x64xi32, #[[$B2D]]> -> tensor<16x64xf32, #[[$B2D]]>
+tile.func private @gather(%s: tensor<16x32xf32>, %i: tensor<16x64xi32>, %j: tensor<8x32xi64>,
+                          %p: tensor<64x!tile.ptr<f16>>, %k: tensor<64xi16>,
+                          %e: tensor<16x64xf32, #b2d>, %ei: tensor<16x64xi32, #b2d>) {
+  %a = tile.gather %s[%i] {axis = 1 : i32} : tensor<16x32xf32>, tensor<16x64xi32> -> tensor<16x64xf32>
+  %b = tile.gather %s[%j] {axis = 0 : i32} : tensor<16x32xf32>, tensor<8x32xi64> -> tensor<8x32xf32>
+  %c = tile.gather %p[%k] {axis = 0 : i32} : tensor<64x!tile.ptr<f16>>, tensor<64xi16> -> tensor<64x!tile.ptr<f16>>
+  %d = tile.gather %e[%ei] {axis = 1 : i32} : tensor<16x64xf32, #b2d>, tensor<16x64xi32, #b2d> -> tensor<16x64xf32, #b2d>
+  tile.return
+}
