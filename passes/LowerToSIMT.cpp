@@ -327,6 +327,7 @@ public:
     populateAtomicToSIMTPatterns(converter, patterns);
     populateScanToSIMTPatterns(converter, patterns);
     populateHistogramToSIMTPatterns(converter, patterns);
+    populateInlineAsmToSIMTPatterns(converter, patterns);
     populateDebugToSIMTPatterns(converter, patterns);
     populateDotToSIMTPatterns(converter, patterns);
     populateSharedMemoryToSIMTPatterns(converter, axis, patterns);
