@@ -328,6 +328,7 @@ public:
     populateScanToSIMTPatterns(converter, patterns);
     populateHistogramToSIMTPatterns(converter, patterns);
     populateGatherToSIMTPatterns(converter, patterns);
+    populateInlineAsmToSIMTPatterns(converter, patterns);
     populateDebugToSIMTPatterns(converter, patterns);
     populateDotToSIMTPatterns(converter, patterns);
     populateSharedMemoryToSIMTPatterns(converter, axis, patterns);

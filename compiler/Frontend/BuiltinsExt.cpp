@@ -174,6 +174,165 @@ static Combiner userCombiner(CodeGen &g, const PyValue &fn, SourceLoc l,
   };
 }
 
+/// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)
+/// as Triton 3.6's core.py: `args` (tiles, scalars and numbers; numbers
+/// become int32/float32 constants) broadcast to one shape without type
+/// promotion; one result per dtype of `dtype` (a dtype, or a non-empty
+/// tuple of them: then a tuple), scalars when no argument is a tile. Errors
+/// (located at the call): non-string asm or constraints, a bad dtype, a
+/// run-time is_pure, a pack that is not a positive power of two, args
+/// whose shapes do not broadcast, and a constraint string whose output or
+/// input count is not what the results and arguments need (per pack,
+/// pack / (32 / bits) registers each for elements narrower than 32 bits,
+/// else pack).
+static FailureOr<PyValue> callInlineAsmElementwise(CodeGen &g, CallArgs &args,
+                                                   SourceLoc l) {
+  using K = PyValue::Kind;
+  using AsmOp = tile::ElementwiseInlineAsmOp;
+  TRY(s, bindArgs(g, args,
+                  {"asm", "constraints", "args", "dtype", "is_pure", "pack"},
+                  6, "inline_asm_elementwise", l));
+  for (int i : {0, 1})
+    if (s[i]->kind != K::Str) {
+      g.error(l) << "expected a compile-time string for "
+                 << (i == 0 ? "asm" : "constraints")
+                 << " of tl.inline_asm_elementwise, found " << s[i]->describe();
+      return failure();
+    }
+  if (s[2]->kind != K::Tuple) {
+    g.error(l) << "expected a list of tiles or scalars for args of "
+                  "tl.inline_asm_elementwise, found "
+               << s[2]->describe();
+    return failure();
+  }
+  // dtype: one dtype, or a tuple of them (a tuple of results).
+  bool multiple = s[3]->kind == K::Tuple;
+  std::vector<PyValue> dtypes = multiple ? s[3]->elts
+                                         : std::vector<PyValue>{*s[3]};
+  if (dtypes.empty()) {
+    g.error(l) << "expected at least one dtype for tl.inline_asm_elementwise "
+                  "(as Triton: return a dummy value if the asm needs none), "
+                  "found an empty tuple";
+    return failure();
+  }
+  for (PyValue &d : dtypes) {
+    // A dtype named on the command line (`-D DT=fp16`), as bindArgs takes
+    // a lone one.
+    if (d.kind == K::Str)
+      if (Type t = g.dtypeByName(d.s))
+        d = PyValue::ofDType(t);
+    if (d.kind != K::DType || isa<tile::PtrType>(d.dtype)) {
+      g.error(l) << "expected a scalar dtype or a tuple of them for dtype of "
+                    "tl.inline_asm_elementwise, found "
+                 << d.describe();
+      return failure();
+    }
+  }
+  // (Triton's binding converts an int as Python's bool() would.)
+  if (s[4]->kind != K::Bool && s[4]->kind != K::Int) {
+    g.error(l) << "expected a compile-time bool for is_pure of "
+                  "tl.inline_asm_elementwise, found "
+               << s[4]->describe();
+    return failure();
+  }
+  if (s[5]->kind != K::Int || s[5]->i <= 0 || s[5]->i > 1024 ||
+      (s[5]->i & (s[5]->i - 1))) {
+    g.error(l) << "expected pack to be a compile-time power of two in [1, "
+                  "1024] for tl.inline_asm_elementwise, found "
+               << s[5]->describe();
+    return failure();
+  }
+  int64_t pack = s[5]->i;
+
+  // The arguments, broadcast to one shape (Triton's
+  // binary_op_type_checking_impl without arithmetic checks: no promotion).
+  SmallVector<Value> operands;
+  for (const PyValue &a : s[2]->elts) {
+    if (!a.isRuntime() && !a.isNumber()) {
+      g.error(l) << "expected tiles, scalars or numbers in args of "
+                    "tl.inline_asm_elementwise, found "
+                 << a.describe();
+      return failure();
+    }
+    TRY(v, g.toValue(a, l));
+    operands.push_back(v);
+  }
+  // The common shape (numpy rules), then every argument broadcast to it.
+  SmallVector<int64_t> shape;
+  bool isTile = false;
+  for (Value v : operands) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      continue;
+    ArrayRef<int64_t> vs = t.getShape();
+    SmallVector<int64_t> merged(std::max(shape.size(), vs.size()), 1);
+    for (size_t i = 0; i < merged.size(); ++i) {
+      int64_t a = i + shape.size() < merged.size()
+                      ? 1
+                      : shape[i + shape.size() - merged.size()];
+      int64_t b = i + vs.size() < merged.size()
+                      ? 1
+                      : vs[i + vs.size() - merged.size()];
+      if (a != b && a != 1 && b != 1) {
+        g.error(l) << "incompatible shapes for broadcasting the args of "
+                      "tl.inline_asm_elementwise: ["
+                   << ArrayRef<int64_t>(shape) << "] and [" << vs << "]";
+        return failure();
+      }
+      merged[i] = std::max(a, b);
+    }
+    shape = merged;
+    isTile = true;
+  }
+  if (isTile)
+    for (Value &v : operands) {
+      TRY(bv, g.broadcastTo(v, shape, l));
+      v = bv;
+    }
+  SmallVector<Type> resultTypes;
+  for (const PyValue &d : dtypes) {
+    Type elem = toIRType(d.dtype);
+    resultTypes.push_back(isTile ? Type(RankedTensorType::get(shape, elem))
+                                 : elem);
+  }
+
+  // The constraint string must name one register per packed operand and
+  // result (LLVM would reject it later, far from the call).
+  StringRef constraints = s[1]->s;
+  AsmOp::ConstraintCounts found = AsmOp::countConstraints(constraints);
+  if (!found.outputsFirst) {
+    g.error(l) << "expected the output constraints (`=...`) before the input "
+                  "ones in the constraints of tl.inline_asm_elementwise, "
+                  "found \""
+               << constraints << "\"";
+    return failure();
+  }
+  int64_t wantOutputs = AsmOp::countRegisters(resultTypes, pack);
+  int64_t wantInputs =
+      AsmOp::countRegisters(ValueRange(operands).getTypes(), pack);
+  if (found.outputs != wantOutputs || found.inputs != wantInputs) {
+    g.error(l) << "expected " << wantOutputs << " output and " << wantInputs
+               << " input constraints for tl.inline_asm_elementwise ("
+               << resultTypes.size() << " result(s), " << operands.size()
+               << " argument(s), pack " << pack
+               << "; elements under 32 bits share 32-bit registers), found "
+               << found.outputs << " output and " << found.inputs
+               << " input constraints in \"" << constraints << "\"";
+    return failure();
+  }
+
+  auto op = AsmOp::create(g.b, g.loc(l), resultTypes, s[0]->s, constraints,
+                          /*pure=*/s[4]->kind == K::Bool ? s[4]->b
+                                                         : s[4]->i != 0,
+                          uint32_t(pack), operands);
+  std::vector<PyValue> results;
+  for (auto [r, d] : llvm::zip(op.getResults(), dtypes))
+    results.push_back(PyValue::ofValue(r, d.dtype));
+  if (!multiple)
+    return results[0];
+  return PyValue::ofTuple(std::move(results));
+}
+
 FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
                                                 CallArgs &args, SourceLoc l) {
   Location lc = loc(l);
@@ -1204,6 +1363,8 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
         tile::GatherOp::create(b, lc, x, index, int32_t(axis)).getResult(),
         elementTypeOf(*s[0]));
   }
+  if (name == "tl.inline_asm_elementwise")
+    return callInlineAsmElementwise(*this, args, l);
   error(l) << "unimplemented: " << name << " is not supported by tilec yet";
   return failure();
 }

@@ -279,6 +279,10 @@ int64_t getScanSharedMemoryBytes(tile::ScanOp op);
 /// (__assertfail) (Debug.cpp).
 void populateDebugToSIMTPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// tile.elementwise_inline_asm: one llvm.inline_asm per pack of a thread's
+/// registers, narrow elements packed into 32-bit registers (InlineAsm.cpp).
+void populateInlineAsmToSIMTPatterns(TileTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
 /// Patterns for tile.reduce.
 void populateReduceToSIMTPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);

@@ -4,7 +4,8 @@
 // than by arithmetic alone (issue 8): the old values of atomics on tiles
 // that several threads hold; max/min/argmax/argmin under NaN, +-0, +-inf;
 // tl.fdiv's two roundings; tl.histogram; tl.gather (gather.py); integer
-// masks on atomics. Kernels: test/GPU/kernels/py/semantics.py,
+// masks on atomics; tl.inline_asm_elementwise (kernels/py/inline_asm.py).
+// Kernels: test/GPU/kernels/py/semantics.py,
 // compiled at build time (test/CMakeLists.txt); each case checks the
 // kernel's output against a CPU model of the semantics.
 //
@@ -591,6 +592,61 @@ void runSort(const Env &env, const std::string &caseName) {
   for (int i = 2 * RN; i < 2 * RN + kGuard; ++i)
     if (uint32_t(iout[i]) != kPoison32)
       failCase(str("int element %d past the end was written", i));
+/// inline_asm_kernel (`file`, BLOCK elements per program) on a ragged n:
+/// `shl`/`add` on int32 with a constant argument (not pure); four uint8
+/// per asm register, XORed with 0x5A and widened to int32 (two results);
+/// two fp16 per register added to themselves. All exact; elements past n
+/// and the guards keep the poison.
+void runInlineAsm(const Env &env, const std::string &file, int BLOCK,
+                  const std::string &caseName) {
+  const size_t n = 5000 + 37;
+  Kernel k = env.kernel(file, "inline_asm_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<int32_t> x(n);
+  std::vector<uint8_t> b(n);
+  std::vector<uint16_t> h(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = int32_t(uint32_t(rng.next()));
+    b[i] = uint8_t(rng.next());
+    h[i] = floatToHalf(rng.value());
+  }
+  const size_t total = n + kGuard;
+  DeviceBuffer dx(n * 4), db(n), dh(n * 2), dy(total * 4), dbx(total),
+      dbw(total * 4), dh2(total * 2);
+  dx.upload(x);
+  db.upload(b);
+  dh.upload(h);
+  for (DeviceBuffer *out : {&dy, &dbx, &dbw, &dh2})
+    out->poison();
+  check(k.launch(Grid{cdiv(n, BLOCK), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(db.get()), Arg::ptr(dh.get()),
+                  Arg::ptr(dy.get()), Arg::ptr(dbx.get()), Arg::ptr(dbw.get()),
+                  Arg::ptr(dh2.get()), Arg::i32(int32_t(n))}));
+  env.sync();
+  auto y = dy.download<uint32_t>(total);
+  auto bx = dbx.download<uint8_t>(total);
+  auto bw = dbw.download<uint32_t>(total);
+  auto h2 = dh2.download<uint16_t>(total);
+  auto mismatch = [](const char *what, size_t i, long want, long found) {
+    failCase(std::string(what) + str(" [%ld]: expected 0x%lx, found 0x%lx",
+                                     long(i), want, found));
+  };
+  for (size_t i = 0; i < total; ++i) {
+    bool valid = i < n;
+    uint32_t wy = valid ? (uint32_t(x[i]) << 3) + 7u : kPoison32;
+    uint8_t wbx = valid ? uint8_t(b[i] ^ 0x5A) : 0xFF;
+    uint32_t wbw = valid ? uint32_t(b[i]) : kPoison32;
+    uint16_t wh2 =
+        valid ? floatToHalf(2.0f * halfToFloat(h[i])) : uint16_t(0xFFFF);
+    if (y[i] != wy)
+      mismatch("shl/add int32", i, long(wy), long(y[i]));
+    if (bx[i] != wbx)
+      mismatch("uint8 xor (pack 4)", i, long(wbx), long(bx[i]));
+    if (bw[i] != wbw)
+      mismatch("uint8 widened (pack 4)", i, long(wbw), long(bw[i]));
+    if (h2[i] != wh2)
+      mismatch("fp16 add.rn.f16x2 (pack 2)", i, long(wh2), long(h2[i]));
+  }
 }
 
 /// histogram_kernel (BLOCK values per program, BINS bins, counts summed
@@ -964,6 +1020,15 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
                        " warps (out-of-range indices clamped)";
     cases.push_back({name, false, true, [g, name](const Env &e) {
                        runGather(e, g.file, g.M, g.N, g.K0, g.K1, name);
+  for (auto [file, block] : {std::pair<const char *, int>{
+                                 "inline_asm_b1024_w4", 1024},
+                             {"inline_asm_b64_w4", 64}}) {
+    std::string name = std::string(file) +
+                       "/shl add int32, uint8 pack 4, fp16 pack 2 (BLOCK=" +
+                       std::to_string(block) + ")";
+    std::string f = file;
+    cases.push_back({name, false, true, [f, block, name](const Env &e) {
+                       runInlineAsm(e, f, block, name);
                      }});
   }
   struct Hist {

@@ -1339,6 +1339,108 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ElementwiseInlineAsmOp
+//===----------------------------------------------------------------------===//
+
+int64_t ElementwiseInlineAsmOp::getElementsPerRegister(Type elem,
+                                                       int64_t pack) {
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  return bits < 32 ? std::min<int64_t>(32 / bits, pack) : 1;
+}
+
+int64_t ElementwiseInlineAsmOp::countRegisters(TypeRange types,
+                                               int64_t pack) {
+  int64_t n = 0;
+  for (Type t : types)
+    n += pack / getElementsPerRegister(tilec::tile::getElementTypeOrSelf(t),
+                                       pack);
+  return n;
+}
+
+ElementwiseInlineAsmOp::ConstraintCounts
+ElementwiseInlineAsmOp::countConstraints(StringRef constraints) {
+  ConstraintCounts counts;
+  SmallVector<StringRef> parts;
+  constraints.split(parts, ',');
+  if (parts.size() == 1 && parts[0].trim().empty())
+    return counts; // no operands at all
+  for (StringRef part : parts) {
+    part = part.trim();
+    if (part.starts_with("~"))
+      continue;
+    if (part.starts_with("=")) {
+      counts.outputsFirst &= counts.inputs == 0;
+      ++counts.outputs;
+    } else {
+      ++counts.inputs;
+    }
+  }
+  return counts;
+}
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  if (getNumResults() == 0)
+    return emitOpError("expected at least one result (as Triton: return a "
+                       "dummy value if the asm needs none), found none");
+  int64_t pack = getPackedElement();
+  if (!llvm::isPowerOf2_64(pack))
+    return emitOpError("expected packed_element to be a power of two, found ")
+           << pack;
+  // One encoding for every tile (the Elementwise trait checked the shapes).
+  Attribute encoding;
+  bool first = true;
+  for (Type t : llvm::concat<const Type>(getOperandTypes(), getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor)
+      continue;
+    if (first) {
+      encoding = tensor.getEncoding();
+      first = false;
+    } else if (tensor.getEncoding() != encoding) {
+      return emitOpError("expected every tile operand and result to have "
+                         "one encoding, found ")
+             << encoding << " and " << tensor.getEncoding();
+    }
+  }
+  ConstraintCounts found = countConstraints(getConstraints());
+  if (!found.outputsFirst)
+    return emitOpError("expected the output constraints (`=...`) before the "
+                       "input ones, found \"")
+           << getConstraints() << "\"";
+  int64_t outputs = found.outputs, inputs = found.inputs;
+  int64_t wantOutputs = countRegisters(getResultTypes(), pack);
+  int64_t wantInputs = countRegisters(getOperandTypes(), pack);
+  if (outputs != wantOutputs || inputs != wantInputs)
+    return emitOpError("expected ")
+           << wantOutputs << " output and " << wantInputs
+           << " input constraints (" << getNumResults() << " result(s) and "
+           << getNumOperands() << " operand(s), " << pack
+           << " element(s) per pack, elements under 32 bits sharing 32-bit "
+              "registers), found "
+           << outputs << " output and " << inputs << " input constraints in \""
+           << getConstraints() << "\"";
+  return success();
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  // Unknown side effects: never merged, hoisted, reordered across memory
+  // accesses or removed.
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+Speculation::Speculatability ElementwiseInlineAsmOp::getSpeculatability() {
+  return getPure() ? Speculation::Speculatable
+                   : Speculation::NotSpeculatable;
+}
+
 LogicalResult MemDescSubviewOp::verify() {
   MemDescType src = getSrc().getType(), dst = getResult().getType();
   ArrayRef<int64_t> offs = getOffsets();

@@ -749,6 +749,70 @@ def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Inline assembly (tl.inline_asm_elementwise)
+//===----------------------------------------------------------------------===//
+
+def Tile_ElementwiseInlineAsmOp : Tile_Op<"elementwise_inline_asm", [
+    Elementwise,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<ConditionallySpeculatable>]> {
+  let summary = "run inline PTX on packs of elements "
+                "(tl.inline_asm_elementwise)";
+  let description = [{
+    A map whose function is inline assembly (Triton 3.6's
+    `tt.elementwise_inline_asm`). Each thread runs `asm_string` once per
+    `packed_element` (a power of two) of the elements it holds; which
+    elements form a pack is unspecified (consecutive registers of the
+    thread's layout, as Triton), and a thread whose element count is not a
+    multiple of the pack fills the last pack with undefined values. All tile
+    operands and results have one shape and encoding; scalar operands
+    (allowed as in any elementwise op) are the same in every element; with
+    scalar results (no tile operand) each thread runs the asm once.
+
+    Operands of the asm: per operand in order, the pack's elements, those
+    narrower than 32 bits `32 / bits` (at most `packed_element`) to a
+    register as a vector (four i8 in one `r`); results likewise, first.
+    `constraints` is an LLVM constraint string over these registers,
+    outputs (`=r`) first, clobbers (`~{memory}`) anywhere; the verifier
+    counts both kinds. Without `pure` the asm has side effects: it is never
+    merged, hoisted or removed.
+
+    ```mlir
+    %y = tile.elementwise_inline_asm "tanh.approx.f32 $0, $1;", "=r,r" pure pack 1 %x : (tensor<256xf32>) -> tensor<256xf32>
+    %b:2 = tile.elementwise_inline_asm "...", "=r,=r,=r,=r,=r,=r,=r,=r,r,r,r,r,r" pure pack 4 %a, %f : (tensor<256xi8>, tensor<256xf32>) -> (tensor<256xi32>, tensor<256xf32>)
+    %t = tile.elementwise_inline_asm "mov.u32 $0, %clock;", "=r" pack 1 : () -> i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints,
+                       UnitAttr:$pure,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$packed_element,
+                       Variadic<Tile_Value>:$args);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let assemblyFormat = [{
+    $asm_string `,` $constraints (`pure` $pure^)? `pack` $packed_element
+    ($args^)? attr-dict `:` functional-type($args, $results)
+  }];
+  let extraClassDeclaration = [{
+    /// How many elements of type `elem` share one asm register in a pack of
+    /// `pack`: 32 / bits for elements narrower than 32 bits (at most
+    /// `pack`), else 1. Pointers count as 64 bits.
+    static int64_t getElementsPerRegister(::mlir::Type elem, int64_t pack);
+    /// The registers the asm gets (or returns) per pack for values of
+    /// `types`, in order.
+    static int64_t countRegisters(::mlir::TypeRange types, int64_t pack);
+    /// The output (`=...`) and input constraints of an LLVM constraint
+    /// string (clobbers, `~{...}`, are neither), and whether every output
+    /// comes before every input.
+    struct ConstraintCounts {
+      int64_t outputs = 0, inputs = 0;
+      bool outputsFirst = true;
+    };
+    static ConstraintCounts countConstraints(::llvm::StringRef constraints);
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//
 
