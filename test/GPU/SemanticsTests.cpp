@@ -592,6 +592,8 @@ void runSort(const Env &env, const std::string &caseName) {
   for (int i = 2 * RN; i < 2 * RN + kGuard; ++i)
     if (uint32_t(iout[i]) != kPoison32)
       failCase(str("int element %d past the end was written", i));
+}
+
 /// inline_asm_kernel (`file`, BLOCK elements per program) on a ragged n:
 /// `shl`/`add` on int32 with a constant argument (not pure); four uint8
 /// per asm register, XORed with 0x5A and widened to int32 (two results);
@@ -1020,6 +1022,8 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
                        " warps (out-of-range indices clamped)";
     cases.push_back({name, false, true, [g, name](const Env &e) {
                        runGather(e, g.file, g.M, g.N, g.K0, g.K1, name);
+                     }});
+  }
   for (auto [file, block] : {std::pair<const char *, int>{
                                  "inline_asm_b1024_w4", 1024},
                              {"inline_asm_b64_w4", 64}}) {
