@@ -327,6 +327,9 @@ private:
   /// definitions in its bodies are read with their conditions
   /// (ModuleGuard), for the code generator to decide.
   bool parseTopLevelIf();
+  /// A module-level clause's block (from its `:`), its definitions under
+  /// `guard` (nested ifs and trys keep their longer guards).
+  void parseGuardedBlock(const ModuleGuard &guard);
   /// The conditions of the module-level ifs being read.
   ModuleGuard currentGuard;
   /// Adds a parsed top-level import to the module (`from triton import jit
@@ -1851,16 +1854,50 @@ void Parser::recordImport(Import imp) {
   module->imports.push_back(std::move(imp));
 }
 
+void Parser::parseGuardedBlock(const ModuleGuard &guard) {
+  advance(); // :
+  advance(); // NEWLINE
+  advance(); // INDENT
+  size_t imports = module->imports.size(),
+         constants = module->constants.size(),
+         functions = module->functions.size(),
+         hostFunctions = module->hostFunctions.size();
+  ModuleGuard outer = currentGuard;
+  currentGuard = guard;
+  while (!atEnd() && !tok().is(TokenKind::Dedent)) {
+    size_t at = pos;
+    parseTopLevelStatement();
+    if (pos == at)
+      advance();
+  }
+  currentGuard = outer;
+  if (tok().is(TokenKind::Dedent))
+    advance();
+  // Definitions of nested ifs and trys already carry their (longer) guards.
+  for (size_t k = imports; k < module->imports.size(); ++k)
+    if (module->imports[k].guard.empty())
+      module->imports[k].guard = guard;
+  for (size_t k = constants; k < module->constants.size(); ++k)
+    if (module->constants[k].guard.empty())
+      module->constants[k].guard = guard;
+  for (size_t k = functions; k < module->functions.size(); ++k)
+    if (module->functions[k]->guard.empty())
+      module->functions[k]->guard = guard;
+  for (size_t k = hostFunctions; k < module->hostFunctions.size(); ++k)
+    if (module->hostFunctions[k]->guard.empty())
+      module->hostFunctions[k]->guard = guard;
+}
+
 bool Parser::parseTryImports() {
   // `try: from triton.language.extra.libdevice import tanh` / `except
   // ImportError: from triton.language.extra.cuda.libdevice import tanh`, or
   // `try: f = tl.uint_to_uniform_float` / `except AttributeError: @jit def
   // f(...)` (FlagGems): the definitions of the body (and `else:`) are read
-  // under a guard on a test no one can decide, those of the `except`
-  // clauses under its negation. CodeGen::bindModule takes, name by name,
-  // the body's definition if it resolves under Triton 3.6 (Python ran it
-  // without an exception), else a handler's. `finally:` is skipped.
-  size_t start = pos;
+  // under a guard on a test no expression decides, those of the `except`
+  // clauses under its negation. CodeGen::bindModule decides the test: the
+  // body raised if one of its definitions fails under Triton 3.6 and the
+  // import path, and then the handlers' definitions hold. `finally:` is
+  // skipped.
   SourceLoc begin = tok().getLoc();
   if (!peekTok().isOp(":") || !peekTok(2).is(TokenKind::Newline) ||
       !peekTok(3).is(TokenKind::Indent))
@@ -1872,46 +1909,14 @@ bool Parser::parseTryImports() {
   module->guardTests.push_back(std::move(marker));
   module->tryTests.insert(test);
   ModuleGuard outer = currentGuard;
-  auto sizes = [&] {
-    return std::array<size_t, 4>{module->imports.size(),
-                                 module->constants.size(),
-                                 module->functions.size(),
-                                 module->hostFunctions.size()};
-  };
   // One clause's block (after its `:`) under `outer` + (test, want).
   auto block = [&](bool want) {
-    advance(); // :
-    advance(); // NEWLINE
-    advance(); // INDENT
     ModuleGuard guard = outer;
     guard.push_back({test, want});
-    auto before = sizes();
-    currentGuard = guard;
-    while (!atEnd() && !tok().is(TokenKind::Dedent)) {
-      size_t at = pos;
-      parseTopLevelStatement();
-      if (pos == at)
-        advance();
-    }
-    currentGuard = outer;
-    if (tok().is(TokenKind::Dedent))
-      advance();
-    for (size_t k = before[0]; k < module->imports.size(); ++k)
-      if (module->imports[k].guard.empty())
-        module->imports[k].guard = guard;
-    for (size_t k = before[1]; k < module->constants.size(); ++k)
-      if (module->constants[k].guard.empty())
-        module->constants[k].guard = guard;
-    for (size_t k = before[2]; k < module->functions.size(); ++k)
-      if (module->functions[k]->guard.empty())
-        module->functions[k]->guard = guard;
-    for (size_t k = before[3]; k < module->hostFunctions.size(); ++k)
-      if (module->hostFunctions[k]->guard.empty())
-        module->hostFunctions[k]->guard = guard;
+    parseGuardedBlock(guard);
   };
   advance(); // try
   block(true);
-  (void)start;
   while (isKeyword("except") || isKeyword("else") || isKeyword("finally")) {
     bool handler = isKeyword("except"), isElse = isKeyword("else");
     size_t clause = pos;
@@ -1945,12 +1950,6 @@ bool Parser::parseTopLevelIf() {
   size_t diagMark = diags.size();
   ModuleGuard outer = currentGuard;
   ModuleGuard earlier; // the chain's tests so far, each wanted false
-  auto sizes = [&] {
-    return std::array<size_t, 4>{module->imports.size(),
-                                 module->constants.size(),
-                                 module->functions.size(),
-                                 module->hostFunctions.size()};
-  };
   bool first = true;
   while (first ? isKeyword("if") : (isKeyword("elif") || isKeyword("else"))) {
     bool isElse = isKeyword("else");
@@ -1985,37 +1984,11 @@ bool Parser::parseTopLevelIf() {
       panic = false;
       break;
     }
-    advance(); // :
-    advance(); // NEWLINE
-    advance(); // INDENT
     ModuleGuard guard = outer;
     guard.insert(guard.end(), earlier.begin(), earlier.end());
     if (test)
       guard.push_back({test, true});
-    auto before = sizes();
-    currentGuard = guard;
-    while (!atEnd() && !tok().is(TokenKind::Dedent)) {
-      size_t at = pos;
-      parseTopLevelStatement();
-      if (pos == at)
-        advance();
-    }
-    currentGuard = outer;
-    if (tok().is(TokenKind::Dedent))
-      advance();
-    // Definitions of nested ifs already carry their (longer) guards.
-    for (size_t k = before[0]; k < module->imports.size(); ++k)
-      if (module->imports[k].guard.empty())
-        module->imports[k].guard = guard;
-    for (size_t k = before[1]; k < module->constants.size(); ++k)
-      if (module->constants[k].guard.empty())
-        module->constants[k].guard = guard;
-    for (size_t k = before[2]; k < module->functions.size(); ++k)
-      if (module->functions[k]->guard.empty())
-        module->functions[k]->guard = guard;
-    for (size_t k = before[3]; k < module->hostFunctions.size(); ++k)
-      if (module->hostFunctions[k]->guard.empty())
-        module->hostFunctions[k]->guard = guard;
+    parseGuardedBlock(guard);
     if (test)
       earlier.push_back({test, false});
     first = false;
