@@ -327,6 +327,10 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
   struct Candidate {
     const py::ModuleGuard *guard;
     std::function<void()> bind;
+    std::pair<unsigned, unsigned> at; ///< where it binds (line, column)
+    bool isImport = false;
+    /// `import a.b` / `import a.b as c`: the module, which must be found.
+    std::string plainModule;
     std::optional<PyValue> resolved; ///< what the name is, if it resolves
   };
   std::map<std::string, std::vector<Candidate>> undecided;
@@ -346,7 +350,9 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
                               : imp.isFrom      ? a.name
                                            : a.name.substr(0, a.name.find('.'));
           undecided[bound].push_back(
-              {&imp.guard, [&bindImport, one] { bindImport(one); }});
+              {&imp.guard, [&bindImport, one] { bindImport(one); },
+               {a.loc.line, a.loc.col}, true,
+               imp.isFrom ? std::string() : a.name});
         }
     } else if (kind == 1) {
       auto *fn = static_cast<const py::FunctionDef *>(item);
@@ -355,7 +361,7 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
         bindFunction(fn);
       else if (!state)
         undecided[fn->name].push_back(
-            {&fn->guard, [&bindFunction, fn] { bindFunction(fn); }});
+            {&fn->guard, [&bindFunction, fn] { bindFunction(fn); }, at});
     } else {
       auto &c = *static_cast<const py::ModuleConstant *>(item);
       std::optional<bool> state = guardState(m, c.guard);
@@ -363,112 +369,124 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
         bindConstant(c);
       else if (!state)
         undecided[c.name].push_back(
-            {&c.guard, [&bindConstant, &c] { bindConstant(c); }});
+            {&c.guard, [&bindConstant, &c] { bindConstant(c); }, at});
     }
   }
-  // Whether, for every way the undecided tests may go (try tests are
-  // forced: true unless the body raised), some binder's guard holds.
-  std::map<const py::Expr *, bool> forced;
-  auto consistent = [&](const py::ModuleGuard &guard) {
-    return llvm::all_of(guard, [&](auto tw) {
-      auto f = forced.find(tw.first);
-      return f == forced.end() || f->second == tw.second;
-    });
-  };
-  auto coversEveryOutcome = [&](const auto &binders) {
-    std::vector<const py::Expr *> tests; // the undecided ones
-    for (const Candidate &c : binders)
+  // A name some definition binds under an if tilec cannot decide, or in a
+  // top-level try, is what Python would bind on every way those tests may
+  // go, when that is one thing (Liger-Kernel: `if compare_version("triton",
+  // ...) and not is_npu_available(): from triton.language.extra.libdevice
+  // import tanh` / `else: from triton.language.math import tanh`):
+  //  - an import that does not resolve under Triton 3.6 and the import path
+  //    (only those are installed, as far as tilec can tell) would raise, so
+  //    a way that runs it cannot be the one taken;
+  //  - a try body raises if one of its definitions does not resolve (such an
+  //    import, `f = tl.no_such_function`); its test is then false (the
+  //    handlers run), else true;
+  //  - on each way, the last definition in source order that runs gives
+  //    the value, the last one tilec could decide (before or after)
+  //    included; a constant tilec cannot evaluate there leaves it unknown;
+  //  - the values must be one value, or one math function from different
+  //    modules of Triton's versions (tl.X, tl.math.X, libdevice.X).
+  // Otherwise the name is not defined, and its use says so.
+  static const py::ModuleGuard kAlways;
+  for (auto &[name, cands] : undecided) {
+    auto resolve = [&](Candidate &c) {
+      ScopedDiagnosticHandler quiet(ctx,
+                                    [](Diagnostic &) { return success(); });
+      auto v = lookupGlobal(m, name, py::SourceLoc{});
+      if (succeeded(v) && *v)
+        c.resolved = **v;
+      if (c.resolved && !c.plainModule.empty() &&
+          c.plainModule != "triton" &&
+          !llvm::StringRef(c.plainModule).starts_with("triton.")) {
+        auto found = loadModule(c.plainModule, py::SourceLoc{});
+        if (failed(found) || !*found)
+          c.resolved.reset();
+      }
+    };
+    auto unbind = [&] {
+      m.globals.erase(name);
+      m.pendingConstants.erase(name);
+      boundAt.erase(name);
+    };
+    // The last definition tilec could decide: a candidate that always runs.
+    if (auto b = boundAt.find(name); b != boundAt.end()) {
+      Candidate d{&kAlways, nullptr, b->second};
+      resolve(d);
+      unbind();
+      cands.push_back(std::move(d));
+    }
+    for (Candidate &c : cands) {
+      if (!c.bind)
+        continue;
+      c.bind();
+      resolve(c);
+      unbind();
+    }
+    std::stable_sort(cands.begin(), cands.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return a.at < b.at;
+                     });
+  }
+  std::map<const py::Expr *, bool> forced; // try tests
+  for (const py::Expr *t : m.ast->tryTests)
+    forced[t] = true;
+  for (auto &[name, cands] : undecided)
+    for (const Candidate &c : cands)
+      for (auto [test, want] : *c.guard)
+        if (want && m.ast->tryTests.count(test) && !c.resolved)
+          forced[test] = false;
+  for (auto &[name, cands] : undecided) {
+    std::vector<const py::Expr *> tests; // undecided, not try tests
+    for (const Candidate &c : cands)
       for (auto [test, want] : *c.guard) {
         auto r = guardResults.find(test);
-        if (r != guardResults.end() && !r->second && !forced.count(test) &&
+        if (!forced.count(test) && r != guardResults.end() && !r->second &&
             !llvm::is_contained(tests, test))
           tests.push_back(test);
       }
-    if (tests.size() > 8)
-      return false;
-    for (unsigned bits = 0; bits < (1u << tests.size()); ++bits) {
-      bool covered = llvm::any_of(binders, [&](const Candidate &b) {
-        return llvm::all_of(*b.guard, [&](auto tw) {
+    if (tests.size() > 10)
+      continue;
+    std::optional<PyValue> chosen;
+    std::string chosenKey;
+    bool bound = true, possible = false;
+    for (unsigned bits = 0; bound && bits < (1u << tests.size()); ++bits) {
+      auto holds = [&](const Candidate &c) {
+        return llvm::all_of(*c.guard, [&](auto tw) {
           if (auto f = forced.find(tw.first); f != forced.end())
             return f->second == tw.second;
           auto r = guardResults.find(tw.first);
           if (r != guardResults.end() && r->second)
             return *r->second == tw.second;
           size_t k = llvm::find(tests, tw.first) - tests.begin();
-          return bool(bits >> k & 1) == tw.second;
+          return k < tests.size() && bool(bits >> k & 1) == tw.second;
         });
-      });
-      if (!covered)
-        return false;
-    }
-    return true;
-  };
-  // A name defined only under such ifs (Liger-Kernel: `if
-  // compare_version("triton", ...) and not is_npu_available(): from
-  // triton.language.extra.libdevice import tanh` / `else: from
-  // triton.language.math import tanh`) is bound when every way the
-  // undecided tests may go defines it and its definitions agree: those that
-  // do not resolve under Triton 3.6 (an import that would fail) cannot be
-  // the branch Python takes; the rest must be one value, or one math
-  // function from different modules of Triton's versions (tl.X, tl.math.X,
-  // libdevice.X: the first is taken). A top-level `try:` body's definition
-  // that resolves is taken as is (Python ran the body); one that does not
-  // leaves the `except` clauses' (their try test false).
-  // What each candidate would bind, resolved quietly.
-  for (auto &[name, binders] : undecided) {
-    if (boundAt.count(name))
-      continue;
-    for (Candidate &c : binders) {
-      c.bind();
-      {
-        ScopedDiagnosticHandler quiet(ctx,
-                                      [](Diagnostic &) { return success(); });
-        auto v = lookupGlobal(m, name, py::SourceLoc{});
-        if (succeeded(v) && *v)
-          c.resolved = **v;
-      }
-      m.globals.erase(name);
-      m.pendingConstants.erase(name);
-      boundAt.erase(name);
-    }
-  }
-  // A try body raised if one of its definitions fails under Triton 3.6 and
-  // the import path (only those modules are installed, as far as tilec can
-  // tell): an import that does not resolve, a constant that does not
-  // evaluate (`f = tl.no_such_function`). The handlers' definitions then
-  // hold instead of the body's.
-  std::set<const py::Expr *> raised;
-  for (auto &[name, binders] : undecided)
-    for (const Candidate &c : binders)
-      for (auto [test, want] : *c.guard)
-        if (want && m.ast->tryTests.count(test) && !c.resolved)
-          raised.insert(test);
-  for (const py::Expr *t : m.ast->tryTests)
-    forced[t] = !raised.count(t);
-  for (auto &[name, binders] : undecided) {
-    if (boundAt.count(name))
-      continue; // a definition tilec can decide wins, as before
-    if (!coversEveryOutcome(binders))
-      continue;
-    std::optional<PyValue> chosen;
-    std::string chosenKey;
-    bool agree = true;
-    for (const Candidate &c : binders) {
-      if (!c.resolved || !consistent(*c.guard))
-        continue;
-      std::optional<std::string> key = sameValueKey(*c.resolved);
+      };
+      const Candidate *last = nullptr;
+      bool raises = false;
+      for (const Candidate &c : cands)
+        if (holds(c)) {
+          if (c.isImport && !c.resolved)
+            raises = true;
+          last = &c;
+        }
+      if (raises)
+        continue; // an ImportError: not the way Python goes
+      possible = true;
+      std::optional<std::string> key;
+      if (last && last->resolved)
+        key = sameValueKey(*last->resolved);
       if (!key || (chosen && *key != chosenKey)) {
-        agree = false;
+        bound = false;
         break;
       }
       if (!chosen) {
-        chosen = c.resolved;
+        chosen = last->resolved;
         chosenKey = *key;
       }
     }
-    if (!agree)
-      continue;
-    if (chosen)
+    if (bound && possible && chosen)
       m.globals[name] = *chosen;
   }
   return success();

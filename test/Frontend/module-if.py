@@ -132,3 +132,22 @@ else:
 @triton.jit
 def k_version(p):
     tl.store(p, tl.load(p) + VERSION_BRANCH + VERSION_EQ * 1000)
+
+# An undecidable if after a definition may rebind it: on a GPU machine
+# REBOUND is 3, elsewhere 1, so it is not defined.
+REBOUND = 1
+if torch.cuda.is_available():
+    REBOUND = 3
+SAME_AFTER = 4
+if torch.cuda.is_available():
+    SAME_AFTER = 4
+
+
+@triton.jit
+def k_rebound(p):
+    tl.store(p, tl.load(p) + REBOUND)
+
+
+@triton.jit
+def k_same_after(p):
+    tl.store(p, tl.load(p) + SAME_AFTER)

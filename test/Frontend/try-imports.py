@@ -47,3 +47,41 @@ def k_fallback(x, y, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     v = tl.load(x + offs)
     tl.store(y + offs, uniform(v) + fast(v))
+
+
+# Order counts, as in Python: a try that runs after a definition rebinds
+# the name (the fallback first, then the override when the import works).
+@triton.jit
+def fast_tanh(x):
+    return x
+
+
+try:
+    from triton.language.extra.libdevice import tanh as fast_tanh
+except ImportError:
+    pass
+
+X_FALLBACK = 1
+try:
+    X_FALLBACK = tl.no_such_attr
+except AttributeError:
+    X_FALLBACK = 2
+
+# `import a` and `from a import b` of a module neither Triton nor on the
+# import path: both raise ImportError.
+try:
+    import nope_mod_a
+    A_FOUND = 1
+except ImportError:
+    A_FOUND = 0
+try:
+    from nope_pkg_b import thing_b
+    B_FOUND = 1
+except ImportError:
+    B_FOUND = 0
+
+
+@triton.jit
+def k_order(x):
+    v = tl.load(x)
+    tl.store(x, fast_tanh(v) + X_FALLBACK + A_FOUND * 10 + B_FOUND * 100)
