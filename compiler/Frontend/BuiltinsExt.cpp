@@ -320,6 +320,12 @@ static FailureOr<PyValue> callInlineAsmElementwise(CodeGen &g, CallArgs &args,
                << " input constraints in \"" << constraints << "\"";
     return failure();
   }
+  if (std::string why = AsmOp::checkAsm(s[0]->s, constraints, found.outputs,
+                                        found.outputs + found.inputs);
+      !why.empty()) {
+    g.error(l) << why << " (tl.inline_asm_elementwise)";
+    return failure();
+  }
 
   auto op = AsmOp::create(g.b, g.loc(l), resultTypes, s[0]->s, constraints,
                           /*pure=*/s[4]->kind == K::Bool ? s[4]->b

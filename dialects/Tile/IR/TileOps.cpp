@@ -1379,6 +1379,64 @@ ElementwiseInlineAsmOp::countConstraints(StringRef constraints) {
   return counts;
 }
 
+std::string ElementwiseInlineAsmOp::checkAsm(StringRef asmString,
+                                             StringRef constraints,
+                                             int64_t numOutputs,
+                                             int64_t numOperands) {
+  SmallVector<StringRef> parts;
+  constraints.split(parts, ',');
+  if (!(parts.size() == 1 && parts[0].trim().empty()))
+    for (StringRef part : parts) {
+      StringRef c = part.trim();
+      std::string quoted = "'" + c.str() + "'";
+      if (c.consume_front("~")) {
+        if (!c.starts_with("{") || !c.ends_with("}") || c.size() < 3)
+          return "expected a clobber such as '~{memory}', found " + quoted;
+        continue;
+      }
+      bool output = c.consume_front("=");
+      if (output)
+        (void)c.consume_front("&"); // early clobber
+      if (c.size() == 1 && StringRef("rhlfd").contains(c.front()))
+        continue;
+      unsigned tied;
+      if (!output && !c.empty() && llvm::all_of(c, llvm::isDigit) &&
+          !c.getAsInteger(10, tied)) {
+        if (int64_t(tied) >= numOutputs)
+          return "expected a tied input to name an output (0 to " +
+                 std::to_string(numOutputs - 1) + "), found " + quoted;
+        continue;
+      }
+      return "expected a constraint `=C` (output), `C` (input; C one of the "
+             "NVPTX register classes r, h, l, f, d), an output's number "
+             "(tied input) or `~{...}` (clobber), found " +
+             quoted;
+    }
+  for (size_t i = 0; i < asmString.size(); ++i) {
+    if (asmString[i] != '$')
+      continue;
+    StringRef rest = asmString.drop_front(i + 1);
+    if (rest.starts_with("$")) {
+      ++i;
+      continue;
+    }
+    bool braced = rest.consume_front("{");
+    StringRef digits = rest.take_while(llvm::isDigit);
+    unsigned n;
+    if (digits.empty() || digits.size() > 9 || digits.getAsInteger(10, n) ||
+        (braced && !rest.drop_front(digits.size()).starts_with("}")))
+      return "expected `$N`, `${N}` or `$$` in the asm, found '" +
+             asmString.substr(i, std::min<size_t>(8, asmString.size() - i))
+                 .str() +
+             "'";
+    if (int64_t(n) >= numOperands)
+      return "expected operand numbers below " + std::to_string(numOperands) +
+             " in the asm (outputs first, then inputs), found $" +
+             std::to_string(n);
+  }
+  return "";
+}
+
 LogicalResult ElementwiseInlineAsmOp::verify() {
   if (getNumResults() == 0)
     return emitOpError("expected at least one result (as Triton: return a "
@@ -1411,6 +1469,10 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
   int64_t outputs = found.outputs, inputs = found.inputs;
   int64_t wantOutputs = countRegisters(getResultTypes(), pack);
   int64_t wantInputs = countRegisters(getOperandTypes(), pack);
+  if (std::string why = checkAsm(getAsmString(), getConstraints(), outputs,
+                                 outputs + inputs);
+      !why.empty())
+    return emitOpError(why);
   if (outputs != wantOutputs || inputs != wantInputs)
     return emitOpError("expected ")
            << wantOutputs << " output and " << wantInputs

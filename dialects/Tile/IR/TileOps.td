@@ -808,6 +808,14 @@ def Tile_ElementwiseInlineAsmOp : Tile_Op<"elementwise_inline_asm", [
       bool outputsFirst = true;
     };
     static ConstraintCounts countConstraints(::llvm::StringRef constraints);
+    /// What is wrong with the asm text or the constraints for NVPTX, or
+    /// an empty string: each constraint is an output `=C` (`=&C`), an input `C`
+    /// (C a register class: r, h, l, f, d) or a tied input (the number of
+    /// an output), or a clobber `~{...}`; `$N` / `${N}` in the asm name one
+    /// of the `numOperands` operands (outputs first), `$$` is a dollar.
+    static std::string checkAsm(::llvm::StringRef asmString,
+                                ::llvm::StringRef constraints,
+                                int64_t numOutputs, int64_t numOperands);
   }];
   let hasVerifier = 1;
 }

@@ -73,3 +73,19 @@ tile.func private @encodings(%x: tensor<256xf32, #a>) {
   %z = tile.elementwise_inline_asm "", "=r,r" pure pack 1 %x : (tensor<256xf32, #a>) -> tensor<256xf32, #b>
   tile.return
 }
+
+// -----
+
+tile.func private @bad_constraint(%x: i32) {
+  // expected-error @+1 {{'tile.elementwise_inline_asm' op expected a clobber such as '~{memory}', found '~{'}}
+  %z = tile.elementwise_inline_asm "mov.b32 $0, $1;", "=r,r,~{" pure pack 1 %x : (i32) -> i32
+  tile.return
+}
+
+// -----
+
+tile.func private @bad_operand(%x: i32) {
+  // expected-error @+1 {{'tile.elementwise_inline_asm' op expected operand numbers below 2 in the asm (outputs first, then inputs), found $2}}
+  %z = tile.elementwise_inline_asm "mov.b32 $0, ${2};", "=r,r" pure pack 1 %x : (i32) -> i32
+  tile.return
+}

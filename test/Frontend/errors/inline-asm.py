@@ -86,3 +86,31 @@ def k_shapes(p):
     z = tl.load(p + tl.arange(0, 64))
     y = tl.inline_asm_elementwise("add.f32 $0, $1, $2;", "=r,r,r", [x, z], tl.float32, True, 1)
     tl.store(p + tl.arange(0, 128), y)
+
+
+@triton.jit
+def k_bad_constraint(p):
+    x = tl.load(p + tl.arange(0, 128))
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r{", [x], tl.float32, True, 1)
+    tl.store(p + tl.arange(0, 128), y)
+
+
+@triton.jit
+def k_bad_operand(p):
+    x = tl.load(p + tl.arange(0, 128))
+    y = tl.inline_asm_elementwise("mov.b32 $0, $7;", "=r,r", [x], tl.float32, True, 1)
+    tl.store(p + tl.arange(0, 128), y)
+
+
+@triton.jit
+def k_bad_dollar(p):
+    x = tl.load(p + tl.arange(0, 128))
+    y = tl.inline_asm_elementwise("mov.b32 $0, $x;", "=r,r", [x], tl.float32, True, 1)
+    tl.store(p + tl.arange(0, 128), y)
+
+
+@triton.jit
+def k_bad_tied(p):
+    x = tl.load(p + tl.arange(0, 128))
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,1", [x], tl.float32, True, 1)
+    tl.store(p + tl.arange(0, 128), y)
