@@ -276,6 +276,8 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   // level): the release numbers as a tuple.
   if (path == "packaging.version" && (attr == "Version" || attr == "parse"))
     return PyValue::builtin("packaging.version.Version");
+  if (path == "packaging" && attr == "version")
+    return PyValue::module("packaging.version");
   // libdevice: triton.language.extra.libdevice (Triton 3.x, backend
   // dispatched) or triton.language.extra.cuda.libdevice.
   if (path == "triton.language.extra.libdevice" ||

@@ -118,12 +118,15 @@ def k_disagree(p):
 
 
 from packaging.version import Version
+import packaging.version
+from packaging import version as pv
 
 if Version(triton.__version__) >= Version("3.0") and (3, 6) > (3, 5, 9):
     VERSION_BRANCH = 30
 else:
     VERSION_BRANCH = 20
-if Version("3.0") == Version("3.0.0") and Version("3.6.0+cu128") < Version("3.10"):
+if (Version("3.0") == Version("3.0.0") and Version("3.6.0+cu128") < Version("3.10")
+        and packaging.version.Version("3.6") == pv.parse("3.6.0")):
     VERSION_EQ = 1
 else:
     VERSION_EQ = 0
