@@ -1043,9 +1043,10 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
       guarded |= !imp.guard.empty() &&
                  (a.asName.empty() ? a.name.substr(0, a.name.find('.')) : a.asName) == name;
   error(l) << "name '" << name << "' is not defined"
-           << (guarded ? " (the module defines it only under an if whose "
-                         "condition is false or cannot be decided at "
-                         "compile time)"
+           << (guarded ? " (the module defines it under a module-level if "
+                         "or try that does not hold or that tilec cannot "
+                         "decide, and not with one value on every way "
+                         "Python may go)"
                        : "");
   return failure();
 }
