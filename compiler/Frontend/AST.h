@@ -468,6 +468,14 @@ struct Import {
   std::vector<Alias> names;
   SourceLoc loc;
   ModuleGuard guard;
+
+  /// The name `a` binds: its `as` name, else (`import a.b`) the first
+  /// component of a module path, or the imported name.
+  std::string boundName(const Alias &a) const {
+    if (!a.asName.empty())
+      return a.asName;
+    return isFrom ? a.name : a.name.substr(0, a.name.find('.'));
+  }
 };
 
 /// A module-level `NAME = value` or `NAME: annotation = value`.

@@ -322,7 +322,7 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   // Triton's enum PropagateNan { NONE = 0x0000, ALL = 0xFFFF }.
   if (path == "triton.language.PropagateNan" && (attr == "NONE" || attr == "ALL"))
     return PyValue::ofInt(attr == "ALL" ? 0xFFFF : 0);
-  if (path == "triton" || path.rfind("triton.", 0) == 0) {
+  if (isTritonModule(path)) {
     error(l) << "unimplemented: '" << attr << "' of module '" << path
              << "' is not supported by tilec";
     return failure();

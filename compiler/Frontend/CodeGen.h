@@ -227,6 +227,14 @@ mlir::FailureOr<bool> propagateNanArg(CodeGen &cg,
 /// functions (randint, rand, randn, their 4x forms, philox, philox_impl,
 /// uint_to_uniform_float, pair_uniform_to_normal; Random.cpp).
 bool isRandomFunction(llvm::StringRef name);
+/// `triton` or one of its submodules (tilec's own surface, not a module on
+/// the import path).
+inline bool isTritonModule(llvm::StringRef dotted) {
+  return dotted == "triton" || dotted.starts_with("triton.");
+}
+/// A `from M import X` binding (PyValue::module("from:M:X")): M and X.
+std::optional<std::pair<std::string, std::string>>
+fromImportParts(const PyValue &v);
 /// Whether `t` is an unsigned integer dtype (`ui8`..`ui64`).
 bool isUnsignedInt(mlir::Type t);
 /// Triton 3.6's tl.dtype predicates (`is_fp16`, `is_int_signed`,

@@ -489,16 +489,13 @@ HostEvaluator::imported(const std::string &name, SourceLoc l) {
   auto it = scope->globals.find(name);
   if (it == scope->globals.end() || it->second.kind != PyValue::Kind::Module)
     return std::optional<HostValue>();
-  const std::string &bound = it->second.s;
-  if (StringRef(bound).starts_with("from:")) {
-    size_t colon = bound.rfind(':');
-    std::string from = bound.substr(5, colon - 5),
-                attr = bound.substr(colon + 1);
-    bool triton = from == "triton" || StringRef(from).starts_with("triton.");
-    TRY(v, triton ? path(from + "." + attr, l) : member(from, attr, l));
+  if (auto parts = fromImportParts(it->second)) {
+    auto [from, attr] = *parts;
+    TRY(v, isTritonModule(from) ? path(from + "." + attr, l)
+                                : member(from, attr, l));
     return std::optional<HostValue>(v);
   }
-  TRY(v, path(bound, l));
+  TRY(v, path(it->second.s, l));
   return std::optional<HostValue>(v);
 }
 
@@ -562,7 +559,7 @@ FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
   if (dotted == "triton.runtime.driver.active.get_current_target")
     return HostValue::ofPath(Kind::Builtin, dotted);
   // A module of the kernel's package (or any on the import path).
-  if (dotted != "triton" && !StringRef(dotted).starts_with("triton.")) {
+  if (!isTritonModule(dotted)) {
     TRY(m, g.loadModule(dotted, l));
     if (m)
       return HostValue::ofPath(Kind::Module, m->name);
@@ -572,8 +569,7 @@ FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
 
 FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
   TRY(base, eval(*a.value));
-  if (base.kind == Kind::Module &&
-      (base.s == "triton" || StringRef(base.s).starts_with("triton.")))
+  if (base.kind == Kind::Module && isTritonModule(base.s))
     return path(base.s + "." + a.attr, a.loc);
   if (base.kind == Kind::Module)
     return member(base.s, a.attr, a.loc);

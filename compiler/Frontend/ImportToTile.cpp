@@ -1040,8 +1040,7 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
     guarded |= fn->name == name && !fn->guard.empty();
   for (const py::Import &imp : cur->ast->imports)
     for (const py::Import::Alias &a : imp.names)
-      guarded |= !imp.guard.empty() &&
-                 (a.asName.empty() ? a.name.substr(0, a.name.find('.')) : a.asName) == name;
+      guarded |= !imp.guard.empty() && imp.boundName(a) == name;
   error(l) << "name '" << name << "' is not defined"
            << (guarded ? " (the module defines it under a module-level if "
                          "or try that does not hold or that tilec cannot "

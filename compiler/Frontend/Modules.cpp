@@ -13,13 +13,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
-
-#include <cstring>
 #include "compiler/Frontend/Parser.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace tilec;
@@ -116,6 +116,8 @@ std::optional<bool> CodeGen::guardState(ModuleScope &m,
   bool unknown = false;
   for (auto [test, want] : guard) {
     auto known = guardResults.find(test);
+    if (known == guardResults.end() && m.ast->tryTests.count(test))
+      known = guardResults.emplace(test, std::nullopt).first; // bindModule's
     if (known == guardResults.end()) {
       // Evaluated quietly in the module's scope: a condition tilec cannot
       // decide (torch.cuda.is_available(), `__name__`) holds neither way,
@@ -254,11 +256,9 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     for (const py::Import::Alias &a : imp.names) {
       if (!imp.isFrom) {
         // `import a.b` binds `a`; `import a.b as c` binds c -> a.b.
-        if (!a.asName.empty())
-          bindValue(a.asName, a.loc, PyValue::module(a.name));
-        else
-          bindValue(a.name.substr(0, a.name.find('.')), a.loc,
-                    PyValue::module(a.name.substr(0, a.name.find('.'))));
+        std::string bound = imp.boundName(a);
+        bindValue(bound, a.loc,
+                  PyValue::module(a.asName.empty() ? bound : a.name));
         continue;
       }
       std::string bound = a.asName.empty() ? a.name : a.asName;
@@ -323,7 +323,8 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
   std::sort(guarded.begin(), guarded.end(), [](const auto &a, const auto &b) {
     return std::get<0>(a) < std::get<0>(b);
   });
-  // Definitions under ifs tilec cannot decide, by the name they bind.
+  // Definitions under ifs tilec cannot decide and in top-level trys, by the
+  // name they bind.
   struct Candidate {
     const py::ModuleGuard *guard;
     std::function<void()> bind;
@@ -346,10 +347,7 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
             continue;
           py::Import one = imp;
           one.names = {a};
-          std::string bound = !a.asName.empty() ? a.asName
-                              : imp.isFrom      ? a.name
-                                           : a.name.substr(0, a.name.find('.'));
-          undecided[bound].push_back(
+          undecided[imp.boundName(a)].push_back(
               {&imp.guard, [&bindImport, one] { bindImport(one); },
                {a.loc.line, a.loc.col}, true,
                imp.isFrom ? std::string() : a.name});
@@ -398,8 +396,7 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       if (succeeded(v) && *v)
         c.resolved = **v;
       if (c.resolved && !c.plainModule.empty() &&
-          c.plainModule != "triton" &&
-          !llvm::StringRef(c.plainModule).starts_with("triton.")) {
+          !isTritonModule(c.plainModule)) {
         auto found = loadModule(c.plainModule, py::SourceLoc{});
         if (failed(found) || !*found)
           c.resolved.reset();
@@ -490,6 +487,14 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       m.globals[name] = *chosen;
   }
   return success();
+}
+
+std::optional<std::pair<std::string, std::string>>
+frontend::fromImportParts(const PyValue &v) {
+  if (v.kind != PyValue::Kind::Module || v.s.rfind("from:", 0) != 0)
+    return std::nullopt;
+  size_t colon = v.s.rfind(':');
+  return std::make_pair(v.s.substr(5, colon - 5), v.s.substr(colon + 1));
 }
 
 std::optional<std::string> CodeGen::sameValueKey(const PyValue &v) {
@@ -641,9 +646,8 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
   if (g != m.globals.end()) {
     // `from M import X`: X resolves as `M.X` where it is used.
     PyValue v = g->second;
-    if (v.kind == PyValue::Kind::Module && v.s.rfind("from:", 0) == 0) {
-      size_t colon = v.s.rfind(':');
-      std::string from = v.s.substr(5, colon - 5), attr = v.s.substr(colon + 1);
+    if (auto parts = fromImportParts(v)) {
+      auto [from, attr] = *parts;
       std::string key = m.name + ":" + name;
       if (llvm::is_contained(resolvingImports, key)) {
         error(l) << "import cycle: '" << name << "' of module '" << m.name
