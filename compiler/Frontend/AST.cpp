@@ -680,6 +680,38 @@ void tilec::py::dumpStmt(const Stmt &stmt, raw_ostream &os, unsigned indent) {
     child(a.msg.get(), os, in, "msg");
     return;
   }
+  case StmtKind::Try: {
+    auto &t = cast<Try>(stmt);
+    at(os << "Try", stmt.loc) << '\n';
+    dumpBlock(t.body, os, in, "body");
+    for (const ExceptHandler &h : t.handlers) {
+      os.indent(in) << "except";
+      if (!h.name.empty())
+        os << " as " << h.name;
+      at(os, h.loc) << '\n';
+      child(h.type.get(), os, in + 2, "type");
+      dumpBlock(h.body, os, in + 2, "body");
+    }
+    if (!t.orelse.empty())
+      dumpBlock(t.orelse, os, in, "else");
+    if (!t.finalbody.empty())
+      dumpBlock(t.finalbody, os, in, "finally");
+    return;
+  }
+  case StmtKind::Raise:
+    at(os << "Raise", stmt.loc) << '\n';
+    child(cast<Raise>(stmt).exc.get(), os, in);
+    return;
+  case StmtKind::Import: {
+    const Import &imp = cast<ImportStmt>(stmt).import;
+    at(os << "Import", stmt.loc);
+    if (imp.isFrom)
+      os << " from " << std::string(imp.level, '.') << imp.module;
+    for (const Import::Alias &a : imp.names)
+      os << ' ' << a.name << (a.asName.empty() ? "" : " as " + a.asName);
+    os << '\n';
+    return;
+  }
   }
 }
 

@@ -306,6 +306,8 @@ public:
 enum class StmtKind {
   Expr, Assign, AugAssign, AnnAssign, If, For, While, Return,
   Pass, Break, Continue, Assert,
+  // Host functions only (the parser refuses them in @triton.jit bodies).
+  Try, Raise, Import,
 };
 
 class Stmt {
@@ -417,6 +419,32 @@ public:
   ExprPtr msg; ///< may be null
 };
 
+/// One `except [type [as name]]:` clause of a Try.
+struct ExceptHandler {
+  ExprPtr type;     ///< may be null (a bare `except:`)
+  std::string name; ///< empty without `as`
+  StmtList body;
+  SourceLoc loc;
+};
+
+/// `try: body except ...: handlers else: orelse finally: finalbody`, in
+/// host functions only.
+class Try : public Stmt {
+public:
+  TILEC_PY_STMT(Try, Try)
+  StmtList body;
+  std::vector<ExceptHandler> handlers;
+  StmtList orelse, finalbody;
+};
+
+/// `raise [exc]` (the `from cause` is read and dropped), in host functions
+/// only.
+class Raise : public Stmt {
+public:
+  TILEC_PY_STMT(Raise, Raise)
+  ExprPtr exc; ///< may be null (a bare re-raise)
+};
+
 #undef TILEC_PY_STMT
 
 //===----------------------------------------------------------------------===//
@@ -476,6 +504,16 @@ struct Import {
       return a.asName;
     return isFrom ? a.name : a.name.substr(0, a.name.find('.'));
   }
+};
+
+/// An import statement inside a host function's body.
+class ImportStmt : public Stmt {
+public:
+  explicit ImportStmt(SourceLoc loc) : Stmt(StmtKind::Import, loc) {}
+  static bool classof(const Stmt *s) {
+    return s->getKind() == StmtKind::Import;
+  }
+  Import import;
 };
 
 /// A module-level `NAME = value` or `NAME: annotation = value`.

@@ -260,6 +260,8 @@ Type CodeGen::dtypeByName(StringRef name) {
 
 FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
                                        const std::string &attr, SourceLoc l) {
+  if (isHostLibrary(path))
+    return hostLibraryAttr(path, attr, l);
   if (path == "triton") {
     if (attr == "language")
       return PyValue::module("triton.language");
@@ -493,6 +495,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   using K = PyValue::Kind;
   if (name.rfind("libdevice.", 0) == 0)
     return callLibdevice(name.substr(10), args, l);
+  if (name.rfind("host.", 0) == 0)
+    return callHostFact(name, args, l);
   if (name.rfind("tl.", 0) == 0 && isRandomFunction(name.substr(3)))
     return callRandom(name, args, l);
   if (name == "tl.sort" || name == "tl.topk")
@@ -579,6 +583,47 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
     return PyValue::ofBool(succeeded(getAttr(args.args[0], args.args[1].s, l)));
   }
+  if (name == "py.getattr") {
+    // getattr(obj, "name"[, default]) (unsloth's
+    // `getattr(getattr(torch, "version", None), "hip", None)`).
+    if (args.args.size() < 2 || args.args.size() > 3 || !args.kwargs.empty() ||
+        args.args[1].kind != K::Str) {
+      error(l) << "getattr() expects an object, a string and an optional "
+                  "default";
+      return failure();
+    }
+    if (args.args.size() == 2)
+      return getAttr(args.args[0], args.args[1].s, l);
+    std::optional<PyValue> found;
+    {
+      ScopedDiagnosticHandler quiet(ctx,
+                                    [](Diagnostic &) { return success(); });
+      auto r = getAttr(args.args[0], args.args[1].s, l);
+      if (succeeded(r))
+        found = *r;
+    }
+    return found ? *found : args.args[2];
+  }
+  if (name == "py.str") {
+    // str() of a compile-time scalar, as Python spells it.
+    if (args.args.size() == 1 && args.kwargs.empty()) {
+      const PyValue &x = args.args[0];
+      switch (x.kind) {
+      case K::Str:
+        return x;
+      case K::Int:
+        return PyValue::ofStr(std::to_string(x.i));
+      case K::Bool:
+        return PyValue::ofStr(x.b ? "True" : "False");
+      case K::None:
+        return PyValue::ofStr("None");
+      default:
+        break;
+      }
+    }
+    error(l) << "str() expects one compile-time integer, bool, string or None";
+    return failure();
+  }
   if (name == "py.len") {
     if (args.args.size() == 1 && args.args[0].kind == K::Tuple)
       return PyValue::ofInt(int64_t(args.args[0].elts.size()));
@@ -609,6 +654,12 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
     }
     error(l) << "float() expects a compile-time number or string";
     return failure();
+  }
+  if (name == "py.bool" && args.args.size() == 1 && args.kwargs.empty() &&
+      args.args[0].isConstexpr()) {
+    // bool(None), bool("cuda"), bool(()): Python's truth value.
+    TRY(t, truthiness(args.args[0], l));
+    return PyValue::ofBool(t);
   }
   if (name == "py.int" || name == "py.bool") {
     if (args.args.size() == 1 && args.args[0].isNumber()) {

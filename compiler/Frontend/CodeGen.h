@@ -62,6 +62,9 @@ struct PyValue {
     /// tl.make_block_ptr's value (BlockPointers.cpp): elts = [base,
     /// (shape...), (strides...), (offsets...), (block_shape...), (order...)].
     BlockPtr,
+    /// A host (undecorated or cached) Python function: `fn`, defined in the
+    /// module named `s`; called, HostEval.cpp runs it (callHost).
+    HostFunction,
   };
   Kind kind = Kind::None;
   int64_t i = 0;
@@ -269,6 +272,15 @@ struct AutotuneSpec {
   py::SourceLoc loc; ///< the decorator call
 };
 
+/// Runs the host function `callee` (PyValue::Kind::HostFunction) on
+/// compile-time arguments, as Python would when the module defining a
+/// constant or condition ran: the bridge from the code generator to host
+/// code (HostEval.cpp). Arguments and the result are numbers, strings,
+/// None, tuples (lists become tuples), modules and functions; anything else
+/// is a located error, as is an exception the host code raises.
+mlir::FailureOr<PyValue> callHost(CodeGen &g, const PyValue &callee,
+                                  CallArgs &args, py::SourceLoc l);
+
 /// Evaluates `decorator` (a call of triton.autotune) at compile time: its
 /// `configs` may be a list literal, a module constant, or a call of host
 /// functions made of assignments, `if` and `return` that build lists of
@@ -421,6 +433,19 @@ public:
   mlir::FailureOr<PyValue> moduleAttr(const std::string &path,
                                       const std::string &attr,
                                       py::SourceLoc l);
+  /// The host libraries whose state host code at module level asks about
+  /// (torch, os, ...; HostFacts.cpp): `dotted` or a module under one.
+  static bool isHostLibrary(llvm::StringRef dotted);
+  /// `path.attr` in a host library: the facts of the target tilec compiles
+  /// for (torch.cuda.get_device_capability() of --arch), the process
+  /// environment (os.environ.get), or a located error naming what tilec
+  /// answers.
+  mlir::FailureOr<PyValue> hostLibraryAttr(const std::string &path,
+                                           const std::string &attr,
+                                           py::SourceLoc l);
+  /// Calls a function hostLibraryAttr returned (`host.torch.cuda....`).
+  mlir::FailureOr<PyValue> callHostFact(const std::string &name,
+                                        CallArgs &args, py::SourceLoc l);
   /// A triton dtype by its name (`float16`, `fp16`, `int32`, ...).
   mlir::Type dtypeByName(llvm::StringRef name);
   /// A command-line constexpr `tl.NAME` / `triton.language.NAME` as the
@@ -468,6 +493,10 @@ public:
   mlir::LogicalResult bindModule(ModuleScope &m);
   /// The module `dotted` from the import path (null if none has it; a
   /// module that does not parse is reported and fails).
+  /// The module a from-import in `m` reads (`from ..x import y` in package
+  /// `p.q`: `p.x`); one that climbs above the top package stays relative
+  /// (`..x`), an error where it is used.
+  std::string importSource(const ModuleScope &m, const py::Import &imp);
   mlir::FailureOr<ModuleScope *> loadModule(const std::string &dotted,
                                             py::SourceLoc l);
   /// `attr` of user module `m`: a function, constant or import of it, or

@@ -52,6 +52,10 @@ struct HostValue {
     Builtin,
     Module,
     Target,
+    /// A value of the code generator's that host code passes along or
+    /// calls (a triton.language function, a dtype, a jit function,
+    /// packaging.version.Version): `device`.
+    Device,
   };
   Kind kind = Kind::None;
   int64_t i = 0;
@@ -66,6 +70,7 @@ struct HostValue {
   const py::FunctionDef *fn = nullptr;
   /// Function: the module it is defined in (its names are its globals).
   CodeGen::ModuleScope *home = nullptr;
+  std::shared_ptr<PyValue> device;
 
   static HostValue ofInt(int64_t x) {
     HostValue v;
@@ -133,6 +138,8 @@ struct HostValue {
       return "module '" + s + "'";
     case Kind::Target:
       return "GPUTarget";
+    case Kind::Device:
+      return device->describe();
     }
     return "value";
   }
@@ -144,7 +151,8 @@ using Kind = HostValue::Kind;
 constexpr const char *kWhatIsRead =
     "tilec evaluates lists and list comprehensions of triton.Config(...), "
     "module constants "
-    "and host functions made of assignments, 'if' and 'return'";
+    "and host functions made of assignments, 'if', 'try', imports and "
+    "'return'";
 
 /// Python's `==` on the values host code compares (numbers, strings, None,
 /// and sequences of them).
@@ -207,6 +215,29 @@ public:
   }
 
   FailureOr<HostValue> eval(const py::Expr &e);
+  FailureOr<HostValue>
+  callFunction(const py::FunctionDef &fn, CodeGen::ModuleScope *home,
+               std::vector<HostValue> args,
+               std::vector<std::pair<std::string, HostValue>> kwargs,
+               SourceLoc l);
+
+  /// A Python exception in flight: set by `raise`, it makes every
+  /// evaluation fail without a diagnostic up to a `try` that handles it;
+  /// past the host code, reportRaised says so at the use.
+  struct Raised {
+    std::string type;    ///< the exception's class name
+    std::string message; ///< its first argument, when a string literal
+    SourceLoc at;        ///< the raise
+    CodeGen::ModuleScope *where = nullptr;
+  };
+  std::optional<Raised> raised;
+  /// If host code raised, the error at `use` (with a note at the raise);
+  /// returns failure() either way, for `return reportRaised(l);`.
+  LogicalResult reportRaised(SourceLoc use, const Twine &what);
+
+  /// The code generator's value as a host value, and back.
+  FailureOr<HostValue> fromDevice(const PyValue &v, SourceLoc l);
+  FailureOr<PyValue> toDevice(const HostValue &v, SourceLoc l);
 
 private:
   CodeGen &g;
@@ -227,8 +258,7 @@ private:
 
   InFlightDiagnostic error(SourceLoc l) { return g.error(l); }
   LogicalResult unimplemented(SourceLoc l, const Twine &what) {
-    error(l) << "unimplemented: " << what << " in host code evaluated for "
-             << "@triton.autotune; " << kWhatIsRead;
+    error(l) << "unimplemented: " << what << " in host code; " << kWhatIsRead;
     return failure();
   }
 
@@ -256,11 +286,18 @@ private:
   }
   FailureOr<HostValue> attribute(const py::Attribute &a);
   FailureOr<HostValue> call(const py::Call &c);
+  /// A call of the code generator's function `callee` (Kind::Device).
   FailureOr<HostValue>
-  callFunction(const py::FunctionDef &fn, CodeGen::ModuleScope *home,
-               std::vector<HostValue> args,
-               std::vector<std::pair<std::string, HostValue>> kwargs,
-               SourceLoc l);
+  callDevice(const HostValue &callee, std::vector<HostValue> args,
+             std::vector<std::pair<std::string, HostValue>> kwargs,
+             SourceLoc l);
+  /// `dotted` as the code generator resolves it (triton.language's names,
+  /// torch.cuda's facts, packaging.version).
+  FailureOr<HostValue> devicePath(const std::string &dotted, SourceLoc l);
+  LogicalResult execTry(const py::Try &t);
+  LogicalResult execRaise(const py::Raise &r);
+  LogicalResult execImport(const py::Import &imp);
+  FailureOr<HostValue> subscript(const py::Subscript &s);
   FailureOr<HostValue>
   makeConfig(const py::Call &c, std::vector<HostValue> args,
              std::vector<std::pair<std::string, HostValue>> kwargs);
@@ -277,6 +314,8 @@ private:
                              const std::vector<HostValue> &args, size_t kwargs);
   /// Iterations of comprehensions so far (a budget).
   uint64_t iterations = 0;
+  /// The exceptions being handled (innermost last), for a bare `raise`.
+  std::vector<Raised> handling;
 };
 
 FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
@@ -400,11 +439,8 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
     return comprehension(cast<py::Comprehension>(e));
   case ExprKind::Lambda:
     return unimplemented(e.loc, "a lambda");
-  case ExprKind::Subscript: {
-    // What is indexed may be the better reason to refuse.
-    TRY(base, eval(*cast<py::Subscript>(e).value));
-    return unimplemented(e.loc, "indexing " + base.describe());
-  }
+  case ExprKind::Subscript:
+    return subscript(cast<py::Subscript>(e));
   default:
     return unimplemented(e.loc, "this expression");
   }
@@ -437,8 +473,14 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
     return *imp;
   if (n.id == "range" || n.id == "zip")
     return HostValue::ofPath(Kind::Builtin, n.id);
-  static constexpr StringRef kPythonBuiltins[] = {"len", "list", "dict", "min",
-                                                  "max"};
+  // Python's builtins on compile-time values, as the code generator has
+  // them.
+  static constexpr StringRef kDeviceBuiltins[] = {
+      "len", "min", "max", "str", "int", "float", "bool", "abs", "hasattr",
+      "getattr"};
+  if (llvm::is_contained(kDeviceBuiltins, n.id))
+    return fromDevice(PyValue::builtin("py." + n.id), n.loc);
+  static constexpr StringRef kPythonBuiltins[] = {"list", "dict"};
   if (llvm::is_contained(kPythonBuiltins, n.id))
     return unimplemented(n.loc, "'" + n.id + "'");
   error(n.loc) << "name '" << n.id << "' is not defined";
@@ -503,12 +545,8 @@ FailureOr<HostValue> HostEvaluator::member(const std::string &dotted,
                                            const std::string &attr,
                                            SourceLoc l) {
   TRY(m, g.loadModule(dotted, l));
-  if (!m) {
-    error(l) << "no module '" << dotted
-             << "' on the import path for host code evaluated for "
-                "@triton.autotune (-I DIR)";
-    return failure();
-  }
+  if (!m) // packaging.version, torch: what the code generator knows
+    return devicePath(dotted + "." + attr, l);
   if (const py::FunctionDef *fn = g.lookupHostFunction(*m, attr)) {
     HostValue v;
     v.kind = Kind::Function;
@@ -532,13 +570,40 @@ FailureOr<HostValue> HostEvaluator::member(const std::string &dotted,
       return failure();
     }
     resolving.push_back(key);
-    auto r = inModule(m, [&] { return imported(attr, l); });
+    // m's names, the use's file (l is where the kernel's module uses it).
+    CodeGen::ModuleScope *saved = scope;
+    scope = m;
+    auto r = imported(attr, l);
+    scope = saved;
     resolving.pop_back();
     if (failed(r))
       return failure();
     if (*r)
       return **r;
   }
+  // `from .device import *` in m: the public names of those modules, the
+  // latest such import first.
+  if (!attr.empty() && attr.front() != '_')
+    for (auto it = m->starImports.rbegin(); it != m->starImports.rend();
+         ++it) {
+      TRY(src, g.loadModule(*it, l));
+      if (!src)
+        continue;
+      bool defines = g.lookupHostFunction(*src, attr) ||
+                     src->globals.count(attr) ||
+                     llvm::any_of(src->ast->constants,
+                                  [&](const py::ModuleConstant &c) {
+                                    return c.name == attr;
+                                  });
+      std::string key = m->name + ":*" + *it + ":" + attr;
+      if (!defines || llvm::is_contained(resolving, key) ||
+          resolving.size() >= 256)
+        continue;
+      resolving.push_back(key);
+      auto r = member(src->name, attr, l);
+      resolving.pop_back();
+      return r;
+    }
   TRY(sub, g.loadModule(dotted + "." + attr, l));
   if (sub)
     return HostValue::ofPath(Kind::Module, sub->name);
@@ -559,18 +624,39 @@ FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
   if (dotted == "triton.runtime.driver.active.get_current_target")
     return HostValue::ofPath(Kind::Builtin, dotted);
   // A module of the kernel's package (or any on the import path).
-  if (!isTritonModule(dotted)) {
+  if (!isTritonModule(dotted) && !CodeGen::isHostLibrary(dotted)) {
     TRY(m, g.loadModule(dotted, l));
     if (m)
       return HostValue::ofPath(Kind::Module, m->name);
   }
-  return unimplemented(l, "'" + dotted + "'");
+  return devicePath(dotted, l);
+}
+
+FailureOr<HostValue> HostEvaluator::devicePath(const std::string &dotted,
+                                               SourceLoc l) {
+  auto [parent, attr] = StringRef(dotted).rsplit('.');
+  if (attr.empty() || parent == dotted) {
+    if (isTritonModule(dotted) || CodeGen::isHostLibrary(dotted))
+      return HostValue::ofPath(Kind::Module, dotted);
+    return unimplemented(l, "'" + dotted + "'");
+  }
+  auto v = g.moduleAttr(parent.str(), attr.str(), l);
+  if (failed(v))
+    return failure();
+  return fromDevice(*v, l);
 }
 
 FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
   TRY(base, eval(*a.value));
-  if (base.kind == Kind::Module && isTritonModule(base.s))
+  if (base.kind == Kind::Module &&
+      (isTritonModule(base.s) || CodeGen::isHostLibrary(base.s)))
     return path(base.s + "." + a.attr, a.loc);
+  if (base.kind == Kind::Device) {
+    auto v = g.getAttr(*base.device, a.attr, a.loc);
+    if (failed(v))
+      return failure();
+    return fromDevice(*v, a.loc);
+  }
   if (base.kind == Kind::Module)
     return member(base.s, a.attr, a.loc);
   if (base.kind == Kind::Target) {
@@ -620,6 +706,8 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
   if (callee.kind == Kind::Function)
     return callFunction(*callee.fn, callee.home ? callee.home : scope,
                         std::move(args), std::move(kwargs), c.loc);
+  if (callee.kind == Kind::Device)
+    return callDevice(callee, std::move(args), std::move(kwargs), c.loc);
   if (callee.kind == Kind::Builtin && callee.s == "triton.Config")
     return makeConfig(c, std::move(args), std::move(kwargs));
   if (callee.kind == Kind::Builtin && callee.s == "range")
@@ -943,11 +1031,12 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
     case StmtKind::Assign: {
       auto &a = cast<py::Assign>(*s);
       for (const py::ExprPtr &t : a.targets)
-        if (!isa<py::Name>(*t))
-          return unimplemented(t->loc, "assignment to anything but a name");
+        if (!isa<py::Name, py::Tuple, py::List>(*t))
+          return unimplemented(t->loc, "assignment to anything but names");
       TRY(v, eval(*a.value));
-      for (const py::ExprPtr &t : a.targets)
-        locals[cast<py::Name>(*t).id] = v;
+      for (const py::ExprPtr &t : a.targets) // `major, minor = cap` too
+        if (failed(bindTarget(*t, v)))
+          return failure();
       continue;
     }
     case StmtKind::If: {
@@ -957,6 +1046,24 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
         return failure();
       continue;
     }
+    case StmtKind::AnnAssign: {
+      auto &a = cast<py::AnnAssign>(*s);
+      if (!isa<py::Name>(*a.target) || !a.value)
+        return unimplemented(s->loc, "this annotated assignment");
+      TRY(v, eval(*a.value));
+      locals[cast<py::Name>(*a.target).id] = v;
+      continue;
+    }
+    case StmtKind::Try:
+      if (failed(execTry(cast<py::Try>(*s))))
+        return failure();
+      continue;
+    case StmtKind::Raise:
+      return execRaise(cast<py::Raise>(*s));
+    case StmtKind::Import:
+      if (failed(execImport(cast<py::ImportStmt>(*s).import)))
+        return failure();
+      continue;
     case StmtKind::For:
       return unimplemented(s->loc, "a 'for' loop");
     case StmtKind::While:
@@ -1213,14 +1320,53 @@ FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
       break;
     case CmpOpKind::In:
     case CmpOpKind::NotIn:
-      if (rhs.kind != Kind::List && rhs.kind != Kind::Tuple)
+      if (rhs.kind == Kind::Str && lhs.kind == Kind::Str) {
+        r = StringRef(rhs.s).contains(lhs.s); // a substring
+      } else if (rhs.kind == Kind::Dict) {
+        r = false; // a key
+        for (size_t k = 0; k < rhs.elts.size(); k += 2)
+          r |= equal(lhs, rhs.elts[k]);
+      } else if (rhs.kind == Kind::List || rhs.kind == Kind::Tuple) {
+        r = llvm::any_of(rhs.elts,
+                         [&](const HostValue &e) { return equal(lhs, e); });
+      } else {
         return unimplemented(c.loc, "'in' on " + rhs.describe());
-      r = llvm::any_of(rhs.elts,
-                       [&](const HostValue &e) { return equal(lhs, e); });
+      }
       if (c.ops[i] == CmpOpKind::NotIn)
         r = !r;
       break;
     default: {
+      if (lhs.kind == rhs.kind &&
+          (lhs.kind == Kind::Tuple || lhs.kind == Kind::List ||
+           lhs.kind == Kind::Str)) {
+        // Python orders sequences lexicographically (version tuples,
+        // packaging.version's release numbers) and strings by code point.
+        int order = 0;
+        if (lhs.kind == Kind::Str) {
+          order = lhs.s.compare(rhs.s);
+        } else {
+          size_t k = 0;
+          for (; k < lhs.elts.size() && k < rhs.elts.size(); ++k) {
+            const HostValue &x = lhs.elts[k], &y = rhs.elts[k];
+            if (equal(x, y))
+              continue;
+            if (!x.isNumber() || !y.isNumber())
+              return unimplemented(c.loc, "ordering " + x.describe() +
+                                              " and " + y.describe());
+            order = x.asDouble() < y.asDouble() ? -1 : 1;
+            break;
+          }
+          if (!order && k == std::min(lhs.elts.size(), rhs.elts.size()))
+            order = lhs.elts.size() < rhs.elts.size()   ? -1
+                    : lhs.elts.size() > rhs.elts.size() ? 1
+                                                        : 0;
+        }
+        r = c.ops[i] == CmpOpKind::Lt    ? order < 0
+            : c.ops[i] == CmpOpKind::LtE ? order <= 0
+            : c.ops[i] == CmpOpKind::Gt  ? order > 0
+                                         : order >= 0;
+        break;
+      }
       if (!lhs.isNumber() || !rhs.isNumber())
         return unimplemented(c.loc, "'" + std::string(getSpelling(c.ops[i])) +
                                         "' on " + lhs.describe() + " and " +
@@ -1239,7 +1385,364 @@ FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
   return HostValue::ofBool(true);
 }
 
+/// Whether Python's exception class `type` is `of` or derives from it (the
+/// builtin exceptions host code catches; any other class derives from
+/// Exception only).
+bool isSubclass(StringRef type, StringRef of) {
+  if (of == "BaseException")
+    return true;
+  if (of == "Exception")
+    return type != "KeyboardInterrupt" && type != "SystemExit" &&
+           type != "GeneratorExit";
+  static constexpr std::pair<StringRef, StringRef> kParents[] = {
+      {"ModuleNotFoundError", "ImportError"},
+      {"KeyError", "LookupError"},
+      {"IndexError", "LookupError"},
+      {"NotImplementedError", "RuntimeError"},
+      {"RecursionError", "RuntimeError"},
+      {"ZeroDivisionError", "ArithmeticError"},
+      {"OverflowError", "ArithmeticError"},
+      {"FileNotFoundError", "OSError"},
+      {"UnicodeError", "ValueError"}};
+  for (StringRef t = type; !t.empty();) {
+    if (t == of)
+      return true;
+    StringRef parent;
+    for (auto [child, p] : kParents)
+      if (child == t)
+        parent = p;
+    t = parent;
+  }
+  return false;
+}
+
+/// The class an `except` clause or `raise` names (`importlib.metadata.
+/// PackageNotFoundError`: its last component).
+std::string exceptionClass(const py::Expr &e) {
+  std::string text = py::toString(e);
+  StringRef t(text);
+  return t.contains('.') ? t.rsplit('.').second.str() : text;
+}
+
+LogicalResult HostEvaluator::reportRaised(SourceLoc use, const Twine &what) {
+  if (!raised)
+    return failure();
+  Raised ex = *raised;
+  raised.reset();
+  auto d = error(use);
+  d << what << " raised " << ex.type;
+  if (!ex.message.empty())
+    d << ": " << ex.message;
+  if (ex.where) {
+    CodeGen::ModuleScope *saved = g.cur;
+    g.cur = ex.where;
+    d.attachNote(g.loc(ex.at)) << "raised here";
+    g.cur = saved;
+  }
+  return failure();
+}
+
+LogicalResult HostEvaluator::execRaise(const py::Raise &r) {
+  if (!r.exc) {
+    if (handling.empty()) {
+      error(r.loc) << "'raise' with no exception being handled";
+      return failure();
+    }
+    raised = handling.back();
+    return failure();
+  }
+  const py::Expr *e = r.exc.get();
+  // `except X as e: ... raise e`: the exception being handled.
+  if (auto *n = dyn_cast<py::Name>(e);
+      n && locals.count(n->id) && !handling.empty()) {
+    raised = handling.back();
+    return failure();
+  }
+  std::string message;
+  if (auto *c = dyn_cast<py::Call>(e)) {
+    if (!c->args.empty())
+      if (auto *str = dyn_cast<py::StringLiteral>(c->args[0].get());
+          str && !str->isFString && !str->isBytes)
+        message = str->value;
+    e = c->func.get();
+  }
+  raised = Raised{exceptionClass(*e), message, r.loc, scope};
+  return failure();
+}
+
+LogicalResult HostEvaluator::execTry(const py::Try &t) {
+  LogicalResult r = execBlock(t.body);
+  if (failed(r) && !raised)
+    return failure(); // an error tilec reported, not a Python exception
+  if (raised) {
+    Raised ex = *raised;
+    const py::ExceptHandler *handler = nullptr;
+    for (const py::ExceptHandler &h : t.handlers) {
+      bool matches = !h.type;
+      if (auto *tuple = dyn_cast_or_null<py::Tuple>(h.type.get())) {
+        for (const py::ExprPtr &x : tuple->elts)
+          matches |= isSubclass(ex.type, exceptionClass(*x));
+      } else if (h.type) {
+        matches = isSubclass(ex.type, exceptionClass(*h.type));
+      }
+      if (matches) {
+        handler = &h;
+        break;
+      }
+    }
+    if (handler) {
+      raised.reset();
+      if (!handler->name.empty())
+        locals[handler->name] = HostValue::ofStr(ex.message);
+      handling.push_back(ex);
+      r = execBlock(handler->body);
+      handling.pop_back();
+      if (failed(r) && !raised)
+        return failure();
+    }
+  } else if (!returned) {
+    if (failed(execBlock(t.orelse)) && !raised)
+      return failure();
+  }
+  if (!t.finalbody.empty()) {
+    // `finally` runs on every way out; its own raise or return wins.
+    std::optional<Raised> pending = std::move(raised);
+    raised.reset();
+    std::optional<HostValue> pendingReturn = std::move(returned);
+    returned.reset();
+    if (failed(execBlock(t.finalbody)))
+      return failure();
+    if (returned)
+      pending.reset();
+    else
+      returned = std::move(pendingReturn);
+    raised = std::move(pending);
+  }
+  return raised ? failure() : success();
+}
+
+LogicalResult HostEvaluator::execImport(const py::Import &imp) {
+  auto notFound = [&](const std::string &dotted, SourceLoc at) {
+    raised = Raised{"ModuleNotFoundError",
+                    "No module named '" + dotted + "' (on the import path)",
+                    at, scope};
+    return failure();
+  };
+  auto known = [](const std::string &dotted) {
+    return isTritonModule(dotted) || CodeGen::isHostLibrary(dotted);
+  };
+  std::string from = g.importSource(*scope, imp);
+  for (const py::Import::Alias &a : imp.names) {
+    if (a.name == "*")
+      return unimplemented(a.loc, "'from ... import *' in a host function");
+    if (!imp.isFrom) {
+      // `import a.b` binds a; `import a.b as c` binds c to a.b. Modules
+      // neither on the import path nor known to tilec are not installed.
+      if (!known(a.name)) {
+        TRY(m, g.loadModule(a.name, a.loc));
+        if (!m)
+          return notFound(a.name, a.loc);
+      }
+      std::string bound = imp.boundName(a);
+      locals[bound] = HostValue::ofPath(Kind::Module,
+                                        a.asName.empty() ? bound : a.name);
+      continue;
+    }
+    if (StringRef(from).starts_with(".")) {
+      error(a.loc) << "relative import '" << from
+                   << "' beyond the top-level package (put the package root "
+                      "on the import path, -I DIR)";
+      return failure();
+    }
+    HostValue v;
+    if (known(from)) {
+      TRY(x, path(from + "." + a.name, a.loc));
+      v = x;
+    } else {
+      TRY(m, g.loadModule(from, a.loc));
+      if (!m)
+        return notFound(from, a.loc);
+      TRY(x, member(from, a.name, a.loc));
+      v = x;
+    }
+    locals[a.asName.empty() ? a.name : a.asName] = v;
+  }
+  return success();
+}
+
+FailureOr<HostValue> HostEvaluator::subscript(const py::Subscript &sub) {
+  TRY(base, eval(*sub.value));
+  if (sub.isTuple || sub.indices.size() != 1 ||
+      isa<py::Slice>(*sub.indices[0]))
+    return unimplemented(sub.loc, "slicing " + base.describe());
+  TRY(idx, eval(*sub.indices[0]));
+  if (base.kind == Kind::Dict) {
+    for (size_t k = 0; k < base.elts.size(); k += 2)
+      if (equal(idx, base.elts[k]))
+        return base.elts[k + 1];
+    raised = Raised{"KeyError", idx.kind == Kind::Str ? idx.s : "", sub.loc,
+                    scope};
+    return failure();
+  }
+  if ((base.kind == Kind::List || base.kind == Kind::Tuple ||
+       base.kind == Kind::Str) &&
+      (idx.kind == Kind::Int || idx.kind == Kind::Bool)) {
+    int64_t n = base.kind == Kind::Str ? int64_t(base.s.size())
+                                       : int64_t(base.elts.size());
+    int64_t i = idx.kind == Kind::Bool ? int64_t(idx.b) : idx.i;
+    if (i < 0)
+      i += n;
+    if (i < 0 || i >= n) {
+      raised = Raised{"IndexError", "index out of range", sub.loc, scope};
+      return failure();
+    }
+    if (base.kind == Kind::Str)
+      return HostValue::ofStr(base.s.substr(i, 1));
+    return base.elts[i];
+  }
+  return unimplemented(sub.loc, "indexing " + base.describe() + " with " +
+                                    idx.describe());
+}
+
+FailureOr<HostValue> HostEvaluator::fromDevice(const PyValue &v, SourceLoc l) {
+  using PK = PyValue::Kind;
+  switch (v.kind) {
+  case PK::None:
+    return HostValue();
+  case PK::Int:
+    return HostValue::ofInt(v.i);
+  case PK::Float:
+    return HostValue::ofFloat(v.f);
+  case PK::Bool:
+    return HostValue::ofBool(v.b);
+  case PK::Str:
+    return HostValue::ofStr(v.s);
+  case PK::Tuple: {
+    HostValue out;
+    out.kind = Kind::Tuple;
+    for (const PyValue &e : v.elts) {
+      TRY(x, fromDevice(e, l));
+      out.nodes += x.nodes;
+      out.elts.push_back(x);
+    }
+    return out;
+  }
+  case PK::Module:
+    return HostValue::ofPath(Kind::Module, v.s);
+  case PK::HostFunction: {
+    HostValue f;
+    f.kind = Kind::Function;
+    f.fn = v.fn;
+    auto home = g.modulesByName.find(v.s);
+    f.home = home == g.modulesByName.end() ? g.moduleScopes.front().get()
+                                           : home->second;
+    return f;
+  }
+  default:
+    break;
+  }
+  if (!v.isConstexpr()) {
+    error(l) << "expected a compile-time value in host code, found "
+             << v.describe();
+    return failure();
+  }
+  HostValue d;
+  d.kind = Kind::Device;
+  d.device = std::make_shared<PyValue>(v);
+  return d;
+}
+
+FailureOr<PyValue> HostEvaluator::toDevice(const HostValue &v, SourceLoc l) {
+  switch (v.kind) {
+  case Kind::None:
+    return PyValue::none();
+  case Kind::Int:
+    return PyValue::ofInt(v.i);
+  case Kind::Float:
+    return PyValue::ofFloat(v.f);
+  case Kind::Bool:
+    return PyValue::ofBool(v.b);
+  case Kind::Str:
+    return PyValue::ofStr(v.s);
+  case Kind::List:
+  case Kind::Tuple:
+  case Kind::Dict: {
+    std::vector<PyValue> elts;
+    for (const HostValue &e : v.elts) {
+      TRY(x, toDevice(e, l));
+      elts.push_back(x);
+    }
+    if (v.kind != Kind::Dict)
+      return PyValue::ofTuple(std::move(elts));
+    PyValue d = PyValue::ofTuple(std::move(elts));
+    d.kind = PyValue::Kind::Dict;
+    return d;
+  }
+  case Kind::Module:
+    return PyValue::module(v.s);
+  case Kind::Function: {
+    PyValue f;
+    f.kind = PyValue::Kind::HostFunction;
+    f.fn = v.fn;
+    f.s = v.home ? v.home->name : scope->name;
+    return f;
+  }
+  case Kind::Device:
+    return *v.device;
+  default:
+    error(l) << "host code gave " << v.describe()
+             << ", which a @triton.jit function cannot use (numbers, strings, "
+                "None, tuples, lists, dicts, modules and functions pass)";
+    return failure();
+  }
+}
+
+FailureOr<HostValue>
+HostEvaluator::callDevice(const HostValue &callee, std::vector<HostValue> args,
+                          std::vector<std::pair<std::string, HostValue>> kwargs,
+                          SourceLoc l) {
+  CallArgs a;
+  for (const HostValue &x : args) {
+    TRY(v, toDevice(x, l));
+    a.args.push_back(v);
+    a.argLocs.push_back(g.loc(l));
+  }
+  for (auto &[k, x] : kwargs) {
+    TRY(v, toDevice(x, l));
+    a.kwargs.emplace_back(k, v);
+  }
+  TRY(r, g.call(*callee.device, a, l));
+  return fromDevice(r, l);
+}
+
 } // namespace
+
+FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
+                                      CallArgs &args, SourceLoc l) {
+  HostEvaluator host(g);
+  std::vector<HostValue> hostArgs;
+  std::vector<std::pair<std::string, HostValue>> hostKwargs;
+  for (const PyValue &a : args.args) {
+    TRY(v, host.fromDevice(a, l));
+    hostArgs.push_back(v);
+  }
+  for (auto &[k, a] : args.kwargs) {
+    TRY(v, host.fromDevice(a, l));
+    hostKwargs.emplace_back(k, v);
+  }
+  auto home = g.modulesByName.find(callee.s);
+  CodeGen::ModuleScope *m = home == g.modulesByName.end()
+                                ? g.moduleScopes.front().get()
+                                : home->second;
+  auto r = host.callFunction(*callee.fn, m, std::move(hostArgs),
+                             std::move(hostKwargs), l);
+  if (failed(r)) {
+    if (host.raised)
+      (void)host.reportRaised(l, "host function '" + callee.fn->name + "'");
+    return failure();
+  }
+  return host.toDevice(*r, l);
+}
 
 FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
                                                const py::Call &decorator) {
@@ -1288,7 +1791,12 @@ FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
   HostEvaluator host(g);
   AutotuneSpec spec;
   spec.loc = decorator.loc;
-  TRY(configs, host.eval(*slots[0]));
+  auto configsOrRaised = host.eval(*slots[0]);
+  if (failed(configsOrRaised)) {
+    (void)host.reportRaised(slots[0]->loc, "host code for the configs");
+    return failure();
+  }
+  HostValue &configs = *configsOrRaised;
   if (configs.kind != HostValue::Kind::List &&
       configs.kind != HostValue::Kind::Tuple) {
     g.error(slots[0]->loc) << "expected a list of triton.Config for "
@@ -1305,7 +1813,12 @@ FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
     }
     spec.configs.push_back(*c.config);
   }
-  TRY(key, host.eval(*slots[1]));
+  auto keyOrRaised = host.eval(*slots[1]);
+  if (failed(keyOrRaised)) {
+    (void)host.reportRaised(slots[1]->loc, "host code for the key");
+    return failure();
+  }
+  HostValue &key = *keyOrRaised;
   if (key.kind != HostValue::Kind::List && key.kind != HostValue::Kind::Tuple) {
     g.error(slots[1]->loc) << "expected a list of parameter names for key of "
                               "triton.autotune, found "

@@ -78,6 +78,7 @@ std::string PyValue::describe() const {
     return out;
   }
   case Kind::JitFunction: return "function '" + fn->name + "'";
+  case Kind::HostFunction: return "host function '" + fn->name + "'";
   case Kind::Builtin: return "function '" + s + "'";
   case Kind::Method: return "method '" + s + "'";
   case Kind::Module: return "module '" + s + "'";
@@ -1029,7 +1030,8 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
     return *global;
   static const std::set<std::string> pyBuiltins = {
       "range", "min", "max", "abs", "len", "float", "int", "bool", "print",
-      "isinstance", "tuple", "list", "getattr", "hasattr", "enumerate", "zip"};
+      "isinstance", "tuple", "list", "getattr", "hasattr", "enumerate", "zip",
+      "str"};
   if (pyBuiltins.count(name))
     return PyValue::builtin("py." + name);
   // Defined only under a module-level if that did not hold?
@@ -1395,6 +1397,8 @@ FailureOr<PyValue> CodeGen::call(const PyValue &callee, CallArgs &args,
     return callJit(*callee.fn, args, l);
   case PyValue::Kind::Builtin:
     return callBuiltin(callee.s, args, l);
+  case PyValue::Kind::HostFunction:
+    return callHost(*this, callee, args, l);
   case PyValue::Kind::DType: {
     // `tl.float32(-float("inf"))`: Triton's dtype called on a value is that
     // value cast to it (core.dtype.__call__).
@@ -2064,6 +2068,15 @@ LogicalResult CodeGen::exec(const py::Stmt &s) {
     error(s.loc) << "unsupported Python construct in a @triton.jit function: '"
                  << (s.getKind() == StmtKind::Break ? "break" : "continue")
                  << "' (Triton loops have no early exit)";
+    return failure();
+  case StmtKind::Try:
+  case StmtKind::Raise:
+  case StmtKind::Import:
+    // Read in host functions only; a jit body never holds them.
+    error(s.loc) << "unsupported Python construct in a @triton.jit function: "
+                 << (s.getKind() == StmtKind::Try     ? "'try' statement"
+                     : s.getKind() == StmtKind::Raise ? "'raise' statement"
+                                                      : "an import");
     return failure();
   case StmtKind::Assert: {
     auto &a = llvm::cast<Assert>(s);

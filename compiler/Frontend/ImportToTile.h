@@ -50,6 +50,11 @@ struct KernelOptions {
   /// The target (`--arch`), which host code evaluated for autotune configs
   /// sees as `get_current_target().arch` (sm_90a: 90).
   std::string arch = "sm_90a";
+  /// Whether host code run at module level (`os.environ.get("X", "0")`,
+  /// `os.getenv`) reads this process's environment, as Python would at
+  /// import (the tilec command line), or sees an empty one (the default:
+  /// source a host application compiles must not read its environment).
+  bool readEnvironment = false;
   /// Most errors one compile reports (compileTritonToPTX; tilec's
   /// --error-limit); 0: no limit.
   unsigned errorLimit = 20;

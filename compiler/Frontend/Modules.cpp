@@ -120,7 +120,7 @@ std::optional<bool> CodeGen::guardState(ModuleScope &m,
       known = guardResults.emplace(test, std::nullopt).first; // bindModule's
     if (known == guardResults.end()) {
       // Evaluated quietly in the module's scope: a condition tilec cannot
-      // decide (torch.cuda.is_available(), `__name__`) holds neither way,
+      // decide (torch.cuda.device_count() > 1, `__name__`) holds neither way,
       // and the definitions under it stay unread, as before.
       std::optional<bool> result;
       {
@@ -158,6 +158,23 @@ std::optional<bool> CodeGen::guardState(ModuleScope &m,
   if (unknown)
     return std::nullopt;
   return true;
+}
+
+std::string CodeGen::importSource(const ModuleScope &m,
+                                  const py::Import &imp) {
+  // `from ..x import y` in package `p.q`: module `p.x`.
+  if (!imp.isFrom || imp.level == 0)
+    return imp.module;
+  llvm::StringRef base(m.package);
+  bool ok = !m.package.empty();
+  for (unsigned k = 1; ok && k < imp.level; ++k) {
+    if (!base.contains('.'))
+      ok = false;
+    base = base.rsplit('.').first;
+  }
+  // Unresolvable: kept relative, an error where it is used.
+  return ok ? joinDotted(base, imp.module)
+            : std::string(imp.level, '.') + imp.module;
 }
 
 bool CodeGen::isNamespacePackage(const std::string &dotted) {
@@ -239,20 +256,7 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     m.pendingConstants.erase(name);
   };
   auto bindImport = [&](const py::Import &imp) {
-    // `from ..x import y` in package `p.q`: module `p.x`.
-    std::string from = imp.module;
-    if (imp.isFrom && imp.level > 0) {
-      llvm::StringRef base(m.package);
-      bool ok = !m.package.empty();
-      for (unsigned k = 1; ok && k < imp.level; ++k) {
-        if (!base.contains('.'))
-          ok = false;
-        base = base.rsplit('.').first;
-      }
-      // Unresolvable: kept relative, an error where it is used.
-      from = ok ? joinDotted(base, imp.module)
-                : std::string(imp.level, '.') + imp.module;
-    }
+    std::string from = importSource(m, imp);
     for (const py::Import::Alias &a : imp.names) {
       if (!imp.isFrom) {
         // `import a.b` binds `a`; `import a.b as c` binds c -> a.b.
@@ -691,6 +695,15 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
   }
   auto c = m.pendingConstants.find(name);
   if (c == m.pendingConstants.end()) {
+    // A host function (a module constant's `get_device_type()`): run by
+    // HostEval.cpp where it is called.
+    if (const py::FunctionDef *fn = lookupHostFunction(m, name)) {
+      PyValue h;
+      h.kind = PyValue::Kind::HostFunction;
+      h.fn = fn;
+      h.s = m.name;
+      return std::optional<PyValue>(h);
+    }
     // `from M import *`: M's public names (not starting with `_`), the
     // latest such import first.
     if (name.empty() || name.front() == '_')
@@ -713,6 +726,19 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
     }
     return std::optional<PyValue>();
   }
+  for (const auto &[changed, where] : m.ast->mutatedNames)
+    if (changed == name) {
+      // Python's value is the changed one; tilec would read a stale one.
+      auto d = error(l);
+      d << "unimplemented: module variable '" << name
+        << "' is changed by host code (line " << where.line;
+      if (m.ast != &module)
+        d << " of " << m.fileName.getValue();
+      d << ") after its assignment at line " << c->second->loc.line
+        << "; tilec reads only the assignment, so it cannot tell the value "
+           "Python would use";
+      return failure();
+    }
   std::string key = m.name + "." + name;
   if (evaluatingConstants.size() >= 256) {
     error(l) << "module constants nested more than 256 deep (at '" << name

@@ -342,6 +342,14 @@ private:
   void parseHostFunction();
   /// Records the names that tokens [from, to) change in place.
   void recordMutations(size_t from, size_t to);
+  /// Parsing a host function's body: `try`, `raise` and imports are read
+  /// (HostEval.cpp runs them); a jit function's body refuses them.
+  bool hostBody = false;
+  /// `try:` ... in a host function's body (at `try`).
+  StmtPtr parseTry();
+  /// Whether every decorator of a host function only caches its results
+  /// (functools.cache, lru_cache(...)): its value is the function's.
+  static bool onlyCaches(const ExprList &decorators);
 };
 
 //===----------------------------------------------------------------------===//
@@ -1405,6 +1413,8 @@ const char *Parser::unsupportedStatement() const {
   if (!t.is(TokenKind::Keyword))
     return nullptr;
   std::string_view k = t.text;
+  if (hostBody && (k == "try" || k == "raise" || k == "import" || k == "from"))
+    return nullptr;
   if (k == "def") return "nested function definition";
   if (k == "class") return "'class' definition";
   if (k == "with") return "'with' statement";
@@ -1422,7 +1432,15 @@ const char *Parser::unsupportedStatement() const {
 
 void Parser::parseStatement(StmtList &out) {
   if (const char *what = unsupportedStatement()) {
+    bool isTry = isKeyword("try");
     unsupported(tok().getLoc(), what);
+    if (isTry) {
+      // One error for the whole statement, its clauses included.
+      skipStatement();
+      while (isKeyword("except") || isKeyword("else") || isKeyword("finally"))
+        skipStatement();
+      panic = false;
+    }
     return;
   }
   if (tok().is(TokenKind::Indent)) {
@@ -1430,8 +1448,20 @@ void Parser::parseStatement(StmtList &out) {
     return;
   }
   StmtPtr s;
+  if (hostBody && (isKeyword("import") || isKeyword("from"))) {
+    auto imp = std::make_unique<ImportStmt>(tok().getLoc());
+    if (!parseImport(imp->import)) {
+      errorExpected("an import statement");
+      return;
+    }
+    imp->endLoc = lastRealEnd();
+    out.push_back(std::move(imp));
+    return;
+  }
   if (isKeyword("if"))
     s = parseIf(false);
+  else if (isKeyword("try"))
+    s = parseTry();
   else if (isKeyword("for"))
     s = parseFor();
   else if (isKeyword("while"))
@@ -1479,6 +1509,18 @@ StmtPtr Parser::parseSmallStatement() {
   if (t.isKeyword("pass")) {
     advance();
     return finish(std::make_unique<Pass>(loc));
+  }
+  if (t.isKeyword("raise")) {
+    advance();
+    auto r = std::make_unique<Raise>(loc);
+    if (!tok().is(TokenKind::Newline) && !isOp(";")) {
+      r->exc = parseNamedExpr();
+      if (!r->exc)
+        return nullptr;
+      if (consumeKeyword("from") && !parseNamedExpr())
+        return nullptr;
+    }
+    return finish(std::move(r));
   }
   if (t.isKeyword("break")) {
     advance();
@@ -1731,6 +1773,78 @@ StmtPtr Parser::parseWhile() {
   }
   s->endLoc = lastRealEnd();
   return s;
+}
+
+StmtPtr Parser::parseTry() {
+  SourceLoc loc = tok().getLoc();
+  advance(); // try
+  auto s = std::make_unique<Try>(loc);
+  if (!expectOp(":", " after 'try'") ||
+      !parseBlock(s->body, "'try' statement", loc.line))
+    return nullptr;
+  while (isKeyword("except")) {
+    ExceptHandler h;
+    h.loc = tok().getLoc();
+    advance();
+    if (isOp("*")) {
+      error(tok().getLoc(), "unsupported: 'except*'");
+      return nullptr;
+    }
+    if (!isOp(":")) {
+      h.type = parseNamedExpr();
+      if (!h.type)
+        return nullptr;
+      if (consumeKeyword("as")) {
+        if (!tok().is(TokenKind::Name)) {
+          errorExpected("a name after 'as'");
+          return nullptr;
+        }
+        h.name = std::string(tok().text);
+        advance();
+      }
+    }
+    if (!expectOp(":", " after 'except' clause") ||
+        !parseBlock(h.body, "'except' clause", h.loc.line))
+      return nullptr;
+    s->handlers.push_back(std::move(h));
+  }
+  if (isKeyword("else") && !s->handlers.empty()) {
+    unsigned line = tok().line;
+    advance();
+    if (!expectOp(":", " after 'else'") ||
+        !parseBlock(s->orelse, "'else' statement", line))
+      return nullptr;
+  }
+  if (isKeyword("finally")) {
+    unsigned line = tok().line;
+    advance();
+    if (!expectOp(":", " after 'finally'") ||
+        !parseBlock(s->finalbody, "'finally' clause", line))
+      return nullptr;
+  }
+  if (s->handlers.empty() && s->finalbody.empty()) {
+    errorExpected("'except' or 'finally' after a 'try' block");
+    return nullptr;
+  }
+  s->endLoc = lastRealEnd();
+  return s;
+}
+
+bool Parser::onlyCaches(const ExprList &decorators) {
+  if (decorators.empty())
+    return false;
+  for (const ExprPtr &d : decorators) {
+    if (!d)
+      return false;
+    const Expr *e = d.get();
+    if (auto *c = dyn_cast<Call>(e)) // lru_cache(maxsize=1)
+      e = c->func.get();
+    std::string text = toString(*e);
+    if (text != "cache" && text != "lru_cache" && text != "functools.cache" &&
+        text != "functools.lru_cache")
+      return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -2016,6 +2130,17 @@ void Parser::recordMutations(size_t from, size_t to) {
       "update", "sort",   "reverse", "setdefault", "popitem"};
   for (size_t i = from; i + 1 < to; ++i) {
     const Token &t = toks[i];
+    // `global a, b` in a function: it may assign the module's a and b
+    // (FlagGems' set_tl_extra_backend_module), whatever tilec reads of them.
+    if (t.isKeyword("global")) {
+      for (size_t k = i + 1; k < to && toks[k].is(TokenKind::Name); k += 2) {
+        module->mutatedNames.push_back(
+            {std::string(toks[k].text), toks[k].getLoc()});
+        if (k + 1 >= to || !toks[k + 1].isOp(","))
+          break;
+      }
+      continue;
+    }
     if (!t.is(TokenKind::Name) || (i > 0 && toks[i - 1].isOp(".")))
       continue;
     const Token &next = toks[i + 1];
@@ -2037,7 +2162,10 @@ void Parser::recordMutations(size_t from, size_t to) {
 void Parser::parseHostFunction() {
   size_t start = pos;
   size_t diagMark = diags.size();
+  bool saveHost = hostBody;
+  hostBody = true;
   std::unique_ptr<FunctionDef> fn = parseFunctionDef({});
+  hostBody = saveHost;
   std::string why;
   SourceLoc whyLoc;
   if (diags.size() > diagMark) {
@@ -2128,6 +2256,11 @@ void Parser::parseDecorated() {
   // Host code: forget what the decorators said and skip the whole thing.
   diags.resize(diagMark);
   panic = false;
+  if (onlyCaches(decorators) && isKeyword("def") &&
+      peekTok().is(TokenKind::Name)) {
+    parseHostFunction(); // a cached host function is still that function
+    return;
+  }
   pos = start;
   SourceLoc begin = tok().getLoc();
   while (isOp("@"))
@@ -2149,8 +2282,10 @@ void Parser::parseDecorated() {
     fn->unreadableLoc = begin;
     module->hostFunctions.push_back(std::move(fn));
   }
+  size_t bodyStart = pos;
   if (!atEnd())
     skipStatement();
+  recordMutations(bodyStart, pos);
   module->skipped.push_back({what, begin, lastRealEnd()});
 }
 

@@ -22,8 +22,8 @@ if hasattr(tl, "no_such_function"):
 else:
     MISSING = 0
 
-if torch.cuda.is_available():
-    # Undecidable at compile time: nothing here is defined.
+if torch.cuda.device_count() > 1:
+    # Undecidable at compile time (the GPU count): nothing here is defined.
     DEVICE_ONLY = 1
 
 if HAS_DESC:
@@ -136,13 +136,13 @@ else:
 def k_version(p):
     tl.store(p, tl.load(p) + VERSION_BRANCH + VERSION_EQ * 1000)
 
-# An undecidable if after a definition may rebind it: on a GPU machine
+# An undecidable if after a definition may rebind it: with several GPUs
 # REBOUND is 3, elsewhere 1, so it is not defined.
 REBOUND = 1
-if torch.cuda.is_available():
+if torch.cuda.device_count() > 1:
     REBOUND = 3
 SAME_AFTER = 4
-if torch.cuda.is_available():
+if torch.cuda.device_count() > 1:
     SAME_AFTER = 4
 
 

@@ -361,6 +361,9 @@ int main(int argc, char **argv) {
   const char *tritonDebug = std::getenv("TRITON_DEBUG");
   kernelOptions.debug = debugMode || (tritonDebug && *tritonDebug &&
                                       StringRef(tritonDebug) != "0");
+  // Library modules choose definitions by environment variables at import
+  // (FLA_USE_FAST_OPS): the command line reads them as Python would.
+  kernelOptions.readEnvironment = true;
   kernelOptions.importPaths.assign(includeDirs.begin(), includeDirs.end());
   if (const char *env = std::getenv("TILEC_PYTHONPATH")) {
     llvm::SmallVector<llvm::StringRef> dirs;
