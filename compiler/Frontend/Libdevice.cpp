@@ -38,6 +38,23 @@ template <typename Op> Value unaryOp(OpBuilder &b, Location l, ArrayRef<Value> v
 template <typename Op> Value binaryOp(OpBuilder &b, Location l, ArrayRef<Value> v) {
   return Op::create(b, l, v[0], v[1]);
 }
+/// libdevice's `__nv_fast_<name>f` (fp32 only): the math op with the `afn`
+/// fast-math flag, which upstream's math-to-NVVM lowers to that very call.
+template <typename Op> Value fastOp(OpBuilder &b, Location l, ArrayRef<Value> v) {
+  NamedAttribute fastmath(
+      b.getStringAttr("fastmath"),
+      arith::FastMathFlagsAttr::get(b.getContext(), arith::FastMathFlags::afn));
+  return Op::create(b, l, TypeRange{v[0].getType()}, ValueRange(v),
+                    ArrayRef<NamedAttribute>{fastmath});
+}
+/// `__nv_fast_tanhf` is PTX's tanh.approx.f32 (sm_75 and newer), which no
+/// math op lowers to: the same instruction as element-wise inline asm.
+Value fastTanh(OpBuilder &b, Location l, ArrayRef<Value> v) {
+  return tile::ElementwiseInlineAsmOp::create(
+             b, l, TypeRange{v[0].getType()}, "tanh.approx.f32 $0, $1;",
+             "=r,r", /*pure=*/true, /*packed_element=*/1u, v)
+      .getResult(0);
+}
 
 /// libdevice name (without `__nv_` and the fp32 `f` suffix) -> op.
 const llvm::StringMap<Function> &functions() {
@@ -57,6 +74,16 @@ const llvm::StringMap<Function> &functions() {
       {"erf", {1, unaryOp<math::ErfOp>}},
       {"erfc", {1, unaryOp<math::ErfcOp>}},
       {"exp", {1, unaryOp<math::ExpOp>}},
+      // Triton's fast_* (fp32 only, spelled with their `f`).
+      {"fast_expf", {1, fastOp<math::ExpOp>}},
+      {"fast_logf", {1, fastOp<math::LogOp>}},
+      {"fast_log2f", {1, fastOp<math::Log2Op>}},
+      {"fast_log10f", {1, fastOp<math::Log10Op>}},
+      {"fast_sinf", {1, fastOp<math::SinOp>}},
+      {"fast_cosf", {1, fastOp<math::CosOp>}},
+      {"fast_tanf", {1, fastOp<math::TanOp>}},
+      {"fast_powf", {2, fastOp<math::PowFOp>}},
+      {"fast_tanhf", {1, fastTanh}},
       {"exp2", {1, unaryOp<math::Exp2Op>}},
       {"expm1", {1, unaryOp<math::ExpM1Op>}},
       {"floor", {1, unaryOp<math::FloorOp>}},
@@ -173,6 +200,12 @@ FailureOr<PyValue> CodeGen::callLibdevice(const std::string &name,
   }
   args = std::move(bound);
   TRY(type, commonOperandType(*this, args.args, "libdevice." + name, l));
+  if (StringRef(name).starts_with("fast_") && !type.isF32()) {
+    error(l) << "libdevice." << name
+             << " expects fp32 operands (as Triton's libdevice: __nv_" << name
+             << "), found " << type << "; convert with .to(tl.float32)";
+    return failure();
+  }
   if (!type.isF32() && !type.isF64()) {
     error(l) << "libdevice." << name
              << " expects fp32 or fp64 operands (as Triton's libdevice: "

@@ -127,3 +127,19 @@ def extern_keys(x):
 def extern_bare_key(x):
     v = tl.load(x + tl.arange(0, 16))
     tl.store(x + tl.arange(0, 16), bare_key(v))
+
+
+@triton.jit
+def fast_ops(x_ptr, y_ptr):
+    # Triton's fast_* (flash-linear-attention's FLA_USE_FAST_OPS): fp32 only.
+    offs = tl.arange(0, 128)
+    x = tl.load(x_ptr + offs)
+    y = libdevice.fast_expf(x) + libdevice.fast_logf(x) + libdevice.fast_tanhf(x)
+    y += libdevice.fast_powf(x, 2.0) + libdevice.fast_sinf(x)
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def fast_fp16(x_ptr):
+    offs = tl.arange(0, 128)
+    tl.store(x_ptr + offs, libdevice.fast_expf(tl.load(x_ptr + offs)))
