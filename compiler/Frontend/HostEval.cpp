@@ -26,6 +26,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -146,6 +147,13 @@ struct HostValue {
 };
 
 using Kind = HostValue::Kind;
+
+/// Modules host code uses that are not on the import path: triton's, the
+/// host libraries whose facts tilec answers (torch, os, sys), itertools.
+bool knownModule(StringRef dotted) {
+  return isTritonModule(dotted) || CodeGen::isHostLibrary(dotted) ||
+         dotted == "itertools";
+}
 
 /// The suggestion closing every refusal.
 constexpr const char *kWhatIsRead =
@@ -302,6 +310,8 @@ private:
   makeConfig(const py::Call &c, std::vector<HostValue> args,
              std::vector<std::pair<std::string, HostValue>> kwargs);
   FailureOr<HostValue> binary(const py::BinOp &op);
+  FailureOr<HostValue> applyBinary(py::BinOpKind kind, const HostValue &a,
+                                   const HostValue &b, SourceLoc loc);
   FailureOr<HostValue> compare(const py::Compare &c);
   LogicalResult execBlock(const py::StmtList &body);
   /// List and dict comprehensions (tutorial 06's config list).
@@ -316,6 +326,22 @@ private:
   uint64_t iterations = 0;
   /// The exceptions being handled (innermost last), for a bare `raise`.
   std::vector<Raised> handling;
+  /// A `break` or `continue` leaving the statements of a loop body.
+  enum class Jump { None, Break, Continue } jump = Jump::None;
+  LogicalResult execFor(const py::For &f);
+  LogicalResult execWhile(const py::While &w);
+  /// `x.append(v)` and the like on a local list or dict (an expression
+  /// statement); false if `e` is not such a call.
+  FailureOr<bool> execMutation(const py::Expr &e);
+  /// `target op= value` and `d[k] = v` / `l[i] = v` on locals.
+  LogicalResult assignItem(const py::Subscript &target, const HostValue &v);
+  /// A method of a list, dict or string (`d.items()`, `s.lower()`).
+  FailureOr<HostValue> callMethod(const std::string &name,
+                                  const HostValue &self,
+                                  const std::vector<HostValue> &args,
+                                  SourceLoc l);
+  /// The elements a `for` or comprehension iterates over.
+  FailureOr<std::vector<HostValue>> iterate(const HostValue &seq, SourceLoc l);
 };
 
 FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
@@ -623,6 +649,10 @@ FailureOr<HostValue> HostEvaluator::path(const std::string &dotted,
     return HostValue::ofPath(Kind::Builtin, "triton.Config");
   if (dotted == "triton.runtime.driver.active.get_current_target")
     return HostValue::ofPath(Kind::Builtin, dotted);
+  if (dotted == "itertools")
+    return HostValue::ofPath(Kind::Module, dotted);
+  if (dotted == "itertools.product")
+    return HostValue::ofPath(Kind::Builtin, dotted);
   // A module of the kernel's package (or any on the import path).
   if (!isTritonModule(dotted) && !CodeGen::isHostLibrary(dotted)) {
     TRY(m, g.loadModule(dotted, l));
@@ -648,8 +678,7 @@ FailureOr<HostValue> HostEvaluator::devicePath(const std::string &dotted,
 
 FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
   TRY(base, eval(*a.value));
-  if (base.kind == Kind::Module &&
-      (isTritonModule(base.s) || CodeGen::isHostLibrary(base.s)))
+  if (base.kind == Kind::Module && knownModule(base.s))
     return path(base.s + "." + a.attr, a.loc);
   if (base.kind == Kind::Device) {
     auto v = g.getAttr(*base.device, a.attr, a.loc);
@@ -673,6 +702,13 @@ FailureOr<HostValue> HostEvaluator::attribute(const py::Attribute &a) {
                  << "' (backend, arch, warp_size, is_cuda_backend(), "
                     "is_hip_backend())";
     return failure();
+  }
+  if (base.kind == Kind::List || base.kind == Kind::Dict ||
+      base.kind == Kind::Str || base.kind == Kind::Tuple) {
+    HostValue m = HostValue::ofPath(Kind::Builtin, "method." + a.attr);
+    m.elts.push_back(base);
+    m.nodes += base.nodes;
+    return m;
   }
   return unimplemented(a.loc,
                        "attribute '" + a.attr + "' of " + base.describe());
@@ -708,6 +744,60 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
                         std::move(args), std::move(kwargs), c.loc);
   if (callee.kind == Kind::Device)
     return callDevice(callee, std::move(args), std::move(kwargs), c.loc);
+  if (callee.kind == Kind::Builtin &&
+      StringRef(callee.s).starts_with("method.")) {
+    if (!kwargs.empty())
+      return unimplemented(c.loc, "keyword arguments of a method");
+    return callMethod(callee.s.substr(7), callee.elts[0], args, c.loc);
+  }
+  if (callee.kind == Kind::Builtin && callee.s == "itertools.product") {
+    // product(*iterables, repeat=1): tuples, the last iterable fastest.
+    int64_t repeat = 1;
+    for (auto &[k, v] : kwargs) {
+      if (k != "repeat" || v.kind != Kind::Int || v.i < 0) {
+        error(c.loc) << "expected itertools.product(*iterables, repeat=N)";
+        return failure();
+      }
+      repeat = v.i;
+    }
+    std::vector<std::vector<HostValue>> pools;
+    for (int64_t r = 0; r < repeat && r < 64; ++r)
+      for (const HostValue &a : args) {
+        TRY(pool, iterate(a, c.loc));
+        pools.push_back(pool);
+      }
+    HostValue out;
+    out.kind = Kind::List;
+    std::vector<HostValue> prefix;
+    std::function<LogicalResult(size_t)> expand = [&](size_t k) {
+      if (k == pools.size()) {
+        HostValue t;
+        t.kind = Kind::Tuple;
+        t.elts = prefix;
+        for (const HostValue &x : prefix)
+          t.nodes += x.nodes;
+        out.nodes += t.nodes;
+        if (++iterations > (uint64_t(1) << 20) ||
+            out.nodes > (uint64_t(1) << 18)) {
+          error(c.loc) << "itertools.product in host code is larger than the "
+                          "limit of 262144 values";
+          return failure();
+        }
+        out.elts.push_back(std::move(t));
+        return success();
+      }
+      for (const HostValue &x : pools[k]) {
+        prefix.push_back(x);
+        if (failed(expand(k + 1)))
+          return failure();
+        prefix.pop_back();
+      }
+      return success();
+    };
+    if (failed(expand(0)))
+      return failure();
+    return out;
+  }
   if (callee.kind == Kind::Builtin && callee.s == "triton.Config")
     return makeConfig(c, std::move(args), std::move(kwargs));
   if (callee.kind == Kind::Builtin && callee.s == "range")
@@ -976,14 +1066,9 @@ LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
   const py::ComprehensionFor &f = c.generators[gen];
   if (f.isAsync)
     return unimplemented(f.iter->loc, "'async for'");
-  TRY(seq, eval(*f.iter));
-  if (seq.kind != Kind::List && seq.kind != Kind::Tuple) {
-    error(f.iter->loc) << "expected a list, a tuple or a range to iterate "
-                          "over in host code, found "
-                       << seq.describe();
-    return failure();
-  }
-  for (const HostValue &x : seq.elts) {
+  TRY(seqValue, eval(*f.iter));
+  TRY(seq, iterate(seqValue, f.iter->loc));
+  for (const HostValue &x : seq) {
     if (++iterations > (uint64_t(1) << 20)) {
       error(c.loc) << "comprehensions in host code evaluated for "
                       "@triton.autotune exceed the budget of 2^20 iterations";
@@ -1008,16 +1093,33 @@ LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
 LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
   using py::StmtKind;
   for (const py::StmtPtr &s : body) {
-    if (returned)
+    if (returned || jump != Jump::None)
       return success();
     switch (s->getKind()) {
     case StmtKind::Pass:
       continue;
-    case StmtKind::Expr:
-      // A docstring; a call for its effect would be run by Python.
-      if (isa<py::StringLiteral>(*cast<py::ExprStmt>(*s).value))
+    case StmtKind::Expr: {
+      const py::Expr &value = *cast<py::ExprStmt>(*s).value;
+      if (isa<py::StringLiteral>(value)) // a docstring
         continue;
+      TRY(mutated, execMutation(value));
+      if (mutated)
+        continue;
+      // A host function called for its effect: run (its value dropped).
+      if (auto *c = dyn_cast<py::Call>(&value)) {
+        TRY(callee, eval(*c->func));
+        if (callee.kind == Kind::Function) {
+          TRY(r, eval(value));
+          (void)r;
+          continue;
+        }
+      }
       return unimplemented(s->loc, "an expression statement");
+    }
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      jump = s->getKind() == StmtKind::Break ? Jump::Break : Jump::Continue;
+      return success();
     case StmtKind::Return: {
       auto &r = cast<py::Return>(*s);
       if (!r.value) {
@@ -1031,12 +1133,17 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
     case StmtKind::Assign: {
       auto &a = cast<py::Assign>(*s);
       for (const py::ExprPtr &t : a.targets)
-        if (!isa<py::Name, py::Tuple, py::List>(*t))
-          return unimplemented(t->loc, "assignment to anything but names");
+        if (!isa<py::Name, py::Tuple, py::List, py::Subscript>(*t))
+          return unimplemented(t->loc, "assignment to an attribute");
       TRY(v, eval(*a.value));
-      for (const py::ExprPtr &t : a.targets) // `major, minor = cap` too
-        if (failed(bindTarget(*t, v)))
+      for (const py::ExprPtr &t : a.targets) { // `major, minor = cap` too
+        if (auto *sub = dyn_cast<py::Subscript>(t.get())) {
+          if (failed(assignItem(*sub, v)))
+            return failure();
+        } else if (failed(bindTarget(*t, v))) {
           return failure();
+        }
+      }
       continue;
     }
     case StmtKind::If: {
@@ -1065,11 +1172,26 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
         return failure();
       continue;
     case StmtKind::For:
-      return unimplemented(s->loc, "a 'for' loop");
+      if (failed(execFor(cast<py::For>(*s))))
+        return failure();
+      continue;
     case StmtKind::While:
-      return unimplemented(s->loc, "a 'while' loop");
-    case StmtKind::AugAssign:
-      return unimplemented(s->loc, "an augmented assignment");
+      if (failed(execWhile(cast<py::While>(*s))))
+        return failure();
+      continue;
+    case StmtKind::AugAssign: {
+      auto &a = cast<py::AugAssign>(*s);
+      auto *n = dyn_cast<py::Name>(a.target.get());
+      if (!n || !locals.count(n->id))
+        return unimplemented(s->loc, n ? "an augmented assignment to a "
+                                         "module variable"
+                                       : "an augmented assignment to an "
+                                         "attribute or item");
+      TRY(rhs, eval(*a.value));
+      TRY(v, applyBinary(a.op, locals[n->id], rhs, s->loc));
+      locals[n->id] = v;
+      continue;
+    }
     default:
       return unimplemented(s->loc, "this statement");
     }
@@ -1169,18 +1291,25 @@ FailureOr<HostValue> HostEvaluator::makeConfig(
 FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
   TRY(a, eval(*op.lhs));
   TRY(b, eval(*op.rhs));
+  return applyBinary(op.op, a, b, op.loc);
+}
+
+FailureOr<HostValue> HostEvaluator::applyBinary(py::BinOpKind kind,
+                                                const HostValue &a,
+                                                const HostValue &b,
+                                                SourceLoc loc) {
   using py::BinOpKind;
   // Concatenation of lists (or tuples), and the dict union of Python 3.9.
-  if (op.op == BinOpKind::Add && a.kind == b.kind &&
+  if (kind == BinOpKind::Add && a.kind == b.kind &&
       (a.kind == Kind::List || a.kind == Kind::Tuple)) {
     if (a.elts.size() + b.elts.size() > (size_t(1) << 20)) {
-      error(op.loc)
+      error(loc)
           << "a host-code list of " << a.elts.size() + b.elts.size()
           << " elements is longer than the limit of 1048576";
       return failure();
     }
     if (a.nodes + b.nodes > (uint64_t(1) << 18)) {
-      error(op.loc) << "a host-code list of " << a.nodes + b.nodes - 1
+      error(loc) << "a host-code list of " << a.nodes + b.nodes - 1
                     << " values (nested lists' included) is larger than the limit of 262144";
       return failure();
     }
@@ -1190,7 +1319,7 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
     return out;
   }
   // Repetition: [x] * n (or n * [x]).
-  if (op.op == BinOpKind::Mul &&
+  if (kind == BinOpKind::Mul &&
       (((a.kind == Kind::List || a.kind == Kind::Tuple) &&
         b.kind == Kind::Int) ||
        ((b.kind == Kind::List || b.kind == Kind::Tuple) &&
@@ -1202,7 +1331,7 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
       nodes = UINT64_MAX; // overflow
     if (uint64_t(n) * seq.elts.size() > (uint64_t(1) << 20) ||
         nodes > (uint64_t(1) << 18)) {
-      error(op.loc) << "a host-code list repeated " << n
+      error(loc) << "a host-code list repeated " << n
                     << " times is larger than the limit of 262144 values";
       return failure();
     }
@@ -1213,7 +1342,7 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
     out.nodes = nodes;
     return out;
   }
-  if (op.op == BinOpKind::BitOr && a.kind == Kind::Dict &&
+  if (kind == BinOpKind::BitOr && a.kind == Kind::Dict &&
       b.kind == Kind::Dict) {
     HostValue out = a;
     for (size_t j = 0; j < b.elts.size(); j += 2) {
@@ -1236,11 +1365,11 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
     int64_t y = b.kind == Kind::Bool ? b.b : b.i;
     int64_t r = 0;
     auto overflow = [&]() -> FailureOr<HostValue> {
-      error(op.loc) << "integer '" << getSpelling(op.op)
+      error(loc) << "integer '" << getSpelling(kind)
                     << "' in host code overflows 64 bits";
       return failure();
     };
-    switch (op.op) {
+    switch (kind) {
     case BinOpKind::Add:
       if (ints && __builtin_add_overflow(x, y, &r))
         return overflow();
@@ -1275,7 +1404,7 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
     case BinOpKind::Mod:
       if (ints) {
         if (y == 0) {
-          error(op.loc) << "integer division or modulo by zero";
+          error(loc) << "integer division or modulo by zero";
           return failure();
         }
         // Python's floor division and a remainder with the divisor's sign.
@@ -1284,14 +1413,14 @@ FailureOr<HostValue> HostEvaluator::binary(const py::BinOp &op) {
           --q;
           r += y;
         }
-        return HostValue::ofInt(op.op == BinOpKind::FloorDiv ? q : r);
+        return HostValue::ofInt(kind == BinOpKind::FloorDiv ? q : r);
       }
       break;
     default:
       break;
     }
   }
-  return unimplemented(op.loc, "'" + std::string(getSpelling(op.op)) + "' on " +
+  return unimplemented(loc, "'" + std::string(getSpelling(kind)) + "' on " +
                                    a.describe() + " and " + b.describe());
 }
 
@@ -1383,6 +1512,255 @@ FailureOr<HostValue> HostEvaluator::compare(const py::Compare &c) {
     lhs = rhs;
   }
   return HostValue::ofBool(true);
+}
+
+FailureOr<std::vector<HostValue>> HostEvaluator::iterate(const HostValue &seq,
+                                                        SourceLoc l) {
+  switch (seq.kind) {
+  case Kind::List:
+  case Kind::Tuple:
+    return seq.elts;
+  case Kind::Dict: { // its keys, in order
+    std::vector<HostValue> keys;
+    for (size_t k = 0; k < seq.elts.size(); k += 2)
+      keys.push_back(seq.elts[k]);
+    return keys;
+  }
+  case Kind::Str: {
+    std::vector<HostValue> chars;
+    for (char ch : seq.s)
+      chars.push_back(HostValue::ofStr(std::string(1, ch)));
+    return chars;
+  }
+  default:
+    error(l) << "expected a list, a tuple, a dict, a string or a range to "
+                "iterate over in host code, found "
+             << seq.describe();
+    return failure();
+  }
+}
+
+LogicalResult HostEvaluator::execFor(const py::For &f) {
+  TRY(seqValue, eval(*f.iter));
+  TRY(seq, iterate(seqValue, f.iter->loc));
+  for (const HostValue &x : seq) {
+    if (++iterations > (uint64_t(1) << 20)) {
+      error(f.loc) << "loops in host code exceed the budget of 2^20 "
+                      "iterations";
+      return failure();
+    }
+    if (failed(bindTarget(*f.target, x)) || failed(execBlock(f.body)))
+      return failure();
+    if (returned)
+      return success();
+    Jump j = jump;
+    jump = Jump::None;
+    if (j == Jump::Break)
+      return success(); // no `else`
+  }
+  return execBlock(f.orelse);
+}
+
+LogicalResult HostEvaluator::execWhile(const py::While &w) {
+  while (true) {
+    TRY(c, eval(*w.test));
+    if (!truthy(c))
+      break;
+    if (++iterations > (uint64_t(1) << 20)) {
+      error(w.loc) << "loops in host code exceed the budget of 2^20 "
+                      "iterations";
+      return failure();
+    }
+    if (failed(execBlock(w.body)))
+      return failure();
+    if (returned)
+      return success();
+    Jump j = jump;
+    jump = Jump::None;
+    if (j == Jump::Break)
+      return success();
+  }
+  return execBlock(w.orelse);
+}
+
+FailureOr<bool> HostEvaluator::execMutation(const py::Expr &e) {
+  auto *c = dyn_cast<py::Call>(&e);
+  auto *a = c ? dyn_cast<py::Attribute>(c->func.get()) : nullptr;
+  auto *n = a ? dyn_cast<py::Name>(a->value.get()) : nullptr;
+  static constexpr StringRef kMutators[] = {"append", "extend", "insert",
+                                            "update", "clear"};
+  if (!n || !llvm::is_contained(kMutators, a->attr))
+    return false;
+  auto local = locals.find(n->id);
+  if (local == locals.end()) {
+    (void)unimplemented(e.loc, "changing module variable '" + n->id +
+                                   "' in place");
+    return failure();
+  }
+  if (!c->keywords.empty() || c->hasStarArgs())
+    return false;
+  std::vector<HostValue> args;
+  for (const py::ExprPtr &x : c->args) {
+    TRY(v, eval(*x));
+    args.push_back(v);
+  }
+  HostValue &self = local->second;
+  auto bad = [&]() -> FailureOr<bool> {
+    error(e.loc) << "bad arguments for " << self.describe() << "."
+                 << a->attr << "() in host code";
+    return failure();
+  };
+  if (self.kind == Kind::List) {
+    if (a->attr == "append" && args.size() == 1) {
+      self.nodes += args[0].nodes;
+      self.elts.push_back(args[0]);
+    } else if (a->attr == "extend" && args.size() == 1) {
+      TRY(more, iterate(args[0], e.loc));
+      for (HostValue &x : more) {
+        self.nodes += x.nodes;
+        self.elts.push_back(std::move(x));
+      }
+    } else if (a->attr == "insert" && args.size() == 2 &&
+               args[0].kind == Kind::Int) {
+      int64_t size = int64_t(self.elts.size());
+      int64_t i = std::clamp<int64_t>(
+          args[0].i < 0 ? args[0].i + size : args[0].i, 0, size);
+      self.nodes += args[1].nodes;
+      self.elts.insert(self.elts.begin() + i, args[1]);
+    } else if (a->attr == "clear" && args.empty()) {
+      self.elts.clear();
+      self.nodes = 1;
+    } else {
+      return bad();
+    }
+  } else if (self.kind == Kind::Dict) {
+    if (a->attr == "update" && args.size() == 1 && args[0].kind == Kind::Dict) {
+      TRY(merged, applyBinary(py::BinOpKind::BitOr, self, args[0], e.loc));
+      self = merged;
+    } else if (a->attr == "clear" && args.empty()) {
+      self.elts.clear();
+      self.nodes = 1;
+    } else {
+      return bad();
+    }
+  } else {
+    return false;
+  }
+  if (self.nodes > (uint64_t(1) << 18)) {
+    error(e.loc) << "a host-code list larger than the limit of 262144 values";
+    return failure();
+  }
+  return true;
+}
+
+LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
+                                        const HostValue &v) {
+  auto *n = dyn_cast<py::Name>(target.value.get());
+  if (!n || target.isTuple || target.indices.size() != 1 ||
+      isa<py::Slice>(*target.indices[0]) || !locals.count(n->id))
+    return unimplemented(target.loc, "this item assignment (tilec assigns "
+                                     "items of local lists and dicts)");
+  TRY(key, eval(*target.indices[0]));
+  HostValue &self = locals[n->id];
+  if (self.kind == Kind::Dict) {
+    for (size_t k = 0; k < self.elts.size(); k += 2)
+      if (equal(self.elts[k], key)) {
+        self.elts[k + 1] = v;
+        return success();
+      }
+    self.elts.push_back(key);
+    self.elts.push_back(v);
+    self.nodes += key.nodes + v.nodes;
+    return success();
+  }
+  if (self.kind == Kind::List && key.kind == Kind::Int) {
+    int64_t size = int64_t(self.elts.size());
+    int64_t i = key.i < 0 ? key.i + size : key.i;
+    if (i < 0 || i >= size) {
+      raised = Raised{"IndexError", "list assignment index out of range",
+                      target.loc, scope};
+      return failure();
+    }
+    self.elts[i] = v;
+    return success();
+  }
+  return unimplemented(target.loc, "assigning an item of " + self.describe());
+}
+
+FailureOr<HostValue>
+HostEvaluator::callMethod(const std::string &name, const HostValue &self,
+                          const std::vector<HostValue> &args, SourceLoc l) {
+  auto list = [&](std::vector<HostValue> elts) {
+    HostValue out;
+    out.kind = Kind::List;
+    for (HostValue &x : elts) {
+      out.nodes += x.nodes;
+      out.elts.push_back(std::move(x));
+    }
+    return out;
+  };
+  if (self.kind == Kind::Dict) {
+    if ((name == "keys" || name == "values" || name == "items") &&
+        args.empty()) {
+      std::vector<HostValue> out;
+      for (size_t k = 0; k < self.elts.size(); k += 2) {
+        if (name == "keys") {
+          out.push_back(self.elts[k]);
+        } else if (name == "values") {
+          out.push_back(self.elts[k + 1]);
+        } else {
+          HostValue t;
+          t.kind = Kind::Tuple;
+          t.elts = {self.elts[k], self.elts[k + 1]};
+          t.nodes = 1 + self.elts[k].nodes + self.elts[k + 1].nodes;
+          out.push_back(std::move(t));
+        }
+      }
+      return list(std::move(out));
+    }
+    if (name == "get" && (args.size() == 1 || args.size() == 2)) {
+      for (size_t k = 0; k < self.elts.size(); k += 2)
+        if (equal(self.elts[k], args[0]))
+          return self.elts[k + 1];
+      return args.size() == 2 ? args[1] : HostValue();
+    }
+  }
+  if (self.kind == Kind::Str) {
+    StringRef str(self.s);
+    if ((name == "lower" || name == "upper" || name == "strip" ||
+         name == "lstrip" || name == "rstrip") &&
+        args.empty()) {
+      if (name == "lower")
+        return HostValue::ofStr(str.lower());
+      if (name == "upper")
+        return HostValue::ofStr(str.upper());
+      return HostValue::ofStr(
+          (name == "strip"    ? str.trim()
+           : name == "lstrip" ? str.ltrim()
+                              : str.rtrim())
+              .str());
+    }
+    if ((name == "startswith" || name == "endswith") && args.size() == 1 &&
+        args[0].kind == Kind::Str)
+      return HostValue::ofBool(name == "startswith"
+                                   ? str.starts_with(args[0].s)
+                                   : str.ends_with(args[0].s));
+  }
+  if ((self.kind == Kind::List || self.kind == Kind::Tuple) &&
+      (name == "index" || name == "count") && args.size() == 1) {
+    int64_t count = 0;
+    for (size_t k = 0; k < self.elts.size(); ++k)
+      if (equal(self.elts[k], args[0])) {
+        if (name == "index")
+          return HostValue::ofInt(int64_t(k));
+        ++count;
+      }
+    if (name == "count")
+      return HostValue::ofInt(count);
+    raised = Raised{"ValueError", "value is not in the list", l, scope};
+    return failure();
+  }
+  return unimplemented(l, "method '" + name + "' of " + self.describe());
 }
 
 /// Whether Python's exception class `type` is `of` or derives from it (the
@@ -1528,9 +1906,7 @@ LogicalResult HostEvaluator::execImport(const py::Import &imp) {
                     at, scope};
     return failure();
   };
-  auto known = [](const std::string &dotted) {
-    return isTritonModule(dotted) || CodeGen::isHostLibrary(dotted);
-  };
+  auto known = [](const std::string &dotted) { return knownModule(dotted); };
   std::string from = g.importSource(*scope, imp);
   for (const py::Import::Alias &a : imp.names) {
     if (a.name == "*")

@@ -1,5 +1,6 @@
 # Autotune configs built by host functions, as recent Triton tutorials do:
 # the helpers below are plain Python that tilec evaluates at compile time.
+import itertools
 import torch
 import triton
 import triton.language as tl
@@ -92,3 +93,43 @@ ZIP_SIZES = [16, 32]
 @triton.jit
 def from_zip(out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + tl.arange(0, BLOCK), n)
+
+
+BLOCKS = {"small": 32, "large": 128}
+
+
+def loop_configs():
+    # Loops, break/continue, append/extend, +=, dict items and item
+    # assignment, as library config helpers build their lists.
+    configs = []
+    for name, block in BLOCKS.items():
+        for warps in [2, 4, 8, 16]:
+            if warps == 8 and name == "small":
+                continue
+            if warps > 8:
+                break
+            configs.append(triton.Config({"BLOCK": block}, num_warps=warps))
+    n = 0
+    while n < 2:
+        n += 1
+    configs += [triton.Config({"BLOCK": 64 * n}, num_warps=4)]
+    extra = {}
+    extra["BLOCK"] = 512
+    configs.extend([triton.Config(extra, num_warps=4)])
+    return configs
+
+
+@triton.autotune(configs=loop_configs(), key=["n"])
+@triton.jit
+def from_loops(p, n, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(p + o, 1, mask=o < n)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": b}, num_warps=w, num_stages=s)
+                          for b, w, s in itertools.product([64, 128], [4, 8], [2])],
+                 key=["n"])
+@triton.jit
+def from_product(p, n, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(p + o, 1, mask=o < n)

@@ -5,7 +5,7 @@ import triton.language as tl
 
 def with_loop():
     out = []
-    for b in (32, 64):
+    for b in reversed((32, 64)):
         out = out + [triton.Config({'BLOCK': b})]
     return out
 
