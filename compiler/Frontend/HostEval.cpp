@@ -28,6 +28,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 
 using namespace mlir;
@@ -159,8 +160,8 @@ bool knownModule(StringRef dotted) {
 constexpr const char *kWhatIsRead =
     "tilec evaluates lists and list comprehensions of triton.Config(...), "
     "module constants "
-    "and host functions made of assignments, 'if', 'try', imports and "
-    "'return'";
+    "and host functions made of assignments, 'if', loops, 'try', imports "
+    "and 'return'";
 
 /// Python's `==` on the values host code compares (numbers, strings, None,
 /// and sequences of them).
@@ -326,6 +327,28 @@ private:
   uint64_t iterations = 0;
   /// The exceptions being handled (innermost last), for a bare `raise`.
   std::vector<Raised> handling;
+  /// Local lists and dicts that another binding may share (`b = a`, an
+  /// argument, an element of a container): host values are copies, so
+  /// changing one in place would not change the other as in Python.
+  std::set<std::string> shared;
+  /// Marks `e`, if it names a local list or dict, as shared.
+  void noteShared(const py::Expr &e) {
+    if (auto *n = dyn_cast<py::Name>(&e)) {
+      auto it = locals.find(n->id);
+      if (it != locals.end() &&
+          (it->second.kind == Kind::List || it->second.kind == Kind::Dict))
+        shared.insert(n->id);
+    }
+  }
+  /// Refuses changing `name` in place if it is shared.
+  LogicalResult checkUnshared(const std::string &name, SourceLoc l) {
+    if (!shared.count(name))
+      return success();
+    return unimplemented(l, "changing '" + name +
+                                "' in place after it was bound to another "
+                                "name, passed or stored (tilec's lists and "
+                                "dicts are values: build a new one)");
+  }
   /// A `break` or `continue` leaving the statements of a loop body.
   enum class Jump { None, Break, Continue } jump = Jump::None;
   LogicalResult execFor(const py::For &f);
@@ -388,6 +411,7 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
     for (const py::ExprPtr &x : elts) {
       if (isa<py::Starred>(*x))
         return unimplemented(x->loc, "'*' unpacking");
+      noteShared(*x);
       TRY(v, eval(*x));
       out.nodes += v.nodes;
       out.elts.push_back(v);
@@ -412,6 +436,7 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
             << "expected a string key in a config dict, found " << k.describe();
         return failure();
       }
+      noteShared(*d.values[i]);
       TRY(v, eval(*d.values[i]));
       // A repeated key keeps its first position and its last value.
       bool found = false;
@@ -723,6 +748,7 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
       return unimplemented(a->loc, isa<py::Starred>(*a)
                                        ? "'*' arguments"
                                        : "a generator argument");
+    noteShared(*a);
     TRY(v, eval(*a));
     args.push_back(v);
   }
@@ -736,6 +762,7 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
       kwargs.emplace_back(k.name, given);
       continue;
     }
+    noteShared(*k.value);
     TRY(v, eval(*k.value));
     kwargs.emplace_back(k.name, v);
   }
@@ -939,6 +966,12 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   }
 
   std::swap(locals, frame);
+  std::set<std::string> callerShared;
+  std::swap(shared, callerShared);
+  // Parameters share the caller's lists and dicts.
+  for (auto &[name, v] : locals)
+    if (v.kind == Kind::List || v.kind == Kind::Dict)
+      shared.insert(name);
   g.callStack.push_back(g.loc(l));
   ++depth;
   std::optional<HostValue> savedReturn = std::move(returned);
@@ -948,6 +981,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   returned = std::move(savedReturn);
   --depth;
   g.callStack.pop_back();
+  std::swap(shared, callerShared);
   std::swap(locals, frame);
   if (failed(r))
     return failure();
@@ -1135,8 +1169,15 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
       for (const py::ExprPtr &t : a.targets)
         if (!isa<py::Name, py::Tuple, py::List, py::Subscript>(*t))
           return unimplemented(t->loc, "assignment to an attribute");
+      noteShared(*a.value);
       TRY(v, eval(*a.value));
       for (const py::ExprPtr &t : a.targets) { // `major, minor = cap` too
+        if (auto *n = dyn_cast<py::Name>(t.get())) {
+          shared.erase(n->id); // a new binding
+          if (isa<py::Name>(*a.value) &&
+              (v.kind == Kind::List || v.kind == Kind::Dict))
+            shared.insert(n->id);
+        }
         if (auto *sub = dyn_cast<py::Subscript>(t.get())) {
           if (failed(assignItem(*sub, v)))
             return failure();
@@ -1187,6 +1228,10 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
                                          "module variable"
                                        : "an augmented assignment to an "
                                          "attribute or item");
+      // `+=` changes a list in place.
+      if (locals[n->id].kind == Kind::List &&
+          failed(checkUnshared(n->id, s->loc)))
+        return failure();
       TRY(rhs, eval(*a.value));
       TRY(v, applyBinary(a.op, locals[n->id], rhs, s->loc));
       locals[n->id] = v;
@@ -1599,12 +1644,15 @@ FailureOr<bool> HostEvaluator::execMutation(const py::Expr &e) {
   }
   if (!c->keywords.empty() || c->hasStarArgs())
     return false;
+  if (failed(checkUnshared(n->id, e.loc)))
+    return failure();
   std::vector<HostValue> args;
   for (const py::ExprPtr &x : c->args) {
+    noteShared(*x);
     TRY(v, eval(*x));
     args.push_back(v);
   }
-  HostValue &self = local->second;
+  HostValue &self = locals[n->id];
   auto bad = [&]() -> FailureOr<bool> {
     error(e.loc) << "bad arguments for " << self.describe() << "."
                  << a->attr << "() in host code";
@@ -1660,6 +1708,8 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
       isa<py::Slice>(*target.indices[0]) || !locals.count(n->id))
     return unimplemented(target.loc, "this item assignment (tilec assigns "
                                      "items of local lists and dicts)");
+  if (failed(checkUnshared(n->id, target.loc)))
+    return failure();
   TRY(key, eval(*target.indices[0]));
   HostValue &self = locals[n->id];
   if (self.kind == Kind::Dict) {

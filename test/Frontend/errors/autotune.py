@@ -109,3 +109,16 @@ def k_autotune_keyword(x_ptr, n, BLOCK: tl.constexpr):
 @triton.jit
 def k_plain(x_ptr, n, BLOCK: tl.constexpr):
     tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+
+def aliased():
+    a = []
+    b = a
+    a.append(triton.Config({'BLOCK': 32}))
+    return b
+
+
+@triton.autotune(configs=aliased(), key=['n'])
+@triton.jit
+def k_aliased(x_ptr, n, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
