@@ -580,8 +580,10 @@ TEST(ParserTest, HostFunctionsAreRead) {
             "unsupported Python construct in a @triton.jit function: 'with' "
             "statement");
   EXPECT_EQ(m.hostFunctions[1]->unreadableLoc.line, 4u);
+  // A cache decorator leaves the function readable (its value is the
+  // function's).
   EXPECT_EQ(m.hostFunctions[2]->name, "cached");
-  EXPECT_EQ(m.hostFunctions[2]->unreadable, "a decorated host function");
+  EXPECT_TRUE(m.hostFunctions[2]->unreadable.empty());
   // The later definition wins, as in Python.
   EXPECT_EQ(m.lookupHostFunction("is_cuda"), m.hostFunctions[3].get());
   EXPECT_FALSE(m.lookupFunction("is_cuda"));
@@ -591,6 +593,47 @@ TEST(ParserTest, HostFunctionsAreRead) {
   EXPECT_EQ(m.mutatedNames[1].first, "TOTAL");
   // Host functions are still listed as skipped host code.
   EXPECT_GE(m.skipped.size(), 5u);
+}
+
+TEST(ParserTest, DecoratedHostFunctions) {
+  // Any decorator but functools' caches: not read. A host body holds try,
+  // raise and imports; a global declaration notes the module name changed.
+  ParseResult r = parseModule("import functools\n"
+                              "@register\n"
+                              "def registered():\n"
+                              "    return 1\n"
+                              "@functools.lru_cache(maxsize=1)\n"
+                              "def device():\n"
+                              "    try:\n"
+                              "        from x import y\n"
+                              "    except (ImportError, KeyError) as e:\n"
+                              "        raise RuntimeError('no') from e\n"
+                              "    finally:\n"
+                              "        pass\n"
+                              "    return y\n"
+                              "def setter():\n"
+                              "    global MODE, LEVEL\n"
+                              "    MODE = 1\n",
+                              "d.py");
+  ASSERT_TRUE(r.diagnostics.empty()) << r.diagnostics[0].message;
+  const Module &m = *r.module;
+  ASSERT_EQ(m.hostFunctions.size(), 3u);
+  EXPECT_EQ(m.hostFunctions[0]->name, "registered");
+  EXPECT_EQ(m.hostFunctions[0]->unreadable, "a decorated host function");
+  EXPECT_EQ(m.hostFunctions[1]->name, "device");
+  EXPECT_TRUE(m.hostFunctions[1]->unreadable.empty());
+  ASSERT_EQ(m.hostFunctions[1]->body.size(), 2u);
+  auto *t = llvm::dyn_cast<Try>(m.hostFunctions[1]->body[0].get());
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->handlers.size(), 1u);
+  EXPECT_EQ(t->handlers[0].name, "e");
+  EXPECT_TRUE(llvm::isa<ImportStmt>(t->body[0].get()));
+  EXPECT_TRUE(llvm::isa<Raise>(t->handlers[0].body[0].get()));
+  EXPECT_EQ(t->finalbody.size(), 1u);
+  // `global MODE, LEVEL`: both may change.
+  ASSERT_EQ(m.mutatedNames.size(), 2u);
+  EXPECT_EQ(m.mutatedNames[0].first, "MODE");
+  EXPECT_EQ(m.mutatedNames[1].first, "LEVEL");
 }
 
 TEST(ParserTest, DeepNesting) {
