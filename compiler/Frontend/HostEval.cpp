@@ -149,6 +149,13 @@ struct HostValue {
 
 using Kind = HostValue::Kind;
 
+/// The module named `name` (a host function's home), else the kernel's.
+CodeGen::ModuleScope *homeModule(CodeGen &g, const std::string &name) {
+  auto it = g.modulesByName.find(name);
+  return it == g.modulesByName.end() ? g.moduleScopes.front().get()
+                                     : it->second;
+}
+
 /// Modules host code uses that are not on the import path: triton's, the
 /// host libraries whose facts tilec answers (torch, os, sys), itertools.
 bool knownModule(StringRef dotted) {
@@ -2059,9 +2066,7 @@ FailureOr<HostValue> HostEvaluator::fromDevice(const PyValue &v, SourceLoc l) {
     HostValue f;
     f.kind = Kind::Function;
     f.fn = v.fn;
-    auto home = g.modulesByName.find(v.s);
-    f.home = home == g.modulesByName.end() ? g.moduleScopes.front().get()
-                                           : home->second;
+    f.home = homeModule(g, v.s);
     return f;
   }
   default:
@@ -2156,11 +2161,8 @@ FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
     TRY(v, host.fromDevice(a, l));
     hostKwargs.emplace_back(k, v);
   }
-  auto home = g.modulesByName.find(callee.s);
-  CodeGen::ModuleScope *m = home == g.modulesByName.end()
-                                ? g.moduleScopes.front().get()
-                                : home->second;
-  auto r = host.callFunction(*callee.fn, m, std::move(hostArgs),
+  auto r = host.callFunction(*callee.fn, homeModule(g, callee.s),
+                             std::move(hostArgs),
                              std::move(hostKwargs), l);
   if (failed(r)) {
     if (host.raised)
