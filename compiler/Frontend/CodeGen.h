@@ -493,6 +493,10 @@ public:
   mlir::LogicalResult bindModule(ModuleScope &m);
   /// The module `dotted` from the import path (null if none has it; a
   /// module that does not parse is reported and fails).
+  /// Whether `m` defines `name` only under module-level ifs or trys (for
+  /// the note kUnderGuard adds to a "not defined" error).
+  bool definedUnderGuard(const ModuleScope &m, const std::string &name);
+  static const char *const kUnderGuard;
   /// The module a from-import in `m` reads (`from ..x import y` in package
   /// `p.q`: `p.x`); one that climbs above the top package stays relative
   /// (`..x`), an error where it is used.

@@ -1034,22 +1034,27 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
       "str"};
   if (pyBuiltins.count(name))
     return PyValue::builtin("py." + name);
+  error(l) << "name '" << name << "' is not defined"
+           << (definedUnderGuard(*cur, name) ? kUnderGuard : "");
+  return failure();
+}
+
+const char *const CodeGen::kUnderGuard =
+    " (the module defines it under a module-level if or try that does not "
+    "hold or that tilec cannot decide, and not with one value on every way "
+    "Python may go)";
+
+bool CodeGen::definedUnderGuard(const ModuleScope &m, const std::string &name) {
   // Defined only under a module-level if that did not hold?
   bool guarded = false;
-  for (const py::ModuleConstant &c : cur->ast->constants)
+  for (const py::ModuleConstant &c : m.ast->constants)
     guarded |= c.name == name && !c.guard.empty();
-  for (const auto &fn : cur->ast->functions)
+  for (const auto &fn : m.ast->functions)
     guarded |= fn->name == name && !fn->guard.empty();
-  for (const py::Import &imp : cur->ast->imports)
+  for (const py::Import &imp : m.ast->imports)
     for (const py::Import::Alias &a : imp.names)
       guarded |= !imp.guard.empty() && imp.boundName(a) == name;
-  error(l) << "name '" << name << "' is not defined"
-           << (guarded ? " (the module defines it under a module-level if "
-                         "or try that does not hold or that tilec cannot "
-                         "decide, and not with one value on every way "
-                         "Python may go)"
-                       : "");
-  return failure();
+  return guarded;
 }
 
 FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
