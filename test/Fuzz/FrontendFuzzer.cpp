@@ -21,8 +21,9 @@
 // what imports is run through the whole pipeline and LLVM's NVPTX backend
 // to PTX text (emitPTX): runFuzzInput in FuzzInput.h, which the unit test
 // test/Unit/Compiler/FuzzInputTest.cpp runs on every seed. Diagnostics are
-// swallowed: an error is a fine outcome, a crash, hang, leak or sanitizer
-// report is not.
+// swallowed (TILEC_FUZZ_VERBOSE=1 prints them, with how far the input got):
+// an error is a fine outcome, a crash, hang, leak or sanitizer report is
+// not.
 //
 // Built only with -DTILEC_BUILD_FUZZERS=ON and clang (scripts/fuzz.sh);
 // docs/testing.md, "Fuzzing", says how to run it.
@@ -33,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
 /// The LLVM and MLIR libraries are uninstrumented, but the LLVM headers
@@ -45,9 +47,16 @@ extern "C" const char *__asan_default_options() {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  using tilec::fuzz::FuzzOutcome;
+  // TILEC_FUZZ_VERBOSE=1: each input's diagnostics and outcome on stderr
+  // (replaying one input; slow for a run).
+  static const bool verbose = std::getenv("TILEC_FUZZ_VERBOSE") != nullptr;
   std::string_view input(reinterpret_cast<const char *>(data), size);
+  FuzzOutcome outcome =
+      tilec::fuzz::runFuzzInput(input, verbose ? &llvm::errs() : nullptr);
+  if (verbose)
+    llvm::errs() << "tilec-frontend-fuzzer: "
+                 << tilec::fuzz::getOutcomeName(outcome) << "\n";
   // A rejected input (FuzzInput.h) is kept out of the corpus.
-  return tilec::fuzz::runFuzzInput(input) == tilec::fuzz::FuzzOutcome::Rejected
-             ? -1
-             : 0;
+  return outcome == FuzzOutcome::Rejected ? -1 : 0;
 }

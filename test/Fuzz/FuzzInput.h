@@ -190,6 +190,25 @@ enum class FuzzOutcome {
   Compiled,      ///< PTX text came out
 };
 
+/// `outcome` in words.
+inline const char *getOutcomeName(FuzzOutcome outcome) {
+  switch (outcome) {
+  case FuzzOutcome::Rejected:
+    return "rejected";
+  case FuzzOutcome::NoKernel:
+    return "no kernel";
+  case FuzzOutcome::ImportError:
+    return "import error";
+  case FuzzOutcome::PipelineError:
+    return "pipeline error";
+  case FuzzOutcome::BackendError:
+    return "backend error";
+  case FuzzOutcome::Compiled:
+    return "compiled";
+  }
+  return "?";
+}
+
 /// The dialects of every context, registered once.
 inline const mlir::DialectRegistry &getFuzzRegistry() {
   static const mlir::DialectRegistry *registry = [] {
