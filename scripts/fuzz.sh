@@ -2,8 +2,11 @@
 # Builds the libFuzzer target over the front end (test/Fuzz/FrontendFuzzer.cpp)
 # with clang-22, ASan and UBSan in its own build directory, and runs it for
 # SECONDS (default 600) on one job, seeded with test/Frontend/{,Inputs/}*.py,
-# examples/*.py and test/Fuzz/crashers/*.py, with test/Fuzz/python.dict. Crash, leak and timeout inputs
-# land in BUILD_DIR/artifacts/; the grown corpus in BUILD_DIR/corpus/.
+# examples/*.py, test/Fuzz/crashers/*.py and the multi-file inputs of
+# test/Fuzz/seeds/*.py (a kernel and the modules it imports, split at
+# `#@file PATH` lines; test/Fuzz/FuzzInput.h), with test/Fuzz/python.dict.
+# Crash, leak and timeout inputs land in BUILD_DIR/artifacts/; the grown
+# corpus in BUILD_DIR/corpus/.
 # Extra arguments go to libFuzzer (e.g. -jobs=2, -only_ascii=1).
 #
 #   scripts/fuzz.sh [SECONDS] [libFuzzer options...]
@@ -42,7 +45,8 @@ ninja -C "$build" tilec-frontend-fuzzer
 corpus="$build/corpus"
 artifacts="$build/artifacts"
 mkdir -p "$corpus" "$artifacts"
-cp -n test/Frontend/Inputs/*.py test/Frontend/*.py examples/*.py test/Fuzz/crashers/*.py "$corpus/" 2>/dev/null || true
+cp -n test/Frontend/Inputs/*.py test/Frontend/*.py examples/*.py test/Fuzz/crashers/*.py \
+  test/Fuzz/seeds/*.py "$corpus/" 2>/dev/null || true
 
 # detect_leaks: every input allocates a fresh MLIR context and module, and
 # frees them; a leak is a finding. The uninstrumented MLIR libraries are

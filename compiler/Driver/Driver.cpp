@@ -491,6 +491,10 @@ bool tilec::compileTritonToPTXUnprotected(
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
+  // Errors in imported modules show their source lines from where the
+  // modules were read.
+  if (!kernels.empty() && kernels.front().fileSystem)
+    sourceMgr.setVirtualFileSystem(kernels.front().fileSystem);
   llvm::raw_string_ostream diagStream(diagnostics);
   DiagnosticReporter reporter(sourceMgr, &ctx, diagStream,
                               kernels.empty() ? kDefaultErrorLimit

@@ -87,10 +87,13 @@ mlir::LogicalResult runPipeline(mlir::ModuleOp module, Stage stop,
 /// Triton-language `source` (named `fileName` in messages) for `arch` to
 /// PTX with the runtime's metadata lines. Returns false on error, with every
 /// diagnostic (`file:line:col: error: ...`, source line, caret) in
-/// `diagnostics`. Thread-safe: each call has its own MLIR context. An LLVM
-/// fatal error or a crash inside the compiler is an error too (an
-/// "internal compiler error" line; runRecoveringFromCrashes), never the end
-/// of the host process.
+/// `diagnostics`. Modules the source imports are read through
+/// `kernel.fileSystem` (an llvm::vfs::InMemoryFileSystem compiles a whole
+/// package from memory; null: the real file system), as are the source
+/// lines of diagnostics in them. Thread-safe: each call has its own MLIR
+/// context. An LLVM fatal error or a crash inside the compiler is an error
+/// too (an "internal compiler error" line; runRecoveringFromCrashes), never
+/// the end of the host process.
 bool compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                         const frontend::KernelOptions &kernel,
                         const PipelineOptions &options, std::string &ptx,

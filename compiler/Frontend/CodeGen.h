@@ -515,6 +515,10 @@ public:
   /// The folders imports search: the kernel file's, then options.importPaths.
   const std::vector<std::string> &importSearchPath();
   std::optional<std::vector<std::string>> searchPath;
+  /// Where imports look for and read files: options.fileSystem, else the
+  /// real file system.
+  llvm::vfs::FileSystem &fileSystem();
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs;
   /// The function `c` makes a jit function by a call (`k = triton.jit(f)`,
   /// keywords allowed: `triton.jit(f)` with the options of the decorator
   /// form are not read), or null.

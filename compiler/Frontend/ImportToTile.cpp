@@ -340,6 +340,13 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   // `file: error: ...`, DiagnosticReporter).
   Location wholeFile = FileLineColLoc::get(cur->fileName, 0, 0);
   out = ModuleOp::create(fileLoc);
+  // Module-level code evaluated before the kernel exists (the bindings of
+  // module-level trys and undecidable ifs, autotune configs) may build ops
+  // that are not compile-time values and are discarded: they go to this
+  // block, freed when run() returns (built with no insertion point, each
+  // leaked; found by the fuzzer).
+  Block preamble;
+  b.setInsertionPointToStart(&preamble);
 
   // Module-level names.
   if (failed(bindModule(*cur)))

@@ -15,6 +15,8 @@
 #include "compiler/Frontend/AST.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <string>
 #include <utility>
@@ -39,6 +41,12 @@ struct KernelOptions {
   /// order. A directory under which the kernel file lies in packages also
   /// names its module, for relative imports (`from ..utils import x`).
   std::vector<std::string> importPaths;
+  /// The file system imports read: the kernel file's folder, module files,
+  /// `__init__.py`s, namespace-package folders, the working directory that
+  /// relative paths start from. Null: the real one. A host application that
+  /// compiles from memory gives an llvm::vfs::InMemoryFileSystem holding
+  /// the kernel's modules (as the fuzzer does, test/Fuzz/FrontendFuzzer.cpp).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem;
   /// Warps per CTA (0: the chosen autotune config's, else 4).
   unsigned numWarps = 0;
   /// Software-pipelining depth recorded on the kernel (0: the chosen

@@ -9,15 +9,18 @@
 // and skips host code), and gets its own scope of module-level names. A
 // jit function runs with its own module's names: `cur` switches to it
 // while it is inlined. Modules that are not found (torch, a library's host
-// runtime) are errors only where a jit function uses them.
+// runtime) are errors only where a jit function uses them. Every file and
+// folder is looked up and read through KernelOptions::fileSystem (the real
+// file system by default), so a host application or the fuzzer can compile
+// a package held in memory.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
 #include "compiler/Frontend/Parser.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <cstring>
 
@@ -44,11 +47,26 @@ std::string joinDotted(llvm::StringRef base, llvm::StringRef rel) {
   return (base + "." + rel).str();
 }
 
-/// Whether `path` is an existing regular file.
-bool isFile(const llvm::Twine &path) {
-  return llvm::sys::fs::is_regular_file(path);
+/// Whether `path` is an existing regular file of `fs` (symbolic links
+/// followed).
+bool isFile(llvm::vfs::FileSystem &fs, const llvm::Twine &path) {
+  llvm::ErrorOr<llvm::vfs::Status> st = fs.status(path);
+  return st && st->isRegularFile();
+}
+
+/// Whether `path` is an existing folder of `fs`.
+bool isDirectory(llvm::vfs::FileSystem &fs, const llvm::Twine &path) {
+  llvm::ErrorOr<llvm::vfs::Status> st = fs.status(path);
+  return st && st->isDirectory();
 }
 } // namespace
+
+llvm::vfs::FileSystem &CodeGen::fileSystem() {
+  if (!fs)
+    fs = options.fileSystem ? options.fileSystem
+                            : llvm::vfs::getRealFileSystem();
+  return *fs;
+}
 
 const std::vector<std::string> &CodeGen::importSearchPath() {
   // Computed once: the options and the kernel file do not change.
@@ -57,7 +75,7 @@ const std::vector<std::string> &CodeGen::importSearchPath() {
   searchPath.emplace();
   // The kernel file's folder, when it is a file (a buffer compiled from
   // memory or stdin has none: the working directory is not searched).
-  if (isFile(module.fileName)) {
+  if (isFile(fileSystem(), module.fileName)) {
     llvm::SmallString<256> own(module.fileName);
     llvm::sys::path::remove_filename(own);
     searchPath->push_back(own.empty() ? "." : std::string(own));
@@ -189,7 +207,7 @@ bool CodeGen::isNamespacePackage(const std::string &dotted) {
     llvm::sys::path::append(d, rel);
     init = d;
     llvm::sys::path::append(init, "__init__.py");
-    if (llvm::sys::fs::is_directory(d) && !isFile(init))
+    if (isDirectory(fileSystem(), d) && !isFile(fileSystem(), init))
       return true;
   }
   return false;
@@ -201,11 +219,11 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
   if (&m == moduleScopes.front().get()) {
     m.name = "__main__";
     llvm::SmallString<256> file(module.fileName);
-    (void)llvm::sys::fs::make_absolute(file);
+    (void)fileSystem().makeAbsolute(file);
     llvm::sys::path::remove_dots(file, /*remove_dot_dot=*/true);
     for (const std::string &d : options.importPaths) {
       llvm::SmallString<256> dir(d);
-      (void)llvm::sys::fs::make_absolute(dir);
+      (void)fileSystem().makeAbsolute(dir);
       llvm::sys::path::remove_dots(dir, true);
       llvm::StringRef rest(file);
       if (dir.empty() || !rest.consume_front(dir) ||
@@ -579,12 +597,12 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
     llvm::SmallString<256> file(dir), init(dir);
     llvm::sys::path::append(file, leaf.str() + ".py");
     llvm::sys::path::append(init, leaf, "__init__.py");
-    if (isFile(init)) {
+    if (isFile(fileSystem(), init)) {
       found = std::string(init);
       isPackage = true;
       break;
     }
-    if (isFile(file)) {
+    if (isFile(fileSystem(), file)) {
       found = std::string(file);
       break;
     }
@@ -597,7 +615,9 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
     return failure();
   }
   uint64_t size = 0;
-  if (!llvm::sys::fs::file_size(found, size) && size > kMaxModuleBytes) {
+  if (llvm::ErrorOr<llvm::vfs::Status> st = fileSystem().status(found))
+    size = st->getSize();
+  if (size > kMaxModuleBytes) {
     error(l) << "module '" << dotted << "' (" << found << ") is " << size
              << " bytes, more than the " << kMaxModuleBytes << " read";
     return failure();
@@ -608,7 +628,9 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
     return failure();
   }
   moduleBytesRead += size;
-  auto buffer = llvm::MemoryBuffer::getFile(found, /*IsText=*/true);
+  auto buffer = fileSystem().getBufferForFile(
+      found, /*FileSize=*/-1, /*RequiresNullTerminator=*/true,
+      /*IsVolatile=*/false, /*IsText=*/true);
   if (!buffer) {
     error(l) << "cannot read module '" << dotted << "' (" << found
              << "): " << buffer.getError().message();

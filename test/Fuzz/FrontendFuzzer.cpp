@@ -1,85 +1,41 @@
 //===- FrontendFuzzer.cpp - libFuzzer target over the front end -----------===//
 //
-// One input is the text of a `.py` file. It is tokenized and parsed
-// (py::parseModule), and its syntax tree printed to a null stream; if it
-// parsed without diagnostics and holds a jit function, the first one is
-// imported as a kernel (frontend::importKernel) into a fresh MLIR context with
-// a signature guessed from its parameters (under KernelOptions' default
-// budgets), and what imports is run through the whole pipeline and LLVM's
-// NVPTX backend to PTX text (emitPTX). Diagnostics are swallowed:
-// an error is a fine outcome, a crash, hang, leak or sanitizer report is not.
+// One input is the text of a `.py` file, or of several: lines of the form
+//
+//   #@file <relative/path.py>
+//
+// split it into files (the text before the first such line is the kernel
+// file `fuzz.py`; when that text is blank, the first file named is the
+// kernel). The files go into an in-memory file system under /fuzz, which is
+// the import path, so that `import helpers as hx`, `from .utils import f`,
+// packages with `__init__.py`, namespace packages and import cycles read
+// them (KernelOptions::fileSystem). Inputs with more than 16 such lines, an
+// absolute path, a `.`, `..` or empty path part, or a path given twice are
+// rejected (FuzzInput.h).
+//
+// The kernel file is tokenized and parsed (py::parseModule), and its syntax
+// tree printed to a null stream; if it parsed without diagnostics and holds
+// a jit function, the first one is imported as a kernel
+// (frontend::importKernel) into a fresh MLIR context with a signature
+// guessed from its parameters (under KernelOptions' default budgets), and
+// what imports is run through the whole pipeline and LLVM's NVPTX backend
+// to PTX text (emitPTX): runFuzzInput in FuzzInput.h, which the unit test
+// test/Unit/Compiler/FuzzInputTest.cpp runs on every seed. Diagnostics are
+// swallowed (TILEC_FUZZ_VERBOSE=1 prints them, with how far the input got):
+// an error is a fine outcome, a crash, hang, leak or sanitizer report is
+// not.
 //
 // Built only with -DTILEC_BUILD_FUZZERS=ON and clang (scripts/fuzz.sh);
 // docs/testing.md, "Fuzzing", says how to run it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Driver/Driver.h"
-#include "compiler/Frontend/ImportToTile.h"
-#include "compiler/Frontend/Parser.h"
-#include "compiler/InitAll.h"
-#include "compiler/Target/PTX/PTXBackend.h"
-
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/raw_ostream.h"
+#include "test/Fuzz/FuzzInput.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
+#include <cstdlib>
 #include <string_view>
-
-using namespace tilec;
-
-namespace {
-
-/// True if `param` is annotated `constexpr`, `tl.constexpr` or
-/// `triton.language.constexpr`.
-bool isConstexprParam(const py::Param &param) {
-  if (!param.annotation)
-    return false;
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  py::printExpr(*param.annotation, os);
-  return llvm::StringRef(text).ends_with("constexpr");
-}
-
-/// Integer-looking parameter names (`n_elements`, `M`, `stride_am`, ...)
-/// get `i32`; everything else is a pointer to fp32. Constexprs are -D'd to
-/// 16 and left out of the signature.
-void guessSpecialization(const py::FunctionDef &fn,
-                         frontend::KernelOptions &options) {
-  options.kernelName = fn.name;
-  std::string signature;
-  for (const py::Param &param : fn.params) {
-    if (isConstexprParam(param)) {
-      options.constexprs.emplace_back(param.name, "16");
-      continue;
-    }
-    llvm::StringRef name(param.name);
-    bool isInt = name.starts_with("n") || name.starts_with("N") ||
-                 name.contains("stride") || name.contains("size") ||
-                 (name.size() == 1 && llvm::isUpper(name[0]));
-    if (!signature.empty())
-      signature += ", ";
-    signature += isInt ? "i32" : "*fp32";
-  }
-  options.signature = std::move(signature);
-}
-
-const mlir::DialectRegistry &getRegistry() {
-  static const mlir::DialectRegistry *registry = [] {
-    auto *r = new mlir::DialectRegistry();
-    registerAllDialects(*r);
-    return r;
-  }();
-  return *registry;
-}
-
-} // namespace
 
 /// The LLVM and MLIR libraries are uninstrumented, but the LLVM headers
 /// inlined into the instrumented code (BumpPtrAllocator) poison the memory
@@ -91,30 +47,16 @@ extern "C" const char *__asan_default_options() {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  std::string_view source(reinterpret_cast<const char *>(data), size);
-  py::ParseResult parsed = py::parseModule(source, "fuzz.py");
-  py::dumpAST(*parsed.module, llvm::nulls());
-  if (!parsed.succeeded() || parsed.module->functions.empty())
-    return 0;
-
-  mlir::MLIRContext ctx(getRegistry(), mlir::MLIRContext::Threading::DISABLED);
-  ctx.loadAllAvailableDialects();
-  ctx.printOpOnDiagnostic(false);
-  mlir::ScopedDiagnosticHandler swallow(
-      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
-
-  frontend::KernelOptions options;
-  guessSpecialization(*parsed.module->functions.front(), options);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      frontend::importKernel(*parsed.module, options, &ctx);
-  if (!module)
-    return 0;
-  // The whole pipeline, through LLVM's NVPTX backend to PTX text: the
-  // symbol, parameter and fatal-error checks live past the layout stage.
-  if (failed(runPipeline(*module, Stage::LLVMDialect, PipelineOptions())))
-    return 0;
-  std::string ptx;
-  llvm::raw_string_ostream os(ptx);
-  (void)emitPTX(*module, "sm_90a", os, /*fpFusion=*/true);
-  return 0;
+  using tilec::fuzz::FuzzOutcome;
+  // TILEC_FUZZ_VERBOSE=1: each input's diagnostics and outcome on stderr
+  // (replaying one input; slow for a run).
+  static const bool verbose = std::getenv("TILEC_FUZZ_VERBOSE") != nullptr;
+  std::string_view input(reinterpret_cast<const char *>(data), size);
+  FuzzOutcome outcome =
+      tilec::fuzz::runFuzzInput(input, verbose ? &llvm::errs() : nullptr);
+  if (verbose)
+    llvm::errs() << "tilec-frontend-fuzzer: "
+                 << tilec::fuzz::getOutcomeName(outcome) << "\n";
+  // A rejected input (FuzzInput.h) is kept out of the corpus.
+  return outcome == FuzzOutcome::Rejected ? -1 : 0;
 }
