@@ -16,6 +16,7 @@
 #include "TilecVersion.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Target/PTX/PTXBackend.h"
+#include "tilec/Cache.h"
 #include "dialects/Tile/IR/TileOps.h"
 
 #include "mlir/IR/AsmState.h"
@@ -247,8 +248,65 @@ bool exceedsMLIRNesting(StringRef text, size_t &at) {
 }
 } // namespace
 
+/// `tilec cache list|stats|clear [--dir DIR]`: the disk cache of compiled
+/// kernels (tilec/Cache.h; TILEC_CACHE_DIR, else XDG_CACHE_HOME/tilec, else
+/// HOME/.cache/tilec). Exit codes as for compiles: 0, or 1 with an error.
+int runCacheCommand(int argc, char **argv) {
+  std::string action, dir;
+  for (int i = 2; i < argc; ++i) {
+    StringRef a(argv[i]);
+    if (a == "--dir" && i + 1 < argc)
+      dir = argv[++i];
+    else if (a.consume_front("--dir="))
+      dir = a.str();
+    else if (a == "-h" || a == "--help")
+      action = "help";
+    else if (action.empty())
+      action = a.str();
+    else
+      action = "?";
+  }
+  if (action == "help" || action.empty()) {
+    llvm::outs() << "usage: tilec cache list|stats|clear [--dir DIR]\n"
+                    "  the disk cache of compiled kernels: TILEC_CACHE_DIR, "
+                    "else $XDG_CACHE_HOME/tilec, else ~/.cache/tilec\n";
+    return action.empty() ? 1 : 0;
+  }
+  if (action != "list" && action != "stats" && action != "clear") {
+    llvm::errs() << "tilec: error: unknown cache command; expected list, "
+                    "stats or clear\n";
+    return 1;
+  }
+  tilec::DiskCache cache;
+  tilec::DiskCache::Options options;
+  options.dir = dir;
+  tilec::Status s = tilec::DiskCache::open(options, cache);
+  if (s && action == "clear")
+    s = cache.clear();
+  if (s && action == "stats") {
+    uint64_t bytes = 0, entries = 0;
+    s = cache.stats(bytes, entries);
+    if (s)
+      llvm::outs() << cache.directory() << ": " << entries << " entries, "
+                   << bytes << " bytes\n";
+  }
+  if (s && action == "list") {
+    std::vector<tilec::DiskCache::Entry> entries;
+    s = cache.list(entries);
+    for (const auto &e : entries)
+      llvm::outs() << e.key << "  " << e.bytes << " bytes\n";
+  }
+  if (!s) {
+    llvm::errs() << "tilec: error: " << s.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  if (argc >= 2 && StringRef(argv[1]) == "cache")
+    return runCacheCommand(argc, argv);
   // --mlir-print-ir-before/after=<pass> name passes by their argument: the
   // passes must be registered before the pass manager's options exist.
   tilec::registerAllPasses();
