@@ -627,6 +627,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
   if (name == "py.len") {
     if (args.args.size() == 1 && args.args[0].kind == K::Tuple)
       return PyValue::ofInt(int64_t(args.args[0].elts.size()));
+    if (args.args.size() == 1 && args.args[0].kind == K::Dict)
+      return PyValue::ofInt(int64_t(args.args[0].elts.size() / 2));
     if (args.args.size() == 1 && args.args[0].isRuntime())
       if (auto t = dyn_cast<RankedTensorType>(args.args[0].v.getType()))
         return PyValue::ofInt(t.getDimSize(0));

@@ -135,6 +135,8 @@ struct HostValue {
     case Kind::Function:
       return "function '" + fn->name + "'";
     case Kind::Builtin:
+      if (s == "exception" && elts.size() == 2) // `except E as e`
+        return "exception " + elts[0].s;
       return "function '" + s + "'";
     case Kind::Module:
       return "module '" + s + "'";
@@ -173,6 +175,11 @@ constexpr const char *kWhatIsRead =
 /// Python's `==` on the values host code compares (numbers, strings, None,
 /// and sequences of them).
 bool equal(const HostValue &a, const HostValue &b) {
+  // Integers (and bools) compare exactly; a float with either as doubles.
+  if (a.isNumber() && b.isNumber() && a.kind != Kind::Float &&
+      b.kind != Kind::Float)
+    return (a.kind == Kind::Bool ? int64_t(a.b) : a.i) ==
+           (b.kind == Kind::Bool ? int64_t(b.b) : b.i);
   if (a.isNumber() && b.isNumber())
     return a.asDouble() == b.asDouble();
   if (a.kind != b.kind)
@@ -186,11 +193,22 @@ bool equal(const HostValue &a, const HostValue &b) {
     return a.s == b.s;
   case Kind::List:
   case Kind::Tuple:
-  case Kind::Dict:
     return a.elts.size() == b.elts.size() &&
            llvm::all_of(llvm::zip(a.elts, b.elts), [](auto p) {
              return equal(std::get<0>(p), std::get<1>(p));
            });
+  case Kind::Dict: // the same keys with equal values, in any order
+    if (a.elts.size() != b.elts.size())
+      return false;
+    for (size_t i = 0; i < a.elts.size(); i += 2) {
+      bool found = false;
+      for (size_t j = 0; j < b.elts.size() && !found; j += 2)
+        found = equal(a.elts[i], b.elts[j]) &&
+                equal(a.elts[i + 1], b.elts[j + 1]);
+      if (!found)
+        return false;
+    }
+    return true;
   case Kind::Function:
     return a.fn == b.fn;
   default:
@@ -231,6 +249,8 @@ public:
   }
 
   FailureOr<HostValue> eval(const py::Expr &e);
+  FailureOr<HostValue> evalExpr(const py::Expr &e);
+  unsigned evalDepth = 0;
   FailureOr<HostValue>
   callFunction(const py::FunctionDef &fn, CodeGen::ModuleScope *home,
                std::vector<HostValue> args,
@@ -334,27 +354,52 @@ private:
   uint64_t iterations = 0;
   /// The exceptions being handled (innermost last), for a bare `raise`.
   std::vector<Raised> handling;
-  /// Local lists and dicts that another binding may share (`b = a`, an
-  /// argument, an element of a container): host values are copies, so
-  /// changing one in place would not change the other as in Python.
-  std::set<std::string> shared;
-  /// Marks `e`, if it names a local list or dict, as shared.
-  void noteShared(const py::Expr &e) {
-    if (auto *n = dyn_cast<py::Name>(&e)) {
-      auto it = locals.find(n->id);
-      if (it != locals.end() &&
-          (it->second.kind == Kind::List || it->second.kind == Kind::Dict))
-        shared.insert(n->id);
-    }
+  /// Locals holding a list or dict this frame made (a literal, a
+  /// comprehension, `+`, `*` or `|`) that nothing else can reach yet. Host
+  /// values are copies, so only these may change in place: where Python
+  /// would share the object (`b = a`, an argument, an element of a
+  /// container, a parameter, a loop variable, a call's result), a change
+  /// is refused rather than evaluated differently.
+  std::set<std::string> fresh;
+  /// `e` is bound or passed somewhere that may keep it: if it names a
+  /// local, that local is no longer fresh.
+  void escape(const py::Expr &e) {
+    if (auto *n = dyn_cast<py::Name>(&e))
+      fresh.erase(n->id);
+    else if (auto *t = dyn_cast<py::Tuple>(&e))
+      for (const py::ExprPtr &x : t->elts)
+        escape(*x);
   }
-  /// Refuses changing `name` in place if it is shared.
-  LogicalResult checkUnshared(const std::string &name, SourceLoc l) {
-    if (!shared.count(name))
+  /// Names a target binds are new bindings: not fresh until shown so.
+  void escapeTargets(const py::Expr &t) {
+    if (auto *n = dyn_cast<py::Name>(&t))
+      fresh.erase(n->id);
+    else if (auto *tu = dyn_cast<py::Tuple>(&t))
+      for (const py::ExprPtr &x : tu->elts)
+        escapeTargets(*x);
+    else if (auto *l = dyn_cast<py::List>(&t))
+      for (const py::ExprPtr &x : l->elts)
+        escapeTargets(*x);
+  }
+  static bool makesNewObject(const py::Expr &e) {
+    if (isa<py::List, py::Dict, py::Comprehension>(e))
+      return true;
+    if (auto *b = dyn_cast<py::BinOp>(&e))
+      return b->op == py::BinOpKind::Add || b->op == py::BinOpKind::Mul ||
+             b->op == py::BinOpKind::BitOr;
+    return false;
+  }
+  /// Refuses changing `name` in place unless it is fresh.
+  LogicalResult checkFresh(const std::string &name, SourceLoc l) {
+    if (fresh.count(name))
       return success();
     return unimplemented(l, "changing '" + name +
-                                "' in place after it was bound to another "
-                                "name, passed or stored (tilec's lists and "
-                                "dicts are values: build a new one)");
+                                "' in place: tilec changes only a list or "
+                                "dict this function made (a literal, a "
+                                "comprehension, + or |) and has not passed, "
+                                "stored or bound to another name, since "
+                                "its values are copies where Python shares "
+                                "the object");
   }
   /// A `break` or `continue` leaving the statements of a loop body.
   enum class Jump { None, Break, Continue } jump = Jump::None;
@@ -375,6 +420,19 @@ private:
 };
 
 FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
+  // Expressions nest on the C++ stack, in every host call at once.
+  if (evalDepth >= 2000) {
+    error(e.loc) << "host code nested more than 2000 deep (expressions and "
+                    "calls together)";
+    return failure();
+  }
+  ++evalDepth;
+  auto r = evalExpr(e);
+  --evalDepth;
+  return r;
+}
+
+FailureOr<HostValue> HostEvaluator::evalExpr(const py::Expr &e) {
   using py::ExprKind;
   switch (e.getKind()) {
   case ExprKind::Int: {
@@ -418,7 +476,7 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
     for (const py::ExprPtr &x : elts) {
       if (isa<py::Starred>(*x))
         return unimplemented(x->loc, "'*' unpacking");
-      noteShared(*x);
+      escape(*x);
       TRY(v, eval(*x));
       out.nodes += v.nodes;
       out.elts.push_back(v);
@@ -443,18 +501,24 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
             << "expected a string key in a config dict, found " << k.describe();
         return failure();
       }
-      noteShared(*d.values[i]);
+      escape(*d.values[i]);
       TRY(v, eval(*d.values[i]));
       // A repeated key keeps its first position and its last value.
       bool found = false;
       for (size_t j = 0; j < out.elts.size(); j += 2)
-        if (out.elts[j].s == k.s) {
+        if (equal(out.elts[j], k)) {
           out.elts[j + 1] = v;
           found = true;
         }
       if (!found) {
         out.elts.push_back(k);
         out.elts.push_back(v);
+        out.nodes += k.nodes + v.nodes;
+      }
+      if (out.nodes > (uint64_t(1) << 18)) {
+        error(e.loc) << "a host-code dict of more than 262144 values (nested "
+                        "ones included)";
+        return failure();
       }
     }
     return out;
@@ -465,7 +529,13 @@ FailureOr<HostValue> HostEvaluator::eval(const py::Expr &e) {
     if (u.op == py::UnaryOpKind::Not)
       return HostValue::ofBool(!truthy(x));
     if (x.kind == Kind::Int && u.op != py::UnaryOpKind::Invert)
+    {
+      if (u.op == py::UnaryOpKind::Minus && x.i == INT64_MIN) {
+        error(e.loc) << "integer '-' in host code overflows 64 bits";
+        return failure();
+      }
       return HostValue::ofInt(u.op == py::UnaryOpKind::Minus ? -x.i : x.i);
+    }
     if (x.kind == Kind::Float && u.op != py::UnaryOpKind::Invert)
       return HostValue::ofFloat(u.op == py::UnaryOpKind::Minus ? -x.f : x.f);
     error(e.loc) << "bad operand " << x.describe() << " for unary '"
@@ -755,7 +825,9 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
       return unimplemented(a->loc, isa<py::Starred>(*a)
                                        ? "'*' arguments"
                                        : "a generator argument");
-    noteShared(*a);
+    // Python's builtins (len, min, ...) keep nothing; a function may.
+    if (callee.kind != Kind::Device)
+      escape(*a);
     TRY(v, eval(*a));
     args.push_back(v);
   }
@@ -769,7 +841,8 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
       kwargs.emplace_back(k.name, given);
       continue;
     }
-    noteShared(*k.value);
+    if (callee.kind != Kind::Device)
+      escape(*k.value);
     TRY(v, eval(*k.value));
     kwargs.emplace_back(k.name, v);
   }
@@ -913,6 +986,12 @@ FailureOr<HostValue> HostEvaluator::callFunction(
              << fn.name << "'";
     return failure();
   }
+  // From here on, default values included, this call counts as a level.
+  ++depth;
+  struct Level {
+    unsigned &d;
+    ~Level() { --d; }
+  } level{depth};
   // A budget on the host code's work: real autotune helpers make a few
   // calls; a doubling recursion would make 2^depth.
   if (++calls > 100000) {
@@ -973,22 +1052,16 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   }
 
   std::swap(locals, frame);
-  std::set<std::string> callerShared;
-  std::swap(shared, callerShared);
-  // Parameters share the caller's lists and dicts.
-  for (auto &[name, v] : locals)
-    if (v.kind == Kind::List || v.kind == Kind::Dict)
-      shared.insert(name);
+  std::set<std::string> callerFresh; // parameters are the caller's
+  std::swap(fresh, callerFresh);
   g.callStack.push_back(g.loc(l));
-  ++depth;
   std::optional<HostValue> savedReturn = std::move(returned);
   returned.reset();
   LogicalResult r = inModule(home, [&] { return execBlock(fn.body); });
   HostValue result = returned ? *returned : HostValue();
   returned = std::move(savedReturn);
-  --depth;
   g.callStack.pop_back();
-  std::swap(shared, callerShared);
+  std::swap(fresh, callerFresh);
   std::swap(locals, frame);
   if (failed(r))
     return failure();
@@ -1083,7 +1156,7 @@ LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
       TRY(value, eval(*c.value));
       bool found = false;
       for (size_t j = 0; j < out.elts.size(); j += 2)
-        if (out.elts[j].s == v.s) {
+        if (equal(out.elts[j], v)) {
           out.elts[j + 1] = value;
           found = true;
         }
@@ -1176,15 +1249,13 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
       for (const py::ExprPtr &t : a.targets)
         if (!isa<py::Name, py::Tuple, py::List, py::Subscript>(*t))
           return unimplemented(t->loc, "assignment to an attribute");
-      noteShared(*a.value);
+      escape(*a.value);
       TRY(v, eval(*a.value));
       for (const py::ExprPtr &t : a.targets) { // `major, minor = cap` too
-        if (auto *n = dyn_cast<py::Name>(t.get())) {
-          shared.erase(n->id); // a new binding
-          if (isa<py::Name>(*a.value) &&
-              (v.kind == Kind::List || v.kind == Kind::Dict))
-            shared.insert(n->id);
-        }
+        escapeTargets(*t);
+        if (auto *n = dyn_cast<py::Name>(t.get());
+            n && a.targets.size() == 1 && makesNewObject(*a.value))
+          fresh.insert(n->id);
         if (auto *sub = dyn_cast<py::Subscript>(t.get())) {
           if (failed(assignItem(*sub, v)))
             return failure();
@@ -1205,8 +1276,13 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
       auto &a = cast<py::AnnAssign>(*s);
       if (!isa<py::Name>(*a.target) || !a.value)
         return unimplemented(s->loc, "this annotated assignment");
+      escape(*a.value);
       TRY(v, eval(*a.value));
-      locals[cast<py::Name>(*a.target).id] = v;
+      const std::string &name = cast<py::Name>(*a.target).id;
+      locals[name] = v;
+      fresh.erase(name);
+      if (makesNewObject(*a.value))
+        fresh.insert(name);
       continue;
     }
     case StmtKind::Try:
@@ -1235,10 +1311,12 @@ LogicalResult HostEvaluator::execBlock(const py::StmtList &body) {
                                          "module variable"
                                        : "an augmented assignment to an "
                                          "attribute or item");
-      // `+=` changes a list in place.
-      if (locals[n->id].kind == Kind::List &&
-          failed(checkUnshared(n->id, s->loc)))
+      // `+=` changes a list in place, `|=` a dict.
+      if ((locals[n->id].kind == Kind::List ||
+           locals[n->id].kind == Kind::Dict) &&
+          failed(checkFresh(n->id, s->loc)))
         return failure();
+      escape(*a.value);
       TRY(rhs, eval(*a.value));
       TRY(v, applyBinary(a.op, locals[n->id], rhs, s->loc));
       locals[n->id] = v;
@@ -1400,14 +1478,20 @@ FailureOr<HostValue> HostEvaluator::applyBinary(py::BinOpKind kind,
     for (size_t j = 0; j < b.elts.size(); j += 2) {
       bool found = false;
       for (size_t i = 0; i < out.elts.size(); i += 2)
-        if (out.elts[i].s == b.elts[j].s) {
+        if (equal(out.elts[i], b.elts[j])) {
           out.elts[i + 1] = b.elts[j + 1];
           found = true;
         }
       if (!found) {
         out.elts.push_back(b.elts[j]);
         out.elts.push_back(b.elts[j + 1]);
+        out.nodes += b.elts[j].nodes + b.elts[j + 1].nodes;
       }
+    }
+    if (out.nodes > (uint64_t(1) << 18)) {
+      error(loc) << "a host-code dict of more than 262144 values (nested "
+                    "ones included)";
+      return failure();
     }
     return out;
   }
@@ -1451,15 +1535,30 @@ FailureOr<HostValue> HostEvaluator::applyBinary(py::BinOpKind kind,
             return overflow();
         return HostValue::ofInt(p);
       }
+      if (a.asDouble() == 0 && b.asDouble() < 0) {
+        raised = Raised{"ZeroDivisionError",
+                        "0.0 cannot be raised to a negative power", loc,
+                        scope};
+        return failure();
+      }
+      if (a.asDouble() < 0 && b.asDouble() != std::trunc(b.asDouble()))
+        return unimplemented(loc, "a negative number to a fractional power "
+                                  "(a complex number)");
       return HostValue::ofFloat(std::pow(a.asDouble(), b.asDouble()));
     case BinOpKind::FloorDiv:
     case BinOpKind::Mod:
       if (ints) {
         if (y == 0) {
-          error(loc) << "integer division or modulo by zero";
+          raised = Raised{"ZeroDivisionError",
+                          "integer division or modulo by zero", loc, scope};
           return failure();
         }
         // Python's floor division and a remainder with the divisor's sign.
+        if (x == INT64_MIN && y == -1) {
+          if (kind == BinOpKind::Mod)
+            return HostValue::ofInt(0);
+          return overflow();
+        }
         int64_t q = x / y, r = x % y;
         if (r != 0 && ((r < 0) != (y < 0))) {
           --q;
@@ -1601,6 +1700,7 @@ LogicalResult HostEvaluator::execFor(const py::For &f) {
                       "iterations";
       return failure();
     }
+    escapeTargets(*f.target);
     if (failed(bindTarget(*f.target, x)) || failed(execBlock(f.body)))
       return failure();
     if (returned)
@@ -1651,14 +1751,16 @@ FailureOr<bool> HostEvaluator::execMutation(const py::Expr &e) {
   }
   if (!c->keywords.empty() || c->hasStarArgs())
     return false;
-  if (failed(checkUnshared(n->id, e.loc)))
+  if (failed(checkFresh(n->id, e.loc)))
     return failure();
   std::vector<HostValue> args;
   for (const py::ExprPtr &x : c->args) {
-    noteShared(*x);
+    escape(*x);
     TRY(v, eval(*x));
     args.push_back(v);
   }
+  if (failed(checkFresh(n->id, e.loc))) // `a.append(a)`
+    return failure();
   HostValue &self = locals[n->id];
   auto bad = [&]() -> FailureOr<bool> {
     error(e.loc) << "bad arguments for " << self.describe() << "."
@@ -1715,7 +1817,7 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
       isa<py::Slice>(*target.indices[0]) || !locals.count(n->id))
     return unimplemented(target.loc, "this item assignment (tilec assigns "
                                      "items of local lists and dicts)");
-  if (failed(checkUnshared(n->id, target.loc)))
+  if (failed(checkFresh(n->id, target.loc)))
     return failure();
   TRY(key, eval(*target.indices[0]));
   HostValue &self = locals[n->id];
@@ -1728,6 +1830,10 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
     self.elts.push_back(key);
     self.elts.push_back(v);
     self.nodes += key.nodes + v.nodes;
+    if (self.nodes > (uint64_t(1) << 18))
+      return error(target.loc) << "a host-code dict of more than 262144 "
+                                  "values (nested ones included)",
+             failure();
     return success();
   }
   if (self.kind == Kind::List && key.kind == Kind::Int) {
@@ -1738,7 +1844,13 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
                       target.loc, scope};
       return failure();
     }
+    self.nodes += v.nodes;
+    self.nodes -= std::min(self.nodes - 1, self.elts[i].nodes);
     self.elts[i] = v;
+    if (self.nodes > (uint64_t(1) << 18))
+      return error(target.loc) << "a host-code list of more than 262144 "
+                                  "values (nested ones included)",
+             failure();
     return success();
   }
   return unimplemented(target.loc, "assigning an item of " + self.describe());
@@ -1838,7 +1950,19 @@ bool isSubclass(StringRef type, StringRef of) {
       {"ZeroDivisionError", "ArithmeticError"},
       {"OverflowError", "ArithmeticError"},
       {"FileNotFoundError", "OSError"},
-      {"UnicodeError", "ValueError"}};
+      {"PermissionError", "OSError"},
+      {"FileExistsError", "OSError"},
+      {"IsADirectoryError", "OSError"},
+      {"NotADirectoryError", "OSError"},
+      {"TimeoutError", "OSError"},
+      {"ConnectionError", "OSError"},
+      {"IOError", "OSError"},
+      {"EnvironmentError", "OSError"},
+      {"UnboundLocalError", "NameError"},
+      {"UnicodeDecodeError", "UnicodeError"},
+      {"UnicodeEncodeError", "UnicodeError"},
+      {"UnicodeError", "ValueError"},
+      {"FloatingPointError", "ArithmeticError"}};
   for (StringRef t = type; !t.empty();) {
     if (t == of)
       return true;
@@ -1856,7 +1980,10 @@ bool isSubclass(StringRef type, StringRef of) {
 std::string exceptionClass(const py::Expr &e) {
   std::string text = py::toString(e);
   StringRef t(text);
-  return t.contains('.') ? t.rsplit('.').second.str() : text;
+  std::string name = t.contains('.') ? t.rsplit('.').second.str() : text;
+  if (name == "IOError" || name == "EnvironmentError")
+    return "OSError"; // aliases since Python 3.3
+  return name;
 }
 
 LogicalResult HostEvaluator::reportRaised(SourceLoc use, const Twine &what) {
@@ -1887,11 +2014,19 @@ LogicalResult HostEvaluator::execRaise(const py::Raise &r) {
     return failure();
   }
   const py::Expr *e = r.exc.get();
-  // `except X as e: ... raise e`: the exception being handled.
-  if (auto *n = dyn_cast<py::Name>(e);
-      n && locals.count(n->id) && !handling.empty()) {
-    raised = handling.back();
-    return failure();
+  // `except X as e: ... raise e`: the exception e holds.
+  if (auto *n = dyn_cast<py::Name>(e)) {
+    auto local = locals.find(n->id);
+    if (local != locals.end()) {
+      const HostValue &v = local->second;
+      if (v.kind != Kind::Builtin || v.s != "exception") {
+        error(r.loc) << "exceptions must derive from BaseException, found "
+                     << v.describe();
+        return failure();
+      }
+      raised = Raised{v.elts[0].s, v.elts[1].s, r.loc, scope};
+      return failure();
+    }
   }
   std::string message;
   if (auto *c = dyn_cast<py::Call>(e)) {
@@ -1927,31 +2062,41 @@ LogicalResult HostEvaluator::execTry(const py::Try &t) {
     }
     if (handler) {
       raised.reset();
-      if (!handler->name.empty())
-        locals[handler->name] = HostValue::ofStr(ex.message);
+      if (!handler->name.empty()) {
+        // The exception object: `raise e` re-raises it; other uses are
+        // refused (tilec has no exception objects to read).
+        HostValue obj = HostValue::ofPath(Kind::Builtin, "exception");
+        obj.elts = {HostValue::ofStr(ex.type), HostValue::ofStr(ex.message)};
+        locals[handler->name] = obj;
+      }
       handling.push_back(ex);
       r = execBlock(handler->body);
       handling.pop_back();
+      if (!handler->name.empty()) // Python deletes it after the clause
+        locals.erase(handler->name);
       if (failed(r) && !raised)
         return failure();
     }
-  } else if (!returned) {
+  } else if (!returned && jump == Jump::None) {
     if (failed(execBlock(t.orelse)) && !raised)
       return failure();
   }
   if (!t.finalbody.empty()) {
-    // `finally` runs on every way out; its own raise or return wins.
+    // `finally` runs on every way out (an exception, a return, a break or
+    // continue); its own raise, return, break or continue wins.
     std::optional<Raised> pending = std::move(raised);
     raised.reset();
     std::optional<HostValue> pendingReturn = std::move(returned);
     returned.reset();
+    Jump pendingJump = jump;
+    jump = Jump::None;
     if (failed(execBlock(t.finalbody)))
       return failure();
-    if (returned)
-      pending.reset();
-    else
+    if (!returned && jump == Jump::None) {
       returned = std::move(pendingReturn);
-    raised = std::move(pending);
+      jump = pendingJump;
+      raised = std::move(pending);
+    }
   }
   return raised ? failure() : success();
 }

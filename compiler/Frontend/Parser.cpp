@@ -21,6 +21,7 @@
 #include "compiler/Frontend/Parser.h"
 
 #include <array>
+#include <set>
 #include "compiler/Frontend/Unicode.h"
 
 #include <algorithm>
@@ -2125,38 +2126,149 @@ void Parser::skipTopLevel(const std::string &what) {
 }
 
 void Parser::recordMutations(size_t from, size_t to) {
+  // Skipped code that rebinds or changes a module name: reading the name's
+  // parsed definition would give a stale value, so the name is noted
+  // (reading it is then an error). In a function (`def`), only names it
+  // declares `global` and objects it changes in place without binding them
+  // itself (a parameter or local of its own is not the module's).
   static constexpr std::string_view kMutators[] = {
       "append", "extend", "insert",  "pop",        "remove", "clear",
       "update", "sort",   "reverse", "setdefault", "popitem"};
-  for (size_t i = from; i + 1 < to; ++i) {
-    const Token &t = toks[i];
-    // `global a, b` in a function: it may assign the module's a and b
-    // (FlagGems' set_tl_extra_backend_module), whatever tilec reads of them.
-    if (t.isKeyword("global")) {
-      for (size_t k = i + 1; k < to && toks[k].is(TokenKind::Name); k += 2) {
+  size_t first = from;
+  while (first < to && (toks[first].isOp("@") || toks[first].isKeyword("async")))
+    first = first + 1;
+  // A class body's names are the class's, as a def's are its own.
+  bool isDef = first < to && (toks[first].isKeyword("def") ||
+                              toks[first].isKeyword("class"));
+  std::set<std::string_view> locals;                      // a def's own
+  std::vector<std::pair<std::string_view, size_t>> bound; // names rebound
+  std::vector<std::pair<std::string_view, size_t>> changed; // changed in place
+  auto note = [&](std::vector<std::pair<std::string_view, size_t>> &v,
+                  size_t k) { v.push_back({toks[k].text, k}); };
+  // A def's parameters.
+  if (isDef) {
+    size_t k = first + 2; // def NAME (
+    int depth = 0;
+    for (; k < to; ++k) {
+      const Token &t = toks[k];
+      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+        ++depth;
+      else if (t.isOp(")") || t.isOp("]") || t.isOp("}")) {
+        if (--depth == 0)
+          break;
+      } else if (depth == 1 && t.is(TokenKind::Name) && k > 0 &&
+                 (toks[k - 1].isOp("(") || toks[k - 1].isOp(",") ||
+                  toks[k - 1].isOp("*") || toks[k - 1].isOp("**")))
+        locals.insert(t.text);
+    }
+  }
+  // Statements: tokens between NEWLINE / INDENT / DEDENT / ';' / a header's
+  // ':' at bracket depth 0.
+  int depth = 0;
+  size_t stmt = from;
+  auto statement = [&](size_t a, size_t b) {
+    if (a >= b)
+      return;
+    const Token &head = toks[a];
+    if (head.isKeyword("global")) {
+      for (size_t k = a + 1; k < b && toks[k].is(TokenKind::Name); k += 2) {
         module->mutatedNames.push_back(
             {std::string(toks[k].text), toks[k].getLoc()});
-        if (k + 1 >= to || !toks[k + 1].isOp(","))
+        if (k + 1 >= b || !toks[k + 1].isOp(","))
           break;
       }
-      continue;
+      return;
     }
-    if (!t.is(TokenKind::Name) || (i > 0 && toks[i - 1].isOp(".")))
+    auto targets = [&](size_t x, size_t y) {
+      int d = 0;
+      for (size_t k = x; k < y; ++k) {
+        const Token &t = toks[k];
+        if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+          ++d;
+        else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+          --d;
+        else if (d == 0 && t.is(TokenKind::Name) &&
+                 !(k > x && toks[k - 1].isOp("."))) {
+          bool inPlace = k + 1 < y && (toks[k + 1].isOp("[") ||
+                                       toks[k + 1].isOp("."));
+          note(inPlace ? changed : bound, k);
+        }
+      }
+    };
+    if (head.isKeyword("for")) { // for TARGETS in ...
+      size_t k = a + 1;
+      while (k < b && !toks[k].isKeyword("in"))
+        ++k;
+      targets(a + 1, k);
+      return;
+    }
+    if (head.isKeyword("del")) {
+      targets(a + 1, b);
+      return;
+    }
+    if (head.isKeyword("with")) {
+      for (size_t k = a; k + 1 < b; ++k)
+        if (toks[k].isKeyword("as") && toks[k + 1].is(TokenKind::Name))
+          note(bound, k + 1);
+      return;
+    }
+    // The targets of an assignment: what precedes its last '=' at depth 0.
+    size_t lastEq = b;
+    int d = 0;
+    for (size_t k = a; k < b; ++k) {
+      const Token &t = toks[k];
+      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+        ++d;
+      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+        --d;
+      else if (d == 0 && t.isOp("="))
+        lastEq = k;
+    }
+    if (lastEq < b)
+      targets(a, lastEq);
+  };
+  for (size_t i = from; i < to; ++i) {
+    const Token &t = toks[i];
+    if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+      ++depth;
+    else if ((t.isOp(")") || t.isOp("]") || t.isOp("}")) && depth > 0)
+      --depth;
+    bool boundary = t.is(TokenKind::Newline) || t.is(TokenKind::Indent) ||
+                    t.is(TokenKind::Dedent) ||
+                    (depth == 0 && (t.isOp(";") || t.isOp(":")));
+    if (boundary) {
+      statement(stmt, i);
+      stmt = i + 1;
+    }
+    if (!t.is(TokenKind::Name) || i + 1 >= to ||
+        (i > 0 && toks[i - 1].isOp(".")))
       continue;
     const Token &next = toks[i + 1];
     // `NAME += x`, `NAME |= x`, ...: an operator of two or more characters
-    // ending in '=' other than the comparisons.
+    // ending in '=' other than the comparisons; `NAME.append(...)`.
     bool mutated = next.is(TokenKind::Op) && next.text.size() >= 2 &&
                    next.text.back() == '=' && next.text != "==" &&
                    next.text != "!=" && next.text != "<=" && next.text != ">=";
     if (next.isOp(".") && i + 2 < to && toks[i + 2].is(TokenKind::Name))
       mutated = std::find(std::begin(kMutators), std::end(kMutators),
                           toks[i + 2].text) != std::end(kMutators);
-    // Item assignment `NAME[...] = ...` is left alone: a list of configs
-    // is not built that way.
     if (mutated)
-      module->mutatedNames.push_back({std::string(t.text), t.getLoc()});
+      note(changed, i);
   }
+  statement(stmt, to);
+  if (isDef) {
+    // Names the def binds are its locals; the def's own name is not a
+    // change of anything.
+    for (auto [name, k] : bound)
+      locals.insert(name);
+    for (auto [name, k] : changed)
+      if (!locals.count(name))
+        module->mutatedNames.push_back({std::string(name), toks[k].getLoc()});
+    return;
+  }
+  for (auto *v : {&bound, &changed})
+    for (auto [name, k] : *v)
+      module->mutatedNames.push_back({std::string(name), toks[k].getLoc()});
 }
 
 void Parser::parseHostFunction() {
