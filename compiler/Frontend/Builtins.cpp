@@ -580,6 +580,13 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       error(l) << "hasattr() expects an object and a string";
       return failure();
     }
+    // torch, os, sys: tilec cannot tell a missing attribute from one it
+    // does not answer, so the question is an error, not False.
+    if (args.args[0].kind == K::Module && isHostLibrary(args.args[0].s)) {
+      TRY(v, getAttr(args.args[0], args.args[1].s, l));
+      (void)v;
+      return PyValue::ofBool(true);
+    }
     ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
     return PyValue::ofBool(succeeded(getAttr(args.args[0], args.args[1].s, l)));
   }
@@ -592,8 +599,9 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                   "default";
       return failure();
     }
-    if (args.args.size() == 2)
-      return getAttr(args.args[0], args.args[1].s, l);
+    if (args.args.size() == 2 ||
+        (args.args[0].kind == K::Module && isHostLibrary(args.args[0].s)))
+      return getAttr(args.args[0], args.args[1].s, l); // as hasattr
     std::optional<PyValue> found;
     {
       ScopedDiagnosticHandler quiet(ctx,

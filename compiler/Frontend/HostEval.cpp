@@ -867,8 +867,13 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
       }
       repeat = v.i;
     }
+    if (repeat > 64) {
+      error(c.loc) << "itertools.product with repeat=" << repeat
+                   << " in host code: tilec allows at most 64";
+      return failure();
+    }
     std::vector<std::vector<HostValue>> pools;
-    for (int64_t r = 0; r < repeat && r < 64; ++r)
+    for (int64_t r = 0; r < repeat; ++r)
       for (const HostValue &a : args) {
         TRY(pool, iterate(a, c.loc));
         pools.push_back(pool);
@@ -1678,9 +1683,15 @@ FailureOr<std::vector<HostValue>> HostEvaluator::iterate(const HostValue &seq,
     return keys;
   }
   case Kind::Str: {
+    // Characters are code points: split the UTF-8 at lead bytes.
     std::vector<HostValue> chars;
-    for (char ch : seq.s)
-      chars.push_back(HostValue::ofStr(std::string(1, ch)));
+    for (size_t k = 0; k < seq.s.size();) {
+      size_t n = 1;
+      while (k + n < seq.s.size() && (uint8_t(seq.s[k + n]) & 0xc0) == 0x80)
+        ++n;
+      chars.push_back(HostValue::ofStr(seq.s.substr(k, n)));
+      k += n;
+    }
     return chars;
   }
   default:
@@ -1896,6 +1907,12 @@ HostEvaluator::callMethod(const std::string &name, const HostValue &self,
   }
   if (self.kind == Kind::Str) {
     StringRef str(self.s);
+    // Case and whitespace beyond ASCII need Unicode tables tilec does not
+    // have: refused rather than answered for ASCII only.
+    if (!llvm::all_of(str, [](char ch) { return uint8_t(ch) < 0x80; }) &&
+        name != "startswith" && name != "endswith")
+      return unimplemented(l, "'" + name + "' of a string with non-ASCII "
+                                           "characters");
     if ((name == "lower" || name == "upper" || name == "strip" ||
          name == "lstrip" || name == "rstrip") &&
         args.empty()) {
@@ -2174,8 +2191,12 @@ FailureOr<HostValue> HostEvaluator::subscript(const py::Subscript &sub) {
       raised = Raised{"IndexError", "index out of range", sub.loc, scope};
       return failure();
     }
-    if (base.kind == Kind::Str)
+    if (base.kind == Kind::Str) {
+      if (!llvm::all_of(base.s, [](char ch) { return uint8_t(ch) < 0x80; }))
+        return unimplemented(sub.loc, "indexing a string with non-ASCII "
+                                      "characters");
       return HostValue::ofStr(base.s.substr(i, 1));
+    }
     return base.elts[i];
   }
   return unimplemented(sub.loc, "indexing " + base.describe() + " with " +

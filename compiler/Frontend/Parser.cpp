@@ -349,8 +349,9 @@ private:
   /// `try:` ... in a host function's body (at `try`).
   StmtPtr parseTry();
   /// Whether every decorator of a host function only caches its results
-  /// (functools.cache, lru_cache(...)): its value is the function's.
-  static bool onlyCaches(const ExprList &decorators);
+  /// (functools.cache, lru_cache(...), however imported from functools):
+  /// its value is the function's.
+  bool onlyCaches(const ExprList &decorators) const;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1831,18 +1832,32 @@ StmtPtr Parser::parseTry() {
   return s;
 }
 
-bool Parser::onlyCaches(const ExprList &decorators) {
+bool Parser::onlyCaches(const ExprList &decorators) const {
   if (decorators.empty())
     return false;
+  auto isCache = [](std::string_view n) {
+    return n == "cache" || n == "lru_cache";
+  };
   for (const ExprPtr &d : decorators) {
     if (!d)
       return false;
     const Expr *e = d.get();
     if (auto *c = dyn_cast<Call>(e)) // lru_cache(maxsize=1)
       e = c->func.get();
-    std::string text = toString(*e);
-    if (text != "cache" && text != "lru_cache" && text != "functools.cache" &&
-        text != "functools.lru_cache")
+    bool ok = false;
+    // `from functools import cache [as c]` / `import functools [as ft]`,
+    // as imported so far (a same-named function of the module is not it).
+    for (const Import &imp : module->imports)
+      for (const Import::Alias &a : imp.names) {
+        if (auto *n = dyn_cast<Name>(e))
+          ok |= imp.isFrom && imp.level == 0 && imp.module == "functools" &&
+                isCache(a.name) && imp.boundName(a) == n->id;
+        else if (auto *at = dyn_cast<Attribute>(e))
+          if (auto *base = dyn_cast<Name>(at->value.get()))
+            ok |= !imp.isFrom && a.name == "functools" &&
+                  imp.boundName(a) == base->id && isCache(at->attr);
+      }
+    if (!ok)
       return false;
   }
   return true;

@@ -551,6 +551,7 @@ TEST(ParserTest, HostFunctionsAreRead) {
   // Undecorated host functions are parsed (for autotune config helpers),
   // without diagnostics; one that does not parse keeps the first reason.
   ParseResult r = parseModule(
+      "import functools\n"
       "def is_cuda():\n"
       "    return triton.runtime.driver.active.get_current_target().backend "
       "== 'cuda'\n"
@@ -579,7 +580,7 @@ TEST(ParserTest, HostFunctionsAreRead) {
   EXPECT_EQ(m.hostFunctions[1]->unreadable,
             "unsupported Python construct in a @triton.jit function: 'with' "
             "statement");
-  EXPECT_EQ(m.hostFunctions[1]->unreadableLoc.line, 4u);
+  EXPECT_EQ(m.hostFunctions[1]->unreadableLoc.line, 5u);
   // A cache decorator leaves the function readable (its value is the
   // function's).
   EXPECT_EQ(m.hostFunctions[2]->name, "cached");
@@ -591,7 +592,7 @@ TEST(ParserTest, HostFunctionsAreRead) {
   ASSERT_EQ(m.mutatedNames.size(), 3u);
   EXPECT_EQ(m.mutatedNames[0].first, "b");
   EXPECT_EQ(m.mutatedNames[1].first, "CONFIGS");
-  EXPECT_EQ(m.mutatedNames[1].second.line, 11u);
+  EXPECT_EQ(m.mutatedNames[1].second.line, 12u);
   EXPECT_EQ(m.mutatedNames[2].first, "TOTAL");
   // Host functions are still listed as skipped host code.
   EXPECT_GE(m.skipped.size(), 5u);
