@@ -497,6 +497,11 @@ public:
   /// the note kUnderGuard adds to a "not defined" error).
   bool definedUnderGuard(const ModuleScope &m, const std::string &name);
   static const char *const kUnderGuard;
+  /// Host code raised an exception that escaped (set by callHost as it
+  /// reports it), and one did so in a module-level condition (the compile
+  /// fails, as Python's import would).
+  bool hostRaised = false;
+  bool importRaised = false;
   /// The module a from-import in `m` reads (`from ..x import y` in package
   /// `p.q`: `p.x`); one that climbs above the top package stays relative
   /// (`..x`), an error where it is used.

@@ -2331,8 +2331,10 @@ FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
                              std::move(hostArgs),
                              std::move(hostKwargs), l);
   if (failed(r)) {
-    if (host.raised)
+    if (host.raised) {
+      g.hostRaised = true;
       (void)host.reportRaised(l, "host function '" + callee.fn->name + "'");
+    }
     return failure();
   }
   return host.toDevice(*r, l);

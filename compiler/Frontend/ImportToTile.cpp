@@ -1013,6 +1013,10 @@ OwningOpRef<ModuleOp> CodeGen::run() {
                              firstArg[k]});
     remarkDivisibility(*out, func, plainInts);
   }
+  // A module-level condition whose host code raised: Python's import of
+  // that module fails (the error was reported where it raised).
+  if (importRaised)
+    return nullptr;
   return std::move(out);
 }
 

@@ -142,8 +142,15 @@ std::optional<bool> CodeGen::guardState(ModuleScope &m,
       // and the definitions under it stay unread, as before.
       std::optional<bool> result;
       {
-        ScopedDiagnosticHandler quiet(ctx,
-                                      [](Diagnostic &) { return success(); });
+        // Quiet, except for an exception host code raised: then Python's
+        // import fails, and so does the compile.
+        hostRaised = false;
+        ScopedDiagnosticHandler quiet(ctx, [this](Diagnostic &) {
+          if (!hostRaised)
+            return success();
+          importRaised = true;
+          return failure(); // to the outer handler: reported
+        });
         ModuleScope *saveModule = cur;
         cur = &m;
         std::map<std::string, PyValue> saved;
