@@ -169,17 +169,3 @@ V_OVERFLOW = overflow()
 def k_overflow(p):
     tl.store(p, V_OVERFLOW)
 
-
-def is_new():
-    raise RuntimeError("no version")
-
-
-if is_new():
-    GUARDED = 1
-else:
-    GUARDED = 1
-
-
-@triton.jit
-def k_guard_raises(p):
-    tl.store(p, GUARDED)
