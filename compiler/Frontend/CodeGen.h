@@ -502,6 +502,8 @@ public:
   /// fails, as Python's import would).
   bool hostRaised = false;
   bool importRaised = false;
+  /// Work host code did in this compile (HostEval.cpp's budget).
+  uint64_t hostWork = 0;
   /// The module a from-import in `m` reads (`from ..x import y` in package
   /// `p.q`: `p.x`); one that climbs above the top package stays relative
   /// (`..x`), an error where it is used.

@@ -251,6 +251,17 @@ public:
   FailureOr<HostValue> eval(const py::Expr &e);
   FailureOr<HostValue> evalExpr(const py::Expr &e);
   unsigned evalDepth = 0;
+  /// Host code's work in one compile (values are copied where they are
+  /// read, loops iterate): a budget of 2^21 units over every evaluator, so
+  /// that hostile host code ends in seconds.
+  LogicalResult charge(uint64_t units, SourceLoc l) {
+    g.hostWork += units;
+    if (g.hostWork <= (uint64_t(1) << 21))
+      return success();
+    error(l) << "host code exceeds tilec's budget of 2^21 units of work "
+                "(values read and loop iterations) in one compile";
+    return failure();
+  }
   FailureOr<HostValue>
   callFunction(const py::FunctionDef &fn, CodeGen::ModuleScope *home,
                std::vector<HostValue> args,
@@ -576,8 +587,11 @@ FailureOr<HostValue> HostEvaluator::evalExpr(const py::Expr &e) {
 
 FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   auto l = locals.find(n.id);
-  if (l != locals.end())
+  if (l != locals.end()) {
+    if (failed(charge(l->second.nodes, n.loc)))
+      return failure();
     return l->second;
+  }
   // Module scope, last binding first as Python sees it after the module ran.
   const py::Module &module = *scope->ast;
   if (const py::FunctionDef *fn = g.lookupHostFunction(*scope, n.id)) {
@@ -628,8 +642,11 @@ FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
     }
   std::string key = scope->name + ":" + c.name;
   auto cached = constants.find(key);
-  if (cached != constants.end())
+  if (cached != constants.end()) {
+    if (failed(charge(cached->second.nodes, use)))
+      return failure();
     return cached->second;
+  }
   if (llvm::is_contained(evaluating, key)) {
     error(use) << "module constant '" << c.name << "' refers to itself";
     return failure();
@@ -1711,6 +1728,8 @@ LogicalResult HostEvaluator::execFor(const py::For &f) {
                       "iterations";
       return failure();
     }
+    if (failed(charge(1, f.loc)))
+      return failure();
     escapeTargets(*f.target);
     if (failed(bindTarget(*f.target, x)) || failed(execBlock(f.body)))
       return failure();
@@ -1734,6 +1753,8 @@ LogicalResult HostEvaluator::execWhile(const py::While &w) {
                       "iterations";
       return failure();
     }
+    if (failed(charge(1, w.loc)))
+      return failure();
     if (failed(execBlock(w.body)))
       return failure();
     if (returned)
