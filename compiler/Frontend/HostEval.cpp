@@ -238,6 +238,58 @@ bool truthy(const HostValue &v) {
 }
 
 /// Evaluates host expressions and host functions for `@triton.autotune`.
+/// Adds to `out` the names `target` binds (a name, or tuples and lists of
+/// targets); items and attributes bind none.
+void collectTargets(const py::Expr &target, std::set<std::string> &out) {
+  if (auto *n = dyn_cast<py::Name>(&target))
+    out.insert(n->id);
+  else if (auto *t = dyn_cast<py::Tuple>(&target))
+    for (const py::ExprPtr &x : t->elts)
+      collectTargets(*x, out);
+  else if (auto *l = dyn_cast<py::List>(&target))
+    for (const py::ExprPtr &x : l->elts)
+      collectTargets(*x, out);
+}
+
+/// Adds to `out` every name `body` binds, nested blocks included: a
+/// function's locals, as Python decides them before it runs.
+void collectBound(const py::StmtList &body, std::set<std::string> &out) {
+  for (const py::StmtPtr &s : body) {
+    if (auto *a = dyn_cast<py::Assign>(s.get())) {
+      for (const py::ExprPtr &t : a->targets)
+        collectTargets(*t, out);
+    } else if (auto *a = dyn_cast<py::AugAssign>(s.get())) {
+      collectTargets(*a->target, out);
+    } else if (auto *a = dyn_cast<py::AnnAssign>(s.get())) {
+      if (a->value)
+        collectTargets(*a->target, out);
+    } else if (auto *f = dyn_cast<py::For>(s.get())) {
+      collectTargets(*f->target, out);
+      collectBound(f->body, out);
+      collectBound(f->orelse, out);
+    } else if (auto *w = dyn_cast<py::While>(s.get())) {
+      collectBound(w->body, out);
+      collectBound(w->orelse, out);
+    } else if (auto *i = dyn_cast<py::If>(s.get())) {
+      collectBound(i->body, out);
+      collectBound(i->orelse, out);
+    } else if (auto *t = dyn_cast<py::Try>(s.get())) {
+      collectBound(t->body, out);
+      for (const py::ExceptHandler &h : t->handlers) {
+        if (!h.name.empty())
+          out.insert(h.name);
+        collectBound(h.body, out);
+      }
+      collectBound(t->orelse, out);
+      collectBound(t->finalbody, out);
+    } else if (auto *im = dyn_cast<py::ImportStmt>(s.get())) {
+      for (const py::Import::Alias &a : im->import.names)
+        if (a.name != "*")
+          out.insert(im->import.boundName(a));
+    }
+  }
+}
+
 class HostEvaluator {
 public:
   HostEvaluator(CodeGen &g) : g(g), scope(g.cur) {
@@ -294,6 +346,10 @@ private:
   unsigned capability;
   /// Locals of the host function being evaluated.
   std::map<std::string, HostValue> locals;
+  /// The names the running function binds anywhere in its body (Python's
+  /// locals): reading one before it is bound raises UnboundLocalError
+  /// rather than reading the module's name.
+  std::set<std::string> functionLocals;
   std::map<std::string, HostValue> constants;
   std::vector<std::string> evaluating;
   /// Imports being followed (module:name), against cycles.
@@ -591,6 +647,13 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
     if (failed(charge(l->second.nodes, n.loc)))
       return failure();
     return l->second;
+  }
+  if (functionLocals.count(n.id)) {
+    raised = Raised{"UnboundLocalError",
+                    "local variable '" + n.id +
+                        "' referenced before assignment",
+                    n.loc, scope};
+    return failure();
   }
   // Module scope, last binding first as Python sees it after the module ran.
   const py::Module &module = *scope->ast;
@@ -1074,6 +1137,11 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   }
 
   std::swap(locals, frame);
+  std::set<std::string> ownLocals;
+  for (const py::Param &p : fn.params)
+    ownLocals.insert(p.name);
+  collectBound(fn.body, ownLocals);
+  std::swap(functionLocals, ownLocals);
   std::set<std::string> callerFresh; // parameters are the caller's
   std::swap(fresh, callerFresh);
   g.callStack.push_back(g.loc(l));
@@ -1084,6 +1152,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   returned = std::move(savedReturn);
   g.callStack.pop_back();
   std::swap(fresh, callerFresh);
+  std::swap(functionLocals, ownLocals);
   std::swap(locals, frame);
   if (failed(r))
     return failure();

@@ -169,3 +169,28 @@ V_OVERFLOW = overflow()
 def k_overflow(p):
     tl.store(p, V_OVERFLOW)
 
+
+
+Z = 1
+
+
+def reads_before_binding():
+    y = Z
+    Z = 2
+    return y
+
+
+def catches_unbound():
+    try:
+        return reads_before_binding()
+    except NameError:
+        return 5
+
+
+V_UNBOUND = catches_unbound()
+
+
+@triton.jit
+def k_unbound(p):
+    tl.static_assert(V_UNBOUND == 5)
+    tl.store(p, 1)
