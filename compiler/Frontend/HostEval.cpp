@@ -216,6 +216,21 @@ bool equal(const HostValue &a, const HostValue &b) {
   }
 }
 
+/// `dict[key] = value` as Python does it: an existing key keeps its place
+/// and takes the value, a new one goes last (dict literals, comprehensions,
+/// `|` and item assignment).
+void setItem(HostValue &dict, const HostValue &key, const HostValue &value) {
+  for (size_t j = 0; j < dict.elts.size(); j += 2)
+    if (equal(dict.elts[j], key)) {
+      dict.nodes = dict.nodes - dict.elts[j + 1].nodes + value.nodes;
+      dict.elts[j + 1] = value;
+      return;
+    }
+  dict.elts.push_back(key);
+  dict.elts.push_back(value);
+  dict.nodes += key.nodes + value.nodes;
+}
+
 bool truthy(const HostValue &v) {
   switch (v.kind) {
   case Kind::None:
@@ -570,18 +585,7 @@ FailureOr<HostValue> HostEvaluator::evalExpr(const py::Expr &e) {
       }
       escape(*d.values[i]);
       TRY(v, eval(*d.values[i]));
-      // A repeated key keeps its first position and its last value.
-      bool found = false;
-      for (size_t j = 0; j < out.elts.size(); j += 2)
-        if (equal(out.elts[j], k)) {
-          out.elts[j + 1] = v;
-          found = true;
-        }
-      if (!found) {
-        out.elts.push_back(k);
-        out.elts.push_back(v);
-        out.nodes += k.nodes + v.nodes;
-      }
+      setItem(out, k, v);
       if (out.nodes > (uint64_t(1) << 18)) {
         error(e.loc) << "a host-code dict of more than 262144 values (nested "
                         "ones included)";
@@ -1245,17 +1249,7 @@ LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
         return failure();
       }
       TRY(value, eval(*c.value));
-      bool found = false;
-      for (size_t j = 0; j < out.elts.size(); j += 2)
-        if (equal(out.elts[j], v)) {
-          out.elts[j + 1] = value;
-          found = true;
-        }
-      if (!found) {
-        out.elts.push_back(v);
-        out.elts.push_back(value);
-        out.nodes += v.nodes + value.nodes;
-      }
+      setItem(out, v, value);
     } else {
       out.elts.push_back(v);
       out.nodes += v.nodes;
@@ -1566,19 +1560,8 @@ FailureOr<HostValue> HostEvaluator::applyBinary(py::BinOpKind kind,
   if (kind == BinOpKind::BitOr && a.kind == Kind::Dict &&
       b.kind == Kind::Dict) {
     HostValue out = a;
-    for (size_t j = 0; j < b.elts.size(); j += 2) {
-      bool found = false;
-      for (size_t i = 0; i < out.elts.size(); i += 2)
-        if (equal(out.elts[i], b.elts[j])) {
-          out.elts[i + 1] = b.elts[j + 1];
-          found = true;
-        }
-      if (!found) {
-        out.elts.push_back(b.elts[j]);
-        out.elts.push_back(b.elts[j + 1]);
-        out.nodes += b.elts[j].nodes + b.elts[j + 1].nodes;
-      }
-    }
+    for (size_t j = 0; j < b.elts.size(); j += 2)
+      setItem(out, b.elts[j], b.elts[j + 1]);
     if (out.nodes > (uint64_t(1) << 18)) {
       error(loc) << "a host-code dict of more than 262144 values (nested "
                     "ones included)";
@@ -1923,14 +1906,7 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
   TRY(key, eval(*target.indices[0]));
   HostValue &self = locals[n->id];
   if (self.kind == Kind::Dict) {
-    for (size_t k = 0; k < self.elts.size(); k += 2)
-      if (equal(self.elts[k], key)) {
-        self.elts[k + 1] = v;
-        return success();
-      }
-    self.elts.push_back(key);
-    self.elts.push_back(v);
-    self.nodes += key.nodes + v.nodes;
+    setItem(self, key, v);
     if (self.nodes > (uint64_t(1) << 18))
       return error(target.loc) << "a host-code dict of more than 262144 "
                                   "values (nested ones included)",
