@@ -573,6 +573,26 @@ public:
   /// > 0 inside an inlined `@core.extern` function (dict literals allowed).
   int externDepth = 0;
   std::vector<std::string> evaluatingConstants;
+  /// Where each module being run stands: Python runs a module top to
+  /// bottom, so a module-level statement reads the names bound above it.
+  /// One entry per module constant or module-level test being evaluated
+  /// (by the code generator or HostEval.cpp), innermost last.
+  struct ModuleRunPoint {
+    const ModuleScope *module;
+    py::SourceLoc at;
+    std::string reader; ///< "module constant 'B'", "the module-level if"
+  };
+  std::vector<ModuleRunPoint> moduleRunPoints;
+  /// A read of module-level `name` of `m` (at `use`) while `m` runs: tilec
+  /// keeps one value per module-level name, its last binding, so a read
+  /// before that binding is refused (Python would see an earlier binding,
+  /// or raise NameError). Succeeds where `m` is not running.
+  mlir::LogicalResult checkReadOrder(ModuleScope &m, const std::string &name,
+                                     py::SourceLoc use);
+  /// The assignment that gives module constant `name` of `m` its value
+  /// (bindModule's choice; else the last one whose ifs hold), or null.
+  const py::ModuleConstant *boundConstant(ModuleScope &m,
+                                          const std::string &name);
   /// Set by a `return` in an inlined helper.
   std::optional<PyValue> returnValue;
   unsigned inlineDepth = 0;

@@ -659,7 +659,10 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
                     n.loc, scope};
     return failure();
   }
-  // Module scope, last binding first as Python sees it after the module ran.
+  // Module scope: the binding Python sees there (the last, where the module
+  // has run to its end).
+  if (failed(g.checkReadOrder(*scope, n.id, n.loc)))
+    return failure();
   const py::Module &module = *scope->ast;
   if (const py::FunctionDef *fn = g.lookupHostFunction(*scope, n.id)) {
     HostValue v;
@@ -674,9 +677,8 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
                  << n.id << "'";
     return failure();
   }
-  for (auto it = module.constants.rbegin(); it != module.constants.rend(); ++it)
-    if (it->name == n.id)
-      return constant(*it, n.loc);
+  if (const py::ModuleConstant *c = g.boundConstant(*scope, n.id))
+    return constant(*c, n.loc);
   TRY(imp, imported(n.id, n.loc));
   if (imp)
     return *imp;
@@ -725,10 +727,13 @@ FailureOr<HostValue> HostEvaluator::constant(const py::ModuleConstant &c,
   }
   // Evaluated in the module's scope, as Python would.
   evaluating.push_back(key);
+  g.moduleRunPoints.push_back(
+      {scope, c.loc, "module constant '" + c.name + "'"});
   std::map<std::string, HostValue> saved;
   std::swap(saved, locals);
   auto v = eval(*c.value);
   std::swap(saved, locals);
+  g.moduleRunPoints.pop_back();
   evaluating.pop_back();
   if (failed(v))
     return failure();
@@ -759,6 +764,8 @@ FailureOr<HostValue> HostEvaluator::member(const std::string &dotted,
   TRY(m, g.loadModule(dotted, l));
   if (!m) // packaging.version, torch: what the code generator knows
     return devicePath(dotted + "." + attr, l);
+  if (failed(g.checkReadOrder(*m, attr, l)))
+    return failure();
   if (const py::FunctionDef *fn = g.lookupHostFunction(*m, attr)) {
     HostValue v;
     v.kind = Kind::Function;
@@ -766,10 +773,8 @@ FailureOr<HostValue> HostEvaluator::member(const std::string &dotted,
     v.home = m;
     return v;
   }
-  const auto &cs = m->ast->constants;
-  for (auto it = cs.rbegin(); it != cs.rend(); ++it)
-    if (it->name == attr)
-      return inModule(m, [&] { return constant(*it, l); });
+  if (const py::ModuleConstant *c = g.boundConstant(*m, attr))
+    return inModule(m, [&] { return constant(*c, l); });
   // An import of m (`from .sub import f` in a package's __init__); not
   // `from m import attr` in m itself, which names the submodule m.attr.
   auto bound = m->globals.find(attr);

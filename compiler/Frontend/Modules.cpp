@@ -160,7 +160,9 @@ std::optional<bool> CodeGen::guardState(ModuleScope &m,
         Block scratch; // ops a condition makes have no place at module level
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(&scratch);
+        moduleRunPoints.push_back({&m, test->loc, "the module-level test"});
         auto v = eval(*test);
+        moduleRunPoints.pop_back();
         if (succeeded(v) && v->isConstexpr())
           if (auto t = truthiness(*v, test->loc); succeeded(t))
             result = *t;
@@ -673,8 +675,87 @@ FailureOr<CodeGen::ModuleScope *> CodeGen::loadModule(const std::string &dotted,
   return raw;
 }
 
+LogicalResult CodeGen::checkReadOrder(ModuleScope &m, const std::string &name,
+                                      SourceLoc use) {
+  const ModuleRunPoint *run = nullptr;
+  for (auto it = moduleRunPoints.rbegin(); it != moduleRunPoints.rend(); ++it)
+    if (it->module == &m) {
+      run = &*it;
+      break;
+    }
+  if (!run)
+    return success(); // m has run to its end: its last bindings hold
+  auto at = std::make_pair(run->at.line, run->at.col);
+  // A binding at or after the reader that tilec took (unconditional, or
+  // under ifs known to hold) makes the value tilec has differ from the one
+  // Python reads there. One under an undecided if is not taken before
+  // bindModule reaches it, and the candidates' rules handle it after.
+  auto taken = [&](const py::ModuleGuard &guard) {
+    return llvm::all_of(guard, [&](auto tw) {
+      auto r = guardResults.find(tw.first);
+      return r != guardResults.end() && r->second && *r->second == tw.second;
+    });
+  };
+  std::optional<SourceLoc> before, after;
+  auto note = [&](SourceLoc l, const py::ModuleGuard &guard) {
+    if (std::make_pair(l.line, l.col) < at) {
+      if (!before || before->line < l.line)
+        before = l;
+    } else if (taken(guard) &&
+               (!after || std::make_pair(l.line, l.col) <
+                              std::make_pair(after->line, after->col))) {
+      after = l;
+    }
+  };
+  for (const py::Import &imp : m.ast->imports)
+    for (const py::Import::Alias &a : imp.names)
+      if (a.name != "*" && imp.boundName(a) == name)
+        note(a.loc, imp.guard);
+  for (const auto &fn : m.ast->functions)
+    if (fn->name == name)
+      note(fn->loc, fn->guard);
+  for (const auto &fn : m.ast->hostFunctions)
+    if (fn->name == name)
+      note(fn->loc, fn->guard);
+  for (const py::ModuleConstant &c : m.ast->constants)
+    if (c.name == name)
+      note(c.loc, c.guard);
+  if (!after)
+    return success();
+  if (!before && after->line == run->at.line && after->col == run->at.col)
+    return success(); // `X = X + 1` alone: "refers to itself", below
+  auto d = error(use);
+  if (!before) {
+    d << "name '" << name << "' is read by " << run->reader << " (line "
+      << run->at.line << ") before it is assigned (line " << after->line
+      << "): Python raises NameError as the module runs";
+  } else {
+    d << "unimplemented: " << run->reader << " (line " << run->at.line
+      << ") reads module variable '" << name << "' as line " << before->line
+      << " binds it, and line " << after->line
+      << " binds it again; tilec keeps only a module variable's last value, "
+         "so give the two values different names";
+  }
+  if (m.ast != &module)
+    d << " (in " << m.fileName.getValue() << ")";
+  return failure();
+}
+
+const py::ModuleConstant *CodeGen::boundConstant(ModuleScope &m,
+                                                 const std::string &name) {
+  if (auto it = m.pendingConstants.find(name); it != m.pendingConstants.end())
+    return it->second;
+  const auto &cs = m.ast->constants;
+  for (auto it = cs.rbegin(); it != cs.rend(); ++it)
+    if (it->name == name && (it->guard.empty() || guardHolds(m, it->guard)))
+      return &*it;
+  return nullptr;
+}
+
 FailureOr<std::optional<PyValue>>
 CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
+  if (failed(checkReadOrder(m, name, l)))
+    return failure();
   auto g = m.globals.find(name);
   if (g != m.globals.end()) {
     // `from M import X`: X resolves as `M.X` where it is used.
@@ -780,6 +861,8 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
   }
   // Evaluated in the module's scope, as Python would.
   evaluatingConstants.push_back(key);
+  moduleRunPoints.push_back(
+      {&m, c->second->loc, "module constant '" + name + "'"});
   std::map<std::string, PyValue> saved;
   std::swap(saved, scope);
   auto saveStack = callStack;
@@ -798,6 +881,7 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
   externDepth = saveExtern;
   callStack = saveStack;
   std::swap(saved, scope);
+  moduleRunPoints.pop_back();
   evaluatingConstants.pop_back();
   if (failed(v))
     return failure();
