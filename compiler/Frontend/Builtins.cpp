@@ -637,10 +637,13 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return PyValue::ofInt(int64_t(args.args[0].elts.size()));
     if (args.args.size() == 1 && args.args[0].kind == K::Dict)
       return PyValue::ofInt(int64_t(args.args[0].elts.size() / 2));
+    if (args.args.size() == 1 && args.args[0].kind == K::Str) // code points
+      return PyValue::ofInt(int64_t(llvm::count_if(
+          args.args[0].s, [](char c) { return (uint8_t(c) & 0xC0) != 0x80; })));
     if (args.args.size() == 1 && args.args[0].isRuntime())
       if (auto t = dyn_cast<RankedTensorType>(args.args[0].v.getType()))
         return PyValue::ofInt(t.getDimSize(0));
-    error(l) << "len() expects a tuple or a tile";
+    error(l) << "len() expects a tuple, dict, string or tile";
     return failure();
   }
   if (name == "py.float") {

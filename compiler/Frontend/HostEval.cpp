@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
+#include "compiler/Frontend/Unicode.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -609,6 +610,11 @@ FailureOr<HostValue> HostEvaluator::evalExpr(const py::Expr &e) {
     }
     if (x.kind == Kind::Float && u.op != py::UnaryOpKind::Invert)
       return HostValue::ofFloat(u.op == py::UnaryOpKind::Minus ? -x.f : x.f);
+    if (x.isNumber()) { // ~n, -True: as the code generator folds them
+      TRY(d, toDevice(x, e.loc));
+      TRY(r, g.unary(u.op, d, e.loc));
+      return fromDevice(r, e.loc);
+    }
     error(e.loc) << "bad operand " << x.describe() << " for unary '"
                  << getSpelling(u.op) << "'";
     return failure();
@@ -1650,6 +1656,26 @@ FailureOr<HostValue> HostEvaluator::applyBinary(py::BinOpKind kind,
       break;
     }
   }
+  // The rest on numbers and strings (/, // and % of floats, shifts and
+  // bitwise operators, str + str, str * n): the code generator's
+  // compile-time folding, so that a module constant and a host function
+  // compute the same value. A zero divisor raises here first (a `try` may
+  // catch it).
+  auto scalar = [](const HostValue &v) {
+    return v.isNumber() || v.kind == Kind::Str;
+  };
+  if (scalar(a) && scalar(b)) {
+    if ((kind == BinOpKind::Div || kind == BinOpKind::FloorDiv ||
+         kind == BinOpKind::Mod) &&
+        a.isNumber() && b.isNumber() && b.asDouble() == 0) {
+      raised = Raised{"ZeroDivisionError", "division by zero", loc, scope};
+      return failure();
+    }
+    TRY(x, toDevice(a, loc));
+    TRY(y, toDevice(b, loc));
+    TRY(r, g.binary(kind, x, y, loc));
+    return fromDevice(r, loc);
+  }
   return unimplemented(loc, "'" + std::string(getSpelling(kind)) + "' on " +
                                    a.describe() + " and " + b.describe());
 }
@@ -1757,15 +1783,9 @@ FailureOr<std::vector<HostValue>> HostEvaluator::iterate(const HostValue &seq,
     return keys;
   }
   case Kind::Str: {
-    // Characters are code points: split the UTF-8 at lead bytes.
     std::vector<HostValue> chars;
-    for (size_t k = 0; k < seq.s.size();) {
-      size_t n = 1;
-      while (k + n < seq.s.size() && (uint8_t(seq.s[k + n]) & 0xc0) == 0x80)
-        ++n;
-      chars.push_back(HostValue::ofStr(seq.s.substr(k, n)));
-      k += n;
-    }
+    for (std::string_view c : py::splitCodePoints(seq.s))
+      chars.push_back(HostValue::ofStr(std::string(c)));
     return chars;
   }
   default:
@@ -2253,7 +2273,10 @@ FailureOr<HostValue> HostEvaluator::subscript(const py::Subscript &sub) {
   if ((base.kind == Kind::List || base.kind == Kind::Tuple ||
        base.kind == Kind::Str) &&
       (idx.kind == Kind::Int || idx.kind == Kind::Bool)) {
-    int64_t n = base.kind == Kind::Str ? int64_t(base.s.size())
+    std::vector<std::string_view> chars;
+    if (base.kind == Kind::Str)
+      chars = py::splitCodePoints(base.s);
+    int64_t n = base.kind == Kind::Str ? int64_t(chars.size())
                                        : int64_t(base.elts.size());
     int64_t i = idx.kind == Kind::Bool ? int64_t(idx.b) : idx.i;
     if (i < 0)
@@ -2262,12 +2285,8 @@ FailureOr<HostValue> HostEvaluator::subscript(const py::Subscript &sub) {
       raised = Raised{"IndexError", "index out of range", sub.loc, scope};
       return failure();
     }
-    if (base.kind == Kind::Str) {
-      if (!llvm::all_of(base.s, [](char ch) { return uint8_t(ch) < 0x80; }))
-        return unimplemented(sub.loc, "indexing a string with non-ASCII "
-                                      "characters");
-      return HostValue::ofStr(base.s.substr(i, 1));
-    }
+    if (base.kind == Kind::Str)
+      return HostValue::ofStr(std::string(chars[i]));
     return base.elts[i];
   }
   return unimplemented(sub.loc, "indexing " + base.describe() + " with " +

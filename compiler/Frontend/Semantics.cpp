@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
+#include "compiler/Frontend/Unicode.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -582,6 +583,38 @@ FailureOr<PyValue> foldBinary(CodeGen &g, BinOpKind op, const PyValue &a,
       return tooLong(a.s.size() + b.s.size());
     return PyValue::ofStr(a.s + b.s);
   }
+  // Repetition: 'ab' * 2, (x,) * n, n * (x,) (a count below 1 gives an
+  // empty one, as in Python).
+  if (op == BinOpKind::Mul &&
+      (((a.kind == K::Str || a.kind == K::Tuple) &&
+        (b.kind == K::Int || b.kind == K::Bool)) ||
+       ((b.kind == K::Str || b.kind == K::Tuple) &&
+        (a.kind == K::Int || a.kind == K::Bool)))) {
+    bool seqFirst = a.kind == K::Str || a.kind == K::Tuple;
+    const PyValue &seq = seqFirst ? a : b, &count = seqFirst ? b : a;
+    uint64_t n = count.kind == K::Bool ? count.b : std::max<int64_t>(0, count.i);
+    uint64_t len = seq.kind == K::Str ? seq.s.size() : seq.elts.size();
+    if (len != 0 && n > kMaxSequence / len)
+      return tooLong(len * std::min<uint64_t>(n, kMaxSequence + 1));
+    if (seq.kind == K::Str) {
+      std::string out;
+      out.reserve(len * n);
+      for (uint64_t k = 0; k < n; ++k)
+        out += seq.s;
+      return PyValue::ofStr(std::move(out));
+    }
+    if (len != 0 && (seq.nodes - 1) * n + 1 > kMaxCompileTimeValues) {
+      g.error(l) << "a compile-time tuple repeated " << n
+                 << " times is larger than the limit of "
+                 << kMaxCompileTimeValues << " values";
+      return failure();
+    }
+    std::vector<PyValue> e;
+    e.reserve(len * n);
+    for (uint64_t k = 0; k < n; ++k)
+      e.insert(e.end(), seq.elts.begin(), seq.elts.end());
+    return PyValue::ofTuple(std::move(e));
+  }
   if (!a.isNumber() || !b.isNumber()) {
     g.error(l) << "unsupported operand types for " << getSpelling(op) << ": "
                << a.describe() << " and " << b.describe();
@@ -878,6 +911,9 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
     return PyValue::ofBool((op == CmpOpKind::Is) == same);
   }
   if (op == CmpOpKind::In || op == CmpOpKind::NotIn) {
+    if (b2.kind == K::Str && a.kind == K::Str) // a substring
+      return PyValue::ofBool((op == CmpOpKind::In) ==
+                             StringRef(b2.s).contains(a.s));
     if (b2.kind != K::Tuple || !a.isConstexpr()) {
       error(l) << "unsupported operand of 'in': " << b2.describe();
       return failure();
@@ -1138,6 +1174,25 @@ FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
       return failure();
     }
     return v.elts[i];
+  }
+  if (v.kind == PyValue::Kind::Str && sub.indices.size() == 1 &&
+      !isa<py::Slice>(*sub.indices[0])) {
+    // A character (a code point), as Python indexes a string.
+    TRY(idx, eval(*sub.indices[0]));
+    std::vector<std::string_view> chars = py::splitCodePoints(v.s);
+    if (idx.kind != PyValue::Kind::Int) {
+      error(l) << "expected a compile-time integer index into a string, "
+                  "found "
+               << idx.describe();
+      return failure();
+    }
+    int64_t i = idx.i < 0 ? idx.i + int64_t(chars.size()) : idx.i;
+    if (i < 0 || i >= int64_t(chars.size())) {
+      error(l) << "string index " << idx.i << " out of range for "
+               << chars.size() << " characters";
+      return failure();
+    }
+    return PyValue::ofStr(std::string(chars[i]));
   }
   if (v.isRuntime() && !isa<RankedTensorType>(v.v.getType()) &&
       llvm::all_of(sub.indices, [](const py::ExprPtr &e) {

@@ -321,3 +321,16 @@ void tilec::py::appendUTF8(std::string &out, uint32_t cp) {
     out += char(0x80 | (cp & 0x3F));
   }
 }
+
+std::vector<std::string_view>
+tilec::py::splitCodePoints(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (size_t k = 0; k < s.size();) {
+    size_t n = 1;
+    while (k + n < s.size() && (uint8_t(s[k + n]) & 0xC0) == 0x80)
+      ++n;
+    out.push_back(s.substr(k, n));
+    k += n;
+  }
+  return out;
+}

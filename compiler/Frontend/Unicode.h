@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilec {
 namespace py {
@@ -58,6 +59,11 @@ unsigned getDisplayWidth(uint32_t cp);
 
 /// `U+XXXX` (at least four hex digits) for `cp`.
 std::string formatCodePoint(uint32_t cp);
+
+/// Python's characters of a string: its code points, each as the bytes that
+/// encode it (a lead byte and its continuation bytes; a string literal is
+/// valid UTF-8, so that is one code point each).
+std::vector<std::string_view> splitCodePoints(std::string_view s);
 
 /// Appends `cp` (up to U+10FFFF; a lone surrogate, as a Python string
 /// escape may give, is encoded like any other code point) as UTF-8.
