@@ -258,6 +258,34 @@ Type CodeGen::dtypeByName(StringRef name) {
       .Default(Type());
 }
 
+bool frontend::tritonModuleExists(StringRef dotted) {
+  static constexpr StringRef kModules[] = {
+      "triton", "triton.errors", "triton.knobs", "triton.testing",
+      "triton._utils", "triton._internal_testing", "triton._filecheck",
+      "triton.language", "triton.language.core", "triton.language.math",
+      "triton.language.standard", "triton.language.random",
+      "triton.language.semantic", "triton.language.target_info",
+      "triton.language._utils", "triton.language.extra",
+      "triton.language.extra.libdevice", "triton.language.extra.cuda",
+      "triton.language.extra.hip", "triton.runtime",
+      "triton.runtime.autotuner", "triton.runtime.build",
+      "triton.runtime.cache", "triton.runtime.driver",
+      "triton.runtime.errors", "triton.runtime.interpreter",
+      "triton.runtime.jit", "triton.runtime._allocation",
+      "triton.runtime._async_compile"};
+  static constexpr StringRef kPackages[] = {
+      "triton.backends.", "triton.compiler", "triton.experimental",
+      "triton.tools", "triton.profiler", "triton._C",
+      "triton.language.extra.cuda.", "triton.language.extra.hip."};
+  if (llvm::is_contained(kModules, dotted))
+    return true;
+  return llvm::any_of(kPackages, [&](StringRef p) {
+    return dotted.starts_with(p) &&
+           (p.ends_with(".") || dotted.size() == p.size() ||
+            dotted[p.size()] == '.');
+  });
+}
+
 FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
                                        const std::string &attr, SourceLoc l) {
   if (isHostLibrary(path))
@@ -284,8 +312,12 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   // dispatched) or triton.language.extra.cuda.libdevice.
   if (path == "triton.language.extra.libdevice" ||
       path == "triton.language.extra.cuda.libdevice") {
-    // Every name resolves: unknown ones fail at the call, with the name.
-    return PyValue::builtin("libdevice." + attr);
+    // Triton's names resolve (one tilec lacks fails at the call, named).
+    if (isLibdeviceName(attr))
+      return PyValue::builtin("libdevice." + attr);
+    error(l) << "Triton's libdevice module ('" << path
+             << "') has no function '" << attr << "'";
+    return failure();
   }
   // triton.language.extra.cuda's num_threads() / num_warps(): constants of
   // the kernel being compiled.
@@ -325,6 +357,10 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
   if (path == "triton.language.PropagateNan" && (attr == "NONE" || attr == "ALL"))
     return PyValue::ofInt(attr == "ALL" ? 0xFFFF : 0);
   if (isTritonModule(path)) {
+    if (!tritonModuleExists(path)) {
+      error(l) << "no module named '" << path << "' in Triton 3.6";
+      return failure();
+    }
     error(l) << "unimplemented: '" << attr << "' of module '" << path
              << "' is not supported by tilec";
     return failure();

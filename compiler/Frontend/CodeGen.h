@@ -235,6 +235,15 @@ bool isRandomFunction(llvm::StringRef name);
 inline bool isTritonModule(llvm::StringRef dotted) {
   return dotted == "triton" || dotted.starts_with("triton.");
 }
+/// Whether Triton 3.6 has module `dotted` (a `triton...` path): exactly for
+/// triton itself, triton.language and triton.runtime, the modules kernels
+/// import; anything under the packages whose modules tilec does not list
+/// (triton.backends, triton.compiler, triton.experimental, triton.tools,
+/// triton.profiler, triton._C) is taken to exist.
+bool tritonModuleExists(llvm::StringRef dotted);
+/// Whether Triton's CUDA libdevice module defines function `name` (tilec may
+/// still not implement it: callLibdevice says so).
+bool isLibdeviceName(llvm::StringRef name);
 /// A `from M import X` binding (PyValue::module("from:M:X")): M and X.
 std::optional<std::pair<std::string, std::string>>
 fromImportParts(const PyValue &v);

@@ -678,9 +678,9 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
     return v;
   }
   if (module.lookupFunction(n.id)) {
-    error(n.loc) << "expected host code in @triton.autotune, found the "
-                    "@triton.jit function '"
-                 << n.id << "'";
+    error(n.loc) << "unimplemented: the @triton.jit function '" << n.id
+                 << "' as a value in host code (tilec runs host code while "
+                    "compiling; a jit function is a value only in a kernel)";
     return failure();
   }
   if (const py::ModuleConstant *c = g.boundConstant(*scope, n.id))
@@ -688,7 +688,7 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   TRY(imp, imported(n.id, n.loc));
   if (imp)
     return *imp;
-  if (n.id == "range" || n.id == "zip")
+  if (n.id == "range" || n.id == "zip" || n.id == "tuple" || n.id == "list")
     return HostValue::ofPath(Kind::Builtin, n.id);
   // Python's builtins on compile-time values, as the code generator has
   // them.
@@ -697,7 +697,7 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
       "getattr"};
   if (llvm::is_contained(kDeviceBuiltins, n.id))
     return fromDevice(PyValue::builtin("py." + n.id), n.loc);
-  static constexpr StringRef kPythonBuiltins[] = {"list", "dict"};
+  static constexpr StringRef kPythonBuiltins[] = {"dict"};
   if (llvm::is_contained(kPythonBuiltins, n.id))
     return unimplemented(n.loc, "'" + n.id + "'");
   error(n.loc) << "name '" << n.id << "' is not defined";
@@ -1009,6 +1009,26 @@ FailureOr<HostValue> HostEvaluator::call(const py::Call &c) {
     return makeConfig(c, std::move(args), std::move(kwargs));
   if (callee.kind == Kind::Builtin && callee.s == "range")
     return range(c, args, kwargs.size());
+  if (callee.kind == Kind::Builtin &&
+      (callee.s == "tuple" || callee.s == "list")) {
+    // tuple(iterable) / list(iterable): its elements (a dict's keys, a
+    // string's characters), in a new sequence.
+    if (!kwargs.empty() || args.size() > 1) {
+      error(c.loc) << "expected " << callee.s
+                   << "() of at most one iterable in host code";
+      return failure();
+    }
+    HostValue out;
+    out.kind = callee.s == "tuple" ? Kind::Tuple : Kind::List;
+    if (!args.empty()) {
+      TRY(elts, iterate(args[0], c.loc));
+      for (HostValue &e : elts) {
+        out.nodes += e.nodes;
+        out.elts.push_back(std::move(e));
+      }
+    }
+    return out;
+  }
   if (callee.kind == Kind::Builtin && callee.s == "zip") {
     // zip(a, b, ...) of lists and tuples: a list of tuples, as long as the
     // shortest (Python's default).
@@ -1095,7 +1115,7 @@ FailureOr<HostValue> HostEvaluator::callFunction(
   // A budget on the host code's work: real autotune helpers make a few
   // calls; a doubling recursion would make 2^depth.
   if (++calls > 100000) {
-    error(l) << "host code evaluated for @triton.autotune exceeds the budget "
+    error(l) << "host code run while compiling exceeds the budget "
                 "of 100000 function calls at '"
              << fn.name << "'";
     return failure();
@@ -1280,8 +1300,8 @@ LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
   TRY(seq, iterate(seqValue, f.iter->loc));
   for (const HostValue &x : seq) {
     if (++iterations > (uint64_t(1) << 20)) {
-      error(c.loc) << "comprehensions in host code evaluated for "
-                      "@triton.autotune exceed the budget of 2^20 iterations";
+      error(c.loc) << "comprehensions in host code run while compiling "
+                      "exceed the budget of 2^20 iterations";
       return failure();
     }
     if (failed(bindTarget(*f.target, x)))
@@ -2212,7 +2232,9 @@ LogicalResult HostEvaluator::execTry(const py::Try &t) {
 LogicalResult HostEvaluator::execImport(const py::Import &imp) {
   auto notFound = [&](const std::string &dotted, SourceLoc at) {
     raised = Raised{"ModuleNotFoundError",
-                    "No module named '" + dotted + "' (on the import path)",
+                    "No module named '" + dotted + "'" +
+                        (isTritonModule(dotted) ? " (in Triton 3.6)"
+                                                : " (on the import path)"),
                     at, scope};
     return failure();
   };
@@ -2228,6 +2250,8 @@ LogicalResult HostEvaluator::execImport(const py::Import &imp) {
         TRY(m, g.loadModule(a.name, a.loc));
         if (!m)
           return notFound(a.name, a.loc);
+      } else if (isTritonModule(a.name) && !tritonModuleExists(a.name)) {
+        return notFound(a.name, a.loc);
       }
       std::string bound = imp.boundName(a);
       locals[bound] = HostValue::ofPath(Kind::Module,
@@ -2241,6 +2265,16 @@ LogicalResult HostEvaluator::execImport(const py::Import &imp) {
       return failure();
     }
     HostValue v;
+    if (isTritonModule(from) && !tritonModuleExists(from))
+      return notFound(from, a.loc);
+    if ((from == "triton.language.extra.libdevice" ||
+         from == "triton.language.extra.cuda.libdevice") &&
+        !isLibdeviceName(a.name)) {
+      raised = Raised{"ImportError",
+                      "cannot import name '" + a.name + "' from '" + from + "'",
+                      a.loc, scope};
+      return failure();
+    }
     if (known(from)) {
       TRY(x, path(from + "." + a.name, a.loc));
       v = x;

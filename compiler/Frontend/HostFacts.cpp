@@ -108,7 +108,11 @@ FailureOr<PyValue> CodeGen::callHostFact(const std::string &name,
                << s[0]->describe();
       return failure();
     }
-    if (options.readEnvironment)
+    // No variable's name holds a NUL byte or '=' (Python's os.environ,
+    // built from the environment block, has no such key): the default.
+    bool nameable = s[0]->s.find_first_of(std::string("=\0", 2)) ==
+                    std::string::npos;
+    if (options.readEnvironment && nameable)
       if (const char *v = std::getenv(s[0]->s.c_str()))
         return PyValue::ofStr(v);
     return s[1] ? *s[1] : PyValue::none();

@@ -363,6 +363,8 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
     bool isImport = false;
     /// `import a.b` / `import a.b as c`: the module, which must be found.
     std::string plainModule;
+    /// `from M import X`: M (resolved) and X.
+    std::string fromModule, fromName;
     std::optional<PyValue> resolved; ///< what the name is, if it resolves
   };
   std::map<std::string, std::vector<Candidate>> undecided;
@@ -381,7 +383,9 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
           undecided[imp.boundName(a)].push_back(
               {&imp.guard, [&bindImport, one] { bindImport(one); },
                {a.loc.line, a.loc.col}, true,
-               imp.isFrom ? std::string() : a.name});
+               imp.isFrom ? std::string() : a.name,
+               imp.isFrom ? importSource(m, imp) : std::string(),
+               imp.isFrom ? a.name : std::string()});
         }
     } else if (kind == 1) {
       auto *fn = static_cast<const py::FunctionDef *>(item);
@@ -426,11 +430,24 @@ LogicalResult CodeGen::bindModule(ModuleScope &m) {
       auto v = lookupGlobal(m, name, py::SourceLoc{});
       if (succeeded(v) && *v)
         c.resolved = **v;
+      // A host-side name of a Triton module tilec does not model
+      // (`from triton.tools.tensor_descriptor import TensorDescriptor`):
+      // Triton 3.6 has the module, so the import is taken to succeed; the
+      // name stays unusable in a kernel. triton.language's names tilec
+      // lacks are taken to be newer Triton's (an ImportError).
+      StringRef from(c.fromModule);
+      if (!c.resolved && isTritonModule(from) &&
+          tritonModuleExists(from) && from != "triton.language" &&
+          !from.starts_with("triton.language."))
+        c.resolved = PyValue::module("from:" + c.fromModule + ":" + c.fromName);
       if (c.resolved && !c.plainModule.empty() &&
           !isTritonModule(c.plainModule)) {
         auto found = loadModule(c.plainModule, py::SourceLoc{});
         if (failed(found) || !*found)
           c.resolved.reset();
+      } else if (isTritonModule(c.plainModule) &&
+                 !tritonModuleExists(c.plainModule)) {
+        c.resolved.reset(); // `import triton.ops` under Triton 3.6
       }
     };
     auto unbind = [&] {

@@ -29,7 +29,7 @@ def bad_type(x_ptr):
 @triton.jit
 def bad_name(x_ptr):
     x = tl.load(x_ptr + tl.arange(0, 16))
-    tl.store(x_ptr + tl.arange(0, 16), libdevice.frexp(x))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.nextafter(x, x))
 
 
 @triton.jit
@@ -143,3 +143,9 @@ def fast_ops(x_ptr, y_ptr):
 def fast_fp16(x_ptr):
     offs = tl.arange(0, 128)
     tl.store(x_ptr + offs, libdevice.fast_expf(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def not_triton_name(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(x_ptr + tl.arange(0, 16), libdevice.frexp(x))

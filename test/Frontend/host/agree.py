@@ -26,6 +26,14 @@ def divide(x):
 
 CAUGHT = divide(0)
 
+# No environment variable is named with '=' or a NUL byte (the test sets
+# TILEC_AGREE_T to "X=1": glibc's getenv would answer "1" for "TILEC_AGREE_T=X"
+# and the value for "TILEC_AGREE_T\0X"); Python's os.environ has no such key.
+import os
+ENV = (os.environ.get("TILEC_AGREE_T=X", "none"),
+       os.environ.get("TILEC_AGREE_T\0X", "none"),
+       os.environ.get("TILEC_AGREE_T"))
+
 
 @triton.jit
 def k_agree(X):
@@ -33,3 +41,4 @@ def k_agree(X):
     tl.static_print(DEVICE)
     tl.static_assert(HOST == DEVICE)
     tl.static_print(CAUGHT)
+    tl.static_print(ENV)
