@@ -1952,10 +1952,11 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
   HostValue &self = locals[n->id];
   if (self.kind == Kind::Dict) {
     setItem(self, key, v);
-    if (self.nodes > (uint64_t(1) << 18))
-      return error(target.loc) << "a host-code dict of more than 262144 "
-                                  "values (nested ones included)",
-             failure();
+    if (self.nodes > (uint64_t(1) << 18)) {
+      error(target.loc) << "a host-code dict of more than 262144 values "
+                           "(nested ones included)";
+      return failure();
+    }
     return success();
   }
   if (self.kind == Kind::List && key.kind == Kind::Int) {
@@ -1969,10 +1970,11 @@ LogicalResult HostEvaluator::assignItem(const py::Subscript &target,
     self.nodes += v.nodes;
     self.nodes -= std::min(self.nodes - 1, self.elts[i].nodes);
     self.elts[i] = v;
-    if (self.nodes > (uint64_t(1) << 18))
-      return error(target.loc) << "a host-code list of more than 262144 "
-                                  "values (nested ones included)",
-             failure();
+    if (self.nodes > (uint64_t(1) << 18)) {
+      error(target.loc) << "a host-code list of more than 262144 values "
+                           "(nested ones included)";
+      return failure();
+    }
     return success();
   }
   return unimplemented(target.loc, "assigning an item of " + self.describe());

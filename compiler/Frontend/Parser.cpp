@@ -2140,6 +2140,17 @@ void Parser::skipTopLevel(const std::string &what) {
   module->skipped.push_back({what, begin, lastRealEnd()});
 }
 
+namespace {
+/// +1 for an opening bracket, -1 for a closing one, else 0.
+int bracketDelta(const Token &t) {
+  if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+    return 1;
+  if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+    return -1;
+  return 0;
+}
+} // namespace
+
 void Parser::recordMutations(size_t from, size_t to) {
   // Skipped code that rebinds or changes a module name: reading the name's
   // parsed definition would give a stale value, so the name is noted
@@ -2166,10 +2177,9 @@ void Parser::recordMutations(size_t from, size_t to) {
     int depth = 0;
     for (; k < to; ++k) {
       const Token &t = toks[k];
-      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-        ++depth;
-      else if (t.isOp(")") || t.isOp("]") || t.isOp("}")) {
-        if (--depth == 0)
+      if (int delta = bracketDelta(t)) {
+        depth += delta;
+        if (delta < 0 && depth == 0)
           break;
       } else if (depth == 1 && t.is(TokenKind::Name) && k > 0 &&
                  (toks[k - 1].isOp("(") || toks[k - 1].isOp(",") ||
@@ -2198,10 +2208,8 @@ void Parser::recordMutations(size_t from, size_t to) {
       int d = 0;
       for (size_t k = x; k < y; ++k) {
         const Token &t = toks[k];
-        if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-          ++d;
-        else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-          --d;
+        if (int delta = bracketDelta(t))
+          d += delta;
         else if (d == 0 && t.is(TokenKind::Name) &&
                  !(k > x && toks[k - 1].isOp("."))) {
           bool inPlace = k + 1 < y && (toks[k + 1].isOp("[") ||
@@ -2232,10 +2240,8 @@ void Parser::recordMutations(size_t from, size_t to) {
     int d = 0;
     for (size_t k = a; k < b; ++k) {
       const Token &t = toks[k];
-      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-        ++d;
-      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-        --d;
+      if (int delta = bracketDelta(t))
+        d += delta;
       else if (d == 0 && t.isOp("="))
         lastEq = k;
     }
@@ -2244,10 +2250,7 @@ void Parser::recordMutations(size_t from, size_t to) {
   };
   for (size_t i = from; i < to; ++i) {
     const Token &t = toks[i];
-    if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-      ++depth;
-    else if ((t.isOp(")") || t.isOp("]") || t.isOp("}")) && depth > 0)
-      --depth;
+    depth = std::max(0, depth + bracketDelta(t));
     bool boundary = t.is(TokenKind::Newline) || t.is(TokenKind::Indent) ||
                     t.is(TokenKind::Dedent) ||
                     (depth == 0 && (t.isOp(";") || t.isOp(":")));
