@@ -6,6 +6,7 @@
 // layout conversions have their own pattern files under passes/SIMT/.
 //
 //===----------------------------------------------------------------------===//
+#include "tilec/Runtime.h"
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 #include "passes/Target.h"
@@ -754,8 +755,10 @@ private:
       // Specialization facts travel as the kernel's signature string; TMA
       // descriptors as "tile.tma" (the runtime encodes them) and the
       // parameters they take (grid constants, PTXBackend).
-      gpuFunc->setAttr("tile.signature",
-                       b.getStringAttr(getSignature(func)));
+      FailureOr<std::string> signature = getSignature(func);
+      if (failed(signature))
+        return failure();
+      gpuFunc->setAttr("tile.signature", b.getStringAttr(*signature));
       SmallVector<int32_t> maps;
       for (unsigned i = 0; i < func.getNumArguments(); ++i)
         if (isa<tile::TensorMapType>(func.getArgumentTypes()[i]))
@@ -874,42 +877,50 @@ public:
     return "?";
   }
 
-  static std::string getSignature(tile::FuncOp func) {
-    std::string sig;
+  /// The kernel's signature in the runtime's syntax (tilec::Signature, the
+  /// one printer of it), or failure for a parameter type it cannot name.
+  static FailureOr<std::string> getSignature(tile::FuncOp func) {
+    tilec::Signature sig;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       Type t = func.getArgumentTypes()[i];
       if (isa<tile::TensorMapType>(t))
         continue; // implied by its descriptor (and the tma= field)
-      if (!sig.empty())
-        sig += ",";
       bool isUnsigned =
           func.getArgAttr(i, tile::TileDialect::getUnsignedAttrName()) !=
           nullptr;
-      auto name = [isUnsigned](Type t) { return getTypeName(t, isUnsigned); };
+      tilec::ParamType p;
+      auto setType = [&](Type elem) {
+        return tilec::parseScalarType(getTypeName(elem, isUnsigned), p.type);
+      };
       if (auto desc = func.getArgAttrOfType<TypeAttr>(
               i, tile::TileDialect::getTensorDescAttrName())) {
         auto block = cast<RankedTensorType>(desc.getValue());
-        sig += "tensordesc<" + name(block.getElementType()) + "[";
-        for (int64_t d = 0; d < block.getRank(); ++d)
-          sig += (d ? "," : "") + std::to_string(block.getDimSize(d));
-        sig += "]>";
+        if (!setType(block.getElementType()))
+          return func.emitOpError("descriptor parameter ")
+                 << i << " has element type " << block.getElementType()
+                 << ", which a signature cannot name";
+        p.isTensorDesc = true;
+        p.block.assign(block.getShape().begin(), block.getShape().end());
+        sig.params.push_back(p);
         i += 2 * block.getRank() - 1;
         continue;
       }
-      if (auto p = dyn_cast<tile::PtrType>(t))
-        sig += "*" + name(p.getPointeeType());
-      else
-        sig += name(t);
+      auto ptr = dyn_cast<tile::PtrType>(t);
+      p.isPointer = bool(ptr);
+      if (!setType(ptr ? ptr.getPointeeType() : t))
+        return func.emitOpError("parameter ")
+               << i << " has type " << t << ", which a signature cannot name";
       if (auto eq = func.getArgAttrOfType<IntegerAttr>(
               i, tile::TileDialect::getEqualToAttrName());
           eq && eq.getInt() == 1)
-        sig += ":1";
+        p.equalToOne = true;
       else if (auto div = func.getArgAttrOfType<IntegerAttr>(
                    i, tile::TileDialect::getDivisibilityAttrName());
                div && div.getInt() > 1)
-        sig += ":" + std::to_string(div.getInt());
+        p.divisibility = uint64_t(div.getInt());
+      sig.params.push_back(p);
     }
-    return sig;
+    return sig.str();
   }
 };
 

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Frontend/CodeGen.h"
+#include "tilec/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -639,22 +640,10 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   if (!llvm::StringRef(options.signature).trim().empty()) {
     // Commas inside a descriptor's block (`tensordesc<fp16[64, 64]>`) or a
     // tuple value (`(64, 2)`) do not separate entries.
-    SmallVector<llvm::StringRef> parts;
-    llvm::StringRef rest(options.signature);
-    int depth = 0;
-    size_t start = 0;
-    for (size_t k = 0; k <= rest.size(); ++k) {
-      char c = k < rest.size() ? rest[k] : ',';
-      if (c == '[' || c == '<' || c == '(')
-        ++depth;
-      else if ((c == ']' || c == '>' || c == ')') && depth > 0)
-        --depth;
-      else if (c == ',' && (depth == 0 || k == rest.size())) {
-        parts.push_back(rest.slice(start, k));
-        start = k + 1;
-      }
-    }
-    for (auto [i, p] : llvm::enumerate(parts)) {
+    std::vector<std::string_view> parts =
+        tilec::Signature::splitEntries(options.signature);
+    for (auto [i, part] : llvm::enumerate(parts)) {
+      llvm::StringRef p(part.data(), part.size());
       if (p.trim().empty()) {
         emitError(wholeFile) << "expected a type or a value for signature entry "
                            << i + 1 << " of '" << options.signature
@@ -731,43 +720,20 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       noneParams.insert(p->name);
       continue;
     }
+    // The runtime's parser: one definition of the syntax (runtime.md).
     SigEntry e;
     e.text = text;
-    llvm::StringRef t(text);
-    if (t.consume_front("tensordesc<")) {
-      // Triton's spelling of a TensorDescriptor argument:
-      // tensordesc<fp16[64, 64]>.
-      auto [typeName, dims] = t.split('[');
-      Type elem = dtypeByName(typeName.trim());
-      if (!elem && t.contains('[')) {
-        emitError(loc(p->loc))
-            << "unknown element type '" << typeName.trim()
-            << "' in signature entry '" << text << "' for parameter '"
-            << p->name
-            << "' (expected one of i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 "
-               "fp32 fp64 fp8e4nv fp8e5)";
-        return nullptr;
-      }
-      SmallVector<int64_t> block;
-      bool ok = elem && !elem.isInteger(1) && dims.consume_back(">");
-      dims = dims.rtrim();
-      ok = ok && dims.consume_back("]");
-      SmallVector<llvm::StringRef> sizes;
-      dims.split(sizes, ',');
-      for (llvm::StringRef d : sizes) {
-        int64_t v;
-        if (d.trim().getAsInteger(10, v))
-          ok = false;
-        else
-          block.push_back(v);
-      }
-      if (!ok) {
-        emitError(loc(p->loc))
-            << "expected 'tensordesc<TYPE[B0, B1, ...]>' (TYPE an integer "
-               "or float type, not i1) in signature entry '"
-            << text << "' for parameter '" << p->name << "'";
-        return nullptr;
-      }
+    tilec::ParamType entry;
+    if (tilec::Status st = tilec::ParamType::parse(trim(text), entry);
+        !st.ok()) {
+      emitError(loc(p->loc)) << "signature entry '" << text
+                             << "' for parameter '" << p->name
+                             << "': " << st.message();
+      return nullptr;
+    }
+    Type elem = dtypeByName(tilec::toString(entry.type));
+    if (entry.isTensorDesc) {
+      SmallVector<int64_t> block(entry.block.begin(), entry.block.end());
       if (failed(checkDescriptorBlock(block, elem, loc(p->loc))))
         return nullptr;
       e.isTensorDesc = true;
@@ -782,59 +748,17 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       runtimeParams.push_back(p);
       continue;
     }
-    if (t.consume_front("*"))
-      e.isPointer = true;
-    auto [typeName, fact] = t.split(':');
-    if (t.contains(':') && fact.trim().empty()) {
-      emitError(loc(p->loc)) << "expected a fact after ':' in signature entry '"
-                             << text << "' (':16' divisible by 16, ':1' equal "
-                                        "to 1), found nothing";
-      return nullptr;
-    }
-    Type elem = dtypeByName(typeName.trim());
-    if (!elem) {
+    e.isPointer = entry.isPointer;
+    e.equalToOne = entry.equalToOne;
+    if (entry.divisibility > (uint64_t(1) << 30)) {
       emitError(loc(p->loc))
-          << "expected a type in signature entry '" << text
-          << "' for parameter '" << p->name
-          << "' (i1, i8, i16, i32, i64, u8..u64, fp16, bf16, fp32, fp64, "
-             "fp8e4nv, fp8e5, with '*' for pointers), found '"
-          << typeName << "'";
+          << "signature entry '" << text << "' for parameter '" << p->name
+          << "': divisibility " << entry.divisibility
+          << " is more than tilec's limit of 2^30";
       return nullptr;
     }
-    if (!fact.empty()) {
-      int64_t n;
-      if (fact.trim().getAsInteger(10, n) || n < 1 || n > (int64_t(1) << 30) ||
-          (n & (n - 1)) != 0) {
-        emitError(loc(p->loc))
-            << "expected ':1' or ':' and a power of two up to 2^30 in "
-               "signature entry '"
-            << text << "', found ':" << fact << "'";
-        return nullptr;
-      }
-      if (n == 1) {
-        if (e.isPointer || !elem.isInteger()) {
-          emitError(loc(p->loc)) << "':1' (equal to 1) applies to integer "
-                                    "parameters, found '"
-                                 << text << "'";
-          return nullptr;
-        }
-        e.equalToOne = true;
-      } else {
-        if (!e.isPointer && (!elem.isInteger() || elem.isInteger(1))) {
-          emitError(loc(p->loc)) << "':" << n << "' (divisibility) applies to "
-                                 << "pointers and integers (not i1), found '"
-                                 << text << "'";
-          return nullptr;
-        }
-        e.divisibility = n;
-      }
-    }
-    if (!e.isPointer && isa<Float8E4M3FNType, Float8E5M2Type>(elem)) {
-      emitError(loc(p->loc)) << "unimplemented: a scalar fp8 kernel parameter "
-                                "('"
-                             << text << "'); pass fp8 data through a pointer";
-      return nullptr;
-    }
+    if (entry.divisibility > 1)
+      e.divisibility = int64_t(entry.divisibility);
     e.type = e.isPointer ? Type(tile::PtrType::get(ctx, elem)) : elem;
     argTypes.push_back(toIRType(e.type));
     sig.push_back(e);

@@ -94,6 +94,15 @@ const char *tilec::toString(ScalarType type) {
   return "?";
 }
 
+bool tilec::parseScalarType(std::string_view name, ScalarType &out) {
+  for (const TypeName &t : kTypeNames)
+    if (name == t.name) {
+      out = t.type;
+      return true;
+    }
+  return false;
+}
+
 unsigned tilec::byteSize(ScalarType type) {
   switch (type) {
   case ScalarType::I1:
@@ -192,12 +201,8 @@ static bool parseUnsigned(std::string_view text, uint64_t &out) {
   return true;
 }
 
-static Status parseEntry(std::string_view entry, size_t position,
-                         ParamType &out) {
-  auto fail = [&](const std::string &why) {
-    return Status::error("signature entry " + std::to_string(position) +
-                         " '" + std::string(entry) + "': " + why);
-  };
+static Status parseEntry(std::string_view entry, ParamType &out) {
+  auto fail = [&](const std::string &why) { return Status::error(why); };
   if (entry.empty())
     return fail("malformed entry: empty (only a kernel without parameters "
                 "has an empty signature)");
@@ -212,13 +217,9 @@ static Status parseEntry(std::string_view entry, size_t position,
         rest.substr(rest.size() - 2) != "]>")
       return fail("malformed entry: expected tensordesc<TYPE[B0,B1,...]>");
     std::string_view typeName = rest.substr(0, open);
-    bool known = false;
-    for (const TypeName &t : kTypeNames)
-      if (typeName == t.name) {
-        p.type = t.type;
-        known = true;
-      }
-    if (!known || p.type == ScalarType::I1)
+    if (typeName == "i1")
+      return fail("a descriptor's elements cannot be i1");
+    if (!parseScalarType(typeName, p.type))
       return fail("unknown descriptor element type '" + std::string(typeName) +
                   "' (expected one of i8 i16 i32 i64 u8 u16 u32 u64 fp16 "
                   "bf16 fp32 fp64 fp8e4nv fp8e5)");
@@ -264,15 +265,7 @@ static Status parseEntry(std::string_view entry, size_t position,
   }
   if (typeName.empty())
     return fail("malformed entry: expected a type name");
-  bool known = false;
-  for (const TypeName &t : kTypeNames) {
-    if (typeName == t.name) {
-      p.type = t.type;
-      known = true;
-      break;
-    }
-  }
-  if (!known) {
+  if (!parseScalarType(typeName, p.type)) {
     uint64_t ignored;
     if (!p.isPointer && parseUnsigned(typeName, ignored))
       return fail("unknown type '" + std::string(typeName) +
@@ -287,6 +280,9 @@ static Status parseEntry(std::string_view entry, size_t position,
                 " parameter (only pointers to fp8 are supported)");
   if (hasFact) {
     uint64_t d = 0;
+    if (fact.empty())
+      return fail("expected a fact after ':' (':16' divisible by 16, ':1' "
+                  "equal to 1), found nothing");
     if (!parseUnsigned(fact, d))
       return fail("bad divisibility '" + std::string(fact) +
                   "': expected a decimal integer");
@@ -311,43 +307,47 @@ static Status parseEntry(std::string_view entry, size_t position,
   return Status::success();
 }
 
+Status ParamType::parse(std::string_view entry, ParamType &out) {
+  return detail::guarded([&]() -> Status { return parseEntry(entry, out); });
+}
+
 Status Signature::parse(std::string_view text, Signature &out) {
   return detail::guarded([&]() -> Status {
     Signature sig;
-    if (!text.empty()) {
-      size_t position = 0;
-      size_t start = 0;
-      while (true) {
-        // A comma inside a descriptor's block ("tensordesc<fp16[64,64]>")
-        // does not end the entry.
-        size_t comma = start;
-        for (int depth = 0; comma < text.size(); ++comma) {
-          char c = text[comma];
-          if (c == '[' || c == '<')
-            ++depth;
-          else if ((c == ']' || c == '>') && depth > 0)
-            --depth;
-          else if (c == ',' && depth == 0)
-            break;
-        }
-        if (comma == text.size())
-          comma = std::string_view::npos;
-        std::string_view entry = text.substr(
-            start, comma == std::string_view::npos ? std::string_view::npos
-                                                   : comma - start);
-        ParamType p;
-        if (Status s = parseEntry(entry, position, p); !s.ok())
-          return s;
-        sig.params.push_back(p);
-        ++position;
-        if (comma == std::string_view::npos)
-          break;
-        start = comma + 1;
-      }
+    size_t position = 0;
+    for (std::string_view entry : splitEntries(text)) {
+      ParamType p;
+      if (Status s = parseEntry(entry, p); !s.ok())
+        return Status::error("signature entry " + std::to_string(position) +
+                             " '" + std::string(entry) + "': " + s.message());
+      sig.params.push_back(p);
+      ++position;
     }
     out = std::move(sig);
     return Status::success();
   });
+}
+
+std::vector<std::string_view> Signature::splitEntries(std::string_view text) {
+  std::vector<std::string_view> entries;
+  if (text.empty())
+    return entries;
+  // A comma inside a descriptor's block ("tensordesc<fp16[64,64]>") or a
+  // tuple value does not end the entry.
+  size_t start = 0;
+  int depth = 0;
+  for (size_t k = 0; k <= text.size(); ++k) {
+    char c = k < text.size() ? text[k] : ',';
+    if (c == '[' || c == '<' || c == '(')
+      ++depth;
+    else if ((c == ']' || c == '>' || c == ')') && depth > 0)
+      --depth;
+    else if (c == ',' && (depth == 0 || k == text.size())) {
+      entries.push_back(text.substr(start, k - start));
+      start = k + 1;
+    }
+  }
+  return entries;
 }
 
 std::string Signature::str() const {

@@ -87,6 +87,8 @@ enum class ScalarType : uint8_t {
 
 /// The signature spelling of `type` ("i32", "fp16", "fp8e4nv", ...).
 const char *toString(ScalarType type);
+/// The type spelled `name` (toString's inverse); false for another name.
+bool parseScalarType(std::string_view name, ScalarType &out);
 /// Size of a value of `type` in bytes (i1: 1).
 unsigned byteSize(ScalarType type);
 bool isInteger(ScalarType type);
@@ -123,6 +125,13 @@ struct ParamType {
   /// The entry in signature syntax, e.g. "*fp32:16", "i32:1" or
   /// "tensordesc<fp16[64,64]>".
   std::string str() const;
+  /// Parses one entry (no surrounding spaces). The error says what is
+  /// wrong without naming the entry: malformed, unknown type, bad
+  /// divisibility (not a power of two > 1), a fact on a type that cannot
+  /// carry it, a descriptor block that is not a TMA box, scalar fp8
+  /// (unimplemented). The one parser of the syntax: the compiler's front
+  /// end uses it too.
+  static Status parse(std::string_view entry, ParamType &out);
   /// Bytes the parameter occupies in the PTX parameter list (pointers: 8);
   /// a descriptor: its first PTX parameter's (the base pointer, 8).
   unsigned abiSize() const { return isPointer || isTensorDesc ? 8 : byteSize(type); }
@@ -155,6 +164,10 @@ struct Signature {
   static Status parse(std::string_view text, Signature &out);
   /// The canonical signature text (round-trips through parse).
   std::string str() const;
+  /// The comma-separated entries of `text` (none for ""), unparsed and
+  /// untrimmed: a comma inside brackets (`tensordesc<fp16[64,64]>`, a tuple
+  /// value `(64, 2)` of a tilec --signature) does not separate them.
+  static std::vector<std::string_view> splitEntries(std::string_view text);
 };
 
 /// A tensor map the launch encodes from the kernel's scalar arguments (the
