@@ -551,6 +551,9 @@ struct Module {
   /// (`NAME.append(...)`, `NAME += ...`), with the first such place: such a
   /// name's value is not what its assignment says.
   std::vector<std::pair<std::string, SourceLoc>> mutatedNames;
+  /// The names skipped top-level `def`s and `class`es bind, where (a
+  /// later one rebinds a module constant of that name).
+  std::vector<std::pair<std::string, SourceLoc>> definedNames;
 
   /// The jit function named `name`, or null.
   const FunctionDef *lookupFunction(std::string_view name) const;

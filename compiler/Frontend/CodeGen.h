@@ -455,6 +455,10 @@ public:
   /// Calls a function hostLibraryAttr returned (`host.torch.cuda....`).
   mlir::FailureOr<PyValue> callHostFact(const std::string &name,
                                         CallArgs &args, py::SourceLoc l);
+  /// Python's math.`fn` on compile-time numbers (HostFacts.cpp): CPython's
+  /// results; a domain or range error is a located error.
+  mlir::FailureOr<PyValue> callMath(const std::string &fn, CallArgs &args,
+                                    py::SourceLoc l);
   /// A triton dtype by its name (`float16`, `fp16`, `int32`, ...).
   mlir::Type dtypeByName(llvm::StringRef name);
   /// A command-line constexpr `tl.NAME` / `triton.language.NAME` as the

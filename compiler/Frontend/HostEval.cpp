@@ -670,7 +670,10 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
   if (failed(g.checkReadOrder(*scope, n.id, n.loc)))
     return failure();
   const py::Module &module = *scope->ast;
-  if (const py::FunctionDef *fn = g.lookupHostFunction(*scope, n.id)) {
+  const py::ModuleConstant *bound = g.boundConstant(*scope, n.id);
+  if (const py::FunctionDef *fn = g.lookupHostFunction(*scope, n.id);
+      fn && (!bound || std::make_pair(bound->loc.line, bound->loc.col) <
+                           std::make_pair(fn->loc.line, fn->loc.col))) {
     HostValue v;
     v.kind = Kind::Function;
     v.fn = fn;
@@ -683,8 +686,8 @@ FailureOr<HostValue> HostEvaluator::name(const py::Name &n) {
                     "compiling; a jit function is a value only in a kernel)";
     return failure();
   }
-  if (const py::ModuleConstant *c = g.boundConstant(*scope, n.id))
-    return constant(*c, n.loc);
+  if (bound)
+    return constant(*bound, n.loc);
   TRY(imp, imported(n.id, n.loc));
   if (imp)
     return *imp;
@@ -1120,42 +1123,89 @@ FailureOr<HostValue> HostEvaluator::callFunction(
              << fn.name << "'";
     return failure();
   }
+  // Python's binding of arguments to parameters: positional ones in order,
+  // the rest in *args (a tuple); keywords by name, the rest in **kwargs (a
+  // dict); then defaults.
+  using PK = py::Param::Kind;
   std::map<std::string, HostValue> frame;
   std::vector<bool> bound(fn.params.size(), false);
+  const py::Param *varArgs = nullptr, *kwArgs = nullptr;
+  for (const py::Param &p : fn.params) {
+    if (p.kind == PK::VarArgs)
+      varArgs = &p;
+    if (p.kind == PK::KwArgs)
+      kwArgs = &p;
+  }
+  HostValue extraArgs, extraKwargs;
+  extraArgs.kind = Kind::Tuple;
+  extraKwargs.kind = Kind::Dict;
   size_t next = 0;
   for (HostValue &a : args) {
-    while (next < fn.params.size() &&
-           fn.params[next].kind == py::Param::Kind::KeywordOnly)
+    while (next < fn.params.size() && fn.params[next].kind != PK::Positional &&
+           fn.params[next].kind != PK::PositionalOnly)
       ++next;
-    if (next >= fn.params.size() ||
-        fn.params[next].kind == py::Param::Kind::VarArgs ||
-        fn.params[next].kind == py::Param::Kind::KwArgs) {
-      error(l) << "'" << fn.name << "' takes " << fn.params.size()
-               << " arguments, found " << args.size() << " positional";
-      return failure();
+    // Positional parameters end at *args or the keyword-only ones.
+    bool past = next >= fn.params.size() ||
+                llvm::any_of(llvm::ArrayRef(fn.params).take_front(next),
+                             [](const py::Param &p) {
+                               return p.kind == PK::VarArgs ||
+                                      p.kind == PK::KeywordOnly;
+                             });
+    if (past) {
+      if (!varArgs) {
+        size_t positional = llvm::count_if(fn.params, [](const py::Param &p) {
+          return p.kind == PK::Positional || p.kind == PK::PositionalOnly;
+        });
+        error(l) << "'" << fn.name << "' takes " << positional
+                 << " positional argument" << (positional == 1 ? "" : "s")
+                 << ", found " << args.size();
+        return failure();
+      }
+      extraArgs.nodes += a.nodes;
+      extraArgs.elts.push_back(a);
+      continue;
     }
     frame[fn.params[next].name] = a;
     bound[next++] = true;
   }
   for (auto &[name, v] : kwargs) {
-    auto it = llvm::find_if(
-        fn.params, [&, n = name](const py::Param &p) { return p.name == n; });
-    if (it == fn.params.end() || bound[it - fn.params.begin()]) {
-      error(l) << "'" << fn.name << "' "
-               << (it == fn.params.end() ? "has no parameter '"
-                                         : "got twice the parameter '")
-               << name << "'";
-      return failure();
+    auto it = llvm::find_if(fn.params, [&, n = name](const py::Param &p) {
+      return p.name == n && p.kind != PK::VarArgs && p.kind != PK::KwArgs &&
+             p.kind != PK::PositionalOnly;
+    });
+    if (it != fn.params.end() && !bound[it - fn.params.begin()]) {
+      frame[name] = v;
+      bound[it - fn.params.begin()] = true;
+      continue;
     }
-    frame[name] = v;
-    bound[it - fn.params.begin()] = true;
+    if (it == fn.params.end() && kwArgs) {
+      HostValue key = HostValue::ofStr(name);
+      bool repeated = false;
+      for (size_t k = 0; k < extraKwargs.elts.size(); k += 2)
+        repeated |= equal(extraKwargs.elts[k], key);
+      if (!repeated) {
+        setItem(extraKwargs, key, v);
+        continue;
+      }
+    }
+    error(l) << "'" << fn.name << "' "
+             << (it == fn.params.end() && !kwArgs ? "has no parameter '"
+                                                  : "got twice the parameter '")
+             << name << "'";
+    return failure();
   }
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const py::Param &p = fn.params[i];
     if (bound[i])
       continue;
-    if (p.kind == py::Param::Kind::VarArgs || p.kind == py::Param::Kind::KwArgs)
-      return unimplemented(p.loc, "a *args or **kwargs parameter");
+    if (p.kind == PK::VarArgs) {
+      frame[p.name] = extraArgs;
+      continue;
+    }
+    if (p.kind == PK::KwArgs) {
+      frame[p.name] = extraKwargs;
+      continue;
+    }
     if (!p.defaultValue) {
       error(l) << "missing argument '" << p.name << "' in the call of '"
                << fn.name << "'";

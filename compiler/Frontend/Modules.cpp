@@ -853,6 +853,30 @@ CodeGen::lookupGlobal(ModuleScope &m, const std::string &name, SourceLoc l) {
     }
     return std::optional<PyValue>();
   }
+  // A def or class below the assignment rebinds the name: Python's value
+  // is the function (a host function tilec runs where it is called) or
+  // the class.
+  for (const auto &[defined, where] : m.ast->definedNames)
+    if (defined == name &&
+        std::make_pair(where.line, where.col) >
+            std::make_pair(c->second->loc.line, c->second->loc.col)) {
+      const py::FunctionDef *fn = lookupHostFunction(m, name);
+      if (fn && fn->loc.line == where.line) {
+        PyValue h;
+        h.kind = PyValue::Kind::HostFunction;
+        h.fn = fn;
+        h.s = m.name;
+        return std::optional<PyValue>(h);
+      }
+      auto d = error(l);
+      d << "unimplemented: module name '" << name << "' is bound by the "
+        << "def or class at line " << where.line;
+      if (m.ast != &module)
+        d << " of " << m.fileName.getValue();
+      d << ", after its assignment at line " << c->second->loc.line
+        << "; tilec does not read that definition";
+      return failure();
+    }
   for (const auto &[changed, where] : m.ast->mutatedNames)
     if (changed == name) {
       // Python's value is the changed one; tilec would read a stale one.

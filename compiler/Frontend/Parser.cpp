@@ -2166,6 +2166,9 @@ void Parser::recordMutations(size_t from, size_t to) {
   // A class body's names are the class's, as a def's are its own.
   bool isDef = first < to && (toks[first].isKeyword("def") ||
                               toks[first].isKeyword("class"));
+  if (isDef && first + 1 < to && toks[first + 1].is(TokenKind::Name))
+    module->definedNames.push_back(
+        {std::string(toks[first + 1].text), toks[first + 1].getLoc()});
   std::set<std::string_view> locals;                      // a def's own
   std::vector<std::pair<std::string_view, size_t>> bound; // names rebound
   std::vector<std::pair<std::string_view, size_t>> changed; // changed in place

@@ -1175,6 +1175,20 @@ FailureOr<PyValue> CodeGen::subscript(const PyValue &v,
     }
     return v.elts[i];
   }
+  if (v.kind == PyValue::Kind::Dict && sub.indices.size() == 1 &&
+      !isa<py::Slice>(*sub.indices[0])) {
+    // A dict host code made (its keys and values alternate in elts).
+    TRY(key, eval(*sub.indices[0]));
+    for (size_t k = 0; k + 1 < v.elts.size(); k += 2) {
+      // Keys of other kinds are just unequal (no "unsupported comparison").
+      ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+      auto eq = compare(CmpOpKind::Eq, key, v.elts[k], l);
+      if (succeeded(eq) && eq->kind == PyValue::Kind::Bool && eq->b)
+        return v.elts[k + 1];
+    }
+    error(l) << "KeyError: " << key.describe() << " is not a key of the dict";
+    return failure();
+  }
   if (v.kind == PyValue::Kind::Str && sub.indices.size() == 1 &&
       !isa<py::Slice>(*sub.indices[0])) {
     // A character (a code point), as Python indexes a string.

@@ -35,6 +35,19 @@ ENV = (os.environ.get("TILEC_AGREE_T=X", "none"),
        os.environ.get("TILEC_AGREE_T"))
 
 
+def star_kw(**kw):
+    return kw
+
+
+def star_args(x, *rest, scale=2, **opts):
+    return (x, rest, scale, opts)
+
+
+STARS = (star_kw(kw=64)["kw"], star_args(1, 2, 3, scale=5, mode="fast")[1],
+         star_args(1, 2, 3, scale=5, mode="fast")[3]["mode"],
+         len(star_args(7)[1]), len(star_args(7)[3]))
+
+
 @triton.jit
 def k_agree(X):
     tl.static_print(HOST)
@@ -42,3 +55,4 @@ def k_agree(X):
     tl.static_assert(HOST == DEVICE)
     tl.static_print(CAUGHT)
     tl.static_print(ENV)
+    tl.static_print(STARS)

@@ -65,3 +65,38 @@ def k_env(X):
 def k_last(X):
     # A kernel runs after the module: A is 10 here.
     tl.store(X, A * 1000 + P2)
+
+
+# A def or class below an assignment rebinds the name, as in Python.
+REBOUND_BY_DEF = 10
+
+
+def REBOUND_BY_DEF():
+    return 3
+
+
+CALLED = REBOUND_BY_DEF()
+
+
+def DEF_THEN_CONSTANT():
+    return 4
+
+
+DEF_THEN_CONSTANT = 7
+AFTER = DEF_THEN_CONSTANT + 1
+
+REBOUND_BY_CLASS = 5
+
+
+class REBOUND_BY_CLASS:
+    pass
+
+
+@triton.jit
+def k_def(X):
+    tl.store(X, CALLED * 100 + AFTER)
+
+
+@triton.jit
+def k_class(X):
+    tl.store(X, REBOUND_BY_CLASS)
