@@ -735,7 +735,52 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       }
       return PyValue::ofInt(x.kind == K::Int ? x.i : int64_t(x.b));
     }
-    error(l) << name.substr(3) << "() expects a compile-time number";
+    if (args.args.size() == 1 && args.args[0].kind == K::Str) {
+      const std::string &text = args.args[0].s;
+      if (name == "py.bool")
+        return PyValue::ofBool(!text.empty());
+      // Python's int(str): surrounding whitespace, a sign, decimal digits
+      // with single underscores between them (`int(os.environ.get("N",
+      // "4"))`).
+      llvm::StringRef t = llvm::StringRef(text).trim(" \t\n\r\f\v");
+      bool negative = t.consume_front("-");
+      if (!negative)
+        (void)t.consume_front("+");
+      bool ok = !t.empty() && llvm::isDigit(t.front()) &&
+                llvm::isDigit(t.back());
+      uint64_t magnitude = 0;
+      auto tooBig = [&]() -> FailureOr<PyValue> {
+        error(l) << "int() of '" << text
+                 << "' does not fit in 64 bits (tilec's compile-time "
+                    "integers are 64-bit)";
+        return failure();
+      };
+      for (size_t k = 0; ok && k < t.size(); ++k) {
+        if (t[k] == '_') {
+          ok = llvm::isDigit(t[k + 1]); // never last (checked above)
+          continue;
+        }
+        if (!llvm::isDigit(t[k])) {
+          ok = false;
+          break;
+        }
+        uint64_t d = uint64_t(t[k] - '0');
+        if (magnitude > ((uint64_t(1) << 63) - d) / 10)
+          return tooBig();
+        magnitude = magnitude * 10 + d;
+      }
+      if (!ok) {
+        error(l) << "invalid literal for int() with base 10: '" << text
+                 << "' (Python's ValueError)";
+        return failure();
+      }
+      if (!negative && magnitude > uint64_t(INT64_MAX))
+        return tooBig();
+      return PyValue::ofInt(negative ? int64_t(0 - magnitude)
+                                     : int64_t(magnitude));
+    }
+    error(l) << name.substr(3) << "() expects a compile-time number"
+             << (name == "py.int" ? " or string" : "");
     return failure();
   }
   if (name == "py.range" || name == "tl.range" || name == "tl.static_range") {

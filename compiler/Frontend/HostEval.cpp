@@ -579,9 +579,12 @@ FailureOr<HostValue> HostEvaluator::evalExpr(const py::Expr &e) {
       if (!d.keys[i])
         return unimplemented(d.values[i]->loc, "'**' in a dict");
       TRY(k, eval(*d.keys[i]));
-      if (k.kind != Kind::Str) {
-        error(d.keys[i]->loc)
-            << "expected a string key in a config dict, found " << k.describe();
+      if (k.kind == Kind::List || k.kind == Kind::Dict) {
+        raised = Raised{"TypeError",
+                        "unhashable type: '" +
+                            std::string(k.kind == Kind::List ? "list" : "dict") +
+                            "'",
+                        d.keys[i]->loc, scope};
         return failure();
       }
       escape(*d.values[i]);
@@ -1324,9 +1327,12 @@ LogicalResult HostEvaluator::generate(const py::Comprehension &c, size_t gen,
   if (gen == c.generators.size()) {
     TRY(v, eval(*c.elt));
     if (out.kind == Kind::Dict) {
-      if (v.kind != Kind::Str) {
-        error(c.elt->loc) << "expected a string key in a config dict, found "
-                          << v.describe();
+      if (v.kind == Kind::List || v.kind == Kind::Dict) {
+        raised = Raised{"TypeError",
+                        "unhashable type: '" +
+                            std::string(v.kind == Kind::List ? "list" : "dict") +
+                            "'",
+                        c.elt->loc, scope};
         return failure();
       }
       TRY(value, eval(*c.value));
@@ -1533,6 +1539,12 @@ FailureOr<HostValue> HostEvaluator::makeConfig(
   cfg->loc = c.loc;
   for (size_t i = 0; i < slots[0]->elts.size(); i += 2) {
     const HostValue &k = slots[0]->elts[i], &v = slots[0]->elts[i + 1];
+    if (k.kind != Kind::Str) {
+      error(c.loc) << "expected string keys (constexpr names) in the dict of "
+                      "triton.Config, found "
+                   << k.describe();
+      return failure();
+    }
     PyValue p;
     switch (v.kind) {
     case Kind::Int:

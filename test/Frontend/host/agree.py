@@ -48,6 +48,15 @@ STARS = (star_kw(kw=64)["kw"], star_args(1, 2, 3, scale=5, mode="fast")[1],
          len(star_args(7)[1]), len(star_args(7)[3]))
 
 
+def any_keys():
+    d = {1: "a", (2, 3): "b"}
+    return d[1] + d[(2, 3)]
+
+
+CONVERSIONS = (int(" 42 "), int("-1_000"), int("+7"), bool(""), bool("0"),
+               any_keys())
+
+
 @triton.jit
 def k_agree(X):
     tl.static_print(HOST)
@@ -56,3 +65,4 @@ def k_agree(X):
     tl.static_print(CAUGHT)
     tl.static_print(ENV)
     tl.static_print(STARS)
+    tl.static_print(CONVERSIONS)
