@@ -1291,11 +1291,13 @@ FailureOr<PyValue> CodeGen::evalExpr(const py::Expr &e) {
     return t;
   }
   case ExprKind::Dict: {
-    // A compile-time dict, in a @core.extern function only (Triton's jit
-    // functions cannot build dicts): tl.extern_elementwise's
-    // arg_type_symbol_dict.
+    // A compile-time dict, in a @core.extern function (Triton's jit
+    // functions cannot build dicts: tl.extern_elementwise's
+    // arg_type_symbol_dict) or in module-level code (a constant table,
+    // `DTYPES = {"fp16": tl.float16}`).
     const auto &d = llvm::cast<py::Dict>(e);
-    if (externDepth == 0 || d.keys.size() != d.values.size())
+    if ((externDepth == 0 && moduleRunPoints.empty()) ||
+        d.keys.size() != d.values.size())
       break; // `**x` unpacking
     PyValue out;
     out.kind = PyValue::Kind::Dict;

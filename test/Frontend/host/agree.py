@@ -57,6 +57,18 @@ CONVERSIONS = (int(" 42 "), int("-1_000"), int("+7"), bool(""), bool("0"),
                any_keys())
 
 
+# A module-level dict: a table module constants and kernels index.
+DTYPES = {"fp16": tl.float16, "bf16": tl.bfloat16, 32: tl.float32}
+TABLE = {"small": 16, "large": 128}
+PICK = TABLE["large"] // 2
+
+
+@triton.jit
+def k_dict(X, DT: tl.constexpr):
+    x = tl.load(X).to(DTYPES[DT])
+    tl.store(X, (x + PICK).to(DTYPES[32]))
+
+
 @triton.jit
 def k_agree(X):
     tl.static_print(HOST)
