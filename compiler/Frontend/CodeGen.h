@@ -510,6 +510,11 @@ public:
   /// the note kUnderGuard adds to a "not defined" error).
   bool definedUnderGuard(const ModuleScope &m, const std::string &name);
   static const char *const kUnderGuard;
+  /// " (line N binds it in module-level code tilec does not read ...)" when
+  /// skipped top-level code of `m` binds `name` (tuple unpacking, a loop, a
+  /// class), else "": why a use finds no value.
+  static std::string skippedBindingNote(const ModuleScope &m,
+                                        const std::string &name);
   /// Host code raised an exception that escaped (set by callHost as it
   /// reports it), and one did so in a module-level condition (the compile
   /// fails, as Python's import would).

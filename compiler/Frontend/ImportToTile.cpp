@@ -970,8 +970,21 @@ FailureOr<PyValue> CodeGen::lookup(const std::string &name, SourceLoc l) {
   if (pyBuiltins.count(name))
     return PyValue::builtin("py." + name);
   error(l) << "name '" << name << "' is not defined"
-           << (definedUnderGuard(*cur, name) ? kUnderGuard : "");
+           << (definedUnderGuard(*cur, name) ? kUnderGuard : "")
+           << skippedBindingNote(*cur, name);
   return failure();
+}
+
+std::string CodeGen::skippedBindingNote(const ModuleScope &m,
+                                        const std::string &name) {
+  for (const auto *names : {&m.ast->mutatedNames, &m.ast->definedNames})
+    for (const auto &[bound, where] : *names)
+      if (bound == name)
+        return " (line " + std::to_string(where.line) +
+               " binds it in module-level code tilec does not read: tuple "
+               "unpacking, `X = Y = ...`, a loop, a `with`, a class or an "
+               "unreadable statement; assign it alone, `NAME = value`)";
+  return "";
 }
 
 const char *const CodeGen::kUnderGuard =

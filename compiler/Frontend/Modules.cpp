@@ -948,6 +948,7 @@ FailureOr<PyValue> CodeGen::moduleMember(ModuleScope &m,
     return PyValue::module(sub->name);
   error(l) << "module '" << m.name << "' (" << m.fileName.getValue()
            << ") has no jit function, constant, import or submodule '" << attr
-           << "'" << (definedUnderGuard(m, attr) ? kUnderGuard : "");
+           << "'" << (definedUnderGuard(m, attr) ? kUnderGuard : "")
+           << skippedBindingNote(m, attr);
   return failure();
 }

@@ -100,3 +100,11 @@ def k_def(X):
 @triton.jit
 def k_class(X):
     tl.store(X, REBOUND_BY_CLASS)
+
+
+UNPACK_A, UNPACK_B = 1, 2
+
+
+@triton.jit
+def k_unpack(X):
+    tl.store(X, UNPACK_A)
