@@ -265,7 +265,7 @@ bool frontend::tritonModuleExists(StringRef dotted) {
       "triton.language", "triton.language.core", "triton.language.math",
       "triton.language.standard", "triton.language.random",
       "triton.language.semantic", "triton.language.target_info",
-      "triton.language._utils", "triton.language.extra",
+      "triton.language.extra",
       "triton.language.extra.libdevice", "triton.language.extra.cuda",
       "triton.language.extra.hip", "triton.runtime",
       "triton.runtime.autotuner", "triton.runtime.build",
