@@ -399,6 +399,8 @@ FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
 FailureOr<PyValue> CodeGen::callMethod(const std::string &name,
                                        const PyValue &self, CallArgs &args,
                                        SourceLoc l) {
+  if (StringRef(name).starts_with("host."))
+    return callHostMethod(*this, name.substr(5), self, args, l);
   if (name == "to") {
     TRY(s, bindArgs(*this, args, {"dtype", "fp_downcast_rounding", "bitcast"},
                     1, "to", l));

@@ -289,6 +289,13 @@ struct AutotuneSpec {
 /// is a located error, as is an exception the host code raises.
 mlir::FailureOr<PyValue> callHost(CodeGen &g, const PyValue &callee,
                                   CallArgs &args, py::SourceLoc l);
+/// Python's method `name` of a compile-time string or dict `self`
+/// (`triton.__version__.startswith("3.")`, `CFG.get("BLOCK", 64)`), as host
+/// code runs it: one implementation of them for module constants, module
+/// conditions and kernels (HostEval.cpp).
+mlir::FailureOr<PyValue> callHostMethod(CodeGen &g, const std::string &name,
+                                        const PyValue &self, CallArgs &args,
+                                        py::SourceLoc l);
 
 /// Evaluates `decorator` (a call of triton.autotune) at compile time: its
 /// `configs` may be a list literal, a module constant, or a call of host

@@ -308,6 +308,13 @@ void collectBound(const py::StmtList &body, std::set<std::string> &out) {
 
 class HostEvaluator {
 public:
+  /// Python's method `name` of `self` (callHostMethod's entry).
+  FailureOr<HostValue> runMethod(const std::string &name,
+                                 const HostValue &self,
+                                 const std::vector<HostValue> &args,
+                                 SourceLoc l) {
+    return callMethod(name, self, args, l);
+  }
   HostEvaluator(CodeGen &g) : g(g), scope(g.cur) {
     StringRef arch(g.options.arch);
     unsigned capability = 90;
@@ -2082,6 +2089,59 @@ HostEvaluator::callMethod(const std::string &name, const HostValue &self,
   }
   if (self.kind == Kind::Str) {
     StringRef str(self.s);
+    constexpr size_t kMaxString = size_t(1) << 20;
+    auto tooLong = [&]() -> FailureOr<HostValue> {
+      error(l) << "'" << name << "' in host code makes a string longer than "
+               << kMaxString << " bytes";
+      return failure();
+    };
+    // Splitting, replacing and joining at a given string are byte-exact on
+    // UTF-8, so they hold for any text.
+    if (name == "split" && args.size() == 1 && args[0].kind == Kind::Str) {
+      if (args[0].s.empty()) {
+        raised = Raised{"ValueError", "empty separator", l, scope};
+        return failure();
+      }
+      SmallVector<StringRef> parts;
+      str.split(parts, args[0].s);
+      std::vector<HostValue> out;
+      for (StringRef p : parts)
+        out.push_back(HostValue::ofStr(p.str()));
+      return list(std::move(out));
+    }
+    if (name == "replace" && args.size() == 2 && args[0].kind == Kind::Str &&
+        args[1].kind == Kind::Str && !args[0].s.empty()) {
+      std::string out;
+      for (StringRef rest = str;;) {
+        size_t at = rest.find(args[0].s);
+        out += rest.take_front(at).str();
+        if (at == StringRef::npos)
+          break;
+        out += args[1].s;
+        if (out.size() > kMaxString)
+          return tooLong();
+        rest = rest.drop_front(at + args[0].s.size());
+      }
+      return HostValue::ofStr(std::move(out));
+    }
+    if (name == "join" && args.size() == 1) {
+      TRY(parts, iterate(args[0], l));
+      std::string out;
+      for (size_t k = 0; k < parts.size(); ++k) {
+        if (parts[k].kind != Kind::Str) {
+          raised = Raised{"TypeError",
+                          "sequence item " + std::to_string(k) +
+                              ": expected str instance, " +
+                              parts[k].describe() + " found",
+                          l, scope};
+          return failure();
+        }
+        out += (k ? self.s : std::string()) + parts[k].s;
+        if (out.size() > kMaxString)
+          return tooLong();
+      }
+      return HostValue::ofStr(std::move(out));
+    }
     // Case and whitespace beyond ASCII need Unicode tables tilec does not
     // have: refused rather than answered for ASCII only.
     if (!llvm::all_of(str, [](char ch) { return uint8_t(ch) < 0x80; }) &&
@@ -2404,9 +2464,10 @@ FailureOr<HostValue> HostEvaluator::fromDevice(const PyValue &v, SourceLoc l) {
     return HostValue::ofBool(v.b);
   case PK::Str:
     return HostValue::ofStr(v.s);
-  case PK::Tuple: {
+  case PK::Tuple:
+  case PK::Dict: {
     HostValue out;
-    out.kind = Kind::Tuple;
+    out.kind = v.kind == PK::Dict ? Kind::Dict : Kind::Tuple;
     for (const PyValue &e : v.elts) {
       TRY(x, fromDevice(e, l));
       out.nodes += x.nodes;
@@ -2522,6 +2583,33 @@ FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
     if (host.raised) {
       g.hostRaised = true;
       (void)host.reportRaised(l, "host function '" + callee.fn->name + "'");
+    }
+    return failure();
+  }
+  return host.toDevice(*r, l);
+}
+
+FailureOr<PyValue> frontend::callHostMethod(CodeGen &g,
+                                            const std::string &name,
+                                            const PyValue &self,
+                                            CallArgs &args, SourceLoc l) {
+  HostEvaluator host(g);
+  if (!args.kwargs.empty()) {
+    g.error(l) << "unimplemented: keyword arguments of the " << self.describe()
+               << " method '" << name << "'";
+    return failure();
+  }
+  TRY(hostSelf, host.fromDevice(self, l));
+  std::vector<HostValue> hostArgs;
+  for (const PyValue &a : args.args) {
+    TRY(v, host.fromDevice(a, l));
+    hostArgs.push_back(v);
+  }
+  auto r = host.runMethod(name, hostSelf, hostArgs, l);
+  if (failed(r)) {
+    if (host.raised) {
+      g.hostRaised = true;
+      (void)host.reportRaised(l, "method '" + name + "'");
     }
     return failure();
   }

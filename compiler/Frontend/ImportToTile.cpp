@@ -1065,7 +1065,10 @@ FailureOr<PyValue> CodeGen::getAttr(const PyValue &v, const std::string &attr,
     // A dtype named on the command line (`-D DT=bf16`): its attributes.
     if (Type t = dtypeByName(StringRef(v.s)))
       return getAttr(PyValue::ofDType(t), attr, l);
-    break;
+    [[fallthrough]];
+  case PyValue::Kind::Dict:
+    // Python's string and dict methods, as host code runs them.
+    return PyValue::method("host." + attr, v);
   case PyValue::Kind::DType: {
     if (auto block = dyn_cast<RankedTensorType>(v.dtype)) {
       // A block type (x.type of a tile).

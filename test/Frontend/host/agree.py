@@ -63,6 +63,22 @@ TABLE = {"small": 16, "large": 128}
 PICK = TABLE["large"] // 2
 
 
+# String and dict methods at module level and in kernels, as host code runs
+# them.
+if triton.__version__.startswith("3."):
+    MAJOR = 3
+else:
+    MAJOR = 0
+PARTS = triton.__version__.split(".")
+JOINED = "-".join(PARTS) + "|" + "a_b_c".replace("_", "")
+LOOKUP = TABLE.get("small", 0) + TABLE.get("missing", 1)
+
+
+@triton.jit
+def k_methods(X):
+    tl.static_print(MAJOR, PARTS, JOINED, LOOKUP, "x_y".upper())
+
+
 @triton.jit
 def k_dict(X, DT: tl.constexpr):
     x = tl.load(X).to(DTYPES[DT])
