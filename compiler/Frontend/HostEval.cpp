@@ -2104,6 +2104,11 @@ HostEvaluator::callMethod(const std::string &name, const HostValue &self,
       }
       SmallVector<StringRef> parts;
       str.split(parts, args[0].s);
+      if (parts.size() > (size_t(1) << 18)) {
+        error(l) << "'split' in host code makes a list of " << parts.size()
+                 << " strings, more than the limit of 262144 values";
+        return failure();
+      }
       std::vector<HostValue> out;
       for (StringRef p : parts)
         out.push_back(HostValue::ofStr(p.str()));
