@@ -741,6 +741,8 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       const std::string &text = args.args[0].s;
       if (name == "py.bool")
         return PyValue::ofBool(!text.empty());
+      // Messages show at most 40 bytes of the string.
+      std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
       // Python's int(str): surrounding whitespace, a sign, decimal digits
       // with single underscores between them (`int(os.environ.get("N",
       // "4"))`).
@@ -752,7 +754,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
                 llvm::isDigit(t.back());
       uint64_t magnitude = 0;
       auto tooBig = [&]() -> FailureOr<PyValue> {
-        error(l) << "int() of '" << text
+        error(l) << "int() of '" << shown
                  << "' does not fit in 64 bits (tilec's compile-time "
                     "integers are 64-bit)";
         return failure();
@@ -772,7 +774,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
         magnitude = magnitude * 10 + d;
       }
       if (!ok) {
-        error(l) << "invalid literal for int() with base 10: '" << text
+        error(l) << "invalid literal for int() with base 10: '" << shown
                  << "' (Python's ValueError)";
         return failure();
       }
