@@ -2568,8 +2568,16 @@ HostEvaluator::callDevice(const HostValue &callee, std::vector<HostValue> args,
 
 } // namespace
 
-FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
-                                      CallArgs &args, SourceLoc l) {
+namespace {
+/// The bridge from the code generator into host code: `args` converted,
+/// `run` on them, its result converted back; an exception the host code
+/// raised is reported at `l` as `what`'s.
+FailureOr<PyValue> runOnHost(
+    CodeGen &g, CallArgs &args, SourceLoc l, const std::string &what,
+    llvm::function_ref<FailureOr<HostValue>(
+        HostEvaluator &, std::vector<HostValue>,
+        std::vector<std::pair<std::string, HostValue>>)>
+        run) {
   HostEvaluator host(g);
   std::vector<HostValue> hostArgs;
   std::vector<std::pair<std::string, HostValue>> hostKwargs;
@@ -2581,44 +2589,47 @@ FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
     TRY(v, host.fromDevice(a, l));
     hostKwargs.emplace_back(k, v);
   }
-  auto r = host.callFunction(*callee.fn, homeModule(g, callee.s),
-                             std::move(hostArgs),
-                             std::move(hostKwargs), l);
+  auto r = run(host, std::move(hostArgs), std::move(hostKwargs));
   if (failed(r)) {
     if (host.raised) {
       g.hostRaised = true;
-      (void)host.reportRaised(l, "host function '" + callee.fn->name + "'");
+      (void)host.reportRaised(l, what);
     }
     return failure();
   }
   return host.toDevice(*r, l);
+}
+} // namespace
+
+FailureOr<PyValue> frontend::callHost(CodeGen &g, const PyValue &callee,
+                                      CallArgs &args, SourceLoc l) {
+  return runOnHost(g, args, l, "host function '" + callee.fn->name + "'",
+                   [&](HostEvaluator &host, std::vector<HostValue> hostArgs,
+                       std::vector<std::pair<std::string, HostValue>> kw) {
+                     return host.callFunction(*callee.fn,
+                                              homeModule(g, callee.s),
+                                              std::move(hostArgs),
+                                              std::move(kw), l);
+                   });
 }
 
 FailureOr<PyValue> frontend::callHostMethod(CodeGen &g,
                                             const std::string &name,
                                             const PyValue &self,
                                             CallArgs &args, SourceLoc l) {
-  HostEvaluator host(g);
   if (!args.kwargs.empty()) {
     g.error(l) << "unimplemented: keyword arguments of the " << self.describe()
                << " method '" << name << "'";
     return failure();
   }
-  TRY(hostSelf, host.fromDevice(self, l));
-  std::vector<HostValue> hostArgs;
-  for (const PyValue &a : args.args) {
-    TRY(v, host.fromDevice(a, l));
-    hostArgs.push_back(v);
-  }
-  auto r = host.runMethod(name, hostSelf, hostArgs, l);
-  if (failed(r)) {
-    if (host.raised) {
-      g.hostRaised = true;
-      (void)host.reportRaised(l, "method '" + name + "'");
-    }
-    return failure();
-  }
-  return host.toDevice(*r, l);
+  return runOnHost(
+      g, args, l, "method '" + name + "'",
+      [&](HostEvaluator &host, std::vector<HostValue> hostArgs,
+          std::vector<std::pair<std::string, HostValue>>)
+          -> FailureOr<HostValue> {
+        TRY(hostSelf, host.fromDevice(self, l));
+        return host.runMethod(name, hostSelf, hostArgs, l);
+      });
 }
 
 FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
