@@ -286,6 +286,33 @@ bool frontend::tritonModuleExists(StringRef dotted) {
   });
 }
 
+IntParse frontend::parsePythonInt(StringRef text, int64_t &out) {
+  StringRef t = text.trim(" \t\n\r\f\v");
+  bool negative = t.consume_front("-");
+  if (!negative)
+    (void)t.consume_front("+");
+  if (t.empty() || !llvm::isDigit(t.front()) || !llvm::isDigit(t.back()))
+    return IntParse::Invalid;
+  uint64_t magnitude = 0;
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k] == '_') {
+      if (!llvm::isDigit(t[k + 1])) // never last (checked above)
+        return IntParse::Invalid;
+      continue;
+    }
+    if (!llvm::isDigit(t[k]))
+      return IntParse::Invalid;
+    uint64_t d = uint64_t(t[k] - '0');
+    if (magnitude > ((uint64_t(1) << 63) - d) / 10)
+      return IntParse::TooBig;
+    magnitude = magnitude * 10 + d;
+  }
+  if (!negative && magnitude > uint64_t(INT64_MAX))
+    return IntParse::TooBig;
+  out = negative ? int64_t(0 - magnitude) : int64_t(magnitude);
+  return IntParse::Ok;
+}
+
 FailureOr<PyValue> CodeGen::moduleAttr(const std::string &path,
                                        const std::string &attr, SourceLoc l) {
   if (isHostLibrary(path))
@@ -737,51 +764,26 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       }
       return PyValue::ofInt(x.kind == K::Int ? x.i : int64_t(x.b));
     }
-    if (args.args.size() == 1 && args.args[0].kind == K::Str) {
+    if (name == "py.int" && args.args.size() == 1 &&
+        args.args[0].kind == K::Str) {
+      // (bool() of a string is its truth value, above.)
       const std::string &text = args.args[0].s;
-      if (name == "py.bool")
-        return PyValue::ofBool(!text.empty());
       // Messages show at most 40 bytes of the string.
       std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
-      // Python's int(str): surrounding whitespace, a sign, decimal digits
-      // with single underscores between them (`int(os.environ.get("N",
-      // "4"))`).
-      llvm::StringRef t = llvm::StringRef(text).trim(" \t\n\r\f\v");
-      bool negative = t.consume_front("-");
-      if (!negative)
-        (void)t.consume_front("+");
-      bool ok = !t.empty() && llvm::isDigit(t.front()) &&
-                llvm::isDigit(t.back());
-      uint64_t magnitude = 0;
-      auto tooBig = [&]() -> FailureOr<PyValue> {
+      int64_t value = 0;
+      switch (parsePythonInt(text, value)) {
+      case IntParse::Ok:
+        return PyValue::ofInt(value);
+      case IntParse::TooBig:
         error(l) << "int() of '" << shown
                  << "' does not fit in 64 bits (tilec's compile-time "
                     "integers are 64-bit)";
         return failure();
-      };
-      for (size_t k = 0; ok && k < t.size(); ++k) {
-        if (t[k] == '_') {
-          ok = llvm::isDigit(t[k + 1]); // never last (checked above)
-          continue;
-        }
-        if (!llvm::isDigit(t[k])) {
-          ok = false;
-          break;
-        }
-        uint64_t d = uint64_t(t[k] - '0');
-        if (magnitude > ((uint64_t(1) << 63) - d) / 10)
-          return tooBig();
-        magnitude = magnitude * 10 + d;
-      }
-      if (!ok) {
+      case IntParse::Invalid:
         error(l) << "invalid literal for int() with base 10: '" << shown
                  << "' (Python's ValueError)";
         return failure();
       }
-      if (!negative && magnitude > uint64_t(INT64_MAX))
-        return tooBig();
-      return PyValue::ofInt(negative ? int64_t(0 - magnitude)
-                                     : int64_t(magnitude));
     }
     error(l) << name.substr(3) << "() expects a compile-time number"
              << (name == "py.int" ? " or string" : "");

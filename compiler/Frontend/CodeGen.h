@@ -247,6 +247,11 @@ bool isLibdeviceName(llvm::StringRef name);
 /// A `from M import X` binding (PyValue::module("from:M:X")): M and X.
 std::optional<std::pair<std::string, std::string>>
 fromImportParts(const PyValue &v);
+/// Python's int(text) in base 10: surrounding whitespace, an optional sign,
+/// digits with single underscores between them. Fills `out`; Invalid for
+/// other text (Python's ValueError), TooBig past 64 bits.
+enum class IntParse { Ok, Invalid, TooBig };
+IntParse parsePythonInt(llvm::StringRef text, int64_t &out);
 /// Whether `t` is an unsigned integer dtype (`ui8`..`ui64`).
 bool isUnsignedInt(mlir::Type t);
 /// Triton 3.6's tl.dtype predicates (`is_fp16`, `is_int_signed`,

@@ -287,25 +287,15 @@ PyValue parseConstexprText(llvm::StringRef text, bool &tooBig, bool &malformed,
     malformed = true;
     return PyValue::none();
   }
-  std::string noSep;
-  for (char c : text)
-    if (c != '_')
-      noSep += c;
-  llvm::StringRef num(noSep);
-  bool negative = num.starts_with("-");
-  llvm::StringRef digits = num.starts_with("+") || negative ? num.drop_front() : num;
-  if (!digits.empty() && llvm::all_of(digits, llvm::isDigit)) {
-    digits = digits.ltrim('0');
-    uint64_t u = 0;
-    if (digits.empty())
-      return PyValue::ofInt(0);
-    if (digits.getAsInteger(10, u) ||
-        u > (negative ? uint64_t(1) << 63 : uint64_t(INT64_MAX))) {
-      // Out of 64-bit range: an error, not a float.
-      tooBig = true;
-      return PyValue::none();
-    }
-    return PyValue::ofInt(negative ? int64_t(0 - u) : int64_t(u));
+  int64_t value = 0;
+  switch (parsePythonInt(text, value)) {
+  case IntParse::Ok:
+    return PyValue::ofInt(value);
+  case IntParse::TooBig: // an error, not a float
+    tooBig = true;
+    return PyValue::none();
+  case IntParse::Invalid:
+    break;
   }
   double d;
   if (!text.contains_insensitive("x") && !text.getAsDouble(d))
