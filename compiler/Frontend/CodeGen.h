@@ -513,6 +513,13 @@ public:
     /// The modules of its `from M import *`, in order (their public names
     /// are its names too).
     std::vector<std::string> starImports;
+    /// Every module-level binding of each name (imports, functions, host
+    /// functions, constants, guarded or not), where and under which ifs:
+    /// checkReadOrder's index, built on its first use.
+    std::optional<std::map<std::string,
+                           std::vector<std::pair<py::SourceLoc,
+                                                 const py::ModuleGuard *>>>>
+        bindings;
   };
   /// Binds the imports, constants and jit functions of `m`.
   mlir::LogicalResult bindModule(ModuleScope &m);

@@ -713,30 +713,32 @@ LogicalResult CodeGen::checkReadOrder(ModuleScope &m, const std::string &name,
       return r != guardResults.end() && r->second && *r->second == tw.second;
     });
   };
+  if (!m.bindings) {
+    auto &index = m.bindings.emplace();
+    for (const py::Import &imp : m.ast->imports)
+      for (const py::Import::Alias &a : imp.names)
+        if (a.name != "*")
+          index[imp.boundName(a)].push_back({a.loc, &imp.guard});
+    for (const auto *fns : {&m.ast->functions, &m.ast->hostFunctions})
+      for (const auto &fn : *fns)
+        index[fn->name].push_back({fn->loc, &fn->guard});
+    for (const py::ModuleConstant &c : m.ast->constants)
+      index[c.name].push_back({c.loc, &c.guard});
+  }
+  auto found = m.bindings->find(name);
+  if (found == m.bindings->end())
+    return success();
   std::optional<SourceLoc> before, after;
-  auto note = [&](SourceLoc l, const py::ModuleGuard &guard) {
+  for (const auto &[l, guard] : found->second) {
     if (std::make_pair(l.line, l.col) < at) {
       if (!before || before->line < l.line)
         before = l;
-    } else if (taken(guard) &&
+    } else if (taken(*guard) &&
                (!after || std::make_pair(l.line, l.col) <
                               std::make_pair(after->line, after->col))) {
       after = l;
     }
-  };
-  for (const py::Import &imp : m.ast->imports)
-    for (const py::Import::Alias &a : imp.names)
-      if (a.name != "*" && imp.boundName(a) == name)
-        note(a.loc, imp.guard);
-  for (const auto &fn : m.ast->functions)
-    if (fn->name == name)
-      note(fn->loc, fn->guard);
-  for (const auto &fn : m.ast->hostFunctions)
-    if (fn->name == name)
-      note(fn->loc, fn->guard);
-  for (const py::ModuleConstant &c : m.ast->constants)
-    if (c.name == name)
-      note(c.loc, c.guard);
+  }
   if (!after)
     return success();
   if (!before && after->line == run->at.line && after->col == run->at.col)
