@@ -370,6 +370,23 @@ private:
     op.erase();
   }
 
+  /// Sets `b`'s insertion point before the outermost loop around `op` that
+  /// `v` is defined outside of: an operand the loop does not change
+  /// (attention's Q block) is stored to shared memory once, not in every
+  /// iteration. Leaves `b` where it is if there is no such loop.
+  static void hoistOutOfLoops(OpBuilder &b, Operation *op, Value v) {
+    Operation *hoistBefore = nullptr;
+    for (Operation *p = op->getParentOp(); p && !isa<FuncOp>(p);
+         p = p->getParentOp()) {
+      if (p->isAncestor(v.getParentRegion()->getParentOp()))
+        break;
+      if (isa<scf::ForOp, scf::WhileOp>(p))
+        hoistBefore = p;
+    }
+    if (hoistBefore)
+      b.setInsertionPoint(hoistBefore);
+  }
+
   /// The dot as a tile.warpgroup_dot reading its operands from shared
   /// memory (NVMMA encodings), its accumulator and result in #mma v3.
   void accelerateWgmma(DotOp op, const WgmmaPlan &plan) {
@@ -385,6 +402,8 @@ private:
       unsigned contig = getOperandContigDim(v);
       TransOp swap = getSwap(v);
       v = stripConversions(v);
+      OpBuilder::InsertionGuard guard(b);
+      hoistOutOfLoops(b, op, swap ? stripConversions(swap.getSrc()) : v);
       auto t = cast<RankedTensorType>(v.getType());
       bool kMajor = isA ? contig == 1 : contig == 0;
       int64_t perInstr = kMajor ? t.getDimSize(contig)

@@ -49,6 +49,14 @@ struct RematerializeThroughConversion
     Operation *def = cvt.getSrc().getDefiningOp();
     if (!def || !isLayoutAgnostic(def))
       return rewriter.notifyMatchFailure(cvt, "source is not layout-agnostic");
+    // Floating-point work other ops also use, in the accumulator layout (a
+    // softmax's exp2 feeding both a sum and the next dot), is converted,
+    // not computed twice: from #mma the conversion is often free.
+    auto srcType = cast<RankedTensorType>(cvt.getSrc().getType());
+    if (!def->hasOneUse() && isAccumulatorLayout(srcType.getEncoding()) &&
+        isa<FloatType>(srcType.getElementType()) &&
+        !isa<SplatOp, arith::ConstantOp, BroadcastOp, ExpandDimsOp>(def))
+      return rewriter.notifyMatchFailure(cvt, "would duplicate fp work");
     auto dstType = cast<RankedTensorType>(cvt.getType());
     Attribute dstEnc = dstType.getEncoding();
     Location loc = def->getLoc();
@@ -83,6 +91,14 @@ struct RematerializeThroughConversion
 } // namespace
 
 bool tilec::isLayoutAgnosticOp(Operation *op) { return isLayoutAgnostic(op); }
+
+bool tilec::isAccumulatorLayout(Attribute enc) {
+  if (isa_and_nonnull<MmaEncodingAttr>(enc))
+    return true;
+  if (auto s = dyn_cast_or_null<SliceEncodingAttr>(enc))
+    return isAccumulatorLayout(s.getParent());
+  return false;
+}
 
 void tilec::populateRematerializationPatterns(RewritePatternSet &patterns) {
   patterns.add<RematerializeThroughConversion>(patterns.getContext());

@@ -17,6 +17,10 @@ namespace tilec {
 /// make_range, splat constants, addptr, broadcast, expand_dims, hint.
 bool isLayoutAgnosticOp(mlir::Operation *op);
 
+/// Whether `enc` is the tensor cores' accumulator layout (#tile.mma) or a
+/// slice of it (what a reduction of an accumulator gives).
+bool isAccumulatorLayout(mlir::Attribute enc);
+
 /// Success if every tile value in `root` (op results and block arguments)
 /// has a distributed encoding with a linear layout (power-of-two shape);
 /// otherwise an error at the first offender saying to run

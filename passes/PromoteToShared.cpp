@@ -26,6 +26,7 @@
 #include "dialects/Tile/IR/Layouts.h"
 #include "passes/Analysis/AxisInfo.h"
 #include "passes/LayoutUtils.h"
+#include "passes/SIMT/SIMTUtils.h"
 
 #define DEBUG_TYPE "tile-promote-to-shared"
 
@@ -59,6 +60,17 @@ bool isMmaOperand(Type t) {
   auto enc = dyn_cast_or_null<DotOperandEncodingAttr>(
       cast<RankedTensorType>(t).getEncoding());
   return enc && isa<MmaEncodingAttr>(enc.getParent());
+}
+
+/// Whether `cvt` moves no element between threads (a register
+/// permutation): a dot's accumulator, rounded to the operand type, as the
+/// A operand of the next wgmma (FlashAttention's P).
+bool isRegisterConversion(ConvertLayoutOp cvt) {
+  auto src = tile::getLinearLayout(cast<RankedTensorType>(cvt.getSrc().getType()));
+  auto dst = tile::getLinearLayout(cast<RankedTensorType>(cvt.getType()));
+  return succeeded(src) && succeeded(dst) &&
+         simt::planConversion(*src, *dst).kind ==
+             simt::ConversionPlan::Kind::Registers;
 }
 
 /// Stores `v` to a new buffer in the encoding for `order`.
@@ -169,7 +181,7 @@ public:
   void runOnOperation() override {
     SmallVector<ConvertLayoutOp> cvts;
     getOperation().walk([&](ConvertLayoutOp cvt) {
-      if (isMmaOperand(cvt.getType()))
+      if (isMmaOperand(cvt.getType()) && !isRegisterConversion(cvt))
         cvts.push_back(cvt);
     });
     for (ConvertLayoutOp cvt : cvts) {

@@ -160,6 +160,258 @@ bool retypeIterArg(scf::ForOp loop, unsigned i) {
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// Sinking conversions out of the accumulator layout
+//===----------------------------------------------------------------------===//
+
+/// The encoding of tile `v`, or null for a scalar.
+Attribute encodingOf(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t ? t.getEncoding() : Attribute();
+}
+
+/// The innermost loop around `op`, or null.
+scf::ForOp enclosingLoop(Operation *op) {
+  return op->getParentOfType<scf::ForOp>();
+}
+
+/// Whether `v` can be had in layout `enc` next to `at` without converting a
+/// tile computed in `at`'s loop body: it is in `enc`, converted from it, a
+/// splat, constant or range (rebuilt), cheap layout-agnostic arithmetic of
+/// such values, an iteration argument of the loop (tile-propagate-layouts
+/// then retypes it), or a value from outside the loop (converted once,
+/// before it).
+bool availableIn(Value v, Attribute enc, scf::ForOp loop, int depth = 0) {
+  if (depth > 16)
+    return false;
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t || t.getEncoding() == enc)
+    return true;
+  if (loop) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0)
+        return true;
+    if (!loop->isAncestor(v.getParentRegion()->getParentOp()))
+      return true;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(def))
+    return encodingOf(cvt.getSrc()) == enc;
+  if (!isLayoutAgnosticOp(def) || isa<AddPtrOp, IntToPtrOp, PtrToIntOp>(def))
+    return false;
+  // Rebuilding an op whose result other ops also use duplicates it: only
+  // for integer and boolean tiles (index and mask arithmetic) and
+  // constants, never floating-point work.
+  if (!def->hasOneUse() && !isa<SplatOp, MakeRangeOp, arith::ConstantOp>(def) &&
+      !t.getElementType().isIntOrIndex())
+    return false;
+  Attribute operandEnc = enc;
+  if (auto expand = dyn_cast<ExpandDimsOp>(def))
+    operandEnc = SliceEncodingAttr::get(enc.getContext(), expand.getAxis(), enc);
+  else if (isa<BroadcastOp>(def))
+    operandEnc = enc;
+  return llvm::all_of(def->getOperands(), [&](Value o) {
+    return availableIn(o, operandEnc, loop, depth + 1);
+  });
+}
+
+/// `v` in layout `enc` (availableIn holds), built before `at`.
+Value materializeIn(OpBuilder &b, Value v, Attribute enc, scf::ForOp loop,
+                    Operation *at, DenseMap<std::pair<Value, Attribute>, Value> &done) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t || t.getEncoding() == enc)
+    return v;
+  if (auto it = done.find({v, enc}); it != done.end())
+    return it->second;
+  Type want = withEncoding(t, enc);
+  OpBuilder::InsertionGuard g(b);
+  Value result;
+  Operation *def = v.getDefiningOp();
+  bool outside = loop && !loop->isAncestor(v.getParentRegion()->getParentOp());
+  auto arg = dyn_cast<BlockArgument>(v);
+  // (A splat constant is rebuilt, wherever it is: two copies then CSE.)
+  bool constant = isa_and_nonnull<arith::ConstantOp>(def);
+  if (!constant && (outside || (arg && loop && arg.getOwner() == loop.getBody()))) {
+    // Converted where the value is defined (once, before the loop).
+    if (def)
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(arg.getOwner());
+    result = ConvertLayoutOp::create(b, v.getLoc(), want, v);
+  } else if (auto cvt = dyn_cast_or_null<ConvertLayoutOp>(def)) {
+    result = cvt.getSrc();
+  } else {
+    Attribute operandEnc = enc;
+    if (auto expand = dyn_cast<ExpandDimsOp>(def))
+      operandEnc =
+          SliceEncodingAttr::get(enc.getContext(), expand.getAxis(), enc);
+    IRMapping map;
+    for (Value o : def->getOperands())
+      map.map(o, materializeIn(b, o, operandEnc, loop, def, done));
+    b.setInsertionPointAfter(def);
+    Operation *clone = b.clone(*def, map);
+    clone->getResult(0).setType(want);
+    if (auto c = dyn_cast<arith::ConstantOp>(clone))
+      c.setValueAttr(SplatElementsAttr::get(
+          cast<ShapedType>(want),
+          cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
+    result = clone->getResult(0);
+  }
+  done[{v, enc}] = result;
+  return result;
+}
+
+/// The layout `user` computes in when its operand `x` (a conversion from
+/// `enc`) is taken in `enc` instead, or null if it cannot: elementwise
+/// arithmetic whose other operands are available in `enc`, a reduction
+/// (its result then in a slice of `enc`), broadcast, expand_dims of a slice
+/// along its dimension, or another conversion (folded).
+Attribute sunkLayout(Operation *user, Value x, Attribute enc) {
+  scf::ForOp loop = enclosingLoop(user);
+  auto othersAvailable = [&](Attribute e) {
+    return llvm::all_of(user->getOperands(), [&](Value o) {
+      return o == x || availableIn(o, e, loop);
+    });
+  };
+  if (isa<ConvertLayoutOp>(user))
+    return enc;
+  if (auto reduce = dyn_cast<ReduceOp>(user)) {
+    if (cast<RankedTensorType>(x.getType()).getRank() < 2)
+      return {};
+    return othersAvailable(enc) ? enc : Attribute();
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(user)) {
+    auto slice = dyn_cast<SliceEncodingAttr>(enc);
+    if (!slice || slice.getDim() != unsigned(expand.getAxis()))
+      return {};
+    return slice.getParent();
+  }
+  if (isa<BroadcastOp>(user))
+    return enc;
+  if (isa<arith::ConstantOp, SplatOp, MakeRangeOp, AddPtrOp, HintOp,
+          IntToPtrOp, PtrToIntOp>(user) ||
+      !isLayoutAgnosticOp(user))
+    return {};
+  return othersAvailable(enc) ? enc : Attribute();
+}
+
+/// Computes `user` (see sunkLayout) with `x` replaced by `src` (x's
+/// conversion source, layout `enc`); its results are converted back for
+/// their users, so the conversion moves below `user`. Returns the new
+/// conversions.
+SmallVector<ConvertLayoutOp>
+sinkInto(Operation *user, Value x, Value src, Attribute enc,
+         llvm::function_ref<void(Operation *)> eraseOp) {
+  SmallVector<ConvertLayoutOp> made;
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(user)) {
+    OpBuilder b(cvt);
+    if (cvt.getType() == src.getType()) {
+      cvt.replaceAllUsesWith(src);
+    } else {
+      auto c = ConvertLayoutOp::create(b, cvt.getLoc(), cvt.getType(), src);
+      cvt.replaceAllUsesWith(c.getResult());
+      made.push_back(c);
+    }
+    eraseOp(cvt);
+    return made;
+  }
+  Attribute resultEnc = enc;
+  if (auto expand = dyn_cast<ExpandDimsOp>(user))
+    resultEnc = cast<SliceEncodingAttr>(enc).getParent();
+  scf::ForOp loop = enclosingLoop(user);
+  OpBuilder b(user);
+  DenseMap<std::pair<Value, Attribute>, Value> done;
+  IRMapping map;
+  for (Value o : user->getOperands())
+    map.map(o, o == x ? src : materializeIn(b, o, enc, loop, user, done));
+  b.setInsertionPoint(user);
+  Operation *clone = b.clone(*user, map);
+  for (OpResult r : clone->getResults()) {
+    auto t = cast<RankedTensorType>(r.getType());
+    Attribute e = resultEnc;
+    if (auto reduce = dyn_cast<ReduceOp>(user))
+      e = SliceEncodingAttr::get(enc.getContext(), reduce.getAxis(), enc);
+    r.setType(withEncoding(t, e));
+  }
+  b.setInsertionPointAfter(user);
+  for (auto [oldR, newR] : llvm::zip(user->getResults(), clone->getResults())) {
+    auto c = ConvertLayoutOp::create(b, user->getLoc(), oldR.getType(), newR);
+    oldR.replaceAllUsesWith(c.getResult());
+    made.push_back(c);
+  }
+  eraseOp(user);
+  return made;
+}
+
+/// Moves conversions out of the accumulator layout (and its slices) below
+/// the arithmetic that uses them, as long as every user of a conversion can
+/// compute in the source layout: a softmax over a dot's result (max and
+/// sum along rows, exp2, the rescaling of the accumulator) then runs where
+/// the dot left its result, and what converts is the end of the chain (the
+/// operand of the next dot, which the accumulator's layout gives in
+/// registers, or a store's value). Returns whether anything moved.
+bool sinkConversionsOnce(ModuleOp module) {
+  SmallVector<ConvertLayoutOp> work;
+  module.walk([&](ConvertLayoutOp cvt) {
+    if (isAccumulatorLayout(encodingOf(cvt.getSrc())))
+      work.push_back(cvt);
+  });
+  // (An erased conversion leaves the work list before its memory can be
+  // reused by a new op.)
+  auto eraseOp = [&](Operation *op) {
+    if (auto c = dyn_cast<ConvertLayoutOp>(op))
+      llvm::erase(work, c);
+    op->erase();
+  };
+  bool changed = false;
+  for (int budget = 100000; !work.empty() && budget > 0; --budget) {
+    ConvertLayoutOp cvt = work.pop_back_val();
+    Value x = cvt.getResult(), src = cvt.getSrc();
+    Attribute enc = encodingOf(src);
+    if (x.use_empty() || encodingOf(x) == enc)
+      continue;
+    // Only work of the loop iteration that computes the accumulator (a
+    // softmax between two dots); a loop's result -- a GEMM's epilogue --
+    // is left to tile-pipeline, which fuses its elementwise DAG into the
+    // TMA store where it converts (getEpilogueDag).
+    Operation *def = src.getDefiningOp();
+    if (!def || isa<scf::ForOp, scf::WhileOp, scf::IfOp>(def) ||
+        def->getBlock() != cvt->getBlock())
+      continue;
+    SmallVector<Operation *> users, sinkable;
+    for (Operation *u : x.getUsers())
+      if (!llvm::is_contained(users, u))
+        users.push_back(u);
+    for (Operation *u : users)
+      if (u->getBlock() == cvt->getBlock() && sunkLayout(u, x, enc))
+        sinkable.push_back(u);
+    // All users or none, but a reduction always: what it converts then is
+    // its result, a slice -- and the other users' operands often derive
+    // from it (the softmax's running max).
+    if (sinkable.size() != users.size())
+      llvm::erase_if(sinkable, [](Operation *u) { return !isa<ReduceOp>(u); });
+    if (sinkable.empty())
+      continue;
+    for (Operation *u : sinkable)
+      for (ConvertLayoutOp c : sinkInto(u, x, src, enc, eraseOp))
+        work.push_back(c);
+    changed = true;
+    if (x.use_empty())
+      eraseOp(cvt);
+  }
+  return changed;
+}
+
+bool sinkAccumulatorConversions(ModuleOp module) {
+  bool changed = false;
+  for (int round = 0; round < 8 && sinkConversionsOnce(module); ++round)
+    changed = true;
+  return changed;
+}
+
+
 class PropagateLayoutsPass
     : public tilec::impl::TilePropagateLayoutsPassBase<PropagateLayoutsPass> {
 public:
@@ -167,10 +419,13 @@ public:
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Innermost loops first; repeat while an argument changes.
+    // Innermost loops first; repeat while an argument changes. Sinking
+    // conversions out of the accumulator layout makes loop arguments
+    // converted to it (the running max and sum of a softmax), which the
+    // next round retypes.
     bool changed = true;
-    for (int round = 0; changed && round < 4; ++round) {
-      changed = false;
+    for (int round = 0; changed && round < 6; ++round) {
+      changed = sinkAccumulatorConversions(module);
       SmallVector<scf::ForOp> loops;
       module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
@@ -183,6 +438,9 @@ public:
           return signalPassFailure();
       }
     }
+    // The rematerialization patterns move conversions up again where an
+    // op has one user; sink them for good.
+    sinkAccumulatorConversions(module);
   }
 };
 

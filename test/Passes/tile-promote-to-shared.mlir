@@ -69,3 +69,18 @@ tile.func private @fma(%x: tensor<64x32xf32, #b>) -> tensor<64x32xf32, #fa> attr
   %a = tile.convert_layout %x : tensor<64x32xf32, #b> -> tensor<64x32xf32, #fa>
   tile.return %a : tensor<64x32xf32, #fa>
 }
+
+// -----
+
+#mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+// A wgmma accumulator rounded to f16 as the next wgmma's A operand
+// (FlashAttention's P): every element is already in the thread that needs
+// it, so the conversion stays in registers.
+// CHECK-LABEL: tile.func private @accumulator_as_a(
+// CHECK-NOT:     tile.local_alloc
+// CHECK:         tile.convert_layout %{{.*}} : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dot_op>
+tile.func private @accumulator_as_a(%p: tensor<64x64xf16, #mma>) -> tensor<64x64xf16, #a> attributes {tile.num_warps = 4 : i32} {
+  %a = tile.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #a>
+  tile.return %a : tensor<64x64xf16, #a>
+}

@@ -1,0 +1,130 @@
+"""Fused attention forward (FlashAttention-2's online softmax) for tilec's GPU
+tests (test/GPU/AttentionTests.cpp) and the attention benchmark
+(bench/bench_attention.py), in the style of Triton's tutorial 06: an inner
+helper returning a tuple, block pointers, exp2 with log2(e) folded into the
+scale, a STAGE-like split of the key loop. Triton 3.6 syntax; the benchmark
+runs these same functions through Triton. tilec reads only the @triton.jit
+functions.
+
+Semantics (what the tests check, against a float64 reference):
+  O[z, h] = softmax(Q[z, h] K[z, h]^T * sm_scale, masked) V[z, h]
+for Q of N_Q rows and K, V of N_KV rows, HEAD_DIM columns each, any strides
+but a unit stride along HEAD_DIM. CAUSAL masks key j for query i when j > i
+(top-left aligned, as torch's is_causal). A query row that sees no key (with
+top-left alignment only when N_KV = 0) gets O = 0 and M = 0, never NaN. M[z * H + h, i] is the row's log-sum-exp in
+base 2 of the scaled scores: M = log2(sum_j exp2(s_ij * sm_scale * log2(e))),
+the value the backward pass recomputes P from (P = exp2(s * scale2 - M))."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _attn_fwd_inner(acc, l_i, m_i, q, K_block_ptr, V_block_ptr, start_m, qk_scale,
+                    lo, hi, N_KV, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    MASKED: tl.constexpr, CAUSAL: tl.constexpr, offs_m, offs_n):
+    """Key blocks [lo, hi) of one query block. MASKED blocks apply the causal
+    mask and the key bound (the scores of keys >= N_KV, zero-filled by the
+    boundary checks, become -inf); the others are wholly visible."""
+    K_block_ptr = tl.advance(K_block_ptr, (0, lo))
+    V_block_ptr = tl.advance(V_block_ptr, (lo, 0))
+    for start_n in range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        if MASKED:
+            k = tl.load(K_block_ptr, boundary_check=(1,), padding_option="zero")
+        else:
+            k = tl.load(K_block_ptr)
+        qk = tl.dot(q, k)
+        if MASKED:
+            cols = start_n + offs_n[None, :]
+            mask = cols < N_KV
+            if CAUSAL:
+                mask = mask & (offs_m[:, None] >= cols)
+            qk = tl.where(mask, qk * qk_scale, float("-inf"))
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            # A row with every score so far masked keeps m = -inf; subtract 0
+            # instead so exp2 gives 0, not exp2(-inf + inf) = NaN.
+            m_use = tl.where(m_ij == float("-inf"), 0.0, m_ij)
+            p = tl.math.exp2(qk - m_use[:, None])
+            alpha = tl.math.exp2(m_i - m_use)
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+            alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        if MASKED:
+            v = tl.load(V_block_ptr, boundary_check=(0,), padding_option="zero")
+        else:
+            v = tl.load(V_block_ptr)
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+        V_block_ptr = tl.advance(V_block_ptr, (BLOCK_N, 0))
+        K_block_ptr = tl.advance(K_block_ptr, (0, BLOCK_N))
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_kernel(Q, K, V, sm_scale, M, Out,
+                    stride_qz, stride_qh, stride_qm, stride_qk,
+                    stride_kz, stride_kh, stride_kn, stride_kk,
+                    stride_vz, stride_vh, stride_vn, stride_vk,
+                    stride_oz, stride_oh, stride_om, stride_ok,
+                    H, N_Q, N_KV,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    CAUSAL: tl.constexpr):
+    """One program per BLOCK_M query rows of one (batch, head): grid
+    (cdiv(N_Q, BLOCK_M), Z * H). Q, K, V, Out: [Z, H, N, HEAD_DIM] fp16 or
+    bf16 through their strides; M: fp32 [Z * H, N_Q]; sm_scale: fp32.
+    Requires BLOCK_M % BLOCK_N == 0."""
+    tl.static_assert(BLOCK_M % BLOCK_N == 0)
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    q_offset = off_z.to(tl.int64) * stride_qz + off_h.to(tl.int64) * stride_qh
+    k_offset = off_z.to(tl.int64) * stride_kz + off_h.to(tl.int64) * stride_kh
+    v_offset = off_z.to(tl.int64) * stride_vz + off_h.to(tl.int64) * stride_vh
+    o_offset = off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh
+    Q_block_ptr = tl.make_block_ptr(base=Q + q_offset, shape=(N_Q, HEAD_DIM),
+                                    strides=(stride_qm, stride_qk),
+                                    offsets=(start_m * BLOCK_M, 0),
+                                    block_shape=(BLOCK_M, HEAD_DIM), order=(1, 0))
+    K_block_ptr = tl.make_block_ptr(base=K + k_offset, shape=(HEAD_DIM, N_KV),
+                                    strides=(stride_kk, stride_kn), offsets=(0, 0),
+                                    block_shape=(HEAD_DIM, BLOCK_N), order=(0, 1))
+    V_block_ptr = tl.make_block_ptr(base=V + v_offset, shape=(N_KV, HEAD_DIM),
+                                    strides=(stride_vn, stride_vk), offsets=(0, 0),
+                                    block_shape=(BLOCK_N, HEAD_DIM), order=(1, 0))
+    O_block_ptr = tl.make_block_ptr(base=Out + o_offset, shape=(N_Q, HEAD_DIM),
+                                    strides=(stride_om, stride_ok),
+                                    offsets=(start_m * BLOCK_M, 0),
+                                    block_shape=(BLOCK_M, HEAD_DIM), order=(1, 0))
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504  # 1/ln(2): exp(x) = exp2(x * log2(e))
+    q = tl.load(Q_block_ptr, boundary_check=(0,), padding_option="zero")
+    # Keys every row of the block sees: whole blocks below the diagonal
+    # (causal) or below N_KV; the rest (the diagonal blocks, the ragged last
+    # block) is masked.
+    full = (N_KV // BLOCK_N) * BLOCK_N
+    if CAUSAL:
+        full = tl.minimum(full, start_m * BLOCK_M)
+        hi = tl.minimum(N_KV, (start_m + 1) * BLOCK_M)
+    else:
+        hi = N_KV
+    acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K_block_ptr, V_block_ptr, start_m,
+                                    qk_scale, 0, full, N_KV, BLOCK_M, BLOCK_N,
+                                    False, CAUSAL, offs_m, offs_n)
+    acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, K_block_ptr, V_block_ptr, start_m,
+                                    qk_scale, full, hi, N_KV, BLOCK_M, BLOCK_N,
+                                    True, CAUSAL, offs_m, offs_n)
+    # Rows that saw no key: l = 0, m = -inf; give O = 0 and M = 0.
+    l_safe = tl.where(l_i == 0.0, 1.0, l_i)
+    m_safe = tl.where(m_i == float("-inf"), 0.0, m_i)
+    tl.store(M + off_hz.to(tl.int64) * N_Q + offs_m, m_safe + tl.math.log2(l_safe),
+             mask=offs_m < N_Q)
+    acc = acc / l_safe[:, None]
+    tl.store(O_block_ptr, acc.to(Out.type.element_ty), boundary_check=(0,))
