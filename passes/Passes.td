@@ -306,6 +306,21 @@ def TilePropagateLayoutsPass : Pass<"tile-propagate-layouts", "mlir::ModuleOp"> 
     (rematerialization, as tile-assign-layouts does) and folds chains of
     conversions.
 
+    Conversions out of the mma layout (or a slice of it) in the block
+    that computes the accumulator move the other way, down below their
+    users, when every user can compute in the mma layout: elementwise ops
+    whose other operands are available there (converted from it, splats,
+    constants, integer index and mask arithmetic, loop arguments -- retyped
+    in the next round -- and values from outside the loop), reductions
+    (into a slice of it; a reduction is sunk even when other users are
+    not), broadcast and expand_dims. An online softmax between two dots
+    (FlashAttention's loop body: row max, exp2, row sum, the rescaled
+    accumulator) then runs where the first dot left its result, and what
+    converts is P, rounded to 16 bits, into the next dot's A operand -- a
+    register permutation on wgmma. A loop's result (a GEMM epilogue) is not
+    sunk: tile-pipeline fuses that DAG into its TMA store. Floating-point
+    work other ops also use is not recomputed in a second layout.
+
     Errors: none.
   }];
   let dependentDialects = ["::tilec::tile::TileDialect"];
