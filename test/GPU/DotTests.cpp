@@ -101,13 +101,6 @@ size_t elemBytes(Elem e) {
   return 0;
 }
 
-/// IEEE binary32 -> bfloat16, round to nearest even (finite inputs).
-uint16_t floatToBf16(float f) {
-  uint32_t x = floatBits(f);
-  return uint16_t((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
-}
-float bf16ToFloat(uint16_t v) { return bitsFloat(uint32_t(v) << 16); }
-
 /// fp32 -> tf32 (10 fraction bits) rounded to nearest, ties away from zero
 /// (PTX cvt.rna.tf32.f32), or truncated (what the tensor core does with the
 /// low 13 bits of an fp32 register); kept in an fp32.

@@ -2,7 +2,7 @@
 //
 // What the GPU test files (GpuTests.cpp, DotTests.cpp) of tilec-gpu-tests
 // share: case outcomes (FAIL / SKIP as exceptions), checked driver calls,
-// device buffers that can be poisoned, the seeded generator, fp16 and fp8
+// device buffers that can be poisoned, the seeded generator, fp16, bf16 and fp8
 // conversions done on the CPU, the comparison helpers and the environment a
 // case runs in (kernel directory, seed, context). GpuTests.cpp registers the
 // cases and holds main; each other file adds its cases through a function
@@ -202,6 +202,13 @@ inline float halfToFloat(uint16_t h) {
   return bitsFloat(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
+/// IEEE binary32 -> bfloat16, round to nearest even (finite inputs).
+inline uint16_t floatToBf16(float f) {
+  uint32_t x = floatBits(f);
+  return uint16_t((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
+}
+inline float bf16ToFloat(uint16_t v) { return bitsFloat(uint32_t(v) << 16); }
+
 //===----------------------------------------------------------------------===//
 // Comparison
 //===----------------------------------------------------------------------===//
@@ -314,6 +321,9 @@ void addRandomCases(std::vector<TestCase> &cases);
 /// in a child process: this executable with `--debug-child MODE DIR`,
 /// which main hands to runDebugChild (argv: MODE, DIR).
 void addDebugCases(std::vector<TestCase> &cases);
+/// The fused attention forward cases and the CPU check of their reference
+/// and tolerances (AttentionTests.cpp).
+void addAttentionCases(std::vector<TestCase> &cases);
 int runDebugChild(int argc, char **argv);
 
 } // namespace gputest

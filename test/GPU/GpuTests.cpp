@@ -1200,6 +1200,8 @@ std::vector<TestCase> allCases() {
                    }});
   // tl.dot: GEMMs per input type and precision, transposes, pipelining.
   addDotCases(cases);
+  // Fused attention forward (attention.py): online softmax, two chained dots.
+  addAttentionCases(cases);
   // Triton-semantics parity: atomics on replicated tiles, ...
   addSemanticsCases(cases);
   // tl.randint & co. against a CPU Philox; the Philox known answers.
@@ -1314,6 +1316,7 @@ int main(int argc, char **argv) {
   };
 
   Env env;
+  env.verbose = verbose;
   if (selfTest) {
     // CPU-only cases, no driver: usable on a build machine without a GPU.
     for (const TestCase &c : cases)
@@ -1324,7 +1327,6 @@ int main(int argc, char **argv) {
   }
   env.kernelDir = kernelDir.empty() ? defaultKernelDir() : kernelDir;
   env.seed = seed;
-  env.verbose = verbose;
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
 
   Status s = Context::create(0, env.context);

@@ -12,11 +12,11 @@
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
 #                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host,
-#                --host --tma, --host --tma --pp)
+#                --host --tma, --host --tma --pp), bench_attention.py
 #                (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
-#                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON
+#                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON, $TILEC_ATTN_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #
@@ -117,9 +117,12 @@ if [ "$sanitize" = 1 ]; then
     racy+=",replicated_atomics_r1_w4,replicated_atomics_r4_w4"
     racy+=",replicated_atomics_r8_w8,histogram_b1024_n64_w4"
     racy+=",histogram_b128_n16_w8,nan_reductions_w8"
-    echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only $racy"
+    # Fused attention: two chained dots, P through registers, K and V
+    # pipelined (--quick below leaves out its 4097-key case).
+    racy+=",attn_fwd_bf16_d128_causal"
+    echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only $racy --quick"
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 3 \
-      "$here/bin/tilec-gpu-tests" "$kernels" --only "$racy"
+      "$here/bin/tilec-gpu-tests" "$kernels" --only "$racy" --quick
     rc=$?
     if [ "$rc" -ne 0 ]; then
       echo "run.sh: compute-sanitizer racecheck exited with $rc"
@@ -182,6 +185,9 @@ if [ "$bench" = 1 ]; then
     [ -f "$kernels/bench_host_desc_pp_fp16.ptx" ] &&
       run_bench bench_desc_gemm.py "${TILEC_HOST_DESC_PP_GEMM_JSON:-bench_host_desc_pp_gemm.json}" \
         --sources "$here/examples" --host --tma --pp
+    [ -f "$kernels/bench_attn_fwd_bf16_d128_causal.ptx" ] &&
+      run_bench bench_attention.py "${TILEC_ATTN_JSON:-bench_attention.json}" \
+        --sources "$here/examples"
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
          "build with -DTILEC_GPU_DOT_TESTS=ON)"

@@ -16,7 +16,8 @@
 // One kernel per translation, chosen and configured by macros (see
 // test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_DESC, REF_TRANS, REF_ACC,
 // REF_CHAIN, REF_AUX, REF_GROUPED, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
-// ACT_SILU); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
+// ACT_SILU), REF_ATTN (with ATTN_BF16, HEAD_DIM, CAUSAL: fp32 CUDA C, no tensor
+// cores); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
 // OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
 // GELU (matmul_kernel's ACTIVATION="gelu").
@@ -446,5 +447,76 @@ extern "C" __global__ void attention_chain_kernel(const __half *q,
                  acc);
     o[base + e] = acc;
   }
+}
+#endif
+
+#if defined(REF_ATTN)
+/// attn_fwd_kernel (test/GPU/kernels/py/attention.py), fp16 (bf16 with
+/// ATTN_BF16) Q, K, V and Out, HEAD_DIM (64 or 128) columns, CAUSAL 0 or 1:
+/// thread t of program (start_m, z * H + h) computes query row
+/// start_m * 128 + t (BLOCK_M = 128 = the 4 warps' threads), with the
+/// kernel's online softmax in fp32 over blocks of 64 keys: scores scaled to
+/// base 2, the block's max, P rounded to the input type before it meets V,
+/// O = acc / l and M = m + log2(l) (0 and 0 for a row that sees no key).
+#if defined(ATTN_BF16)
+typedef __nv_bfloat16 AttnT;
+__device__ float attnLoad(AttnT x) { return __bfloat162float(x); }
+__device__ AttnT attnRound(float x) { return __float2bfloat16_rn(x); }
+#else
+typedef __half AttnT;
+__device__ float attnLoad(AttnT x) { return __half2float(x); }
+__device__ AttnT attnRound(float x) { return __float2half_rn(x); }
+#endif
+extern "C" __global__ void
+attn_fwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
+                float *M, AttnT *Out, int sqz, int sqh, int sqm, int sqk,
+                int skz, int skh, int skn, int skk, int svz, int svh, int svn,
+                int svk, int soz, int soh, int som, int sok, int H, int N_Q,
+                int N_KV) {
+  int i = blockIdx.x * 128 + threadIdx.x, zh = blockIdx.y;
+  if (i >= N_Q)
+    return;
+  long long z = zh / H, h = zh % H;
+  const AttnT *q = Q + z * sqz + h * sqh + (long long)i * sqm;
+  const AttnT *k = K + z * skz + h * skh;
+  const AttnT *v = V + z * svz + h * svh;
+  float qv[HEAD_DIM], acc[HEAD_DIM], x[64];
+  for (int d = 0; d < HEAD_DIM; ++d) {
+    qv[d] = attnLoad(q[(long long)d * sqk]);
+    acc[d] = 0;
+  }
+  const float qkScale = sm_scale * 1.44269504f;
+  int n = CAUSAL ? min(N_KV, i + 1) : N_KV;
+  float m = -INFINITY, l = 0;
+  for (int j0 = 0; j0 < n; j0 += 64) {
+    int cnt = min(64, n - j0);
+    float mNew = m;
+    for (int jj = 0; jj < cnt; ++jj) {
+      const AttnT *kj = k + (long long)(j0 + jj) * skn;
+      float s = 0;
+      for (int d = 0; d < HEAD_DIM; ++d)
+        s = fmaf(qv[d], attnLoad(kj[(long long)d * skk]), s);
+      x[jj] = s * qkScale;
+      mNew = fmaxf(mNew, x[jj]);
+    }
+    float alpha = exp2f(m - mNew); // 0 on the first block (m = -inf)
+    l *= alpha;
+    for (int d = 0; d < HEAD_DIM; ++d)
+      acc[d] *= alpha;
+    for (int jj = 0; jj < cnt; ++jj) {
+      float p = exp2f(x[jj] - mNew);
+      l += p;
+      float pr = attnLoad(attnRound(p));
+      const AttnT *vj = v + (long long)(j0 + jj) * svn;
+      for (int d = 0; d < HEAD_DIM; ++d)
+        acc[d] = fmaf(pr, attnLoad(vj[(long long)d * svk]), acc[d]);
+    }
+    m = mNew;
+  }
+  float lSafe = l == 0 ? 1.0f : l, mSafe = n == 0 ? 0.0f : m;
+  M[(long long)zh * N_Q + i] = mSafe + log2f(lSafe);
+  AttnT *o = Out + z * soz + h * soh + (long long)i * som;
+  for (int d = 0; d < HEAD_DIM; ++d)
+    o[(long long)d * sok] = attnRound(acc[d] / lSafe);
 }
 #endif

@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""Fused attention forward: tilec vs Triton vs cuDNN and FlashAttention (torch SDPA)
+on one GPU, the same tile program on both compilers.
+
+The kernel is attn_fwd_kernel of test/GPU/kernels/py/attention.py (Triton's
+tutorial 06 forward: FlashAttention-2's online softmax, two chained dots, block
+pointers), BLOCK_M=128, BLOCK_N=64, num_warps=8, num_stages=3, HEAD_DIM=128.
+tilec compiled it at build time (test/CMakeLists.txt, with
+-DTILEC_GPU_DOT_TESTS=ON) into bench_attn_fwd_<dtype>_d128_{causal,full}.ptx
+with the signature Triton's JIT picks for these tensors (pointers divisible by
+16, the z/h/row strides and N_Q, N_KV divisible by 16, unit strides equal to
+1; H plain). Triton compiles the same function here from the same file with
+the same constexprs, num_warps and num_stages; unless --no-sweep it also tries
+BLOCK_N 64/128 x num_stages 2/3/4 x num_warps 4/8 (BLOCK_M 128) once per shape
+and times its fastest config too: "triton best" is the faster of the two in
+each round (configs that do not fit in shared memory are skipped). The peers are torch's
+scaled_dot_product_attention under sdpa_kernel(SDPBackend.CUDNN_ATTENTION)
+and sdpa_kernel(SDPBackend.FLASH_ATTENTION); a backend torch refuses for these
+tensors is reported and left out.
+
+Problem: bf16 (--dtypes), batch 4, 32 heads, head dim 128, N_Q = N_KV = N
+for N = 1024, 4096, 8192, causal (top-left, torch's is_causal) and not; Q, K,
+V are torch.randn in [B, H, N, D] (contiguous), sm_scale = 1/sqrt(D), the
+same tensors for every implementation. Each output is first checked against
+SDPA's (the default backend): max abs error printed, tilec's must stay below
+--atol (default 0.0625 bf16, 0.0078 fp16: a few ulps of O's type at |O| ~ 1),
+the peers' only warn. tilec's and Triton's M (the base-2 log-sum-exp per row)
+are checked against a float32 logsumexp of two heads.
+
+Timing: triton.testing.do_bench medians (warmup 25 ms, rep 100 ms by default),
+interleaved: --rounds rounds in rotated order; ratios are medians of per-round
+ratios (bench/gemm_common.py). TFLOP/s = 4 B H N^2 D / time, halved for causal
+(the masked half is not computed). The table comes last; JSON to --json or
+$TILEC_ATTN_JSON.
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_attention.py \\
+        --kernels kernels --sources examples --json attention.json
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+CONFIG = dict(BLOCK_M=128, BLOCK_N=64)
+NUM_WARPS = 8
+NUM_STAGES = 3
+HEAD_DIM = 128
+# Triton's config sweep: (BLOCK_N, num_stages, num_warps), BLOCK_M 128.
+SWEEP = tuple((bn, st, w) for bn in (64, 128) for st in (2, 3, 4) for w in (4, 8))
+ATOL = {"bf16": 0.0625, "fp16": 0.0078125}
+
+
+def ptx_name(dt, causal):
+    return f"bench_attn_fwd_{dt}_d{HEAD_DIM}_{'causal' if causal else 'full'}.ptx"
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--kernels", default=os.path.join(HERE, "..", "kernels"),
+                   help="directory with bench_attn_fwd_*.ptx")
+    p.add_argument("--sources", default=os.path.join(HERE, "..", "examples"),
+                   help="directory with attention.py")
+    p.add_argument("--json", default=os.environ.get("TILEC_ATTN_JSON"),
+                   help="also write the table as JSON to this path (default: "
+                        "$TILEC_ATTN_JSON when set)")
+    p.add_argument("--warmup", type=int, default=25, help="do_bench warmup, ms")
+    p.add_argument("--rep", type=int, default=100, help="do_bench repetition time, ms")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds")
+    p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--heads", type=int, default=32)
+    p.add_argument("--seqlens", default="1024,4096,8192",
+                   help="comma-separated N (N_Q = N_KV; multiples of 16: the PTX's "
+                        "signature says so)")
+    p.add_argument("--dtypes", default="bf16", help="comma-separated: bf16, fp16")
+    p.add_argument("--causal", choices=("both", "yes", "no"), default="both")
+    p.add_argument("--no-sweep", action="store_true",
+                   help="time Triton with tilec's config only")
+    p.add_argument("--atol", type=float,
+                   help="max abs error allowed for tilec's O against SDPA's "
+                        "(default per dtype: " +
+                        ", ".join(f"{k} {v}" for k, v in ATOL.items()) + ")")
+    args = p.parse_args(argv)
+    try:
+        args.seqlens = [int(x) for x in args.seqlens.split(",") if x]
+    except ValueError:
+        p.error(f"--seqlens: expected comma-separated integers, found '{args.seqlens}'")
+    if not args.seqlens or any(n <= 0 or n % 16 for n in args.seqlens):
+        p.error("--seqlens: each N must be a positive multiple of 16 (the kernels' "
+                "N_Q and N_KV are i32:16)")
+    args.dtypes = [d for d in args.dtypes.split(",") if d]
+    if not args.dtypes or any(d not in ATOL for d in args.dtypes):
+        p.error(f"--dtypes: expected bf16 and/or fp16, found '{','.join(args.dtypes)}'")
+    args.causal_modes = {"both": (True, False), "yes": (True,), "no": (False,)}[args.causal]
+    if args.batch <= 0 or args.heads <= 0 or args.rounds <= 0:
+        p.error("--batch, --heads and --rounds must be positive")
+    return args
+
+
+def check_inputs(args):
+    """Every PTX file and the kernel source exist, before torch starts."""
+    missing = [os.path.join(args.kernels, ptx_name(dt, c))
+               for dt in args.dtypes for c in args.causal_modes
+               if not os.path.exists(os.path.join(args.kernels, ptx_name(dt, c)))]
+    if missing:
+        raise SystemExit("bench_attention.py: missing tilec kernel(s): " + ", ".join(missing) +
+                         " (the attention kernels are built with the tl.dot kernels: "
+                         "-DTILEC_GPU_DOT_TESTS=ON, target tilec-gpu-kernels or gpu-bundle)")
+    source = os.path.join(args.sources, "attention.py")
+    if not os.path.exists(source):
+        raise SystemExit(f"bench_attention.py: {source} not found: --sources must name the "
+                         "folder holding test/GPU/kernels/py/attention.py (the bundle's "
+                         "examples/)")
+    return source
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    source = check_inputs(args)
+
+    import torch
+    import torch.nn.functional as F
+    import triton
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    import tilec_rt
+    from gemm_common import interleaved_times, load_module, speedup
+
+    torch.cuda.init()
+    dev = torch.device("cuda", torch.cuda.current_device())
+    torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 logsumexp reference
+    ctx = tilec_rt.Context(dev.index)
+    att = load_module(source, "tilec_bench_attention")
+    dtypes = {"bf16": torch.bfloat16, "fp16": torch.float16}
+    B, H, D = args.batch, args.heads, HEAD_DIM
+    sm_scale = 1.0 / math.sqrt(D)
+
+    def bench(fn):
+        return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+                                       return_mode="median")
+
+    def sdpa(backend, q, k, v, causal):
+        if backend is None:
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+
+    # (An older torch without a backend: that peer is reported and left out.)
+    peers = tuple((name, getattr(SDPBackend, attr, None)) for name, attr in
+                  (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")))
+    rows = []
+    for dt in args.dtypes:
+        dtype = dtypes[dt]
+        atol = args.atol if args.atol is not None else ATOL[dt]
+        for causal in args.causal_modes:
+            kernel = ctx.load_file(os.path.join(args.kernels, ptx_name(dt, causal))) \
+                .kernel("attn_fwd_kernel")
+            for N in args.seqlens:
+                gen = torch.Generator(device=dev).manual_seed(N + int(causal))
+                q, k, v = (torch.randn((B, H, N, D), device=dev, dtype=dtype, generator=gen)
+                           for _ in range(3))
+                o_tilec, o_triton = torch.empty_like(q), torch.empty_like(q)
+                m_tilec = torch.empty((B * H, N), device=dev, dtype=torch.float32)
+                m_triton = torch.empty_like(m_tilec)
+                grid = (triton.cdiv(N, CONFIG["BLOCK_M"]), B * H)
+                strides = (*q.stride(), *k.stride(), *v.stride(), *o_tilec.stride())
+
+                def run_tilec():
+                    kernel.launch(grid, q, k, v, sm_scale, m_tilec, o_tilec, *strides, H, N, N)
+
+                def triton_fn(block_n, stages, warps, o=o_triton, m=m_triton):
+                    g = (triton.cdiv(N, CONFIG["BLOCK_M"]), B * H)
+
+                    def run():
+                        att.attn_fwd_kernel[g](q, k, v, sm_scale, m, o, *strides, H, N, N,
+                                               HEAD_DIM=D, BLOCK_M=CONFIG["BLOCK_M"],
+                                               BLOCK_N=block_n, CAUSAL=causal,
+                                               num_warps=warps, num_stages=stages)
+                    return run
+
+                run_triton = triton_fn(CONFIG["BLOCK_N"], NUM_STAGES, NUM_WARPS)
+                impls = {"tilec": run_tilec, "triton": run_triton}
+                what = f"{dt} B={B} H={H} N={N} D={D} {'causal' if causal else 'full'}"
+
+                # Correctness first: against SDPA's default backend.
+                ref = sdpa(None, q, k, v, causal)
+                errors = {}
+                o_tilec.fill_(float("nan"))
+                m_tilec.fill_(float("nan"))
+                run_tilec()
+                run_triton()
+                torch.cuda.synchronize()
+                for name, o in (("tilec", o_tilec), ("triton", o_triton)):
+                    errors[name] = (o.float() - ref.float()).abs().max().item()
+                for name, backend in peers:
+                    if backend is None:
+                        print(f"warning: this torch has no SDPA backend {name}")
+                        continue
+                    try:
+                        out = sdpa(backend, q, k, v, causal)
+                        torch.cuda.synchronize()
+                    except Exception as e:  # backend not available for these inputs
+                        print(f"warning: SDPA {name} unavailable for {what}: "
+                              f"{type(e).__name__}: {str(e)[:200]}")
+                        continue
+                    errors[name] = (out.float() - ref.float()).abs().max().item()
+                    del out
+
+                    def run_peer(backend=backend):
+                        sdpa(backend, q, k, v, causal)
+                    impls[name] = run_peer
+                # M against a float32 logsumexp (base 2) of two heads.
+                m_errors = {}
+                for zh in sorted({0, B * H - 1}):
+                    z, h = divmod(zh, H)
+                    s = (q[z, h].float() @ k[z, h].float().T) * sm_scale
+                    if causal:
+                        s.masked_fill_(torch.ones(N, N, device=dev, dtype=torch.bool)
+                                       .triu_(1), float("-inf"))
+                    lse2 = torch.logsumexp(s, dim=1) / math.log(2.0)
+                    del s
+                    for name, m in (("tilec", m_tilec), ("triton", m_triton)):
+                        e = (m[zh] - lse2).abs().max().item()
+                        m_errors[name] = max(m_errors.get(name, 0.0), e)
+                del ref
+                print(f"{what}: max abs error against SDPA: " +
+                      ", ".join(f"{n} {e:.3g}" for n, e in errors.items()) +
+                      "; M (base-2 logsumexp): " +
+                      ", ".join(f"{n} {e:.3g}" for n, e in m_errors.items()))
+                for name in errors:
+                    if not errors[name] <= atol:
+                        msg = (f"{what}: {name}'s O differs from SDPA's: max abs error "
+                               f"{errors[name]:.3g} > {atol}")
+                        if name == "tilec":
+                            raise SystemExit(msg)
+                        print("warning: " + msg)
+                if not m_errors["tilec"] <= 1e-2:
+                    raise SystemExit(f"{what}: tilec's M is off by {m_errors['tilec']:.3g} "
+                                     "from the float32 logsumexp")
+
+                # Triton's best config (one do_bench each), then the rounds.
+                default_cfg = best_cfg = (CONFIG["BLOCK_N"], NUM_STAGES, NUM_WARPS)
+                if not args.no_sweep:
+                    o_sweep, m_sweep = torch.empty_like(q), torch.empty_like(m_tilec)
+                    best_ms = bench(run_triton)
+                    for cfg in SWEEP:
+                        if cfg == default_cfg:
+                            continue
+                        fn = triton_fn(*cfg, o=o_sweep, m=m_sweep)
+                        try:
+                            fn()
+                            torch.cuda.synchronize()
+                        except Exception as e:  # out of shared memory, ...
+                            print(f"note: Triton config BLOCK_N={cfg[0]} stages={cfg[1]} "
+                                  f"warps={cfg[2]} skipped: {type(e).__name__}")
+                            continue
+                        err = (o_sweep.float() - o_triton.float()).abs().max().item()
+                        if not err <= atol:
+                            print(f"warning: Triton config {cfg} disagrees with its default "
+                                  f"config by {err:.3g}; left out")
+                            continue
+                        ms = bench(fn)
+                        if ms < best_ms:
+                            best_cfg, best_ms = cfg, ms
+                    if best_cfg != default_cfg:
+                        impls["triton_best"] = triton_fn(*best_cfg, o=o_sweep, m=m_sweep)
+                times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
+                # Triton's best: the faster of its two configs in each round.
+                times["triton_best"] = [min(t, b) for t, b in
+                                        zip(times["triton"],
+                                            times.get("triton_best", times["triton"]))]
+                flops = 4.0 * B * H * N * N * D * (0.5 if causal else 1.0)
+                med = {name: statistics.median(ts) for name, ts in times.items()}
+                tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
+                row = {
+                    "dtype": dt, "B": B, "H": H, "N": N, "D": D, "causal": causal,
+                    "ptx": ptx_name(dt, causal),
+                    "triton_best_config": dict(BLOCK_M=CONFIG["BLOCK_M"], BLOCK_N=best_cfg[0],
+                                               num_stages=best_cfg[1], num_warps=best_cfg[2]),
+                    **{f"{n}_ms": med[n] for n in med},
+                    **{f"{n}_tflops": tflops[n] for n in tflops},
+                    "tilec_over_triton": speedup(times, "tilec", "triton"),
+                    "tilec_over_triton_best": speedup(times, "tilec", "triton_best"),
+                    "max_abs_error": errors, "m_max_abs_error": m_errors,
+                }
+                for name, _ in peers:
+                    row[f"tilec_over_{name}"] = (speedup(times, "tilec", name)
+                                                 if name in times else float("nan"))
+                rows.append(row)
+                print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
+                      " TFLOP/s")
+                del q, k, v, o_tilec, o_triton, m_tilec, m_triton, impls, times
+                torch.cuda.empty_cache()
+
+    device = torch.cuda.get_device_name(dev)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": device, "warmup_ms": args.warmup, "rep_ms": args.rep,
+                       "rounds": args.rounds,
+                       "config": {**CONFIG, "HEAD_DIM": HEAD_DIM, "num_stages": NUM_STAGES,
+                                  "num_warps": NUM_WARPS},
+                       "sweep": None if args.no_sweep else
+                       [dict(BLOCK_N=bn, num_stages=st, num_warps=w) for bn, st, w in SWEEP],
+                       "torch": torch.__version__, "triton": triton.__version__,
+                       "rows": rows}, f, indent=2)
+        print(f"wrote {args.json}")
+
+    def fmt(x):
+        return "-" if x != x else f"{x:.1f}"  # NaN: peer unavailable
+
+    def ratio(x):
+        return "-" if x != x else f"{x:.3f}"
+
+    header = ("dtype", "mask", "N", "tilec", "triton", "triton best", "cuDNN", "FA",
+              "tilec/cuDNN", "tilec/triton", "tilec/triton best", "best cfg")
+    lines = [header]
+    for r in rows:
+        cfg = r["triton_best_config"]
+        lines.append((r["dtype"], "causal" if r["causal"] else "full", str(r["N"]),
+                      fmt(r["tilec_tflops"]), fmt(r["triton_tflops"]),
+                      fmt(r["triton_best_tflops"]),
+                      fmt(r.get("cudnn_tflops", float("nan"))),
+                      fmt(r.get("flash_tflops", float("nan"))),
+                      ratio(r["tilec_over_cudnn"]), ratio(r["tilec_over_triton"]),
+                      ratio(r["tilec_over_triton_best"]),
+                      f"n{cfg['BLOCK_N']}s{cfg['num_stages']}w{cfg['num_warps']}"))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
+          f"TFLOP/s (4 B H N^2 D / t, halved for causal); B={B} H={H} D={D}; "
+          f"attn_fwd_kernel BLOCK_M={CONFIG['BLOCK_M']} BLOCK_N={CONFIG['BLOCK_N']}, "
+          f"{NUM_STAGES} stages, {NUM_WARPS} warps (tilec and triton); FA = SDPA "
+          "FLASH_ATTENTION")
+    for i, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if j < 2 else cell.rjust(w)
+                        for j, (cell, w) in enumerate(zip(line, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+if __name__ == "__main__":
+    main()

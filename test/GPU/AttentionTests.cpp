@@ -1,0 +1,577 @@
+//===- AttentionTests.cpp - Fused attention against float64 -----*- C++ -*-===//
+//
+// The cases of attn_fwd_kernel (test/GPU/kernels/py/attention.py: Triton's
+// tutorial 06 forward, FlashAttention-2's online softmax), specialized in
+// test/CMakeLists.txt as attn_fwd_{fp16,bf16}_d{64,128}_{causal,full}
+// (BLOCK_M 128, BLOCK_N 64, 8 warps, 3 stages) and the benchmark's
+// bench_attn_fwd_*: O = softmax(Q K^T sm_scale, masked) V and the row's
+// base-2 log-sum-exp M, checked against a float64 reference computed from
+// the fp16/bf16 inputs as stored. Q and K are uniform in [-2, 2] and V in
+// [-1, 1] (the harness's generator halved and quartered, both exact), so
+// with sm_scale = 1/sqrt(D) the scaled scores have a standard deviation of
+// about 1.3 and reach 4-5 over a few thousand keys: peaked rows and flat
+// ones. O and M are poisoned (0xFF bytes) and 256 guard elements past
+// each must keep the poison; the inputs' buffers end where the tensors end.
+//
+// Tolerances, per element, from what the kernel's arithmetic may lose (u_p:
+// the half ulp of P's type, 2^-11 fp16, 2^-8 bf16; n: the row's visible
+// keys; x_j: the row's base-2 scaled scores s_j sm_scale log2(e)):
+//  - the scores: fp32 tensor-core sums of exact products, |ds_j| <=
+//    g_D sum_d |q_d k_dj| with g_D = 2 (D + 1) 2^-23 (DotTests.cpp's bound),
+//    then x_j = s_j * fp32(sm_scale * 1.44269504) and x_j - m in fp32
+//    (2^-21 |x|_max covers the roundings and the truncated log2(e));
+//    e2 = max_j g_D sum|q k| sm_scale log2(e) + 2^-21 max_j |x_j| bounds
+//    each exponent's error, so each weight p_j = exp2(x_j - m) is off by a
+//    relative ep = ln(2) e2 + (B + 1) 2^-21 at most (ex2.approx: 2^-22 per
+//    call; B key blocks: one rescale of the old weights each). Weights off
+//    by ep move a convex combination of the V rows by at most
+//    2 ep max_j |v_jd| (sum_j p_j |v_jd - O_d| / l <= 2 max |v_d|);
+//  - P rounded to P's type before the second dot: u_p relative for normal
+//    values, so at most u_p A_d with A_d = sum_j p_j |v_jd| / l (the row
+//    sum l is the unrounded one, >= 1); fp16 weights below 2^-14 lose up to
+//    2^-25 each, at most n 2^-25 max |v_d| in all;
+//  - the fp32 sums over n keys of the accumulator and of l (rescales
+//    included): g_n = 2 (n + 1) 2^-23 relative to A_d;
+//  - O rounded to its type: u_p (|ref| + e) + fp16's subnormal half ulp.
+//  So |O - ref| <= e + u_p (|ref| + e) + f with
+//  e = (u_p + g_n) A_d + 2.01 ep max|v_d| + [fp16] n 2^-25 max|v_d|: for
+//  fp16 about 2.5e-3 max|V| at n = 4097, D = 128 (a flat 1e-2 max|V|
+//  would be four times looser); bf16's 2^-8 rounding of P: ~6e-3 max|V|.
+//  M = m + log2(l): |M - ref| <= e2 + (g_n + (B + 1) 2^-21) / ln(2)
+//  + 2^-20 (1 + log2(n)) (log2 of 1 <= l <= n) + 2^-22 (|M| + max|x|)
+//  (fp32 adds), ~2e-3 at the largest n. A row that sees no key (N_KV = 0)
+//  must give O = 0 and M = 0 exactly.
+//
+// The CPU case selftest/attention_reference runs a float32 emulation of
+// the kernel's algorithm (blocks of 64 keys, running max, P rounded) through
+// the same check, and three deliberately broken emulations (a key dropped,
+// the causal diagonal masked, M in natural log) that must fail it: the
+// bounds hold for correct arithmetic and still catch wrong semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTestUtils.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef TILEC_GPU_DOT_TESTS
+#define TILEC_GPU_DOT_TESTS 0
+#endif
+
+using namespace tilec;
+using namespace tilec::gputest;
+
+namespace {
+
+/// The kernels' BLOCK_M (rows per program) and BLOCK_N (keys per step).
+constexpr int kBlockM = 128, kBlockN = 64;
+constexpr double kLn2 = 0.69314718055994530942;
+constexpr double kLog2e = 1.44269504088896340736;
+constexpr uint16_t kPoison16 = 0xFFFF;
+
+enum class AttnElem { F16, BF16 };
+/// BHSD: contiguous [Z, H, N, D] (torch's SDPA layout); BSHD: contiguous
+/// [Z, N, H, D] (the heads of a projection's output), through the strides.
+enum class AttnLayout { BHSD, BSHD };
+
+uint16_t encode(AttnElem e, float f) {
+  return e == AttnElem::F16 ? floatToHalf(f) : floatToBf16(f);
+}
+double decode(AttnElem e, uint16_t bits) {
+  return e == AttnElem::F16 ? halfToFloat(bits) : bf16ToFloat(bits);
+}
+
+/// One problem: Z batches of H heads, N_Q queries and N_KV keys of D
+/// elements each.
+struct AttnShape {
+  int Z = 1, H = 1, NQ = 1, NKV = 1, D = 64;
+  bool causal = false;
+  AttnElem elem = AttnElem::F16;
+  AttnLayout layout = AttnLayout::BHSD;
+
+  /// Strides in elements of a [Z, H, N, D] tensor along z, h, n and d.
+  std::array<int64_t, 4> strides(int N) const {
+    if (layout == AttnLayout::BHSD)
+      return {int64_t(H) * N * D, int64_t(N) * D, D, 1};
+    return {int64_t(N) * H * D, D, int64_t(H) * D, 1};
+  }
+  /// Offset of element (z, h, n, d) of a tensor of N rows per head.
+  size_t offset(int N, int z, int h, int n, int d) const {
+    std::array<int64_t, 4> s = strides(N);
+    return size_t(z * s[0] + h * s[1] + n * s[2] + d * s[3]);
+  }
+  size_t elems(int N) const { return size_t(Z) * H * N * D; }
+  /// Keys row i of a head sees.
+  int visible(int i) const { return causal ? std::min(NKV, i + 1) : NKV; }
+  float smScale() const { return float(1.0 / std::sqrt(double(D))); }
+};
+
+/// A [Z, H, N, D] input: its encoding in the shape's layout (what the
+/// device reads) and the decoded values in logical [z][h][n][d] order.
+struct AttnTensor {
+  std::vector<uint16_t> bits;
+  std::vector<double> value;
+};
+
+/// Random elements uniform in [-4 scale, 4 scale] (never below scale / 16
+/// in magnitude), rounded to the shape's type; `scale` a power of two.
+AttnTensor randomTensor(const AttnShape &s, int N, Rng &rng, float scale) {
+  AttnTensor t;
+  t.bits.assign(s.elems(N), 0);
+  t.value.assign(s.elems(N), 0.0);
+  for (int z = 0; z < s.Z; ++z)
+    for (int h = 0; h < s.H; ++h)
+      for (int n = 0; n < N; ++n)
+        for (int d = 0; d < s.D; ++d) {
+          uint16_t b = encode(s.elem, rng.value() * scale);
+          t.bits[s.offset(N, z, h, n, d)] = b;
+          t.value[((size_t(z) * s.H + h) * N + n) * s.D + d] =
+              decode(s.elem, b);
+        }
+  return t;
+}
+
+/// The float64 result and the bound of each element (file comment).
+struct AttnReference {
+  std::vector<double> o, oBound; // [z][h][i][d]
+  std::vector<double> m, mBound; // [z * H + h][i]
+};
+
+/// Runs body(row) for every row in [0, rows) on up to 16 threads: the
+/// reference of the 4097-key cases is ~4e9 multiply-adds.
+template <typename F> void parallelRows(size_t rows, F body) {
+  unsigned threads =
+      std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
+  threads = unsigned(std::min<size_t>(threads, (rows + 31) / 32));
+  if (threads <= 1) {
+    for (size_t r = 0; r < rows; ++r)
+      body(r);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t begin; (begin = next.fetch_add(32)) < rows;)
+      for (size_t r = begin; r < std::min(rows, begin + 32); ++r)
+        body(r);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back(worker);
+  for (std::thread &t : pool)
+    t.join();
+}
+
+AttnReference attentionReference(const AttnShape &s, const AttnTensor &q,
+                                 const AttnTensor &k, const AttnTensor &v) {
+  const int D = s.D;
+  const double scale = s.smScale(), scale2 = scale * kLog2e;
+  const double uP =
+      s.elem == AttnElem::F16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+  const double fOut =
+      s.elem == AttnElem::F16 ? std::ldexp(1.0, -25) : std::ldexp(1.0, -134);
+  const double gD = 2.0 * (D + 1) * std::ldexp(1.0, -23);
+  // Key blocks a program visits: each may rescale the old weights once.
+  const int blocks = int(cdiv(s.NKV, kBlockN)) + 1;
+  AttnReference ref;
+  size_t rows = size_t(s.Z) * s.H * s.NQ;
+  ref.o.assign(rows * D, 0.0);
+  ref.oBound.assign(rows * D, 0.0);
+  ref.m.assign(rows, 0.0);
+  ref.mBound.assign(rows, 0.0);
+  parallelRows(rows, [&](size_t r) {
+    size_t zh = r / s.NQ;
+    int i = int(r % s.NQ), n = s.visible(i);
+    if (n == 0)
+      return; // O = 0, M = 0, exactly
+    const double *qi = &q.value[r * D];
+    const double *kh = &k.value[zh * s.NKV * D];
+    const double *vh = &v.value[zh * s.NKV * D];
+    std::vector<double> x(n);
+    double maxMag = 0, xMax = -INFINITY, xAbs = 0;
+    for (int j = 0; j < n; ++j) {
+      const double *kj = kh + size_t(j) * D;
+      // Four partial sums: the products and their sums are exact enough in
+      // float64 (2 x 11-bit significands), and independent chains run fast.
+      double a[4] = {0, 0, 0, 0}, g[4] = {0, 0, 0, 0};
+      for (int d = 0; d < D; d += 4)
+        for (int u = 0; u < 4; ++u) {
+          double p = qi[d + u] * kj[d + u];
+          a[u] += p;
+          g[u] += std::fabs(p);
+        }
+      x[j] = ((a[0] + a[1]) + (a[2] + a[3])) * scale;
+      maxMag = std::max(maxMag, (g[0] + g[1]) + (g[2] + g[3]));
+      xMax = std::max(xMax, x[j]);
+      xAbs = std::max(xAbs, std::fabs(x[j]) * kLog2e);
+    }
+    std::vector<double> o(D, 0.0), a(D, 0.0), vmax(D, 0.0);
+    double l = 0;
+    for (int j = 0; j < n; ++j) {
+      double p = std::exp(x[j] - xMax);
+      l += p;
+      const double *vj = vh + size_t(j) * D;
+      for (int d = 0; d < D; ++d) {
+        o[d] += p * vj[d];
+        a[d] += p * std::fabs(vj[d]);
+        vmax[d] = std::max(vmax[d], std::fabs(vj[d]));
+      }
+    }
+    double e2 = gD * maxMag * scale2 + std::ldexp(xAbs, -21);
+    double ep = kLn2 * e2 + (blocks + 1) * std::ldexp(1.0, -21);
+    double gN = 2.0 * (n + 1) * std::ldexp(1.0, -23);
+    double sub = s.elem == AttnElem::F16 ? n * std::ldexp(1.0, -25) : 0.0;
+    for (int d = 0; d < D; ++d) {
+      double od = o[d] / l;
+      double e = (uP + gN) * (a[d] / l) + 2.01 * ep * vmax[d] + sub * vmax[d];
+      ref.o[r * D + d] = od;
+      ref.oBound[r * D + d] = e + uP * (std::fabs(od) + e) + fOut;
+    }
+    double M = (xMax + std::log(l)) * kLog2e;
+    ref.m[r] = M;
+    // log2(l) with 1 <= l <= n: an absolute 2^-20 (lg2.approx) or a few
+    // ulps of |log2 l| (libdevice's log2f).
+    ref.mBound[r] = e2 + (gN + (blocks + 1) * std::ldexp(1.0, -21)) / kLn2 +
+                    std::ldexp(1.0 + std::log2(double(n)), -20) +
+                    std::ldexp(std::fabs(M) + xAbs, -22);
+  });
+  return ref;
+}
+
+/// Checks O (in the shape's layout, kGuard elements after it) and M ([Z * H,
+/// N_Q], kGuard after it) against the reference; with `info`, prints the
+/// largest error relative to its bound as an INFO line.
+void checkAttention(const AttnShape &s, const AttnReference &ref,
+                    const std::vector<uint16_t> &oBits,
+                    const std::vector<uint32_t> &mBits, bool info,
+                    const std::string &caseName) {
+  size_t oElems = s.elems(s.NQ), rows = size_t(s.Z) * s.H * s.NQ;
+  for (size_t g = 0; g < kGuard; ++g) {
+    if (oBits[oElems + g] != kPoison16)
+      failCase("O guard element " + std::to_string(g) +
+               " past the end was written");
+    if (mBits[rows + g] != kPoison32)
+      failCase("M guard element " + std::to_string(g) +
+               " past the end was written: " + describe(mBits[rows + g]));
+  }
+  double worstO = 0, worstM = 0;
+  char buf[400];
+  for (int z = 0; z < s.Z; ++z)
+    for (int h = 0; h < s.H; ++h)
+      for (int i = 0; i < s.NQ; ++i) {
+        size_t r = (size_t(z) * s.H + h) * s.NQ + i;
+        bool empty = s.visible(i) == 0;
+        for (int d = 0; d < s.D; ++d) {
+          uint16_t bits = oBits[s.offset(s.NQ, z, h, i, d)];
+          double found = decode(s.elem, bits), want = ref.o[r * s.D + d];
+          double err = std::fabs(found - want), bound = ref.oBound[r * s.D + d];
+          if (bits == kPoison16 || !(empty ? found == 0 : err <= bound)) {
+            std::snprintf(
+                buf, sizeof(buf),
+                "O (z=%d, h=%d, i=%d, d=%d): expected %.9g%s, "
+                "found %.9g (0x%04x)%s: error %.3g > bound %.3g",
+                z, h, i, d, want, empty ? " exactly (no visible key)" : "",
+                found, unsigned(bits),
+                bits == kPoison16 ? " (never written)" : "", err, bound);
+            failCase(buf);
+          }
+          if (bound > 0)
+            worstO = std::max(worstO, err / bound);
+        }
+        float found = bitsFloat(mBits[r]);
+        double err = std::fabs(double(found) - ref.m[r]);
+        if (mBits[r] == kPoison32 ||
+            !(empty ? found == 0 : err <= ref.mBound[r])) {
+          std::snprintf(buf, sizeof(buf),
+                        "M (z=%d, h=%d, i=%d): expected %.9g%s, found %s: "
+                        "error %.3g > bound %.3g",
+                        z, h, i, ref.m[r],
+                        empty ? " exactly (no visible key)" : "",
+                        describe(mBits[r]).c_str(), err, ref.mBound[r]);
+          failCase(buf);
+        }
+        if (ref.mBound[r] > 0)
+          worstM = std::max(worstM, err / ref.mBound[r]);
+      }
+  if (info)
+    std::printf("INFO %s: worst O element at %.3g of its bound, worst M at "
+                "%.3g of its bound\n",
+                caseName.c_str(), worstO, worstM);
+}
+
+//===----------------------------------------------------------------------===//
+// The GPU cases
+//===----------------------------------------------------------------------===//
+
+/// Loads an attention kernel: SKIP while the build leaves the tl.dot
+/// kernels out (TILEC_GPU_DOT_TESTS off), FAIL when a built one is missing.
+Kernel attentionKernel(const Env &env, const std::string &file) {
+  if (!env.hasKernelFile(file)) {
+#if TILEC_GPU_DOT_TESTS
+    failCase(env.kernelDir + "/" + file +
+             ".ptx not found, though this build compiles the tl.dot kernels "
+             "(TILEC_GPU_DOT_TESTS=ON)");
+#else
+    throw CaseSkip{file + ".ptx not built: the tl.dot kernels need "
+                          "-DTILEC_GPU_DOT_TESTS=ON (the dot backend)",
+                   /*expected=*/true};
+#endif
+  }
+  return env.kernel(file, "attn_fwd_kernel");
+}
+
+/// attn_fwd_kernel of `file` on one random problem: grid (cdiv(N_Q, 128),
+/// Z * H), O and M poisoned, checked against the float64 reference.
+void runAttention(const Env &env, const std::string &caseName,
+                  const std::string &file, const AttnShape &s) {
+  Kernel kernel = attentionKernel(env, file);
+  Rng rng = env.rng(caseName);
+  AttnTensor q = randomTensor(s, s.NQ, rng, 0.5f);
+  AttnTensor k = randomTensor(s, s.NKV, rng, 0.5f);
+  AttnTensor v = randomTensor(s, s.NKV, rng, 0.25f);
+  size_t oElems = s.elems(s.NQ), rows = size_t(s.Z) * s.H * s.NQ;
+  DeviceBuffer dQ(q.bits.size() * 2), dK(k.bits.size() * 2),
+      dV(v.bits.size() * 2), dO((oElems + kGuard) * 2), dM((rows + kGuard) * 4);
+  for (auto [buffer, tensor] : {std::pair{&dQ, &q}, {&dK, &k}, {&dV, &v}})
+    if (!tensor->bits.empty()) // N_KV = 0: nothing to copy
+      buffer->upload(tensor->bits);
+  dO.poison();
+  dM.poison();
+  std::vector<Arg> args = {Arg::ptr(dQ.get()), Arg::ptr(dK.get()),
+                           Arg::ptr(dV.get()), Arg::f32(s.smScale()),
+                           Arg::ptr(dM.get()), Arg::ptr(dO.get())};
+  // Q, K, V and O strides; O has Q's layout.
+  for (int N : {s.NQ, s.NKV, s.NKV, s.NQ})
+    for (int64_t stride : s.strides(N))
+      args.push_back(Arg::i32(int32_t(stride)));
+  args.push_back(Arg::i32(s.H));
+  args.push_back(Arg::i32(s.NQ));
+  args.push_back(Arg::i32(s.NKV));
+  check(kernel.launch(Grid{cdiv(s.NQ, kBlockM), unsigned(s.Z * s.H), 1}, args));
+  env.sync();
+  std::vector<uint16_t> oBits = dO.download<uint16_t>(oElems + kGuard);
+  std::vector<uint32_t> mBits = dM.download<uint32_t>(rows + kGuard);
+  AttnReference ref = attentionReference(s, q, k, v);
+  checkAttention(s, ref, oBits, mBits, env.verbose, caseName);
+}
+
+//===----------------------------------------------------------------------===//
+// The CPU check of the reference and its bounds
+//===----------------------------------------------------------------------===//
+
+/// Deliberate mistakes for the emulation: each must fail the check.
+enum class AttnBug { None, DropLastKey, MaskDiagonal, NaturalLogM };
+
+/// attn_fwd_kernel's algorithm in float32 on the CPU: per row, blocks of 64
+/// keys up to the program's bound, the running max, P rounded to the input
+/// type before it meets V, O and M as the kernel stores them.
+void emulateAttention(const AttnShape &s, const AttnTensor &q,
+                      const AttnTensor &k, const AttnTensor &v, AttnBug bug,
+                      std::vector<uint16_t> &oBits,
+                      std::vector<uint32_t> &mBits) {
+  const int D = s.D;
+  const float qkScale = s.smScale() * 1.44269504f;
+  size_t rows = size_t(s.Z) * s.H * s.NQ;
+  oBits.assign(s.elems(s.NQ) + kGuard, kPoison16);
+  mBits.assign(rows + kGuard, kPoison32);
+  for (size_t r = 0; r < rows; ++r) {
+    size_t zh = r / s.NQ;
+    int i = int(r % s.NQ);
+    int hi = s.causal ? std::min(s.NKV, (i / kBlockM + 1) * kBlockM) : s.NKV;
+    float m = -INFINITY, l = 0;
+    std::vector<float> acc(D, 0.0f), x(kBlockN), p(kBlockN);
+    for (int n0 = 0; n0 < hi; n0 += kBlockN) {
+      float mNew = m;
+      for (int jj = 0; jj < kBlockN; ++jj) {
+        int j = n0 + jj;
+        bool valid = j < s.NKV && (!s.causal || j <= i);
+        if (bug == AttnBug::DropLastKey && j == s.NKV - 1)
+          valid = false;
+        if (bug == AttnBug::MaskDiagonal && j == i)
+          valid = false;
+        float qk = 0;
+        if (valid)
+          for (int d = 0; d < D; ++d)
+            qk += float(q.value[r * D + d]) *
+                  float(k.value[(zh * s.NKV + j) * D + d]);
+        x[jj] = valid ? qk * qkScale : -INFINITY;
+        mNew = std::max(mNew, x[jj]);
+      }
+      float mUse = mNew == -INFINITY ? 0.0f : mNew;
+      float alpha = std::exp2(m - mUse), sum = 0;
+      for (int jj = 0; jj < kBlockN; ++jj) {
+        p[jj] = std::exp2(x[jj] - mUse);
+        sum += p[jj];
+      }
+      l = l * alpha + sum;
+      for (int d = 0; d < D; ++d)
+        acc[d] *= alpha;
+      for (int jj = 0; jj < kBlockN; ++jj) {
+        int j = n0 + jj;
+        if (p[jj] == 0 || j >= s.NKV)
+          continue;
+        float pr = float(decode(s.elem, encode(s.elem, p[jj])));
+        for (int d = 0; d < D; ++d)
+          acc[d] += pr * float(v.value[(zh * s.NKV + j) * D + d]);
+      }
+      m = mNew;
+    }
+    float lSafe = l == 0 ? 1.0f : l, mSafe = m == -INFINITY ? 0.0f : m;
+    float M = mSafe + std::log2(lSafe);
+    if (bug == AttnBug::NaturalLogM)
+      M *= float(kLn2);
+    mBits[r] = floatBits(M);
+    int z = int(zh / s.H), h = int(zh % s.H);
+    for (int d = 0; d < D; ++d)
+      oBits[s.offset(s.NQ, z, h, i, d)] = encode(s.elem, acc[d] / lSafe);
+  }
+}
+
+void attentionSelfTest(const Env &env) {
+  struct Check {
+    AttnShape shape;
+    AttnBug bug;
+  };
+  auto shape = [](int Z, int H, int NQ, int NKV, int D, bool causal,
+                  AttnElem elem, AttnLayout layout) {
+    AttnShape s;
+    s.Z = Z, s.H = H, s.NQ = NQ, s.NKV = NKV, s.D = D, s.causal = causal;
+    s.elem = elem, s.layout = layout;
+    return s;
+  };
+  const AttnElem F16 = AttnElem::F16, BF16 = AttnElem::BF16;
+  const AttnLayout BHSD = AttnLayout::BHSD, BSHD = AttnLayout::BSHD;
+  const Check checks[] = {
+      {shape(1, 2, 200, 300, 64, true, F16, BSHD), AttnBug::None},
+      {shape(1, 1, 300, 200, 128, false, BF16, BHSD), AttnBug::None},
+      {shape(2, 1, 130, 130, 64, true, BF16, BHSD), AttnBug::None},
+      {shape(1, 1, 1, 1, 128, false, F16, BHSD), AttnBug::None},
+      {shape(1, 2, 70, 0, 64, false, F16, BHSD), AttnBug::None},
+      {shape(1, 1, 200, 300, 64, false, F16, BHSD), AttnBug::DropLastKey},
+      {shape(1, 1, 200, 200, 64, true, BF16, BHSD), AttnBug::MaskDiagonal},
+      {shape(1, 1, 100, 100, 64, false, F16, BHSD), AttnBug::NaturalLogM},
+  };
+  int index = 0;
+  for (const Check &c : checks) {
+    const AttnShape &s = c.shape;
+    Rng rng =
+        env.rng("selftest/attention_reference/" + std::to_string(index++));
+    AttnTensor q = randomTensor(s, s.NQ, rng, 0.5f);
+    AttnTensor k = randomTensor(s, s.NKV, rng, 0.5f);
+    AttnTensor v = randomTensor(s, s.NKV, rng, 0.25f);
+    std::vector<uint16_t> oBits;
+    std::vector<uint32_t> mBits;
+    emulateAttention(s, q, k, v, c.bug, oBits, mBits);
+    AttnReference ref = attentionReference(s, q, k, v);
+    char what[160];
+    std::snprintf(what, sizeof(what), "Z=%d,H=%d,N_Q=%d,N_KV=%d,D=%d,%s,%s",
+                  s.Z, s.H, s.NQ, s.NKV, s.D, s.causal ? "causal" : "full",
+                  s.elem == F16 ? "fp16" : "bf16");
+    if (c.bug == AttnBug::None) {
+      try {
+        checkAttention(s, ref, oBits, mBits, env.verbose,
+                       std::string("selftest/attention_reference ") + what);
+      } catch (const CaseFailure &f) {
+        failCase(std::string("the float32 emulation fails the check (") + what +
+                 "): " + f.what);
+      }
+      continue;
+    }
+    static const char *const bugNames[] = {"none", "last key dropped",
+                                           "causal diagonal masked",
+                                           "M in natural log"};
+    const char *bugName = bugNames[int(c.bug)];
+    bool caught = false;
+    try {
+      checkAttention(s, ref, oBits, mBits, false, "");
+    } catch (const CaseFailure &f) {
+      caught = true;
+      if (env.verbose)
+        std::printf("INFO selftest/attention_reference: the emulation with "
+                    "\"%s\" (%s) fails as it must: %s\n",
+                    bugName, what, f.what.c_str());
+    }
+    if (!caught)
+      failCase(std::string("an emulation with \"") + bugName + "\" (" + what +
+               ") passes the check");
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void tilec::gputest::addAttentionCases(std::vector<TestCase> &cases) {
+  auto add = [&](const std::string &file, AttnShape s, bool big = false) {
+    std::string name =
+        file + "/Z=" + std::to_string(s.Z) + ",H=" + std::to_string(s.H) +
+        ",N_Q=" + std::to_string(s.NQ) + ",N_KV=" + std::to_string(s.NKV) +
+        (s.layout == AttnLayout::BSHD ? ",BSHD" : "");
+    cases.push_back({name, big, true,
+                     [=](const Env &e) { runAttention(e, name, file, s); }});
+  };
+  auto shape = [](int Z, int H, int NQ, int NKV) {
+    AttnShape s;
+    s.Z = Z, s.H = H, s.NQ = NQ, s.NKV = NKV;
+    return s;
+  };
+  for (AttnElem elem : {AttnElem::F16, AttnElem::BF16})
+    for (int D : {64, 128})
+      for (bool causal : {true, false}) {
+        std::string file = std::string("attn_fwd_") +
+                           (elem == AttnElem::F16 ? "fp16" : "bf16") + "_d" +
+                           std::to_string(D) + (causal ? "_causal" : "_full");
+        std::vector<std::pair<AttnShape, bool>> shapes = {
+            // One query and key; one partial key block; 8 query blocks
+            // over 16 key blocks, the last partial.
+            {shape(1, 1, 1, 1), false},
+            {shape(1, 1, 17, 17), false},
+            {shape(1, 1, 1000, 1000), false},
+            // Fewer queries than keys and more (causal: rows past N_KV
+            // see every key; the diagonal block holds no key).
+            {shape(1, 1, 100, 300), false},
+            {shape(1, 1, 300, 100), false},
+            // No key at all: O = 0 and M = 0, no NaN (2 query blocks).
+            {shape(1, 2, 130, 0), false},
+            // Batches and heads: off_hz // H and % H, 3 query blocks.
+            {shape(2, 3, 257, 257), false},
+            // 65 key blocks, the last holding one key (~2e9 multiply-adds
+            // for the reference at D = 128: not --quick).
+            {shape(1, 1, 4097, 4097), true},
+        };
+        AttnShape strided = shape(2, 3, 200, 200);
+        strided.layout = AttnLayout::BSHD;
+        shapes.push_back({strided, false});
+        for (auto [s, big] : shapes) {
+          s.D = D;
+          s.causal = causal;
+          s.elem = elem;
+          add(file, s, big);
+        }
+      }
+  // The benchmark's kernels (bench/bench_attention.py: N_Q and N_KV
+  // i32:16, D = 128) on shapes that fit their signature.
+  for (AttnElem elem : {AttnElem::F16, AttnElem::BF16})
+    for (bool causal : {true, false}) {
+      std::string file = std::string("bench_attn_fwd_") +
+                         (elem == AttnElem::F16 ? "fp16" : "bf16") + "_d128" +
+                         (causal ? "_causal" : "_full");
+      for (AttnShape s : {shape(2, 3, 1024, 1024), shape(1, 2, 256, 512),
+                          shape(1, 2, 512, 256)}) {
+        s.D = 128;
+        s.causal = causal;
+        s.elem = elem;
+        add(file, s);
+      }
+    }
+  cases.push_back({"selftest/attention_reference", false, false,
+                   [](const Env &e) { attentionSelfTest(e); }});
+}
