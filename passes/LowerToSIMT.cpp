@@ -140,18 +140,45 @@ struct BroadcastLowering : public OpConversionPattern<tile::BroadcastOp> {
   }
 };
 
-/// The source's slice layout enumerates exactly the result's registers.
+/// The source (a slice of the result's layout) places lanes and warps as
+/// the result does; the result's register e takes the source register
+/// holding its coordinate (the slice holds each element once, the result
+/// may hold copies in several registers).
 struct ExpandDimsLowering : public OpConversionPattern<tile::ExpandDimsOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tile::ExpandDimsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    tile::LinearLayout src = getLayout(op.getSrc().getType());
-    tile::LinearLayout dst = getLayout(op.getType());
-    if (src.insertOutDim(op.getAxis()) != dst)
-      return rewriter.notifyMatchFailure(op, "source is not a slice of the "
-                                             "result layout");
-    rewriter.replaceOp(op, adaptor.getSrc());
+    using LL = tile::LinearLayout;
+    LL src = getLayout(op.getSrc().getType());
+    LL dst = getLayout(op.getType());
+    LL dropped = dst.dropOutDim(op.getAxis());
+    for (auto in : {LL::kLane, LL::kWarp})
+      if (llvm::ArrayRef(src.getBases(in)) != dropped.getBases(in))
+        return rewriter.notifyMatchFailure(op, "source is not a slice of the "
+                                               "result layout");
+    DenseMap<uint64_t, int64_t> srcRegOf;
+    for (int64_t r = src.getNumRegisters(); r-- > 0;)
+      srcRegOf[src.flatten(src.applyIn(LL::kRegister, r))] = r;
+    SmallVector<int32_t> mask;
+    for (int64_t e = 0; e < dst.getNumRegisters(); ++e) {
+      auto it = srcRegOf.find(
+          dropped.flatten(dropped.applyIn(LL::kRegister, e)));
+      if (it == srcRegOf.end())
+        return rewriter.notifyMatchFailure(op, "a result register has no "
+                                               "source register");
+      mask.push_back(int32_t(it->second));
+    }
+    Value src0 = adaptor.getSrc();
+    bool identity = int64_t(mask.size()) == src.getNumRegisters();
+    for (int64_t e = 0; identity && e < int64_t(mask.size()); ++e)
+      identity = mask[e] == e;
+    if (identity) {
+      rewriter.replaceOp(op, src0);
+      return success();
+    }
+    rewriter.replaceOp(op, LLVM::ShuffleVectorOp::create(
+                               rewriter, op.getLoc(), src0, src0, mask));
     return success();
   }
 };

@@ -79,12 +79,18 @@ unsigned SliceEncodingAttr::getNumWarps() const {
   return cast<DistributedEncodingAttrInterface>(getParent()).getNumWarps();
 }
 
+/// The parent's layout of the tile with a size-1 dimension at `dim`, that
+/// dimension dropped -- without the registers that only held copies: the
+/// parent's registers along `dim` (a row of an mma accumulator is spread
+/// over 32 registers of a thread; its max is one value, not 32 copies).
+/// Lanes and warps keep their replication, as the parent's.
 LinearLayout SliceEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   SmallVector<int64_t> parentShape(shape);
   parentShape.insert(parentShape.begin() + getDim(), 1);
   return cast<DistributedEncodingAttrInterface>(getParent())
       .toLinearLayout(parentShape)
-      .dropOutDim(getDim());
+      .dropOutDim(getDim())
+      .removeZeroBases(LinearLayout::kRegister);
 }
 
 //===----------------------------------------------------------------------===//

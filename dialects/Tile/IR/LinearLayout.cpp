@@ -226,6 +226,14 @@ LinearLayout LinearLayout::dropOutDim(unsigned dim) const {
   return r;
 }
 
+LinearLayout LinearLayout::removeZeroBases(InDim in) const {
+  LinearLayout r = *this;
+  llvm::erase_if(r.bases[in], [](const Coord &c) {
+    return llvm::all_of(c, [](int64_t x) { return x == 0; });
+  });
+  return r;
+}
+
 LinearLayout LinearLayout::insertOutDim(unsigned dim) const {
   LinearLayout r;
   r.outShape = outShape;

@@ -118,6 +118,10 @@ public:
   LinearLayout dropOutDim(unsigned dim) const;
   /// The layout with a size-1 tile dimension inserted at `dim`.
   LinearLayout insertOutDim(unsigned dim) const;
+  /// The layout without the bits of hardware index `in` whose basis is
+  /// zero: each element held once per thread instead of replicated over
+  /// those registers (for kRegister), the rest in the same order.
+  LinearLayout removeZeroBases(InDim in) const;
   /// Tile dimension i of the result is dimension `perm[i]` of this one.
   LinearLayout permuteOuts(llvm::ArrayRef<int32_t> perm) const;
   /// The same bases over `shape` (same rank), each coordinate reduced

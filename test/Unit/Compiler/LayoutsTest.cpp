@@ -167,16 +167,39 @@ TEST_F(LayoutsTest, SliceEnumeratesParent) {
   auto parent = getBlockedEncoding(&ctx, {16, 64}, 4, 4);
   LL rows = layout({16}, SliceEncodingAttr::get(&ctx, 1, parent));
   LL cols = layout({64}, SliceEncodingAttr::get(&ctx, 0, parent));
-  // The expanded 16x1 and 1x64 tiles under the parent layout.
-  EXPECT_EQ(rows.getNumRegisters(), layout({16, 1}, parent).getNumRegisters());
-  EXPECT_EQ(cols.getNumRegisters(), layout({1, 64}, parent).getNumRegisters());
+  // The expanded 16x1 and 1x64 tiles under the parent layout, without the
+  // registers that hold copies (the parent's registers along the dropped
+  // dimension).
+  EXPECT_EQ(rows.insertOutDim(1),
+            layout({16, 1}, parent).removeZeroBases(LL::kRegister));
+  EXPECT_EQ(cols.insertOutDim(0),
+            layout({1, 64}, parent).removeZeroBases(LL::kRegister));
+  EXPECT_EQ(rows.getFreeMask(LL::kRegister), 0u);
+  EXPECT_EQ(cols.getFreeMask(LL::kRegister), 0u);
   LL full = layout({16, 64}, parent);
   // A thread's row coordinate in the slice matches its row in the parent.
   for (int64_t tid : {0, 17, 45, 127})
     EXPECT_EQ(at(rows, tid, 0)[0], at(full, tid, 0)[0]);
-  EXPECT_EQ(rows.insertOutDim(1), layout({16, 1}, parent));
   expectCovers(rows);
   expectCovers(cols);
+}
+
+TEST_F(LayoutsTest, SliceOfWgmmaAccumulatorHoldsEachRowOnce) {
+  // A 128x64 wgmma accumulator over 8 warps: each thread holds 2 rows
+  // (row and row + 8 of its warp's 16) in 32 registers. The row slice --
+  // a row max or sum -- holds those 2 values, not 32 copies.
+  auto mma = MmaEncodingAttr::get(&ctx, 3, {8, 1}, {64, 64, 16});
+  LL full = layout({128, 64}, mma);
+  LL rows = layout({128}, SliceEncodingAttr::get(&ctx, 1, mma));
+  EXPECT_EQ(full.getNumRegisters(), 32);
+  EXPECT_EQ(rows.getNumRegisters(), 2);
+  for (int64_t tid : {0, 5, 33, 130, 255})
+    for (int64_t e = 0; e < full.getNumRegisters(); ++e) {
+      int64_t row = at(full, tid, e)[0];
+      EXPECT_TRUE(row == at(rows, tid, 0)[0] || row == at(rows, tid, 1)[0])
+          << "tid " << tid << " reg " << e;
+    }
+  expectCovers(rows);
 }
 
 TEST_F(LayoutsTest, MmaAccumulatorMatchesPtxFragment) {
