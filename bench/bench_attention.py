@@ -56,8 +56,14 @@ SWEEP = tuple((bn, st, w) for bn in (64, 128) for st in (2, 3, 4) for w in (4, 8
 ATOL = {"bf16": 0.0625, "fp16": 0.0078125}
 
 
+# --form: which kernel of attention.py, its PTX prefix.
+FORMS = {"blockptr": ("attn_fwd_kernel", "bench_attn_fwd"),
+         "desc": ("attn_fwd_desc_kernel", "bench_attn_fwd_desc")}
+FORM = "blockptr"
+
+
 def ptx_name(dt, causal):
-    return f"bench_attn_fwd_{dt}_d{HEAD_DIM}_{'causal' if causal else 'full'}.ptx"
+    return f"{FORMS[FORM][1]}_{dt}_d{HEAD_DIM}_{'causal' if causal else 'full'}.ptx"
 
 
 def parse_args(argv=None):
@@ -81,11 +87,18 @@ def parse_args(argv=None):
     p.add_argument("--causal", choices=("both", "yes", "no"), default="both")
     p.add_argument("--no-sweep", action="store_true",
                    help="time Triton with tilec's config only")
+    p.add_argument("--form", choices=tuple(FORMS), default="blockptr",
+                   help="blockptr: attn_fwd_kernel (block pointers, any strides); desc: "
+                        "attn_fwd_desc_kernel (tensor descriptors over the contiguous "
+                        "[B*H*N, D] views, as tutorial 06: TMA copies; Triton builds its "
+                        "descriptors on the device, in a scratch from triton.set_allocator)")
     p.add_argument("--atol", type=float,
                    help="max abs error allowed for tilec's O against SDPA's "
                         "(default per dtype: " +
                         ", ".join(f"{k} {v}" for k, v in ATOL.items()) + ")")
     args = p.parse_args(argv)
+    global FORM
+    FORM = args.form
     try:
         args.seqlens = [int(x) for x in args.seqlens.split(",") if x]
     except ValueError:
@@ -136,6 +149,11 @@ def main(argv=None):
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 logsumexp reference
     ctx = tilec_rt.Context(dev.index)
     att = load_module(source, "tilec_bench_attention")
+    kernel_name = FORMS[FORM][0]
+    if FORM == "desc":
+        # Triton's device-side tensor descriptors need a global scratch.
+        triton.set_allocator(lambda size, align, stream:
+                             torch.empty(size, dtype=torch.int8, device=dev))
     dtypes = {"bf16": torch.bfloat16, "fp16": torch.float16}
     B, H, D = args.batch, args.heads, HEAD_DIM
     sm_scale = 1.0 / math.sqrt(D)
@@ -159,7 +177,7 @@ def main(argv=None):
         atol = args.atol if args.atol is not None else ATOL[dt]
         for causal in args.causal_modes:
             kernel = ctx.load_file(os.path.join(args.kernels, ptx_name(dt, causal))) \
-                .kernel("attn_fwd_kernel")
+                .kernel(kernel_name)
             for N in args.seqlens:
                 gen = torch.Generator(device=dev).manual_seed(N + int(causal))
                 q, k, v = (torch.randn((B, H, N, D), device=dev, dtype=dtype, generator=gen)
@@ -170,17 +188,23 @@ def main(argv=None):
                 grid = (triton.cdiv(N, CONFIG["BLOCK_M"]), B * H)
                 strides = (*q.stride(), *k.stride(), *v.stride(), *o_tilec.stride())
 
+                # The arguments after M and Out: strides, H, N_Q, N_KV
+                # (blockptr) or Z, H, N_Q, N_KV (desc).
+                shape_args = (*strides, H, N, N) if FORM == "blockptr" else (B, H, N, N)
+                extra = {} if FORM == "blockptr" else {"WARP_SPECIALIZE": False}
+
                 def run_tilec():
-                    kernel.launch(grid, q, k, v, sm_scale, m_tilec, o_tilec, *strides, H, N, N)
+                    kernel.launch(grid, q, k, v, sm_scale, m_tilec, o_tilec, *shape_args)
 
                 def triton_fn(block_n, stages, warps, o=o_triton, m=m_triton):
                     g = (triton.cdiv(N, CONFIG["BLOCK_M"]), B * H)
+                    fn = getattr(att, kernel_name)
 
                     def run():
-                        att.attn_fwd_kernel[g](q, k, v, sm_scale, m, o, *strides, H, N, N,
-                                               HEAD_DIM=D, BLOCK_M=CONFIG["BLOCK_M"],
-                                               BLOCK_N=block_n, CAUSAL=causal,
-                                               num_warps=warps, num_stages=stages)
+                        fn[g](q, k, v, sm_scale, m, o, *shape_args,
+                              HEAD_DIM=D, BLOCK_M=CONFIG["BLOCK_M"],
+                              BLOCK_N=block_n, CAUSAL=causal,
+                              num_warps=warps, num_stages=stages, **extra)
                     return run
 
                 run_triton = triton_fn(CONFIG["BLOCK_N"], NUM_STAGES, NUM_WARPS)
@@ -332,7 +356,7 @@ def main(argv=None):
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s (4 B H N^2 D / t, halved for causal); B={B} H={H} D={D}; "
-          f"attn_fwd_kernel BLOCK_M={CONFIG['BLOCK_M']} BLOCK_N={CONFIG['BLOCK_N']}, "
+          f"{FORMS[FORM][0]} BLOCK_M={CONFIG['BLOCK_M']} BLOCK_N={CONFIG['BLOCK_N']}, "
           f"{NUM_STAGES} stages, {NUM_WARPS} warps (tilec and triton); FA = SDPA "
           "FLASH_ATTENTION")
     for i, line in enumerate(lines):

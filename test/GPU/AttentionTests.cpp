@@ -3,7 +3,9 @@
 // The cases of attn_fwd_kernel (test/GPU/kernels/py/attention.py: Triton's
 // tutorial 06 forward, FlashAttention-2's online softmax), specialized in
 // test/CMakeLists.txt as attn_fwd_{fp16,bf16}_d{64,128}_{causal,full}
-// (BLOCK_M 128, BLOCK_N 64, 8 warps, 3 stages) and the benchmark's
+// (BLOCK_M 128, BLOCK_N 64, 8 warps, 3 stages), its tensor-descriptor form
+// attn_fwd_desc_kernel as attn_fwd_desc_* (the same shapes but the BSHD
+// one: it reads contiguous BHSD tensors) and the benchmark's
 // bench_attn_fwd_*: O = softmax(Q K^T sm_scale, masked) V and the row's
 // base-2 log-sum-exp M, checked against a float64 reference computed from
 // the fp16/bf16 inputs as stored. Q and K are uniform in [-2, 2] and V in
@@ -309,6 +311,12 @@ void checkAttention(const AttnShape &s, const AttnReference &ref,
 // The GPU cases
 //===----------------------------------------------------------------------===//
 
+/// Whether `file` holds attn_fwd_desc_kernel (tensor descriptors over
+/// contiguous BHSD tensors: Z, H, N_Q, N_KV instead of strides).
+bool isDescriptorForm(const std::string &file) {
+  return file.find("_desc_") != std::string::npos;
+}
+
 /// Loads an attention kernel: SKIP while the build leaves the tl.dot
 /// kernels out (TILEC_GPU_DOT_TESTS off), FAIL when a built one is missing.
 Kernel attentionKernel(const Env &env, const std::string &file) {
@@ -323,7 +331,8 @@ Kernel attentionKernel(const Env &env, const std::string &file) {
                    /*expected=*/true};
 #endif
   }
-  return env.kernel(file, "attn_fwd_kernel");
+  return env.kernel(file, isDescriptorForm(file) ? "attn_fwd_desc_kernel"
+                                                 : "attn_fwd_kernel");
 }
 
 /// attn_fwd_kernel of `file` on one random problem: grid (cdiv(N_Q, 128),
@@ -346,10 +355,16 @@ void runAttention(const Env &env, const std::string &caseName,
   std::vector<Arg> args = {Arg::ptr(dQ.get()), Arg::ptr(dK.get()),
                            Arg::ptr(dV.get()), Arg::f32(s.smScale()),
                            Arg::ptr(dM.get()), Arg::ptr(dO.get())};
-  // Q, K, V and O strides; O has Q's layout.
-  for (int N : {s.NQ, s.NKV, s.NKV, s.NQ})
-    for (int64_t stride : s.strides(N))
-      args.push_back(Arg::i32(int32_t(stride)));
+  if (isDescriptorForm(file)) {
+    if (s.layout != AttnLayout::BHSD)
+      failCase("attn_fwd_desc_kernel takes contiguous BHSD tensors only");
+    args.push_back(Arg::i32(s.Z));
+  } else {
+    // Q, K, V and O strides; O has Q's layout.
+    for (int N : {s.NQ, s.NKV, s.NKV, s.NQ})
+      for (int64_t stride : s.strides(N))
+        args.push_back(Arg::i32(int32_t(stride)));
+  }
   args.push_back(Arg::i32(s.H));
   args.push_back(Arg::i32(s.NQ));
   args.push_back(Arg::i32(s.NKV));
@@ -503,6 +518,25 @@ void attentionSelfTest(const Env &env) {
   }
 }
 
+/// attn_fwd_desc_kernel with N_KV = 0: the launch fails with the
+/// runtime's message about the descriptor's zero size.
+void expectEmptyKeysRefused(const Env &env, const std::string &file,
+                            const AttnShape &s) {
+  Kernel kernel = attentionKernel(env, file);
+  size_t qElems = s.elems(s.NQ), rows = size_t(s.Z) * s.H * s.NQ;
+  DeviceBuffer dQ(qElems * 2), dKV(16), dO(qElems * 2), dM(rows * 4);
+  Status st = kernel.launch(
+      Grid{cdiv(s.NQ, kBlockM), unsigned(s.Z * s.H), 1},
+      {Arg::ptr(dQ.get()), Arg::ptr(dKV.get()), Arg::ptr(dKV.get()),
+       Arg::f32(s.smScale()), Arg::ptr(dM.get()), Arg::ptr(dO.get()),
+       Arg::i32(s.Z), Arg::i32(s.H), Arg::i32(s.NQ), Arg::i32(s.NKV)});
+  if (st.ok())
+    failCase("a launch with N_KV = 0 (a zero-row tensor map) was accepted");
+  if (st.message().find("size 0") == std::string::npos)
+    failCase("expected the refusal to name the zero size, found: " +
+             st.message());
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -523,10 +557,11 @@ void tilec::gputest::addAttentionCases(std::vector<TestCase> &cases) {
     s.Z = Z, s.H = H, s.NQ = NQ, s.NKV = NKV;
     return s;
   };
+  for (bool desc : {false, true})
   for (AttnElem elem : {AttnElem::F16, AttnElem::BF16})
     for (int D : {64, 128})
       for (bool causal : {true, false}) {
-        std::string file = std::string("attn_fwd_") +
+        std::string file = std::string(desc ? "attn_fwd_desc_" : "attn_fwd_") +
                            (elem == AttnElem::F16 ? "fp16" : "bf16") + "_d" +
                            std::to_string(D) + (causal ? "_causal" : "_full");
         std::vector<std::pair<AttnShape, bool>> shapes = {
@@ -547,9 +582,21 @@ void tilec::gputest::addAttentionCases(std::vector<TestCase> &cases) {
             // for the reference at D = 128: not --quick).
             {shape(1, 1, 4097, 4097), true},
         };
+        // The descriptor form: no N_KV = 0 case -- a tensor map of zero
+        // rows cannot be encoded (cuTensorMapEncodeTiled takes sizes from
+        // 1), and the runtime refuses that launch with a message naming the
+        // descriptor, as attn_fwd_desc_refuses_empty checks. It reads
+        // contiguous BHSD tensors only.
+        if (desc)
+          shapes.erase(std::remove_if(shapes.begin(), shapes.end(),
+                                      [](const auto &sb) {
+                                        return sb.first.NKV == 0;
+                                      }),
+                       shapes.end());
         AttnShape strided = shape(2, 3, 200, 200);
         strided.layout = AttnLayout::BSHD;
-        shapes.push_back({strided, false});
+        if (!desc)
+          shapes.push_back({strided, false});
         for (auto [s, big] : shapes) {
           s.D = D;
           s.causal = causal;
@@ -572,6 +619,14 @@ void tilec::gputest::addAttentionCases(std::vector<TestCase> &cases) {
         add(file, s);
       }
     }
+  // An empty K for the descriptor form: a located refusal, not a launch.
+  cases.push_back({"attn_fwd_desc_refuses_empty", false, true,
+                   [](const Env &e) {
+                     AttnShape s;
+                     s.Z = 1, s.H = 2, s.NQ = 130, s.NKV = 0, s.D = 64;
+                     s.elem = AttnElem::F16;
+                     expectEmptyKeysRefused(e, "attn_fwd_desc_fp16_d64_full", s);
+                   }});
   cases.push_back({"selftest/attention_reference", false, false,
                    [](const Env &e) { attentionSelfTest(e); }});
 }

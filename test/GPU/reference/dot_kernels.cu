@@ -16,7 +16,8 @@
 // One kernel per translation, chosen and configured by macros (see
 // test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_DESC, REF_TRANS, REF_ACC,
 // REF_CHAIN, REF_AUX, REF_GROUPED, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
-// ACT_SILU), REF_ATTN (with ATTN_BF16, HEAD_DIM, CAUSAL: fp32 CUDA C, no tensor
+// ACT_SILU), REF_ATTN (with ATTN_BF16, HEAD_DIM, CAUSAL, ATTN_DESC for
+// attn_fwd_desc_kernel's signature: fp32 CUDA C, no tensor
 // cores); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
 // OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
@@ -467,12 +468,11 @@ typedef __half AttnT;
 __device__ float attnLoad(AttnT x) { return __half2float(x); }
 __device__ AttnT attnRound(float x) { return __float2half_rn(x); }
 #endif
-extern "C" __global__ void
-attn_fwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
-                float *M, AttnT *Out, int sqz, int sqh, int sqm, int sqk,
-                int skz, int skh, int skn, int skk, int svz, int svh, int svn,
-                int svk, int soz, int soh, int som, int sok, int H, int N_Q,
-                int N_KV) {
+__device__ void attnRow(const AttnT *Q, const AttnT *K, const AttnT *V,
+                        float sm_scale, float *M, AttnT *Out, int sqz, int sqh,
+                        int sqm, int sqk, int skz, int skh, int skn, int skk,
+                        int svz, int svh, int svn, int svk, int soz, int soh,
+                        int som, int sok, int H, int N_Q, int N_KV) {
   int i = blockIdx.x * 128 + threadIdx.x, zh = blockIdx.y;
   if (i >= N_Q)
     return;
@@ -519,4 +519,28 @@ attn_fwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
   for (int d = 0; d < HEAD_DIM; ++d)
     o[(long long)d * sok] = attnRound(acc[d] / lSafe);
 }
+
+#if defined(ATTN_DESC)
+/// attn_fwd_desc_kernel: contiguous [Z, H, N, HEAD_DIM] tensors.
+extern "C" __global__ void attn_fwd_desc_kernel(const AttnT *Q, const AttnT *K,
+                                                const AttnT *V, float sm_scale,
+                                                float *M, AttnT *Out, int Z,
+                                                int H, int N_Q, int N_KV) {
+  (void)Z;
+  int D = HEAD_DIM;
+  attnRow(Q, K, V, sm_scale, M, Out, H * N_Q * D, N_Q * D, D, 1,
+          H * N_KV * D, N_KV * D, D, 1, H * N_KV * D, N_KV * D, D, 1,
+          H * N_Q * D, N_Q * D, D, 1, H, N_Q, N_KV);
+}
+#else
+extern "C" __global__ void
+attn_fwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
+                float *M, AttnT *Out, int sqz, int sqh, int sqm, int sqk,
+                int skz, int skh, int skn, int skk, int svz, int svh, int svn,
+                int svk, int soz, int soh, int som, int sok, int H, int N_Q,
+                int N_KV) {
+  attnRow(Q, K, V, sm_scale, M, Out, sqz, sqh, sqm, sqk, skz, skh, skn, skk,
+          svz, svh, svn, svk, soz, soh, som, sok, H, N_Q, N_KV);
+}
+#endif
 #endif

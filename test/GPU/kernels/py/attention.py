@@ -128,3 +128,89 @@ def attn_fwd_kernel(Q, K, V, sm_scale, M, Out,
              mask=offs_m < N_Q)
     acc = acc / l_safe[:, None]
     tl.store(O_block_ptr, acc.to(Out.type.element_ty), boundary_check=(0,))
+
+
+@triton.jit
+def _attn_fwd_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, k_row0, qk_scale, lo, hi, N_KV,
+                         BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr,
+                         offs_m, offs_n, WARP_SPECIALIZE: tl.constexpr):
+    """_attn_fwd_inner over tensor descriptors: key block [start_n,
+    start_n + BLOCK_N) of this head is rows k_row0 + start_n of the
+    flattened [Z * H * N_KV, HEAD_DIM] K and V (rows past N_KV belong to the
+    next head, or are zero past the tensor: masked either way)."""
+    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k = desc_k.load([k_row0 + start_n, 0]).T
+        qk = tl.dot(q, k)
+        if MASKED:
+            cols = start_n + offs_n[None, :]
+            mask = cols < N_KV
+            if CAUSAL:
+                mask = mask & (offs_m[:, None] >= cols)
+            qk = tl.where(mask, qk * qk_scale, float("-inf"))
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            m_use = tl.where(m_ij == float("-inf"), 0.0, m_ij)
+            p = tl.math.exp2(qk - m_use[:, None])
+            alpha = tl.math.exp2(m_i - m_use)
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+            alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([k_row0 + start_n, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_desc_kernel(Q, K, V, sm_scale, M, Out, Z, H, N_Q, N_KV,
+                         HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                         BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr,
+                         WARP_SPECIALIZE: tl.constexpr):
+    """attn_fwd_kernel on tensor descriptors, as Triton's tutorial 06 has
+    them: Q, K, V contiguous [Z, H, N, HEAD_DIM] (BHSD) seen as 2-D [Z * H *
+    N, HEAD_DIM] tensors, so the blocks can be copied with TMA; Out is
+    stored with a masked store (a descriptor store of a ragged last block
+    would write the next head's rows). Same semantics, grid and M as
+    attn_fwd_kernel."""
+    tl.static_assert(BLOCK_M % BLOCK_N == 0)
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    desc_q = tl.make_tensor_descriptor(Q, shape=[Z * H * N_Q, HEAD_DIM],
+                                       strides=[HEAD_DIM, 1], block_shape=[BLOCK_M, HEAD_DIM])
+    desc_k = tl.make_tensor_descriptor(K, shape=[Z * H * N_KV, HEAD_DIM],
+                                       strides=[HEAD_DIM, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    desc_v = tl.make_tensor_descriptor(V, shape=[Z * H * N_KV, HEAD_DIM],
+                                       strides=[HEAD_DIM, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    q_row0 = off_hz * N_Q
+    k_row0 = off_hz * N_KV
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = desc_q.load([q_row0 + start_m * BLOCK_M, 0])
+    full = (N_KV // BLOCK_N) * BLOCK_N
+    if CAUSAL:
+        full = tl.minimum(full, start_m * BLOCK_M)
+        hi = tl.minimum(N_KV, (start_m + 1) * BLOCK_M)
+    else:
+        hi = N_KV
+    acc, l_i, m_i = _attn_fwd_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, k_row0, qk_scale,
+                                         0, full, N_KV, BLOCK_N, False, CAUSAL, offs_m,
+                                         offs_n, WARP_SPECIALIZE)
+    acc, l_i, m_i = _attn_fwd_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, k_row0, qk_scale,
+                                         full, hi, N_KV, BLOCK_N, True, CAUSAL, offs_m,
+                                         offs_n, WARP_SPECIALIZE)
+    l_safe = tl.where(l_i == 0.0, 1.0, l_i)
+    m_safe = tl.where(m_i == float("-inf"), 0.0, m_i)
+    tl.store(M + off_hz.to(tl.int64) * N_Q + offs_m, m_safe + tl.math.log2(l_safe),
+             mask=offs_m < N_Q)
+    acc = acc / l_safe[:, None]
+    o_rows = (off_hz.to(tl.int64) * N_Q + offs_m)[:, None]
+    o_cols = tl.arange(0, HEAD_DIM)[None, :]
+    tl.store(Out + o_rows * HEAD_DIM + o_cols, acc.to(Out.type.element_ty),
+             mask=(offs_m < N_Q)[:, None])
