@@ -2,6 +2,14 @@
 """Fused attention forward: tilec vs Triton vs cuDNN and FlashAttention (torch SDPA)
 on one GPU, the same tile program on both compilers.
 
+--form blockptr (the default) times attn_fwd_kernel, --form desc
+attn_fwd_desc_kernel (tensor descriptors: tilec copies K and V with TMA, Triton
+builds its descriptors on the device). With --form desc and without
+--no-sweep, tilec's other configs in the bundle
+(bench_attn_fwd_desc_<dtype>_d128_<mode>_n<BLOCK_N>s<stages>w<warps>.ptx) are
+checked against its default's output, timed once each, and the fastest is
+timed in the rounds as "tilec best" (best config each, as Triton's).
+
 The kernel is attn_fwd_kernel of test/GPU/kernels/py/attention.py (Triton's
 tutorial 06 forward: FlashAttention-2's online softmax, two chained dots, block
 pointers), BLOCK_M=128, BLOCK_N=64, num_warps=8, num_stages=3, HEAD_DIM=128.
@@ -208,6 +216,16 @@ def main(argv=None):
                     return run
 
                 run_triton = triton_fn(CONFIG["BLOCK_N"], NUM_STAGES, NUM_WARPS)
+                # tilec's other configs (PTX <name>_n<BN>s<S>w<W>.ptx beside the
+                # default's), each launched with its own BLOCK_M 128 grid.
+                tilec_cfgs = {}
+                if not args.no_sweep:
+                    base = ptx_name(dt, causal)[:-4] + "_"
+                    for fname in sorted(os.listdir(args.kernels)):
+                        if fname.startswith(base) and fname.endswith(".ptx"):
+                            kc = ctx.load_file(os.path.join(args.kernels, fname)) \
+                                .kernel(kernel_name)
+                            tilec_cfgs[fname[len(base):-4]] = kc
                 impls = {"tilec": run_tilec, "triton": run_triton}
                 what = f"{dt} B={B} H={H} N={N} D={D} {'causal' if causal else 'full'}"
 
@@ -267,6 +285,27 @@ def main(argv=None):
                     raise SystemExit(f"{what}: tilec's M is off by {m_errors['tilec']:.3g} "
                                      "from the float32 logsumexp")
 
+                # tilec's best config: each checked against the default's O,
+                # one do_bench each; the fastest is timed in the rounds too.
+                tilec_best = f"n{CONFIG['BLOCK_N']}s{NUM_STAGES}w{NUM_WARPS}"
+                if tilec_cfgs:
+                    o_tsweep, m_tsweep = torch.empty_like(q), torch.empty_like(m_tilec)
+                    best_t = bench(run_tilec)
+                    for name_cfg, kc in tilec_cfgs.items():
+                        def run_cfg(kc=kc):
+                            kc.launch(grid, q, k, v, sm_scale, m_tsweep, o_tsweep, *shape_args)
+                        o_tsweep.fill_(float("nan"))
+                        run_cfg()
+                        torch.cuda.synchronize()
+                        err = (o_tsweep.float() - o_tilec.float()).abs().max().item()
+                        if not err <= atol:
+                            raise SystemExit(f"{what}: tilec config {name_cfg} disagrees "
+                                             f"with the default config by {err:.3g}")
+                        ms = bench(run_cfg)
+                        if ms < best_t:
+                            best_t, tilec_best = ms, name_cfg
+                            impls["tilec_best"] = run_cfg
+
                 # Triton's best config (one do_bench each), then the rounds.
                 default_cfg = best_cfg = (CONFIG["BLOCK_N"], NUM_STAGES, NUM_WARPS)
                 if not args.no_sweep:
@@ -298,6 +337,9 @@ def main(argv=None):
                 times["triton_best"] = [min(t, b) for t, b in
                                         zip(times["triton"],
                                             times.get("triton_best", times["triton"]))]
+                times["tilec_best"] = [min(t, b) for t, b in
+                                       zip(times["tilec"],
+                                           times.get("tilec_best", times["tilec"]))]
                 flops = 4.0 * B * H * N * N * D * (0.5 if causal else 1.0)
                 med = {name: statistics.median(ts) for name, ts in times.items()}
                 tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
@@ -310,11 +352,15 @@ def main(argv=None):
                     **{f"{n}_tflops": tflops[n] for n in tflops},
                     "tilec_over_triton": speedup(times, "tilec", "triton"),
                     "tilec_over_triton_best": speedup(times, "tilec", "triton_best"),
+                    "tilec_best_config": tilec_best,
+                    "tilec_best_over_triton_best": speedup(times, "tilec_best", "triton_best"),
                     "max_abs_error": errors, "m_max_abs_error": m_errors,
                 }
                 for name, _ in peers:
                     row[f"tilec_over_{name}"] = (speedup(times, "tilec", name)
                                                  if name in times else float("nan"))
+                    row[f"tilec_best_over_{name}"] = (speedup(times, "tilec_best", name)
+                                                      if name in times else float("nan"))
                 rows.append(row)
                 print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
                       " TFLOP/s")
@@ -340,18 +386,18 @@ def main(argv=None):
     def ratio(x):
         return "-" if x != x else f"{x:.3f}"
 
-    header = ("dtype", "mask", "N", "tilec", "triton", "triton best", "cuDNN", "FA",
-              "tilec/cuDNN", "tilec/triton", "tilec/triton best", "best cfg")
+    header = ("dtype", "mask", "N", "tilec", "tilec best", "triton", "triton best", "cuDNN",
+              "FA", "tilec/triton", "best/cuDNN", "best/triton best", "tilec cfg", "triton cfg")
     lines = [header]
     for r in rows:
         cfg = r["triton_best_config"]
         lines.append((r["dtype"], "causal" if r["causal"] else "full", str(r["N"]),
-                      fmt(r["tilec_tflops"]), fmt(r["triton_tflops"]),
-                      fmt(r["triton_best_tflops"]),
+                      fmt(r["tilec_tflops"]), fmt(r["tilec_best_tflops"]),
+                      fmt(r["triton_tflops"]), fmt(r["triton_best_tflops"]),
                       fmt(r.get("cudnn_tflops", float("nan"))),
                       fmt(r.get("flash_tflops", float("nan"))),
-                      ratio(r["tilec_over_cudnn"]), ratio(r["tilec_over_triton"]),
-                      ratio(r["tilec_over_triton_best"]),
+                      ratio(r["tilec_over_triton"]), ratio(r["tilec_best_over_cudnn"]),
+                      ratio(r["tilec_best_over_triton_best"]), r["tilec_best_config"],
                       f"n{cfg['BLOCK_N']}s{cfg['num_stages']}w{cfg['num_warps']}"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
