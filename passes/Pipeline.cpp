@@ -1082,21 +1082,40 @@ private:
   /// warp_specialize=True), or every loop with warp-specialize=on): the
   /// target has setmaxnreg, the kernel's warps are whole warpgroups, and
   /// no other loop of the kernel has one.
-  bool wantsWarpSpecialization(scf::ForOp loop) {
+  bool wantsWarpSpecialization(scf::ForOp loop, std::string &why) {
     if (warpSpecialize == "off" ||
-        (warpSpecialize != "on" && !loop->hasAttr(kWarpSpecializeAttr)))
+        (warpSpecialize != "on" && !loop->hasAttr(kWarpSpecializeAttr))) {
+      why = "warp specialization is off";
       return false;
+    }
     auto func = loop->getParentOfType<FuncOp>();
     // (A CTA has at most 32 warps, the producer warpgroup included.)
-    if (!getTarget(chip).hasSetMaxNReg() || !func ||
-        func.getNumWarps() % 4 || func.getNumWarps() + 4 > 32 ||
-        specialized.contains(func))
+    if (!getTarget(chip).hasSetMaxNReg() || !func) {
+      why = "the target has no setmaxnreg";
       return false;
+    }
+    if (func.getNumWarps() % 4 || func.getNumWarps() + 4 > 32) {
+      why = "the kernel's warps are not whole warpgroups with room for a "
+            "producer warpgroup (at most 28 warps)";
+      return false;
+    }
+    if (specialized.contains(func)) {
+      why = "another loop of the kernel has the producer warp";
+      return false;
+    }
     // The slots stay live through the whole kernel (the producer runs
     // beside everything the consumers do: no later buffer reuses them), so
     // the bound that assumes no reuse must fit.
-    return pipelinedSharedBytes(loop, stagesFor(loop), /*ws=*/true) <=
-           int64_t(getSharedBudget(chip));
+    int64_t bytes = pipelinedSharedBytes(loop, stagesFor(loop), /*ws=*/true);
+    if (bytes > int64_t(getSharedBudget(chip))) {
+      why = "its slots, live through the whole kernel beside every other "
+            "buffer, would need " + std::to_string(bytes) +
+            " bytes of shared memory, more than the " +
+            std::to_string(getSharedBudget(chip)) + " " + std::string(chip) +
+            " allows";
+      return false;
+    }
+    return true;
   }
 
   /// Descriptor stores TMA may not write (tmaOrderedWithOtherAccesses).
@@ -1619,14 +1638,24 @@ private:
     // once its readers are done (see Passes.td). TMA copies only: cp.async
     // needs every thread of the copy.
     bool ws = false;
-    if (candidates.empty() && !tmaCandidates.empty() &&
-        wantsWarpSpecialization(loop)) {
-      std::string why;
-      ws = canSplitProducer(loop, stage0.getArrayRef(), why);
-      if (!ws)
-        LLVM_DEBUG(llvm::dbgs() << "not warp-specialized (" << loop.getLoc()
-                                << "): " << why << "\n");
+    // (Asked for with tl.range(..., warp_specialize=True): the user hears
+    // why not, as a remark at the loop.)
+    bool hinted = warpSpecialize == "hint" && loop->hasAttr(kWarpSpecializeAttr);
+    std::string why;
+    if (candidates.empty() && !tmaCandidates.empty()) {
+      ws = wantsWarpSpecialization(loop, why) &&
+           canSplitProducer(loop, stage0.getArrayRef(), why);
+    } else if (!candidates.empty()) {
+      why = "some of its copies are cp.async, which needs every thread; only "
+            "TMA copies (tensor descriptors) can be left to a producer warp";
+    } else {
+      why = "it copies nothing a producer warp could issue (no pipelined "
+            "tensor-descriptor load)";
     }
+    if (!ws && hinted)
+      loop.emitRemark() << "warp_specialize=True does not apply to this "
+                           "loop: "
+                        << why;
     loop->removeAttr(kWarpSpecializeAttr);
     // (A warp-specialized loop is not unrolled: its dots stay synchronous.)
     if (ws)
