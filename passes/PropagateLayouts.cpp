@@ -231,8 +231,10 @@ Value materializeIn(OpBuilder &b, Value v, Attribute enc, scf::ForOp loop,
   Operation *def = v.getDefiningOp();
   bool outside = loop && !loop->isAncestor(v.getParentRegion()->getParentOp());
   auto arg = dyn_cast<BlockArgument>(v);
-  // (A splat constant is rebuilt, wherever it is: two copies then CSE.)
-  bool constant = isa_and_nonnull<arith::ConstantOp>(def);
+  // (A splat constant is rebuilt, wherever it is: two copies then CSE. A
+  // dense one from outside the loop is converted: it has no splat value.)
+  bool constant = isa_and_nonnull<arith::ConstantOp>(def) &&
+                  isLayoutAgnosticOp(def);
   if (!constant && (outside || (arg && loop && arg.getOwner() == loop.getBody()))) {
     // Converted where the value is defined (once, before the loop).
     if (def)
@@ -370,7 +372,12 @@ bool sinkConversionsOnce(ModuleOp module) {
     ConvertLayoutOp cvt = work.pop_back_val();
     Value x = cvt.getResult(), src = cvt.getSrc();
     Attribute enc = encodingOf(src);
-    if (x.use_empty() || encodingOf(x) == enc)
+    // (A conversion whose users all sank with another operand's is dead.)
+    if (x.use_empty()) {
+      eraseOp(cvt);
+      continue;
+    }
+    if (encodingOf(x) == enc)
       continue;
     // Only work of the loop iteration that computes the accumulator (a
     // softmax between two dots); a loop's result -- a GEMM's epilogue --

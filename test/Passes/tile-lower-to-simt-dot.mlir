@@ -71,3 +71,38 @@ tile.func @shuffle(%p: !tile.ptr<i32>) attributes {tile.num_warps = 1 : i32} {
   tile.store %pp, %c : tensor<4x8x!tile.ptr<i32>, #l2>
   tile.return
 }
+
+// -----
+
+// A row max of an mma accumulator: its slice holds each of the thread's 2
+// rows once (exp2 runs twice, not 8 times); expand_dims picks each result
+// register's row by coordinate (4 registers at [32, 1]), the broadcast
+// spreads them over the 2 n-tiles.
+// CHECK-LABEL: gpu.func @row_max_of_mma(
+// CHECK-COUNT-2:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-NOT:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK:           %[[X:.*]] = llvm.shufflevector %[[E:.*]], %[[E]] [0, 0, 1, 1] : vector<2xf32>
+// CHECK:           %[[B:.*]] = llvm.shufflevector %[[X]], %[[X]] [0, 0, 2, 2, 0, 0, 2, 2] : vector<4xf32>
+// CHECK:           arith.subf %{{.*}}, %[[B]] : vector<8xf32>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#s0 = #tile.slice<{dim = 0, parent = #mma}>
+#s1 = #tile.slice<{dim = 1, parent = #mma}>
+tile.func @row_max_of_mma(%q: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.num_warps = 4 : i32} {
+  %rm = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #s0>
+  %em = tile.expand_dims %rm {axis = 0 : i32} : tensor<32xi32, #s0> -> tensor<1x32xi32, #mma>
+  %om = tile.broadcast %em : tensor<1x32xi32, #mma> -> tensor<32x32xi32, #mma>
+  %v = arith.sitofp %om : tensor<32x32xi32, #mma> to tensor<32x32xf32, #mma>
+  %mx = tile.reduce(%v) {axis = 1 : i32} : (tensor<32x32xf32, #mma>) -> tensor<32xf32, #s1> {
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.maxnumf %x, %y : f32
+    tile.reduce.return %t : f32
+  }
+  %e = math.exp2 %mx : tensor<32xf32, #s1>
+  %x1 = tile.expand_dims %e {axis = 1 : i32} : tensor<32xf32, #s1> -> tensor<32x1xf32, #mma>
+  %xb = tile.broadcast %x1 : tensor<32x1xf32, #mma> -> tensor<32x32xf32, #mma>
+  %d = arith.subf %v, %xb : tensor<32x32xf32, #mma>
+  %qb = tile.splat %q : !tile.ptr<f32> -> tensor<32x32x!tile.ptr<f32>, #mma>
+  %qp = tile.addptr %qb, %om : tensor<32x32x!tile.ptr<f32>, #mma>, tensor<32x32xi32, #mma>
+  tile.store %qp, %d : tensor<32x32x!tile.ptr<f32>, #mma>
+  tile.return
+}
