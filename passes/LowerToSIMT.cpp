@@ -102,6 +102,27 @@ struct SplatLowering : public OpConversionPattern<tile::SplatOp> {
   }
 };
 
+/// For each of `count` result registers, the register of layout `src`
+/// holding the coordinate that `target` (the result's layout seen at the
+/// source's shape) gives it; std::nullopt if `src` holds it nowhere in the
+/// thread. The shuffle mask of broadcast and expand_dims.
+std::optional<SmallVector<int32_t>>
+sourceRegisters(const tile::LinearLayout &src, const tile::LinearLayout &target,
+                int64_t count) {
+  using LL = tile::LinearLayout;
+  DenseMap<uint64_t, int64_t> srcRegOf;
+  for (int64_t r = src.getNumRegisters(); r-- > 0;)
+    srcRegOf[src.flatten(src.applyIn(LL::kRegister, r))] = r;
+  SmallVector<int32_t> mask;
+  for (int64_t e = 0; e < count; ++e) {
+    auto it = srcRegOf.find(target.flatten(target.applyIn(LL::kRegister, e)));
+    if (it == srcRegOf.end())
+      return std::nullopt;
+    mask.push_back(int32_t(it->second));
+  }
+  return mask;
+}
+
 /// Same layout on both sides: the result's register r holds the element
 /// of the source register whose coordinate is r's with the stretched
 /// dimensions zeroed (the source's lanes and warps must place the
@@ -121,21 +142,14 @@ struct BroadcastLowering : public OpConversionPattern<tile::BroadcastOp> {
       if (llvm::ArrayRef(sl.getBases(in)) != projected.getBases(in))
         return rewriter.notifyMatchFailure(
             op, "source and result place lanes or warps differently");
-    DenseMap<uint64_t, int64_t> srcRegOf;
-    for (int64_t r = sl.getNumRegisters(); r-- > 0;)
-      srcRegOf[sl.flatten(sl.applyIn(LL::kRegister, r))] = r;
-    SmallVector<int32_t> mask;
-    for (int64_t e = 0; e < dl.getNumRegisters(); ++e) {
-      auto it = srcRegOf.find(
-          projected.flatten(projected.applyIn(LL::kRegister, e)));
-      if (it == srcRegOf.end())
-        return rewriter.notifyMatchFailure(op, "a result register has no "
-                                               "source register");
-      mask.push_back(int32_t(it->second));
-    }
+    std::optional<SmallVector<int32_t>> mask =
+        sourceRegisters(sl, projected, dl.getNumRegisters());
+    if (!mask)
+      return rewriter.notifyMatchFailure(op, "a result register has no "
+                                             "source register");
     Value src = adaptor.getSrc();
     rewriter.replaceOp(op, LLVM::ShuffleVectorOp::create(
-                               rewriter, op.getLoc(), src, src, mask));
+                               rewriter, op.getLoc(), src, src, *mask));
     return success();
   }
 };
@@ -157,28 +171,21 @@ struct ExpandDimsLowering : public OpConversionPattern<tile::ExpandDimsOp> {
       if (llvm::ArrayRef(src.getBases(in)) != dropped.getBases(in))
         return rewriter.notifyMatchFailure(op, "source is not a slice of the "
                                                "result layout");
-    DenseMap<uint64_t, int64_t> srcRegOf;
-    for (int64_t r = src.getNumRegisters(); r-- > 0;)
-      srcRegOf[src.flatten(src.applyIn(LL::kRegister, r))] = r;
-    SmallVector<int32_t> mask;
-    for (int64_t e = 0; e < dst.getNumRegisters(); ++e) {
-      auto it = srcRegOf.find(
-          dropped.flatten(dropped.applyIn(LL::kRegister, e)));
-      if (it == srcRegOf.end())
-        return rewriter.notifyMatchFailure(op, "a result register has no "
-                                               "source register");
-      mask.push_back(int32_t(it->second));
-    }
+    std::optional<SmallVector<int32_t>> mask =
+        sourceRegisters(src, dropped, dst.getNumRegisters());
+    if (!mask)
+      return rewriter.notifyMatchFailure(op, "a result register has no "
+                                             "source register");
     Value src0 = adaptor.getSrc();
-    bool identity = int64_t(mask.size()) == src.getNumRegisters();
-    for (int64_t e = 0; identity && e < int64_t(mask.size()); ++e)
-      identity = mask[e] == e;
+    bool identity = int64_t(mask->size()) == src.getNumRegisters();
+    for (int64_t e = 0; identity && e < int64_t(mask->size()); ++e)
+      identity = (*mask)[e] == e;
     if (identity) {
       rewriter.replaceOp(op, src0);
       return success();
     }
     rewriter.replaceOp(op, LLVM::ShuffleVectorOp::create(
-                               rewriter, op.getLoc(), src0, src0, mask));
+                               rewriter, op.getLoc(), src0, src0, *mask));
     return success();
   }
 };

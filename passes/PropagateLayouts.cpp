@@ -48,6 +48,20 @@ using namespace tilec::tile;
 
 namespace {
 
+/// A copy of single-result `def` right after it, operands mapped by `map`,
+/// its result of type `want` (a splat constant rebuilt in that type).
+Value cloneWithType(OpBuilder &b, Operation *def, IRMapping &map, Type want) {
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointAfter(def);
+  Operation *clone = b.clone(*def, map);
+  clone->getResult(0).setType(want);
+  if (auto c = dyn_cast<arith::ConstantOp>(clone))
+    c.setValueAttr(SplatElementsAttr::get(
+        cast<ShapedType>(want),
+        cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
+  return clone->getResult(0);
+}
+
 /// Whether `v` can be computed in layout `enc` without a conversion inside
 /// `loop`, where `arg` is the iteration argument being retyped.
 bool canRematerialize(Value v, Attribute enc, BlockArgument arg,
@@ -100,15 +114,7 @@ Value rematerialize(OpBuilder &b, Value v, Attribute enc, BlockArgument arg,
     IRMapping map;
     for (Value o : def->getOperands())
       map.map(o, rematerialize(b, o, enc, arg, newArg, loop, done));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointAfter(def);
-    Operation *clone = b.clone(*def, map);
-    clone->getResult(0).setType(want);
-    if (auto c = dyn_cast<arith::ConstantOp>(clone))
-      c.setValueAttr(SplatElementsAttr::get(
-          cast<ShapedType>(want),
-          cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
-    result = clone->getResult(0);
+    result = cloneWithType(b, def, map, want);
   }
   done[v] = result;
   return result;
@@ -252,14 +258,7 @@ Value materializeIn(OpBuilder &b, Value v, Attribute enc, scf::ForOp loop,
     IRMapping map;
     for (Value o : def->getOperands())
       map.map(o, materializeIn(b, o, operandEnc, loop, def, done));
-    b.setInsertionPointAfter(def);
-    Operation *clone = b.clone(*def, map);
-    clone->getResult(0).setType(want);
-    if (auto c = dyn_cast<arith::ConstantOp>(clone))
-      c.setValueAttr(SplatElementsAttr::get(
-          cast<ShapedType>(want),
-          cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
-    result = clone->getResult(0);
+    result = cloneWithType(b, def, map, want);
   }
   done[{v, enc}] = result;
   return result;

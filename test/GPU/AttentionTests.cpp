@@ -63,10 +63,6 @@
 #include <thread>
 #include <vector>
 
-#ifndef TILEC_GPU_DOT_TESTS
-#define TILEC_GPU_DOT_TESTS 0
-#endif
-
 using namespace tilec;
 using namespace tilec::gputest;
 
@@ -317,22 +313,12 @@ bool isDescriptorForm(const std::string &file) {
   return file.find("_desc_") != std::string::npos;
 }
 
-/// Loads an attention kernel: SKIP while the build leaves the tl.dot
-/// kernels out (TILEC_GPU_DOT_TESTS off), FAIL when a built one is missing.
+/// Loads an attention kernel (dotKernel: SKIP while the build leaves the
+/// tl.dot kernels out, FAIL when a built one is missing).
 Kernel attentionKernel(const Env &env, const std::string &file) {
-  if (!env.hasKernelFile(file)) {
-#if TILEC_GPU_DOT_TESTS
-    failCase(env.kernelDir + "/" + file +
-             ".ptx not found, though this build compiles the tl.dot kernels "
-             "(TILEC_GPU_DOT_TESTS=ON)");
-#else
-    throw CaseSkip{file + ".ptx not built: the tl.dot kernels need "
-                          "-DTILEC_GPU_DOT_TESTS=ON (the dot backend)",
-                   /*expected=*/true};
-#endif
-  }
-  return env.kernel(file, isDescriptorForm(file) ? "attn_fwd_desc_kernel"
-                                                 : "attn_fwd_kernel");
+  return dotKernel(env, file,
+                   isDescriptorForm(file) ? "attn_fwd_desc_kernel"
+                                          : "attn_fwd_kernel");
 }
 
 /// attn_fwd_kernel of `file` on one random problem: grid (cdiv(N_Q, 128),

@@ -77,6 +77,29 @@
 using namespace tilec;
 using namespace tilec::gputest;
 
+Kernel tilec::gputest::dotKernel(const Env &env, const std::string &file,
+                                 const std::string &name) {
+#if !TILEC_GPU_TUTORIAL03
+  if (file == "matmul_tutorial03_leaky_relu" && !env.hasKernelFile(file))
+    throw CaseSkip{"Triton's 03-matrix-multiplication.py is not in this "
+                   "build's source tree (test/Frontend/Inputs/README.md says "
+                   "where to copy it)",
+                   /*expected=*/true};
+#endif
+  if (!env.hasKernelFile(file)) {
+#if TILEC_GPU_DOT_TESTS
+    failCase(env.kernelDir + "/" + file +
+             ".ptx not found, though this build compiles the tl.dot kernels "
+             "(TILEC_GPU_DOT_TESTS=ON)");
+#else
+    throw CaseSkip{file + ".ptx not built: the tl.dot kernels need "
+                          "-DTILEC_GPU_DOT_TESTS=ON (the dot backend)",
+                   /*expected=*/true};
+#endif
+  }
+  return env.kernel(file, name);
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -463,31 +486,6 @@ void expectExact(const Output &out, const std::vector<double> &ref, int cols,
     }
 }
 
-/// Loads a tl.dot kernel: SKIP while the build leaves the dot kernels out
-/// (or, for tutorial 03, while its source is not in the tree), FAIL when it
-/// should have compiled them.
-Kernel dotKernel(const Env &env, const std::string &file,
-                 const std::string &name) {
-#if !TILEC_GPU_TUTORIAL03
-  if (file == "matmul_tutorial03_leaky_relu" && !env.hasKernelFile(file))
-    throw CaseSkip{"Triton's 03-matrix-multiplication.py is not in this "
-                   "build's source tree (test/Frontend/Inputs/README.md says "
-                   "where to copy it)",
-                   /*expected=*/true};
-#endif
-  if (!env.hasKernelFile(file)) {
-#if TILEC_GPU_DOT_TESTS
-    failCase(env.kernelDir + "/" + file +
-             ".ptx not found, though this build compiles the tl.dot kernels "
-             "(TILEC_GPU_DOT_TESTS=ON)");
-#else
-    throw CaseSkip{file + ".ptx not built: the tl.dot kernels need "
-                          "-DTILEC_GPU_DOT_TESTS=ON (the dot backend)",
-                   /*expected=*/true};
-#endif
-  }
-  return env.kernel(file, name);
-}
 
 //===----------------------------------------------------------------------===//
 // grouped_matmul_kernel (tutorial 08's grouped GEMM)

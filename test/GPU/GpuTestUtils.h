@@ -324,6 +324,13 @@ void addDebugCases(std::vector<TestCase> &cases);
 /// The fused attention forward cases and the CPU check of their reference
 /// and tolerances (AttentionTests.cpp).
 void addAttentionCases(std::vector<TestCase> &cases);
+
+/// Loads tl.dot kernel `name` from `file`.ptx (DotTests.cpp): a SKIP while
+/// the build leaves the dot kernels out (TILEC_GPU_DOT_TESTS off; tutorial
+/// 03 while its source is not in the tree), a FAIL when a kernel the build
+/// should have compiled is missing.
+Kernel dotKernel(const Env &env, const std::string &file,
+                 const std::string &name);
 int runDebugChild(int argc, char **argv);
 
 } // namespace gputest

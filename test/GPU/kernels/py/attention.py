@@ -19,6 +19,32 @@ import triton.language as tl
 
 
 @triton.jit
+def _softmax_step(qk, m_i, qk_scale, start_n, N_KV, offs_m, offs_n, MASKED: tl.constexpr,
+                  CAUSAL: tl.constexpr):
+    """One key block of the online softmax: the weights p = exp2(scaled
+    scores - running max), the factor alpha rescaling what came before, and
+    the new running max. MASKED blocks set the scores of keys >= N_KV (and,
+    CAUSAL, of keys after the query) to -inf."""
+    if MASKED:
+        cols = start_n + offs_n[None, :]
+        mask = cols < N_KV
+        if CAUSAL:
+            mask = mask & (offs_m[:, None] >= cols)
+        qk = tl.where(mask, qk * qk_scale, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        # A row with every score so far masked keeps m = -inf; subtract 0
+        # instead so exp2 gives 0, not exp2(-inf + inf) = NaN.
+        m_use = tl.where(m_ij == float("-inf"), 0.0, m_ij)
+        p = tl.math.exp2(qk - m_use[:, None])
+        alpha = tl.math.exp2(m_i - m_use)
+    else:
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+    return p, alpha, m_ij
+
+
+@triton.jit
 def _attn_fwd_inner(acc, l_i, m_i, q, K_block_ptr, V_block_ptr, start_m, qk_scale,
                     lo, hi, N_KV, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     MASKED: tl.constexpr, CAUSAL: tl.constexpr, offs_m, offs_n):
@@ -34,22 +60,8 @@ def _attn_fwd_inner(acc, l_i, m_i, q, K_block_ptr, V_block_ptr, start_m, qk_scal
         else:
             k = tl.load(K_block_ptr)
         qk = tl.dot(q, k)
-        if MASKED:
-            cols = start_n + offs_n[None, :]
-            mask = cols < N_KV
-            if CAUSAL:
-                mask = mask & (offs_m[:, None] >= cols)
-            qk = tl.where(mask, qk * qk_scale, float("-inf"))
-            m_ij = tl.maximum(m_i, tl.max(qk, 1))
-            # A row with every score so far masked keeps m = -inf; subtract 0
-            # instead so exp2 gives 0, not exp2(-inf + inf) = NaN.
-            m_use = tl.where(m_ij == float("-inf"), 0.0, m_ij)
-            p = tl.math.exp2(qk - m_use[:, None])
-            alpha = tl.math.exp2(m_i - m_use)
-        else:
-            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-            p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
-            alpha = tl.math.exp2(m_i - m_ij)
+        p, alpha, m_ij = _softmax_step(qk, m_i, qk_scale, start_n, N_KV, offs_m, offs_n,
+                                       MASKED, CAUSAL)
         l_i = l_i * alpha + tl.sum(p, 1)
         acc = acc * alpha[:, None]
         if MASKED:
@@ -142,20 +154,8 @@ def _attn_fwd_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, k_row0, qk_scale, lo,
         start_n = tl.multiple_of(start_n, BLOCK_N)
         k = desc_k.load([k_row0 + start_n, 0]).T
         qk = tl.dot(q, k)
-        if MASKED:
-            cols = start_n + offs_n[None, :]
-            mask = cols < N_KV
-            if CAUSAL:
-                mask = mask & (offs_m[:, None] >= cols)
-            qk = tl.where(mask, qk * qk_scale, float("-inf"))
-            m_ij = tl.maximum(m_i, tl.max(qk, 1))
-            m_use = tl.where(m_ij == float("-inf"), 0.0, m_ij)
-            p = tl.math.exp2(qk - m_use[:, None])
-            alpha = tl.math.exp2(m_i - m_use)
-        else:
-            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-            p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
-            alpha = tl.math.exp2(m_i - m_ij)
+        p, alpha, m_ij = _softmax_step(qk, m_i, qk_scale, start_n, N_KV, offs_m, offs_n,
+                                       MASKED, CAUSAL)
         l_i = l_i * alpha + tl.sum(p, 1)
         acc = acc * alpha[:, None]
         v = desc_v.load([k_row0 + start_n, 0])
