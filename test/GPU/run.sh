@@ -119,7 +119,7 @@ if [ "$sanitize" = 1 ]; then
     racy+=",histogram_b128_n16_w8,nan_reductions_w8"
     # Fused attention: two chained dots, P through registers, K and V
     # pipelined (--quick below leaves out its 4097-key case).
-    racy+=",attn_fwd_bf16_d128_causal"
+    racy+=",attn_fwd_bf16_d128_causal,attn_fwd_desc_fp16_d128_full"
     echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only $racy --quick"
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 3 \
       "$here/bin/tilec-gpu-tests" "$kernels" --only "$racy" --quick
@@ -134,6 +134,7 @@ if [ "$sanitize" = 1 ]; then
     sync+=",matmul_tma_persistent_fp16_f32_tma,matmul_desc_fp16,$ws"
     sync+=",wgmma_fp16_tmaptr,wgmma_bf16_k32_tmaptr,matmul_desc_fp16_gelu"
     sync+=",wgmma_fp16_cc_tmaptr,wgmma_fp8e4nv_tn_tmaptr"
+    sync+=",attn_fwd_desc_fp16_d128_full"
     echo "== compute-sanitizer --tool synccheck tilec-gpu-tests --only $sync"
     "$sanitizer" --tool synccheck --error-exitcode 3 \
       "$here/bin/tilec-gpu-tests" "$kernels" --only "$sync"
