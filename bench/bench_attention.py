@@ -29,7 +29,10 @@ tensors is reported and left out.
 Problem: bf16 (--dtypes), batch 4, 32 heads, head dim 128, N_Q = N_KV = N
 for N = 1024, 4096, 8192, causal (top-left, torch's is_causal) and not; Q, K,
 V are torch.randn in [B, H, N, D] (contiguous), sm_scale = 1/sqrt(D), the
-same tensors for every implementation. Each output is first checked against
+same tensors for every implementation. --untuned times (N_Q, N_KV) = 1000 x
+1000, 4097 x 4097 (lengths Triton's JIT leaves plain i32: tilec runs its
+plain-signature test kernel) and 16 x 8192 (few query rows; causal counts the
+visible pairs) instead. Each output is first checked against
 SDPA's (the default backend): max abs error printed, tilec's must stay below
 --atol (default 0.0625 bf16, 0.0078 fp16: a few ulps of O's type at |O| ~ 1),
 the peers' only warn. tilec's and Triton's M (the base-2 log-sum-exp per row)
@@ -70,8 +73,17 @@ FORMS = {"blockptr": ("attn_fwd_kernel", "bench_attn_fwd"),
 FORM = "blockptr"
 
 
-def ptx_name(dt, causal):
-    return f"{FORMS[FORM][1]}_{dt}_d{HEAD_DIM}_{'causal' if causal else 'full'}.ptx"
+# --untuned: (N_Q, N_KV) off the tuned sizes -- lengths not multiples of 16
+# and few query rows against many keys.
+UNTUNED = ((1000, 1000), (4097, 4097), (16, 8192))
+
+
+def ptx_name(dt, causal, aligned=True):
+    """The PTX of the signature Triton's JIT picks: N_Q and N_KV i32:16 when
+    both are multiples of 16 (the benchmark's kernels), else plain (the test
+    kernels attn_fwd[_desc]_<dtype>_d128_<mode>)."""
+    prefix = FORMS[FORM][1] if aligned else FORMS[FORM][1][len("bench_"):]
+    return f"{prefix}_{dt}_d{HEAD_DIM}_{'causal' if causal else 'full'}.ptx"
 
 
 def parse_args(argv=None):
@@ -91,6 +103,11 @@ def parse_args(argv=None):
     p.add_argument("--seqlens", default="1024,4096,8192",
                    help="comma-separated N (N_Q = N_KV; multiples of 16: the PTX's "
                         "signature says so)")
+    p.add_argument("--untuned", action="store_true",
+                   help="the untuned shapes instead of --seqlens: (N_Q, N_KV) = " +
+                        ", ".join(f"{a}x{b}" for a, b in UNTUNED) +
+                        " (a length not a multiple of 16 runs the plain-i32 test kernel, "
+                        "as Triton's JIT specializes it)")
     p.add_argument("--dtypes", default="bf16", help="comma-separated: bf16, fp16")
     p.add_argument("--causal", choices=("both", "yes", "no"), default="both")
     p.add_argument("--no-sweep", action="store_true",
@@ -114,6 +131,7 @@ def parse_args(argv=None):
     if not args.seqlens or any(n <= 0 or n % 16 for n in args.seqlens):
         p.error("--seqlens: each N must be a positive multiple of 16 (the kernels' "
                 "N_Q and N_KV are i32:16)")
+    args.shapes = list(UNTUNED) if args.untuned else [(n, n) for n in args.seqlens]
     args.dtypes = [d for d in args.dtypes.split(",") if d]
     if not args.dtypes or any(d not in ATOL for d in args.dtypes):
         p.error(f"--dtypes: expected bf16 and/or fp16, found '{','.join(args.dtypes)}'")
@@ -125,9 +143,10 @@ def parse_args(argv=None):
 
 def check_inputs(args):
     """Every PTX file and the kernel source exist, before torch starts."""
-    missing = [os.path.join(args.kernels, ptx_name(dt, c))
-               for dt in args.dtypes for c in args.causal_modes
-               if not os.path.exists(os.path.join(args.kernels, ptx_name(dt, c)))]
+    needed = {ptx_name(dt, c, nq % 16 == 0 and nkv % 16 == 0)
+              for dt in args.dtypes for c in args.causal_modes for nq, nkv in args.shapes}
+    missing = [os.path.join(args.kernels, n) for n in sorted(needed)
+               if not os.path.exists(os.path.join(args.kernels, n))]
     if missing:
         raise SystemExit("bench_attention.py: missing tilec kernel(s): " + ", ".join(missing) +
                          " (the attention kernels are built with the tl.dot kernels: "
@@ -184,28 +203,31 @@ def main(argv=None):
         dtype = dtypes[dt]
         atol = args.atol if args.atol is not None else ATOL[dt]
         for causal in args.causal_modes:
-            kernel = ctx.load_file(os.path.join(args.kernels, ptx_name(dt, causal))) \
-                .kernel(kernel_name)
-            for N in args.seqlens:
-                gen = torch.Generator(device=dev).manual_seed(N + int(causal))
-                q, k, v = (torch.randn((B, H, N, D), device=dev, dtype=dtype, generator=gen)
-                           for _ in range(3))
+            for NQ, NKV in args.shapes:
+                aligned = NQ % 16 == 0 and NKV % 16 == 0
+                kernel = ctx.load_file(os.path.join(args.kernels,
+                                                    ptx_name(dt, causal, aligned))) \
+                    .kernel(kernel_name)
+                gen = torch.Generator(device=dev).manual_seed(NQ * 7 + NKV + int(causal))
+                q = torch.randn((B, H, NQ, D), device=dev, dtype=dtype, generator=gen)
+                k, v = (torch.randn((B, H, NKV, D), device=dev, dtype=dtype, generator=gen)
+                        for _ in range(2))
                 o_tilec, o_triton = torch.empty_like(q), torch.empty_like(q)
-                m_tilec = torch.empty((B * H, N), device=dev, dtype=torch.float32)
+                m_tilec = torch.empty((B * H, NQ), device=dev, dtype=torch.float32)
                 m_triton = torch.empty_like(m_tilec)
-                grid = (triton.cdiv(N, CONFIG["BLOCK_M"]), B * H)
+                grid = (triton.cdiv(NQ, CONFIG["BLOCK_M"]), B * H)
                 strides = (*q.stride(), *k.stride(), *v.stride(), *o_tilec.stride())
 
                 # The arguments after M and Out: strides, H, N_Q, N_KV
                 # (blockptr) or Z, H, N_Q, N_KV (desc).
-                shape_args = (*strides, H, N, N) if FORM == "blockptr" else (B, H, N, N)
+                shape_args = (*strides, H, NQ, NKV) if FORM == "blockptr" else (B, H, NQ, NKV)
                 extra = {} if FORM == "blockptr" else {"WARP_SPECIALIZE": False}
 
                 def run_tilec():
                     kernel.launch(grid, q, k, v, sm_scale, m_tilec, o_tilec, *shape_args)
 
                 def triton_fn(block_n, stages, warps, o=o_triton, m=m_triton):
-                    g = (triton.cdiv(N, CONFIG["BLOCK_M"]), B * H)
+                    g = (triton.cdiv(NQ, CONFIG["BLOCK_M"]), B * H)
                     fn = getattr(att, kernel_name)
 
                     def run():
@@ -219,7 +241,7 @@ def main(argv=None):
                 # tilec's other configs (PTX <name>_n<BN>s<S>w<W>.ptx beside the
                 # default's), each launched with its own BLOCK_M 128 grid.
                 tilec_cfgs = {}
-                if not args.no_sweep:
+                if not args.no_sweep and aligned:
                     base = ptx_name(dt, causal)[:-4] + "_"
                     for fname in sorted(os.listdir(args.kernels)):
                         if fname.startswith(base) and fname.endswith(".ptx"):
@@ -227,7 +249,8 @@ def main(argv=None):
                                 .kernel(kernel_name)
                             tilec_cfgs[fname[len(base):-4]] = kc
                 impls = {"tilec": run_tilec, "triton": run_triton}
-                what = f"{dt} B={B} H={H} N={N} D={D} {'causal' if causal else 'full'}"
+                size = f"{NQ}" if NQ == NKV else f"{NQ}x{NKV}"
+                what = f"{dt} B={B} H={H} N={size} D={D} {'causal' if causal else 'full'}"
 
                 # Correctness first: against SDPA's default backend.
                 ref = sdpa(None, q, k, v, causal)
@@ -262,7 +285,7 @@ def main(argv=None):
                     z, h = divmod(zh, H)
                     s = (q[z, h].float() @ k[z, h].float().T) * sm_scale
                     if causal:
-                        s.masked_fill_(torch.ones(N, N, device=dev, dtype=torch.bool)
+                        s.masked_fill_(torch.ones(NQ, NKV, device=dev, dtype=torch.bool)
                                        .triu_(1), float("-inf"))
                     lse2 = torch.logsumexp(s, dim=1) / math.log(2.0)
                     del s
@@ -340,12 +363,19 @@ def main(argv=None):
                 times["tilec_best"] = [min(t, b) for t, b in
                                        zip(times["tilec"],
                                            times.get("tilec_best", times["tilec"]))]
-                flops = 4.0 * B * H * N * N * D * (0.5 if causal else 1.0)
+                # Query-key pairs computed: all, half for causal at N_Q = N_KV
+                # (the FlashAttention papers' count), else the visible ones.
+                pairs = NQ * NKV
+                if causal:
+                    pairs = NQ * NKV / 2 if NQ == NKV else \
+                        sum(min(i + 1, NKV) for i in range(NQ))
+                flops = 4.0 * B * H * pairs * D
                 med = {name: statistics.median(ts) for name, ts in times.items()}
                 tflops = {name: flops / (ms * 1e-3) / 1e12 for name, ms in med.items()}
                 row = {
-                    "dtype": dt, "B": B, "H": H, "N": N, "D": D, "causal": causal,
-                    "ptx": ptx_name(dt, causal),
+                    "dtype": dt, "B": B, "H": H, "N": size, "N_Q": NQ, "N_KV": NKV,
+                    "D": D, "causal": causal,
+                    "ptx": ptx_name(dt, causal, aligned),
                     "triton_best_config": dict(BLOCK_M=CONFIG["BLOCK_M"], BLOCK_N=best_cfg[0],
                                                num_stages=best_cfg[1], num_warps=best_cfg[2]),
                     **{f"{n}_ms": med[n] for n in med},
