@@ -34,6 +34,7 @@
 #include "passes/LayoutUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 
 #define DEBUG_TYPE "tile-propagate-layouts"
 
@@ -354,21 +355,28 @@ sinkInto(Operation *user, Value x, Value src, Attribute enc,
 /// operand of the next dot, which the accumulator's layout gives in
 /// registers, or a store's value). Returns whether anything moved.
 bool sinkConversionsOnce(ModuleOp module) {
+  // The work list, and the set of its ops still alive: an erased op leaves
+  // the set, so a stale list entry is skipped (or, if a new conversion took
+  // its memory, stands for that one, which is pending too).
   SmallVector<ConvertLayoutOp> work;
+  llvm::DenseSet<Operation *> pending;
+  auto push = [&](ConvertLayoutOp c) {
+    work.push_back(c);
+    pending.insert(c);
+  };
   module.walk([&](ConvertLayoutOp cvt) {
     if (isAccumulatorLayout(encodingOf(cvt.getSrc())))
-      work.push_back(cvt);
+      push(cvt);
   });
-  // (An erased conversion leaves the work list before its memory can be
-  // reused by a new op.)
   auto eraseOp = [&](Operation *op) {
-    if (auto c = dyn_cast<ConvertLayoutOp>(op))
-      llvm::erase(work, c);
+    pending.erase(op);
     op->erase();
   };
   bool changed = false;
   for (int budget = 100000; !work.empty() && budget > 0; --budget) {
     ConvertLayoutOp cvt = work.pop_back_val();
+    if (!pending.erase(cvt))
+      continue;
     Value x = cvt.getResult(), src = cvt.getSrc();
     Attribute enc = encodingOf(src);
     // (A conversion whose users all sank with another operand's is dead.)
@@ -402,7 +410,7 @@ bool sinkConversionsOnce(ModuleOp module) {
       continue;
     for (Operation *u : sinkable)
       for (ConvertLayoutOp c : sinkInto(u, x, src, enc, eraseOp))
-        work.push_back(c);
+        push(c);
     changed = true;
     if (x.use_empty())
       eraseOp(cvt);
