@@ -523,6 +523,477 @@ void expectEmptyKeysRefused(const Env &env, const std::string &file,
              st.message());
 }
 
+//===----------------------------------------------------------------------===//
+// The backward pass (attn_bwd_preprocess_kernel, attn_bwd_kernel)
+//===----------------------------------------------------------------------===//
+
+/// attn_bwd_kernel's blocks: keys per dK/dV program and queries per step;
+/// queries per dQ program and keys per step (test/CMakeLists.txt).
+constexpr int kBlockM1 = 32, kBlockN1 = 128, kBlockM2 = 128, kBlockN2 = 32;
+/// attn_bwd_preprocess_kernel's rows per program.
+constexpr int kBlockPre = 128;
+
+/// The float64 gradients of the attention of the stored inputs for the
+/// upstream gradient dO (what torch.autograd gives in float64), and each
+/// element's bound; Delta as the preprocess kernel computes it from the
+/// stored O. [z][h][n][d] order, n < N_Q for dQ, n < N_KV for dK and dV.
+struct BwdReference {
+  std::vector<double> dq, dqBound, dk, dkBound, dv, dvBound;
+  std::vector<double> delta, deltaBound; // [z * H + h][i]
+};
+
+/// What the backward reads from the forward: O rounded to the inputs' type
+/// (in the shape's layout) and M in fp32, both from the float64 forward.
+struct FwdOutputs {
+  std::vector<uint16_t> oBits;
+  std::vector<double> o;       // decoded, [z][h][i][d]
+  std::vector<uint32_t> mBits; // [z * H + h][i]
+};
+
+FwdOutputs storedForward(const AttnShape &s, const AttnReference &fwd) {
+  FwdOutputs out;
+  out.oBits.assign(s.elems(s.NQ), 0);
+  out.o.assign(s.elems(s.NQ), 0.0);
+  out.mBits.assign(size_t(s.Z) * s.H * s.NQ, 0);
+  for (int z = 0; z < s.Z; ++z)
+    for (int h = 0; h < s.H; ++h)
+      for (int i = 0; i < s.NQ; ++i) {
+        size_t r = (size_t(z) * s.H + h) * s.NQ + i;
+        out.mBits[r] = floatBits(float(fwd.m[r]));
+        for (int d = 0; d < s.D; ++d) {
+          uint16_t b = encode(s.elem, float(fwd.o[r * s.D + d]));
+          out.oBits[s.offset(s.NQ, z, h, i, d)] = b;
+          out.o[r * s.D + d] = decode(s.elem, b);
+        }
+      }
+  return out;
+}
+
+/// The gradients and their bounds. With x_ij = s_ij sm_scale log2(e) and
+/// P_ij = exp2(x_ij - M_i) (exact softmax weights of the visible pairs),
+/// dP = dO V^T, Delta_i = sum_j P_ij dP_ij, dS = P * (dP - Delta):
+/// dV = P^T dO, dQ = sm_scale dS K, dK = sm_scale dS^T Q. What the kernels
+/// may lose (u_p: the half ulp of the inputs' type; g_k = 2 (k + 1) 2^-23,
+/// the fp32 sum of k exact products):
+///  - Delta from the stored O: (u_p + g_D) sum_d |O_id dO_id|;
+///  - each weight recomputed as exp2(fp32 x - fp32 M): a relative
+///    ep_ij = ln(2) (g_D sum_d |q k| sm_scale log2 e + 2^-22 |x| +
+///    2^-23 (|M| + |x - M|)) + 2^-21 (ex2.approx);
+///  - P rounded for the dV dot (u_p relative, fp16 below 2^-14: 2^-25);
+///  - dS_ij: P ((ep + 2^-22) |dP - Delta| + 1.01 (g_D sum_d |dO V| +
+///    e_Delta)), then rounded for the dQ and dK dots (u_p, fp16: 2^-25);
+///  - the fp32 sums of the three products over the other sequence
+///    (g_n relative to the sums of magnitudes), sm_scale's product (2^-24),
+///    and the output's rounding u_p (|ref| + e) (+ fp16's subnormal half
+///    ulp).
+BwdReference backwardReference(const AttnShape &s, const AttnTensor &q,
+                               const AttnTensor &k, const AttnTensor &v,
+                               const AttnTensor &dO, const FwdOutputs &fo,
+                               const AttnReference &fwd) {
+  const int D = s.D, NQ = s.NQ, NKV = s.NKV;
+  const double scale = s.smScale(), scale2 = scale * kLog2e;
+  const bool f16 = s.elem == AttnElem::F16;
+  const double uP = f16 ? std::ldexp(1.0, -11) : std::ldexp(1.0, -8);
+  const double sub = f16 ? std::ldexp(1.0, -25) : 0.0;
+  const double fOut = f16 ? std::ldexp(1.0, -25) : std::ldexp(1.0, -134);
+  const double gD = 2.0 * (D + 1) * std::ldexp(1.0, -23);
+  const double gQ = 2.0 * (NQ + 1) * std::ldexp(1.0, -23);
+  const double gK = 2.0 * (NKV + 1) * std::ldexp(1.0, -23);
+  BwdReference ref;
+  size_t heads = size_t(s.Z) * s.H;
+  ref.dq.assign(heads * NQ * D, 0.0);
+  ref.dqBound.assign(heads * NQ * D, 0.0);
+  ref.dk.assign(heads * NKV * D, 0.0);
+  ref.dkBound.assign(heads * NKV * D, 0.0);
+  ref.dv.assign(heads * NKV * D, 0.0);
+  ref.dvBound.assign(heads * NKV * D, 0.0);
+  ref.delta.assign(heads * NQ, 0.0);
+  ref.deltaBound.assign(heads * NQ, 0.0);
+  // Per head: the weights, their relative error, dS and its error (after
+  // rounding to the dots' type), [i][j].
+  size_t pairs = size_t(NQ) * NKV;
+  std::vector<double> P(pairs), ep(pairs), dS(pairs), eS(pairs);
+  for (size_t zh = 0; zh < heads; ++zh) {
+    const double *qh = &q.value[zh * NQ * D], *doh = &dO.value[zh * NQ * D];
+    const double *kh = &k.value[zh * NKV * D], *vh = &v.value[zh * NKV * D];
+    const double *oh = &fo.o[zh * NQ * D];
+    parallelRows(NQ, [&](size_t i) {
+      size_t r = zh * NQ + i;
+      double dsum = 0, dabs = 0;
+      for (int d = 0; d < D; ++d) {
+        dsum += oh[i * D + d] * doh[i * D + d];
+        dabs += std::fabs(oh[i * D + d] * doh[i * D + d]);
+      }
+      ref.delta[r] = dsum;
+      ref.deltaBound[r] = gD * dabs + std::ldexp(std::fabs(dsum), -24);
+      int n = s.visible(int(i));
+      double M = fwd.m[r] * kLn2, Mf = double(bitsFloat(fo.mBits[r]));
+      // e_Delta: the stored O's rounding (u_p |O| + fp16's subnormal half
+      // ulp) and the fp32 sum.
+      double eDelta = (uP + gD) * dabs + sub * D + ref.deltaBound[r];
+      std::vector<double> dP(n > 0 ? n : 1);
+      double deltaTrue = 0;
+      for (int j = 0; j < n; ++j) {
+        double a = 0, g = 0, c = 0, cab = 0;
+        for (int d = 0; d < D; ++d) {
+          a += qh[i * D + d] * kh[size_t(j) * D + d];
+          g += std::fabs(qh[i * D + d] * kh[size_t(j) * D + d]);
+          c += doh[i * D + d] * vh[size_t(j) * D + d];
+          cab += std::fabs(doh[i * D + d] * vh[size_t(j) * D + d]);
+        }
+        double x = a * scale2, p = std::exp(a * scale - M);
+        P[i * NKV + j] = p;
+        double e2 = gD * g * scale2 + std::ldexp(std::fabs(x), -22) +
+                    std::ldexp(std::fabs(Mf) + std::fabs(x - Mf), -23);
+        ep[i * NKV + j] = kLn2 * e2 + std::ldexp(1.0, -21);
+        dP[j] = c;
+        dS[i * NKV + j] = cab; // |dO V| sums, until dS is known
+        deltaTrue += p * c;
+      }
+      for (int j = 0; j < n; ++j) {
+        size_t ij = i * NKV + j;
+        double p = P[ij], diff = dP[j] - deltaTrue;
+        double e = p * ((ep[ij] + std::ldexp(1.0, -22)) * std::fabs(diff) +
+                        1.01 * (gD * dS[ij] + eDelta));
+        dS[ij] = p * diff;
+        eS[ij] = e + uP * (std::fabs(dS[ij]) + e) + sub;
+      }
+      for (int j = n; j < NKV; ++j) {
+        size_t ij = i * NKV + j;
+        P[ij] = ep[ij] = dS[ij] = eS[ij] = 0;
+      }
+      // dQ_i = sm_scale sum_j dS_ij K_j.
+      for (int d = 0; d < D; ++d) {
+        double acc = 0, err = 0, mag = 0;
+        for (int j = 0; j < n; ++j) {
+          double kv = kh[size_t(j) * D + d];
+          acc += dS[i * NKV + j] * kv;
+          err += eS[i * NKV + j] * std::fabs(kv);
+          mag += std::fabs(dS[i * NKV + j] * kv);
+        }
+        double val = scale * acc;
+        double e = scale * (err + gK * (mag + err)) +
+                   std::ldexp(std::fabs(val), -23);
+        ref.dq[r * D + d] = val;
+        ref.dqBound[r * D + d] = n == 0 ? 0 : e + uP * (std::fabs(val) + e) + fOut;
+      }
+    });
+    // dK_j = sm_scale sum_i dS_ij Q_i, dV_j = sum_i P_ij dO_i.
+    parallelRows(NKV, [&](size_t j) {
+      size_t r = zh * NKV + j;
+      std::vector<double> ak(D, 0), ek(D, 0), mk(D, 0), av(D, 0), ev(D, 0),
+          mv(D, 0);
+      for (int i = 0; i < NQ; ++i) {
+        size_t ij = size_t(i) * NKV + j;
+        double p = P[ij], ds = dS[ij], es = eS[ij], e = ep[ij];
+        if (p == 0 && ds == 0)
+          continue;
+        double pe = p * (e + uP) + sub;
+        for (int d = 0; d < D; ++d) {
+          double qv = qh[size_t(i) * D + d], dov = doh[size_t(i) * D + d];
+          ak[d] += ds * qv;
+          ek[d] += es * std::fabs(qv);
+          mk[d] += std::fabs(ds * qv);
+          av[d] += p * dov;
+          ev[d] += pe * std::fabs(dov);
+          mv[d] += std::fabs(p * dov);
+        }
+      }
+      for (int d = 0; d < D; ++d) {
+        double valK = scale * ak[d];
+        double eK = scale * (ek[d] + gQ * (mk[d] + ek[d])) +
+                    std::ldexp(std::fabs(valK), -23);
+        ref.dk[r * D + d] = valK;
+        ref.dkBound[r * D + d] = eK + uP * (std::fabs(valK) + eK) + fOut;
+        double valV = av[d];
+        double eV = 1.01 * ev[d] + gQ * (mv[d] + ev[d]);
+        ref.dv[r * D + d] = valV;
+        ref.dvBound[r * D + d] = eV + uP * (std::fabs(valV) + eV) + fOut;
+      }
+    });
+  }
+  return ref;
+}
+
+/// Checks one gradient (in the shape's layout, N rows per head, kGuard
+/// poisoned elements after it) against its reference; returns the worst
+/// error relative to its bound.
+double checkGradient(const AttnShape &s, int N, const char *what,
+                     const std::vector<uint16_t> &bits,
+                     const std::vector<double> &want,
+                     const std::vector<double> &bound) {
+  size_t elems = s.elems(N);
+  for (size_t g = 0; g < kGuard; ++g)
+    if (bits[elems + g] != kPoison16)
+      failCase(std::string(what) + " guard element " + std::to_string(g) +
+               " past the end was written");
+  double worst = 0;
+  char buf[400];
+  for (int z = 0; z < s.Z; ++z)
+    for (int h = 0; h < s.H; ++h)
+      for (int n = 0; n < N; ++n)
+        for (int d = 0; d < s.D; ++d) {
+          size_t r = ((size_t(z) * s.H + h) * N + n) * s.D + d;
+          uint16_t b = bits[s.offset(N, z, h, n, d)];
+          double found = decode(s.elem, b), err = std::fabs(found - want[r]);
+          if (b == kPoison16 || !(err <= bound[r])) {
+            std::snprintf(buf, sizeof(buf),
+                          "%s (z=%d, h=%d, n=%d, d=%d): expected %.9g, found "
+                          "%.9g (0x%04x)%s: error %.3g > bound %.3g",
+                          what, z, h, n, d, want[r], found, unsigned(b),
+                          b == kPoison16 ? " (never written)" : "", err,
+                          bound[r]);
+            failCase(buf);
+          }
+          if (bound[r] > 0)
+            worst = std::max(worst, err / bound[r]);
+        }
+  return worst;
+}
+
+/// The three gradients and Delta of one run (device results or the CPU
+/// emulation's) against the reference.
+void checkBackward(const AttnShape &s, const BwdReference &ref,
+                   const std::vector<uint32_t> &deltaBits,
+                   const std::vector<uint16_t> &dqBits,
+                   const std::vector<uint16_t> &dkBits,
+                   const std::vector<uint16_t> &dvBits, bool info,
+                   const std::string &caseName) {
+  size_t rows = size_t(s.Z) * s.H * s.NQ;
+  for (size_t g = 0; g < kGuard; ++g)
+    if (deltaBits[rows + g] != kPoison32)
+      failCase("Delta guard element " + std::to_string(g) +
+               " past the end was written");
+  double worstDelta = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    float found = bitsFloat(deltaBits[r]);
+    double err = std::fabs(double(found) - ref.delta[r]);
+    if (deltaBits[r] == kPoison32 || !(err <= ref.deltaBound[r]))
+      failCase("Delta row " + std::to_string(r) + ": expected " +
+               std::to_string(ref.delta[r]) + ", found " +
+               describe(deltaBits[r]) + ": error " + std::to_string(err) +
+               " > bound " + std::to_string(ref.deltaBound[r]));
+    if (ref.deltaBound[r] > 0)
+      worstDelta = std::max(worstDelta, err / ref.deltaBound[r]);
+  }
+  double wq = checkGradient(s, s.NQ, "dQ", dqBits, ref.dq, ref.dqBound);
+  double wk = checkGradient(s, s.NKV, "dK", dkBits, ref.dk, ref.dkBound);
+  double wv = checkGradient(s, s.NKV, "dV", dvBits, ref.dv, ref.dvBound);
+  if (info)
+    std::printf("INFO %s: worst Delta at %.3g of its bound, dQ %.3g, dK "
+                "%.3g, dV %.3g\n",
+                caseName.c_str(), worstDelta, wq, wk, wv);
+}
+
+/// The backward's inputs: Q, K, V (as the forward's), dO uniform in
+/// [-1, 1], and the forward's outputs computed in float64 and stored.
+struct BwdProblem {
+  AttnTensor q, k, v, dO;
+  AttnReference fwd;
+  FwdOutputs fo;
+  BwdReference ref;
+};
+
+BwdProblem makeBackwardProblem(const AttnShape &s, Rng &rng) {
+  BwdProblem b;
+  b.q = randomTensor(s, s.NQ, rng, 0.5f);
+  b.k = randomTensor(s, s.NKV, rng, 0.5f);
+  b.v = randomTensor(s, s.NKV, rng, 0.25f);
+  b.dO = randomTensor(s, s.NQ, rng, 0.25f);
+  b.fwd = attentionReference(s, b.q, b.k, b.v);
+  b.fo = storedForward(s, b.fwd);
+  b.ref = backwardReference(s, b.q, b.k, b.v, b.dO, b.fo, b.fwd);
+  return b;
+}
+
+/// attn_bwd_preprocess_kernel of `preFile` and attn_bwd_kernel of `file` on
+/// one random problem: Delta, dQ, dK and dV poisoned (with guards), checked
+/// against the float64 gradients.
+void runBackward(const Env &env, const std::string &caseName,
+                 const std::string &preFile, const std::string &file,
+                 const AttnShape &s) {
+  Kernel pre = dotKernel(env, preFile, "attn_bwd_preprocess_kernel");
+  Kernel bwd = dotKernel(env, file, "attn_bwd_kernel");
+  Rng rng = env.rng(caseName);
+  BwdProblem b = makeBackwardProblem(s, rng);
+  size_t qElems = s.elems(s.NQ), kElems = s.elems(s.NKV);
+  size_t rows = size_t(s.Z) * s.H * s.NQ;
+  DeviceBuffer dQin(qElems * 2), dKin(kElems * 2), dVin(kElems * 2),
+      dDO(qElems * 2), dOut(qElems * 2), dM(rows * 4),
+      dDelta((rows + kGuard) * 4), dDQ((qElems + kGuard) * 2),
+      dDK((kElems + kGuard) * 2), dDV((kElems + kGuard) * 2);
+  if (qElems) {
+    dQin.upload(b.q.bits);
+    dDO.upload(b.dO.bits);
+    dOut.upload(b.fo.oBits);
+    dM.upload(b.fo.mBits);
+  }
+  if (kElems) {
+    dKin.upload(b.k.bits);
+    dVin.upload(b.v.bits);
+  }
+  for (DeviceBuffer *buf : {&dDelta, &dDQ, &dDK, &dDV})
+    buf->poison();
+  std::array<int64_t, 4> qs = s.strides(s.NQ), ks = s.strides(s.NKV);
+  unsigned heads = unsigned(s.Z * s.H);
+  check(pre.launch(Grid{cdiv(s.NQ, kBlockPre), heads, 1},
+                   {Arg::ptr(dOut.get()), Arg::ptr(dDO.get()),
+                    Arg::ptr(dDelta.get()), Arg::i32(int32_t(qs[0])),
+                    Arg::i32(int32_t(qs[1])), Arg::i32(int32_t(qs[2])),
+                    Arg::i32(int32_t(qs[0])), Arg::i32(int32_t(qs[1])),
+                    Arg::i32(int32_t(qs[2])), Arg::i32(s.H), Arg::i32(s.NQ)}));
+  unsigned programs =
+      std::max(cdiv(s.NKV, kBlockN1), cdiv(s.NQ, kBlockM2));
+  check(bwd.launch(
+      Grid{programs, heads, 1},
+      {Arg::ptr(dQin.get()), Arg::ptr(dKin.get()), Arg::ptr(dVin.get()),
+       Arg::f32(s.smScale()), Arg::ptr(dDO.get()), Arg::ptr(dDQ.get()),
+       Arg::ptr(dDK.get()), Arg::ptr(dDV.get()), Arg::ptr(dM.get()),
+       Arg::ptr(dDelta.get()), Arg::i32(int32_t(qs[0])),
+       Arg::i32(int32_t(qs[1])), Arg::i32(int32_t(qs[2])),
+       Arg::i32(int32_t(ks[0])), Arg::i32(int32_t(ks[1])),
+       Arg::i32(int32_t(ks[2])), Arg::i32(s.H), Arg::i32(s.NQ),
+       Arg::i32(s.NKV)}));
+  env.sync();
+  checkBackward(s, b.ref, dDelta.download<uint32_t>(rows + kGuard),
+                dDQ.download<uint16_t>(qElems + kGuard),
+                dDK.download<uint16_t>(kElems + kGuard),
+                dDV.download<uint16_t>(kElems + kGuard), env.verbose,
+                caseName);
+}
+
+/// Deliberate mistakes for the backward's emulation.
+enum class BwdBug { None, NoScaleDK, NoDelta, CausalOffByOne, PFromNaturalM };
+
+/// The kernels' algorithm in float32 on the CPU: Delta from the stored O,
+/// P = exp2(fp32 x - M) per pair, rounded for dV; dP in fp32; dS rounded
+/// for dQ and dK; outputs rounded to the inputs' type.
+void emulateBackward(const AttnShape &s, const BwdProblem &b, BwdBug bug,
+                     std::vector<uint32_t> &deltaBits,
+                     std::vector<uint16_t> &dqBits,
+                     std::vector<uint16_t> &dkBits,
+                     std::vector<uint16_t> &dvBits) {
+  const int D = s.D, NQ = s.NQ, NKV = s.NKV;
+  const float scale = s.smScale(), qkScale = scale * 1.44269504f;
+  size_t heads = size_t(s.Z) * s.H;
+  deltaBits.assign(heads * NQ + kGuard, kPoison32);
+  dqBits.assign(s.elems(NQ) + kGuard, kPoison16);
+  dkBits.assign(s.elems(NKV) + kGuard, kPoison16);
+  dvBits.assign(s.elems(NKV) + kGuard, kPoison16);
+  auto rnd = [&](float x) { return float(decode(s.elem, encode(s.elem, x))); };
+  for (size_t zh = 0; zh < heads; ++zh) {
+    int z = int(zh / s.H), h = int(zh % s.H);
+    std::vector<float> dq(size_t(NQ) * D, 0), dk(size_t(NKV) * D, 0),
+        dv(size_t(NKV) * D, 0), delta(NQ, 0);
+    for (int i = 0; i < NQ; ++i) {
+      size_t r = zh * NQ + i;
+      for (int d = 0; d < D; ++d)
+        delta[i] += float(b.fo.o[r * D + d]) * float(b.dO.value[r * D + d]);
+      if (bug == BwdBug::NoDelta)
+        delta[i] = 0;
+      deltaBits[r] = floatBits(delta[i]);
+    }
+    for (int i = 0; i < NQ; ++i)
+      for (int j = 0; j < NKV; ++j) {
+        bool visible = !s.causal || j <= i;
+        if (bug == BwdBug::CausalOffByOne && s.causal)
+          visible = j < i;
+        if (!visible)
+          continue;
+        size_t qi = (zh * NQ + i) * D, kj = (zh * NKV + j) * D;
+        float qk = 0, dp = 0;
+        for (int d = 0; d < D; ++d) {
+          qk += float(b.q.value[qi + d]) * float(b.k.value[kj + d]);
+          dp += float(b.dO.value[qi + d]) * float(b.v.value[kj + d]);
+        }
+        float M = bitsFloat(b.fo.mBits[zh * NQ + i]);
+        if (bug == BwdBug::PFromNaturalM)
+          M *= float(kLn2);
+        float p = std::exp2(qk * qkScale - M);
+        float ds = rnd(p * (dp - delta[i])), pr = rnd(p);
+        for (int d = 0; d < D; ++d) {
+          dv[size_t(j) * D + d] += pr * float(b.dO.value[qi + d]);
+          dq[size_t(i) * D + d] += ds * float(b.k.value[kj + d]);
+          dk[size_t(j) * D + d] += ds * float(b.q.value[qi + d]);
+        }
+      }
+    for (int i = 0; i < NQ; ++i)
+      for (int d = 0; d < D; ++d)
+        dqBits[s.offset(NQ, z, h, i, d)] =
+            encode(s.elem, dq[size_t(i) * D + d] * scale);
+    for (int j = 0; j < NKV; ++j)
+      for (int d = 0; d < D; ++d) {
+        float kScale = bug == BwdBug::NoScaleDK ? 1.0f : scale;
+        dkBits[s.offset(NKV, z, h, j, d)] =
+            encode(s.elem, dk[size_t(j) * D + d] * kScale);
+        dvBits[s.offset(NKV, z, h, j, d)] = encode(s.elem, dv[size_t(j) * D + d]);
+      }
+  }
+}
+
+void backwardSelfTest(const Env &env) {
+  struct Check {
+    int NQ, NKV, D;
+    bool causal;
+    AttnElem elem;
+    AttnLayout layout;
+    BwdBug bug;
+  };
+  const AttnElem F16 = AttnElem::F16, BF16 = AttnElem::BF16;
+  const AttnLayout BHSD = AttnLayout::BHSD, BSHD = AttnLayout::BSHD;
+  const Check checks[] = {
+      {150, 230, 64, true, F16, BSHD, BwdBug::None},
+      {230, 150, 128, false, BF16, BHSD, BwdBug::None},
+      {130, 130, 64, true, BF16, BHSD, BwdBug::None},
+      {1, 1, 128, false, F16, BHSD, BwdBug::None},
+      {70, 0, 64, false, F16, BHSD, BwdBug::None},
+      {100, 120, 64, false, F16, BHSD, BwdBug::NoScaleDK},
+      {100, 120, 64, false, BF16, BHSD, BwdBug::NoDelta},
+      {100, 100, 64, true, F16, BHSD, BwdBug::CausalOffByOne},
+      {100, 100, 64, false, BF16, BHSD, BwdBug::PFromNaturalM},
+  };
+  static const char *const bugNames[] = {"none", "dK without sm_scale",
+                                         "Delta = 0", "causal diagonal masked",
+                                         "P from M in natural log"};
+  int index = 0;
+  for (const Check &c : checks) {
+    AttnShape s;
+    s.Z = 1, s.H = 2, s.NQ = c.NQ, s.NKV = c.NKV, s.D = c.D;
+    s.causal = c.causal, s.elem = c.elem, s.layout = c.layout;
+    Rng rng = env.rng("selftest/attention_backward_reference/" +
+                      std::to_string(index++));
+    BwdProblem b = makeBackwardProblem(s, rng);
+    std::vector<uint32_t> deltaBits;
+    std::vector<uint16_t> dq, dk, dv;
+    emulateBackward(s, b, c.bug, deltaBits, dq, dk, dv);
+    char what[160];
+    std::snprintf(what, sizeof(what), "N_Q=%d,N_KV=%d,D=%d,%s,%s", s.NQ,
+                  s.NKV, s.D, s.causal ? "causal" : "full",
+                  s.elem == F16 ? "fp16" : "bf16");
+    bool failed = false;
+    std::string message;
+    try {
+      checkBackward(s, b.ref, deltaBits, dq, dk, dv,
+                    env.verbose && c.bug == BwdBug::None,
+                    std::string("selftest/attention_backward_reference ") +
+                        what);
+    } catch (const CaseFailure &f) {
+      failed = true;
+      message = f.what;
+    }
+    if (c.bug == BwdBug::None && failed)
+      failCase(std::string("the float32 emulation fails the check (") + what +
+               "): " + message);
+    if (c.bug != BwdBug::None && !failed)
+      failCase(std::string("an emulation with \"") + bugNames[int(c.bug)] +
+               "\" (" + what + ") passes the check");
+    if (c.bug != BwdBug::None && env.verbose)
+      std::printf("INFO selftest/attention_backward_reference: \"%s\" (%s) "
+                  "fails as it must: %s\n",
+                  bugNames[int(c.bug)], what, message.c_str());
+  }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -613,6 +1084,59 @@ void tilec::gputest::addAttentionCases(std::vector<TestCase> &cases) {
                      s.elem = AttnElem::F16;
                      expectEmptyKeysRefused(e, "attn_fwd_desc_fp16_d64_full", s);
                    }});
+  // The backward pass: preprocess + main kernel, the same ragged shapes.
+  for (AttnElem elem : {AttnElem::F16, AttnElem::BF16})
+    for (int D : {64, 128})
+      for (bool causal : {true, false}) {
+        std::string dt = elem == AttnElem::F16 ? "fp16" : "bf16";
+        std::string pre = "attn_bwd_pre_" + dt + "_d" + std::to_string(D);
+        std::string file = "attn_bwd_" + dt + "_d" + std::to_string(D) +
+                           (causal ? "_causal" : "_full");
+        AttnShape strided = shape(2, 3, 200, 200);
+        strided.layout = AttnLayout::BSHD;
+        std::vector<std::pair<AttnShape, bool>> shapes = {
+            {shape(1, 1, 1, 1), false},       {shape(1, 1, 17, 17), false},
+            {shape(1, 1, 1000, 1000), false}, {shape(1, 1, 100, 300), false},
+            {shape(1, 1, 300, 100), false},   {shape(1, 2, 130, 0), false},
+            {shape(2, 3, 257, 257), false},   {strided, false},
+            {shape(1, 1, 4097, 4097), true},
+        };
+        for (auto [s, big] : shapes) {
+          s.D = D;
+          s.causal = causal;
+          s.elem = elem;
+          std::string name =
+              file + "/Z=" + std::to_string(s.Z) + ",H=" + std::to_string(s.H) +
+              ",N_Q=" + std::to_string(s.NQ) + ",N_KV=" + std::to_string(s.NKV) +
+              (s.layout == AttnLayout::BSHD ? ",BSHD" : "");
+          cases.push_back({name, big, true, [=](const Env &e) {
+                             runBackward(e, name, pre, file, s);
+                           }});
+        }
+      }
+  // The backward benchmark's kernels (N_Q and N_KV i32:16, D = 128).
+  for (AttnElem elem : {AttnElem::F16, AttnElem::BF16})
+    for (bool causal : {true, false}) {
+      std::string dt = elem == AttnElem::F16 ? "fp16" : "bf16";
+      std::string pre = "bench_attn_bwd_pre_" + dt + "_d128";
+      std::string file =
+          "bench_attn_bwd_" + dt + "_d128" + (causal ? "_causal" : "_full");
+      for (AttnShape s : {shape(2, 3, 1024, 1024), shape(1, 2, 256, 512),
+                          shape(1, 2, 512, 256)}) {
+        s.D = 128;
+        s.causal = causal;
+        s.elem = elem;
+        std::string name = file + "/Z=" + std::to_string(s.Z) +
+                           ",H=" + std::to_string(s.H) +
+                           ",N_Q=" + std::to_string(s.NQ) +
+                           ",N_KV=" + std::to_string(s.NKV);
+        cases.push_back({name, false, true, [=](const Env &e) {
+                           runBackward(e, name, pre, file, s);
+                         }});
+      }
+    }
+  cases.push_back({"selftest/attention_backward_reference", false, false,
+                   [](const Env &e) { backwardSelfTest(e); }});
   cases.push_back({"selftest/attention_reference", false, false,
                    [](const Env &e) { attentionSelfTest(e); }});
 }

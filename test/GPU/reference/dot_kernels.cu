@@ -17,8 +17,9 @@
 // test/CMakeLists.txt, _gpu_dot_reference): REF_MATMUL, REF_DESC, REF_TRANS, REF_ACC,
 // REF_CHAIN, REF_AUX, REF_GROUPED, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
 // ACT_SILU), REF_ATTN (with ATTN_BF16, HEAD_DIM, CAUSAL, ATTN_DESC for
-// attn_fwd_desc_kernel's signature: fp32 CUDA C, no tensor
-// cores); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
+// attn_fwd_desc_kernel's signature, ATTN_BWD_PRE and ATTN_BWD for the
+// backward's two kernels: fp32 CUDA C, no tensor cores); IN_F16 / IN_BF16
+// / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
 // OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
 // GELU (matmul_kernel's ACTIVATION="gelu").
@@ -459,6 +460,9 @@ extern "C" __global__ void attention_chain_kernel(const __half *q,
 /// kernel's online softmax in fp32 over blocks of 64 keys: scores scaled to
 /// base 2, the block's max, P rounded to the input type before it meets V,
 /// O = acc / l and M = m + log2(l) (0 and 0 for a row that sees no key).
+#ifndef CAUSAL
+#define CAUSAL 0 // attn_bwd_preprocess_kernel: no mask
+#endif
 #if defined(ATTN_BF16)
 typedef __nv_bfloat16 AttnT;
 __device__ float attnLoad(AttnT x) { return __bfloat162float(x); }
@@ -520,7 +524,86 @@ __device__ void attnRow(const AttnT *Q, const AttnT *K, const AttnT *V,
     o[(long long)d * sok] = attnRound(acc[d] / lSafe);
 }
 
-#if defined(ATTN_DESC)
+#if defined(ATTN_BWD_PRE)
+/// attn_bwd_preprocess_kernel: thread t of program (x, z * H + h) sums
+/// O * dO over row x * 128 + t.
+extern "C" __global__ void
+attn_bwd_preprocess_kernel(const AttnT *O, const AttnT *DO, float *Delta,
+                           int soz, int soh, int som, int sdz, int sdh,
+                           int sdm, int H, int N_Q) {
+  int i = blockIdx.x * 128 + threadIdx.x, zh = blockIdx.y;
+  if (i >= N_Q)
+    return;
+  long long z = zh / H, h = zh % H;
+  const AttnT *o = O + z * soz + h * soh + (long long)i * som;
+  const AttnT *g = DO + z * sdz + h * sdh + (long long)i * sdm;
+  float sum = 0;
+  for (int d = 0; d < HEAD_DIM; ++d)
+    sum = fmaf(attnLoad(o[d]), attnLoad(g[d]), sum);
+  Delta[(long long)zh * N_Q + i] = sum;
+}
+#elif defined(ATTN_BWD)
+/// attn_bwd_kernel: program (pid, z * H + h); thread t computes dK and dV
+/// of key pid * 128 + t (a loop over the queries that see it) and dQ of
+/// query pid * 128 + t (a loop over the keys it sees), P recomputed from M
+/// in fp32 (BLOCK_N1 = BLOCK_M2 = 128 = the 4 warps' threads).
+extern "C" __global__ void
+attn_bwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
+                const AttnT *DO, AttnT *DQ, AttnT *DK, AttnT *DV,
+                const float *M, const float *Delta, int sqz, int sqh, int sqm,
+                int skz, int skh, int skn, int H, int N_Q, int N_KV) {
+  int t = threadIdx.x, zh = blockIdx.y;
+  long long z = zh / H, h = zh % H;
+  const AttnT *q = Q + z * sqz + h * sqh, *g = DO + z * sqz + h * sqh;
+  const AttnT *k = K + z * skz + h * skh, *v = V + z * skz + h * skh;
+  const float *m = M + (long long)zh * N_Q, *delta = Delta + (long long)zh * N_Q;
+  const float qkScale = sm_scale * 1.44269504f;
+  float a[HEAD_DIM], b[HEAD_DIM];
+  int j = blockIdx.x * 128 + t;
+  if (j < N_KV) {
+    for (int d = 0; d < HEAD_DIM; ++d)
+      a[d] = b[d] = 0;
+    for (int i = CAUSAL ? j : 0; i < N_Q; ++i) {
+      float s = 0, dp = 0;
+      for (int d = 0; d < HEAD_DIM; ++d) {
+        s = fmaf(attnLoad(q[(long long)i * sqm + d]),
+                 attnLoad(k[(long long)j * skn + d]), s);
+        dp = fmaf(attnLoad(g[(long long)i * sqm + d]),
+                  attnLoad(v[(long long)j * skn + d]), dp);
+      }
+      float p = exp2f(s * qkScale - m[i]), ds = p * (dp - delta[i]);
+      for (int d = 0; d < HEAD_DIM; ++d) {
+        a[d] = fmaf(ds, attnLoad(q[(long long)i * sqm + d]), a[d]);
+        b[d] = fmaf(p, attnLoad(g[(long long)i * sqm + d]), b[d]);
+      }
+    }
+    for (int d = 0; d < HEAD_DIM; ++d) {
+      DK[z * skz + h * skh + (long long)j * skn + d] = attnRound(a[d] * sm_scale);
+      DV[z * skz + h * skh + (long long)j * skn + d] = attnRound(b[d]);
+    }
+  }
+  int i = blockIdx.x * 128 + t;
+  if (i < N_Q) {
+    for (int d = 0; d < HEAD_DIM; ++d)
+      a[d] = 0;
+    int n = CAUSAL ? min(N_KV, i + 1) : N_KV;
+    for (int jj = 0; jj < n; ++jj) {
+      float s = 0, dp = 0;
+      for (int d = 0; d < HEAD_DIM; ++d) {
+        s = fmaf(attnLoad(q[(long long)i * sqm + d]),
+                 attnLoad(k[(long long)jj * skn + d]), s);
+        dp = fmaf(attnLoad(g[(long long)i * sqm + d]),
+                  attnLoad(v[(long long)jj * skn + d]), dp);
+      }
+      float p = exp2f(s * qkScale - m[i]), ds = p * (dp - delta[i]);
+      for (int d = 0; d < HEAD_DIM; ++d)
+        a[d] = fmaf(ds, attnLoad(k[(long long)jj * skn + d]), a[d]);
+    }
+    for (int d = 0; d < HEAD_DIM; ++d)
+      DQ[z * sqz + h * sqh + (long long)i * sqm + d] = attnRound(a[d] * sm_scale);
+  }
+}
+#elif defined(ATTN_DESC)
 /// attn_fwd_desc_kernel: contiguous [Z, H, N, HEAD_DIM] tensors.
 extern "C" __global__ void attn_fwd_desc_kernel(const AttnT *Q, const AttnT *K,
                                                 const AttnT *V, float sm_scale,

@@ -214,3 +214,211 @@ def attn_fwd_desc_kernel(Q, K, V, sm_scale, M, Out, Z, H, N_Q, N_KV,
     o_cols = tl.arange(0, HEAD_DIM)[None, :]
     tl.store(Out + o_rows * HEAD_DIM + o_cols, acc.to(Out.type.element_ty),
              mask=(offs_m < N_Q)[:, None])
+
+
+# ----------------------------------------------------------------------------
+# Backward: FlashAttention-2's recomputation (tutorial 06's _attn_bwd).
+#
+# With P = exp2(S * sm_scale * log2(e) - M) recomputed from the forward's M,
+# Delta_i = sum_d O_id dO_id (attn_bwd_preprocess_kernel) and
+#   dV = P^T dO,  dP = dO V^T,  dS = P * (dP - Delta),
+#   dQ = sm_scale dS K,  dK = sm_scale dS^T Q,
+# attn_bwd_kernel's program pid computes dK and dV for keys
+# [pid BLOCK_N1, (pid + 1) BLOCK_N1) (a loop over query blocks of BLOCK_M1)
+# and dQ for queries [pid BLOCK_M2, (pid + 1) BLOCK_M2) (a loop over key
+# blocks of BLOCK_N2): no atomics, every gradient element written once.
+# Q, dO and dQ share one set of strides ([Z, H, N_Q, HEAD_DIM]), K, V, dK
+# and dV another ([Z, H, N_KV, HEAD_DIM]); unit stride along HEAD_DIM. Keys
+# no query sees (causal, j >= N_Q) get dK = dV = 0; queries that see no key
+# (N_KV = 0) get dQ = 0.
+# ----------------------------------------------------------------------------
+
+
+@triton.jit
+def attn_bwd_preprocess_kernel(O, DO, Delta,
+                               stride_oz, stride_oh, stride_om,
+                               stride_dz, stride_dh, stride_dm,
+                               H, N_Q, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr):
+    """Delta[z * H + h, i] = sum_d O[z, h, i, d] * dO[z, h, i, d] in fp32 for
+    O and dO fp16 or bf16 [Z, H, N_Q, HEAD_DIM] through their strides (unit
+    stride along HEAD_DIM); Delta fp32 [Z * H, N_Q]. Grid (cdiv(N_Q,
+    BLOCK_M), Z * H)."""
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    rows = offs_m < N_Q
+    o_base = O + off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh
+    do_base = DO + off_z.to(tl.int64) * stride_dz + off_h.to(tl.int64) * stride_dh
+    o = tl.load(o_base + offs_m[:, None] * stride_om + offs_d[None, :], mask=rows[:, None],
+                other=0.0).to(tl.float32)
+    do = tl.load(do_base + offs_m[:, None] * stride_dm + offs_d[None, :], mask=rows[:, None],
+                 other=0.0).to(tl.float32)
+    delta = tl.sum(o * do, axis=1)
+    tl.store(Delta + off_hz.to(tl.int64) * N_Q + offs_m, delta, mask=rows)
+
+
+@triton.jit
+def _attn_bwd_dkdv(dk, dv, Q, DO, M, Delta, k, v, qk_scale, stride_qm, start_n, lo, hi, N_Q,
+                   BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr, HEAD_DIM: tl.constexpr,
+                   MASKED: tl.constexpr, CAUSAL: tl.constexpr):
+    """dK and dV of keys [start_n, start_n + BLOCK_N1) over the query blocks
+    [lo, hi): Q, DO, M and Delta point at this head's rows. MASKED blocks
+    drop queries >= N_Q and (CAUSAL) the pairs with key > query."""
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    offs_d = tl.arange(0, HEAD_DIM)
+    for start_m in range(lo, hi, BLOCK_M1):
+        start_m = tl.multiple_of(start_m, BLOCK_M1)
+        offs_m = start_m + tl.arange(0, BLOCK_M1)
+        qT_ptrs = Q + offs_m[None, :] * stride_qm + offs_d[:, None]
+        do_ptrs = DO + offs_m[:, None] * stride_qm + offs_d[None, :]
+        if MASKED:
+            rows = offs_m < N_Q
+            qT = tl.load(qT_ptrs, mask=rows[None, :], other=0.0)
+            m = tl.load(M + offs_m, mask=rows, other=0.0)
+        else:
+            qT = tl.load(qT_ptrs)
+            m = tl.load(M + offs_m)
+        # P^T for this block: keys along rows, queries along columns.
+        qkT = tl.dot(k, qT)
+        pT = tl.math.exp2(qkT * qk_scale - m[None, :])
+        if MASKED:
+            mask = rows[None, :]
+            if CAUSAL:
+                mask = mask & (offs_m[None, :] >= offs_n[:, None])
+            pT = tl.where(mask, pT, 0.0)
+            do = tl.load(do_ptrs, mask=rows[:, None], other=0.0)
+            di = tl.load(Delta + offs_m, mask=rows, other=0.0)
+        else:
+            do = tl.load(do_ptrs)
+            di = tl.load(Delta + offs_m)
+        dv += tl.dot(pT.to(do.dtype), do)
+        dpT = tl.dot(v, tl.trans(do))
+        dsT = pT * (dpT - di[None, :])
+        dk += tl.dot(dsT.to(qT.dtype), tl.trans(qT))
+    return dk, dv
+
+
+@triton.jit
+def _attn_bwd_dq(dq, q, do, m, di, K, V, qk_scale, stride_kn, start_m, lo, hi, N_KV,
+                 BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr, HEAD_DIM: tl.constexpr,
+                 MASKED: tl.constexpr, CAUSAL: tl.constexpr):
+    """dQ (before the sm_scale factor) of queries [start_m, start_m +
+    BLOCK_M2) over the key blocks [lo, hi): K and V point at this head's
+    rows. MASKED blocks drop keys >= N_KV and (CAUSAL) keys after the
+    query."""
+    offs_m = start_m + tl.arange(0, BLOCK_M2)
+    offs_d = tl.arange(0, HEAD_DIM)
+    for start_n in range(lo, hi, BLOCK_N2):
+        start_n = tl.multiple_of(start_n, BLOCK_N2)
+        offs_n = start_n + tl.arange(0, BLOCK_N2)
+        kT_ptrs = K + offs_n[None, :] * stride_kn + offs_d[:, None]
+        vT_ptrs = V + offs_n[None, :] * stride_kn + offs_d[:, None]
+        if MASKED:
+            cols = offs_n < N_KV
+            kT = tl.load(kT_ptrs, mask=cols[None, :], other=0.0)
+            vT = tl.load(vT_ptrs, mask=cols[None, :], other=0.0)
+        else:
+            kT = tl.load(kT_ptrs)
+            vT = tl.load(vT_ptrs)
+        qk = tl.dot(q, kT)
+        p = tl.math.exp2(qk * qk_scale - m[:, None])
+        if MASKED:
+            mask = cols[None, :]
+            if CAUSAL:
+                mask = mask & (offs_m[:, None] >= offs_n[None, :])
+            p = tl.where(mask, p, 0.0)
+        dp = tl.dot(do, vT)
+        ds = p * (dp - di[:, None])
+        dq += tl.dot(ds.to(kT.dtype), tl.trans(kT))
+    return dq
+
+
+@triton.jit
+def attn_bwd_kernel(Q, K, V, sm_scale, DO, DQ, DK, DV, M, Delta,
+                    stride_qz, stride_qh, stride_qm,
+                    stride_kz, stride_kh, stride_kn,
+                    H, N_Q, N_KV,
+                    HEAD_DIM: tl.constexpr, BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
+                    BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr, CAUSAL: tl.constexpr):
+    """dQ, dK, dV (the inputs' type) of attn_fwd_kernel's O for the upstream
+    gradient dO, from the forward's M and attn_bwd_preprocess_kernel's
+    Delta (fp32 [Z * H, N_Q]). Q, dO, dQ: [Z, H, N_Q, HEAD_DIM] through
+    (stride_qz, stride_qh, stride_qm); K, V, dK, dV: [Z, H, N_KV, HEAD_DIM]
+    through (stride_kz, stride_kh, stride_kn). Grid (max(cdiv(N_KV,
+    BLOCK_N1), cdiv(N_Q, BLOCK_M2)), Z * H). Requires BLOCK_N1 % BLOCK_M1
+    == 0 and BLOCK_M2 % BLOCK_N2 == 0."""
+    tl.static_assert(BLOCK_N1 % BLOCK_M1 == 0)
+    tl.static_assert(BLOCK_M2 % BLOCK_N2 == 0)
+    pid = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    q_off = off_z.to(tl.int64) * stride_qz + off_h.to(tl.int64) * stride_qh
+    k_off = off_z.to(tl.int64) * stride_kz + off_h.to(tl.int64) * stride_kh
+    Q += q_off
+    DO += q_off
+    DQ += q_off
+    K += k_off
+    V += k_off
+    DK += k_off
+    DV += k_off
+    M += off_hz.to(tl.int64) * N_Q
+    Delta += off_hz.to(tl.int64) * N_Q
+    qk_scale = sm_scale * 1.44269504
+    offs_d = tl.arange(0, HEAD_DIM)
+
+    # dK and dV of this program's key block.
+    start_n = pid * BLOCK_N1
+    if start_n < N_KV:
+        offs_n = start_n + tl.arange(0, BLOCK_N1)
+        keys = offs_n < N_KV
+        kv_offs = offs_n[:, None] * stride_kn + offs_d[None, :]
+        k = tl.load(K + kv_offs, mask=keys[:, None], other=0.0)
+        v = tl.load(V + kv_offs, mask=keys[:, None], other=0.0)
+        dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+        dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+        # Causal: queries before start_n see none of these keys; the
+        # diagonal block is masked. Then whole query blocks, then the ragged
+        # last one.
+        if CAUSAL:
+            lo = start_n
+            mid = tl.minimum(start_n + BLOCK_N1, N_Q)
+        else:
+            lo = 0
+            mid = 0
+        full = tl.maximum(mid, (N_Q // BLOCK_M1) * BLOCK_M1)
+        dk, dv = _attn_bwd_dkdv(dk, dv, Q, DO, M, Delta, k, v, qk_scale, stride_qm, start_n,
+                                lo, mid, N_Q, BLOCK_M1, BLOCK_N1, HEAD_DIM, True, CAUSAL)
+        dk, dv = _attn_bwd_dkdv(dk, dv, Q, DO, M, Delta, k, v, qk_scale, stride_qm, start_n,
+                                mid, full, N_Q, BLOCK_M1, BLOCK_N1, HEAD_DIM, False, CAUSAL)
+        dk, dv = _attn_bwd_dkdv(dk, dv, Q, DO, M, Delta, k, v, qk_scale, stride_qm, start_n,
+                                full, N_Q, N_Q, BLOCK_M1, BLOCK_N1, HEAD_DIM, True, CAUSAL)
+        tl.store(DV + kv_offs, dv.to(DV.type.element_ty), mask=keys[:, None])
+        dk *= sm_scale
+        tl.store(DK + kv_offs, dk.to(DK.type.element_ty), mask=keys[:, None])
+
+    # dQ of this program's query block.
+    start_m = pid * BLOCK_M2
+    if start_m < N_Q:
+        offs_m = start_m + tl.arange(0, BLOCK_M2)
+        queries = offs_m < N_Q
+        q_offs = offs_m[:, None] * stride_qm + offs_d[None, :]
+        q = tl.load(Q + q_offs, mask=queries[:, None], other=0.0)
+        do = tl.load(DO + q_offs, mask=queries[:, None], other=0.0)
+        m = tl.load(M + offs_m, mask=queries, other=0.0)
+        di = tl.load(Delta + offs_m, mask=queries, other=0.0)
+        dq = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=tl.float32)
+        full = (N_KV // BLOCK_N2) * BLOCK_N2
+        if CAUSAL:
+            full = tl.minimum(full, start_m)
+            hi = tl.minimum(N_KV, start_m + BLOCK_M2)
+        else:
+            hi = N_KV
+        dq = _attn_bwd_dq(dq, q, do, m, di, K, V, qk_scale, stride_kn, start_m, 0, full, N_KV,
+                          BLOCK_M2, BLOCK_N2, HEAD_DIM, False, CAUSAL)
+        dq = _attn_bwd_dq(dq, q, do, m, di, K, V, qk_scale, stride_kn, start_m, full, hi, N_KV,
+                          BLOCK_M2, BLOCK_N2, HEAD_DIM, True, CAUSAL)
+        dq *= sm_scale
+        tl.store(DQ + q_offs, dq.to(DQ.type.element_ty), mask=queries[:, None])

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Fused attention backward: tilec vs Triton vs torch SDPA (cuDNN, FlashAttention)
+on one GPU, the same tile program on both compilers.
+
+The kernels are attn_bwd_preprocess_kernel (Delta = rowsum(O * dO)) and
+attn_bwd_kernel (tutorial 06's backward: dK/dV over query blocks and dQ over
+key blocks in one program, P recomputed from the forward's base-2
+log-sum-exp M) of test/GPU/kernels/py/attention.py, BLOCK_M1=32,
+BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=32, num_warps=8, num_stages=3,
+HEAD_DIM=128. tilec compiled them at build time (test/CMakeLists.txt) into
+bench_attn_bwd_pre_<dtype>_d128.ptx and bench_attn_bwd_<dtype>_d128_<mode>.ptx
+with the signature Triton's JIT picks for these tensors (N_Q, N_KV divisible
+by 16; the plain-i32 test kernels attn_bwd_* for --untuned lengths). Triton
+compiles the same functions from the same file with the same constexprs; it
+is timed with tilec's num_warps/num_stages and with the tutorial's (4 warps,
+5 stages): "triton best" is the faster of the two in each round.
+
+O and M come from tilec's forward (bench_attn_fwd_*.ptx, checked against
+SDPA) and are shared by tilec and Triton; the backward time is the
+preprocess plus the main kernel. The peers are torch.autograd.grad of
+scaled_dot_product_attention's output under sdpa_kernel(CUDNN_ATTENTION) and
+(FLASH_ATTENTION), the forward done once outside the timing (retain_graph).
+dQ, dK, dV are checked against SDPA's default backend's gradients: max abs
+error printed, tilec's must stay below --atol.
+
+Problem: bf16 (--dtypes), batch 4, 32 heads, head dim 128, N = 1024, 4096,
+8192 (--untuned: 1000 and 4097), causal (top-left) and not; torch.randn
+inputs, sm_scale = 1/sqrt(D). TFLOP/s = 10 B H N^2 D / time (2.5 times the
+forward's: five N^2 D products), halved for causal, as the FlashAttention
+papers count. Timing: triton.testing.do_bench medians over interleaved
+rounds (bench/gemm_common.py); the table comes last.
+
+    TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_attention_bwd.py \\
+        --kernels kernels --sources examples
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+BWD = dict(BLOCK_M1=32, BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=32)
+NUM_WARPS, NUM_STAGES = 8, 3
+TUTORIAL_WARPS, TUTORIAL_STAGES = 4, 5
+PRE_BLOCK = 128
+HEAD_DIM = 128
+ATOL = {"bf16": 0.0625, "fp16": 0.0078125}
+UNTUNED = (1000, 4097)
+
+
+def names(dt, causal, aligned):
+    """(forward, preprocess, backward) PTX file names."""
+    mode = "causal" if causal else "full"
+    pre = "bench_" if aligned else ""
+    return (f"{pre}attn_fwd_{dt}_d{HEAD_DIM}_{mode}.ptx",
+            f"{pre}attn_bwd_pre_{dt}_d{HEAD_DIM}.ptx",
+            f"{pre}attn_bwd_{dt}_d{HEAD_DIM}_{mode}.ptx")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--kernels", default=os.path.join(HERE, "..", "kernels"))
+    p.add_argument("--sources", default=os.path.join(HERE, "..", "examples"),
+                   help="directory with attention.py")
+    p.add_argument("--json", default=os.environ.get("TILEC_ATTN_BWD_JSON"))
+    p.add_argument("--warmup", type=int, default=25)
+    p.add_argument("--rep", type=int, default=100)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--heads", type=int, default=32)
+    p.add_argument("--seqlens", default="1024,4096,8192")
+    p.add_argument("--untuned", action="store_true",
+                   help="N = " + ", ".join(map(str, UNTUNED)) + " instead of --seqlens")
+    p.add_argument("--dtypes", default="bf16")
+    p.add_argument("--causal", choices=("both", "yes", "no"), default="both")
+    p.add_argument("--atol", type=float)
+    args = p.parse_args(argv)
+    try:
+        seqlens = [int(x) for x in args.seqlens.split(",") if x]
+    except ValueError:
+        p.error(f"--seqlens: expected comma-separated integers, found '{args.seqlens}'")
+    if not seqlens or any(n <= 0 or n % 16 for n in seqlens):
+        p.error("--seqlens: each N must be a positive multiple of 16")
+    args.seqlens = list(UNTUNED) if args.untuned else seqlens
+    args.dtypes = [d for d in args.dtypes.split(",") if d]
+    if not args.dtypes or any(d not in ATOL for d in args.dtypes):
+        p.error(f"--dtypes: expected bf16 and/or fp16, found '{','.join(args.dtypes)}'")
+    args.causal_modes = {"both": (True, False), "yes": (True,), "no": (False,)}[args.causal]
+    if args.batch <= 0 or args.heads <= 0 or args.rounds <= 0:
+        p.error("--batch, --heads and --rounds must be positive")
+    missing = sorted({os.path.join(args.kernels, n) for dt in args.dtypes
+                      for c in args.causal_modes for N in args.seqlens
+                      for n in names(dt, c, N % 16 == 0)
+                      if not os.path.exists(os.path.join(args.kernels, n))})
+    if missing:
+        raise SystemExit("bench_attention_bwd.py: missing tilec kernel(s): " +
+                         ", ".join(missing))
+    args.source = os.path.join(args.sources, "attention.py")
+    if not os.path.exists(args.source):
+        raise SystemExit(f"bench_attention_bwd.py: {args.source} not found")
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    import torch
+    import torch.nn.functional as F
+    import triton
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    import tilec_rt
+    from gemm_common import interleaved_times, load_module, speedup
+
+    torch.cuda.init()
+    dev = torch.device("cuda", torch.cuda.current_device())
+    ctx = tilec_rt.Context(dev.index)
+    att = load_module(args.source, "tilec_bench_attention_bwd")
+    dtypes = {"bf16": torch.bfloat16, "fp16": torch.float16}
+    B, H, D = args.batch, args.heads, HEAD_DIM
+    sm_scale = 1.0 / math.sqrt(D)
+
+    def sdpa(backend, q, k, v, causal):
+        if backend is None:
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+
+    peers = tuple((name, getattr(SDPBackend, attr, None)) for name, attr in
+                  (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")))
+    rows = []
+    for dt in args.dtypes:
+        dtype = dtypes[dt]
+        atol = args.atol if args.atol is not None else ATOL[dt]
+        for causal in args.causal_modes:
+            for N in args.seqlens:
+                aligned = N % 16 == 0
+                fwd_name, pre_name, bwd_name = names(dt, causal, aligned)
+                fwd = ctx.load_file(os.path.join(args.kernels, fwd_name)).kernel("attn_fwd_kernel")
+                pre = ctx.load_file(os.path.join(args.kernels, pre_name)) \
+                    .kernel("attn_bwd_preprocess_kernel")
+                bwd = ctx.load_file(os.path.join(args.kernels, bwd_name)).kernel("attn_bwd_kernel")
+                gen = torch.Generator(device=dev).manual_seed(N * 11 + int(causal))
+                q, k, v, do = (torch.randn((B, H, N, D), device=dev, dtype=dtype, generator=gen)
+                               for _ in range(4))
+                o = torch.empty_like(q)
+                m = torch.empty((B * H, N), device=dev, dtype=torch.float32)
+                fwd.launch((triton.cdiv(N, 128), B * H), q, k, v, sm_scale, m, o,
+                           *q.stride(), *k.stride(), *v.stride(), *o.stride(), H, N, N)
+                delta = torch.empty_like(m)
+                grads = {name: tuple(torch.empty_like(q) for _ in range(3))
+                         for name in ("tilec", "triton", "triton_tut")}
+                qs, ks = q.stride()[:3], k.stride()[:3]
+                pre_grid = (triton.cdiv(N, PRE_BLOCK), B * H)
+                grid = (max(triton.cdiv(N, BWD["BLOCK_N1"]), triton.cdiv(N, BWD["BLOCK_M2"])),
+                        B * H)
+
+                def run_tilec(g=grads["tilec"]):
+                    pre.launch(pre_grid, o, do, delta, *qs, *qs, H, N)
+                    bwd.launch(grid, q, k, v, sm_scale, do, *g, m, delta, *qs, *ks, H, N, N)
+
+                def triton_fn(warps, stages, g):
+                    def run():
+                        att.attn_bwd_preprocess_kernel[pre_grid](
+                            o, do, delta, *qs, *qs, H, N, HEAD_DIM=D, BLOCK_M=PRE_BLOCK)
+                        att.attn_bwd_kernel[grid](
+                            q, k, v, sm_scale, do, *g, m, delta, *qs, *ks, H, N, N,
+                            HEAD_DIM=D, CAUSAL=causal, num_warps=warps, num_stages=stages,
+                            **BWD)
+                    return run
+
+                impls = {"tilec": run_tilec,
+                         "triton": triton_fn(NUM_WARPS, NUM_STAGES, grads["triton"]),
+                         "triton_tut": triton_fn(TUTORIAL_WARPS, TUTORIAL_STAGES,
+                                                 grads["triton_tut"])}
+                what = f"{dt} B={B} H={H} N={N} D={D} {'causal' if causal else 'full'}"
+
+                # Correctness: against SDPA's default backend's gradients.
+                qr, kr, vr = (t.detach().clone().requires_grad_() for t in (q, k, v))
+                ref_out = sdpa(None, qr, kr, vr, causal)
+                ref = torch.autograd.grad(ref_out, (qr, kr, vr), do)
+                fwd_err = (o.float() - ref_out.detach().float()).abs().max().item()
+                del ref_out
+                for g in grads.values():
+                    for t in g:
+                        t.fill_(float("nan"))
+                for name in ("tilec", "triton", "triton_tut"):
+                    try:
+                        impls[name]()
+                        torch.cuda.synchronize()
+                    except Exception as e:  # Triton: out of resources, ...
+                        print(f"warning: {name} failed for {what}: {type(e).__name__}: "
+                              f"{str(e)[:200]}")
+                        if name == "tilec":
+                            raise
+                        del impls[name]
+                errors = {name: max((a.float() - b.float()).abs().max().item()
+                                    for a, b in zip(grads[name], ref))
+                          for name in impls}
+                for name, backend in peers:
+                    if backend is None:
+                        continue
+                    try:
+                        out = sdpa(backend, qr, kr, vr, causal)
+                        got = torch.autograd.grad(out, (qr, kr, vr), do, retain_graph=True)
+                        torch.cuda.synchronize()
+                    except Exception as e:
+                        print(f"warning: SDPA {name} unavailable for {what}: "
+                              f"{type(e).__name__}: {str(e)[:200]}")
+                        continue
+                    errors[name] = max((a.float() - b.float()).abs().max().item()
+                                       for a, b in zip(got, ref))
+
+                    def run_peer(out=out):
+                        torch.autograd.grad(out, (qr, kr, vr), do, retain_graph=True)
+                    impls[name] = run_peer
+                print(f"{what}: forward O error {fwd_err:.3g}; max abs gradient error "
+                      "against SDPA: " + ", ".join(f"{n} {e:.3g}" for n, e in errors.items()))
+                if not errors["tilec"] <= atol:
+                    raise SystemExit(f"{what}: tilec's gradients differ from SDPA's by "
+                                     f"{errors['tilec']:.3g} > {atol}")
+                times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
+                times["triton_best"] = [min(a, b) for a, b in
+                                        zip(times["triton"],
+                                            times.get("triton_tut", times["triton"]))]
+                pairs = N * N / 2 if causal else N * N
+                flops = 10.0 * B * H * pairs * D
+                med = {n: statistics.median(t) for n, t in times.items()}
+                tflops = {n: flops / (ms * 1e-3) / 1e12 for n, ms in med.items()}
+                row = {"dtype": dt, "B": B, "H": H, "N": N, "D": D, "causal": causal,
+                       **{f"{n}_ms": med[n] for n in med},
+                       **{f"{n}_tflops": tflops[n] for n in tflops},
+                       "tilec_over_triton": speedup(times, "tilec", "triton"),
+                       "tilec_over_triton_best": speedup(times, "tilec", "triton_best"),
+                       "max_abs_error": errors}
+                for name, _ in peers:
+                    row[f"tilec_over_{name}"] = (speedup(times, "tilec", name)
+                                                 if name in times else float("nan"))
+                rows.append(row)
+                print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
+                      " TFLOP/s")
+                del q, k, v, do, o, m, delta, grads, impls, times, qr, kr, vr, ref
+                torch.cuda.empty_cache()
+
+    device = torch.cuda.get_device_name(dev)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": device, "rounds": args.rounds, "config": {
+                **BWD, "num_warps": NUM_WARPS, "num_stages": NUM_STAGES},
+                "torch": torch.__version__, "triton": triton.__version__, "rows": rows},
+                f, indent=2)
+
+    def fmt(x):
+        return "-" if x != x else f"{x:.1f}"
+
+    def ratio(x):
+        return "-" if x != x else f"{x:.3f}"
+
+    header = ("dtype", "mask", "N", "tilec", "triton", "triton best", "cuDNN", "FA",
+              "tilec/triton best", "tilec/cuDNN", "tilec/FA")
+    lines = [header]
+    for r in rows:
+        lines.append((r["dtype"], "causal" if r["causal"] else "full", str(r["N"]),
+                      fmt(r["tilec_tflops"]), fmt(r["triton_tflops"]),
+                      fmt(r["triton_best_tflops"]),
+                      fmt(r.get("cudnn_tflops", float("nan"))),
+                      fmt(r.get("flash_tflops", float("nan"))),
+                      ratio(r["tilec_over_triton_best"]), ratio(r["tilec_over_cudnn"]),
+                      ratio(r["tilec_over_flash"])))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    print(f"device: {device}; backward (preprocess + main); do_bench medians over "
+          f"{args.rounds} interleaved rounds; TFLOP/s (10 B H N^2 D / t, halved for causal); "
+          f"B={B} H={H} D={D}; {BWD}, tilec {NUM_WARPS} warps {NUM_STAGES} stages; triton "
+          f"best: also {TUTORIAL_WARPS} warps {TUTORIAL_STAGES} stages (tutorial 06)")
+    for i, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if j < 2 else cell.rjust(w)
+                        for j, (cell, w) in enumerate(zip(line, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+if __name__ == "__main__":
+    main()
