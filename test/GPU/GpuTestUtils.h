@@ -324,6 +324,9 @@ void addDebugCases(std::vector<TestCase> &cases);
 /// The fused attention forward cases and the CPU check of their reference
 /// and tolerances (AttentionTests.cpp).
 void addAttentionCases(std::vector<TestCase> &cases);
+/// The MLP cases (linear, unfused and fused) and the CPU check of their
+/// reference and tolerances (MlpTests.cpp).
+void addMlpCases(std::vector<TestCase> &cases);
 
 /// Loads tl.dot kernel `name` from `file`.ptx (DotTests.cpp): a SKIP while
 /// the build leaves the dot kernels out (TILEC_GPU_DOT_TESTS off; tutorial

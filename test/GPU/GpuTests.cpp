@@ -1202,6 +1202,8 @@ std::vector<TestCase> allCases() {
   addDotCases(cases);
   // Fused attention forward (attention.py): online softmax, two chained dots.
   addAttentionCases(cases);
+  // The MLP block (mlp.py): Linear -> GELU -> Linear, unfused and fused.
+  addMlpCases(cases);
   // Triton-semantics parity: atomics on replicated tiles, ...
   addSemanticsCases(cases);
   // tl.randint & co. against a CPU Philox; the Philox known answers.

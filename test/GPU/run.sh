@@ -12,11 +12,12 @@
 #   --bench      also run bench/bench_vector_add.py, bench_rowwise.py and,
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
 #                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host,
-#                --host --tma, --host --tma --pp), bench_attention.py
-#                (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
+#                --host --tma, --host --tma --pp), bench_attention.py,
+#                bench_mlp.py (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
-#                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON, $TILEC_ATTN_JSON
+#                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON, $TILEC_ATTN_JSON,
+#                $TILEC_MLP_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #
@@ -188,6 +189,9 @@ if [ "$bench" = 1 ]; then
         --sources "$here/examples" --host --tma --pp
     [ -f "$kernels/bench_attn_fwd_bf16_d128_causal.ptx" ] &&
       run_bench bench_attention.py "${TILEC_ATTN_JSON:-bench_attention.json}" \
+        --sources "$here/examples"
+    [ -f "$kernels/bench_mlp_linear_bf16_gelu.ptx" ] &&
+      run_bench bench_mlp.py "${TILEC_MLP_JSON:-bench_mlp.json}" \
         --sources "$here/examples"
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \

@@ -18,8 +18,8 @@
 // REF_CHAIN, REF_AUX, REF_GROUPED, REF_EPILOGUE (with ACT_RELU, ACT_GELU, ACT_GELU_TANH,
 // ACT_SILU), REF_ATTN (with ATTN_BF16, HEAD_DIM, CAUSAL, ATTN_DESC for
 // attn_fwd_desc_kernel's signature, ATTN_BWD_PRE and ATTN_BWD for the
-// backward's two kernels: fp32 CUDA C, no tensor cores); IN_F16 / IN_BF16
-// / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
+// backward's two kernels: fp32 CUDA C, no tensor cores), REF_MLP_LINEAR / REF_MLP_FUSED (mlp.py; fp32 CUDA C, GELU for
+// linear_kernel's ACTIVATION="gelu", GROUP_M); IN_F16 / IN_BF16 / IN_F32 / IN_I8 / IN_E4M3 / IN_E5M2
 // (+ UPCAST: fp8 converted to fp16 first); PREC_IEEE / PREC_TF32X3 for fp32;
 // OUT_F32 / OUT_F16 / OUT_BF16 / OUT_I32; BM, BN; LEAKY (tutorial 03);
 // GELU (matmul_kernel's ACTIVATION="gelu").
@@ -626,4 +626,100 @@ attn_fwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
           svz, svh, svn, svk, soz, soh, som, sok, H, N_Q, N_KV);
 }
 #endif
+#endif
+
+//===----------------------------------------------------------------------===//
+// The MLP kernels (test/GPU/kernels/py/mlp.py): REF_MLP_LINEAR, REF_MLP_FUSED
+//===----------------------------------------------------------------------===//
+
+#if defined(REF_MLP_LINEAR) || defined(REF_MLP_FUSED)
+/// fp16 (IN_F16) or bf16 (IN_BF16) bits to fp32, exactly.
+__device__ float mlpLoad(uint16_t bits) {
+#if defined(IN_BF16)
+  return __uint_as_float(uint32_t(bits) << 16);
+#else
+  return __half2float(__ushort_as_half(bits));
+#endif
+}
+/// fp32 to the input type, round to nearest even.
+__device__ uint16_t mlpRound(float f) {
+#if defined(IN_BF16)
+  return __bfloat16_as_ushort(__float2bfloat16_rn(f));
+#else
+  return __half_as_ushort(__float2half_rn(f));
+#endif
+}
+/// The exact (erf) GELU in fp32, as mlp.py's _gelu.
+__device__ float mlpGelu(float x) {
+  return 0.5f * x * (1.0f + erff(x * 0.7071067811865476f));
+}
+#endif
+
+#if defined(REF_MLP_LINEAR)
+#ifndef GROUP_M
+#define GROUP_M 8
+#endif
+/// linear_kernel: Y = act(X W^T + b), W [N, K], b [N] of the input's type;
+/// program pid computes the BM x BN tile of tutorial 03's grouped order,
+/// its threads striding over the tile's elements (sequential fmaf over K).
+extern "C" __global__ void linear_kernel(const uint16_t *x, const uint16_t *w,
+                                         const uint16_t *b, uint16_t *y, int M,
+                                         int N, int K, int sxm, int sxk,
+                                         int swn, int swk, int sym, int syn) {
+  int pid = blockIdx.x;
+  int numPidM = (M + BM - 1) / BM, numPidN = (N + BN - 1) / BN;
+  int inGroup = GROUP_M * numPidN, firstPidM = (pid / inGroup) * GROUP_M;
+  int groupSizeM = min(numPidM - firstPidM, GROUP_M);
+  int pidM = firstPidM + ((pid % inGroup) % groupSizeM);
+  int pidN = (pid % inGroup) / groupSizeM;
+  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) {
+    int r = pidM * BM + e / BN, c = pidN * BN + e % BN;
+    if (r >= M || c >= N)
+      continue;
+    float acc = 0;
+    for (int k = 0; k < K; ++k)
+      acc = fmaf(mlpLoad(x[(long long)r * sxm + (long long)k * sxk]),
+                 mlpLoad(w[(long long)c * swn + (long long)k * swk]), acc);
+    acc += mlpLoad(b[c]);
+#if defined(GELU)
+    acc = mlpGelu(acc);
+#endif
+    y[(long long)r * sym + (long long)c * syn] = mlpRound(acc);
+  }
+}
+#endif
+
+#if defined(REF_MLP_FUSED)
+/// fused_mlp_kernel: Y = gelu(X W1^T + b1) W2^T + b2, program (pid_m,
+/// pid_n) computing rows pid_m * BM + t (t over the threads) and the BN
+/// columns of block pid_n; each hidden unit rounded to the input type
+/// before it meets W2, as the kernel's h.
+extern "C" __global__ void
+fused_mlp_kernel(const uint16_t *x, const uint16_t *w1, const uint16_t *b1,
+                 const uint16_t *w2, const uint16_t *b2, uint16_t *y, int M,
+                 int K, int H, int N, int sxm, int sxk, int sw1h, int sw1k,
+                 int sw2n, int sw2h, int sym, int syn) {
+  for (int t = threadIdx.x; t < BM; t += blockDim.x) {
+    int r = blockIdx.x * BM + t, c0 = blockIdx.y * BN;
+    if (r >= M)
+      continue;
+    float acc[BN];
+    for (int c = 0; c < BN; ++c)
+      acc[c] = 0;
+    for (int j = 0; j < H; ++j) {
+      float z = 0;
+      for (int k = 0; k < K; ++k)
+        z = fmaf(mlpLoad(x[(long long)r * sxm + (long long)k * sxk]),
+                 mlpLoad(w1[(long long)j * sw1h + (long long)k * sw1k]), z);
+      float h = mlpLoad(mlpRound(mlpGelu(z + mlpLoad(b1[j]))));
+      for (int c = 0; c < BN && c0 + c < N; ++c)
+        acc[c] = fmaf(h, mlpLoad(w2[(long long)(c0 + c) * sw2n +
+                                    (long long)j * sw2h]),
+                      acc[c]);
+    }
+    for (int c = 0; c < BN && c0 + c < N; ++c)
+      y[(long long)r * sym + (long long)(c0 + c) * syn] =
+          mlpRound(acc[c] + mlpLoad(b2[c0 + c]));
+  }
+}
 #endif
