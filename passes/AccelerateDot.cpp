@@ -225,6 +225,7 @@ public:
       return signalPassFailure();
     ModuleOp module = getOperation();
     combineDotAdds(module);
+    stored.clear();
     SmallVector<DotOp> dots;
     module.walk([&](DotOp op) { dots.push_back(op); });
     for (DotOp op : dots) {
@@ -370,6 +371,33 @@ private:
     op.erase();
   }
 
+  /// The wgmma operand buffers made so far: (tile, buffer type) -> buffer.
+  DenseMap<std::pair<Value, Type>, LocalAllocOp> stored;
+
+  /// A shared-memory copy of `v` of type `type` for the dot `op`: the one
+  /// an earlier dot made, where it dominates `op`, else a new local_alloc at
+  /// `b`. A tile two dots read in the same layout (the backward's Q^T and
+  /// dO: B operands of one dot and, transposed, of another) is stored once,
+  /// and its load keeps the single local_alloc user tile-pipeline copies
+  /// asynchronously. The buffers are never written after their
+  /// initialization (tile-pipeline replaces the whole local_alloc), so the
+  /// dots may share them.
+  Value storeOnce(OpBuilder &b, Location loc, DotOp op, MemDescType type,
+                  Value v) {
+    auto key = std::make_pair(v, Type(type));
+    if (auto it = stored.find(key); it != stored.end()) {
+      // Structured control flow: `prev` dominates `op` when `op` is in
+      // (or nested in an op) after it in its block.
+      LocalAllocOp prev = it->second;
+      Operation *ancestor = prev->getBlock()->findAncestorOpInBlock(*op);
+      if (ancestor && prev->isBeforeInBlock(ancestor))
+        return prev;
+    }
+    auto alloc = LocalAllocOp::create(b, loc, type, v);
+    stored[key] = alloc;
+    return alloc;
+  }
+
   /// Sets `b`'s insertion point before the outermost loop around `op` that
   /// `v` is defined outside of: an operand the loop does not change
   /// (attention's Q block) is stored to shared memory once, not in every
@@ -429,10 +457,10 @@ private:
             NVMMASharedEncodingAttr::get(ctx, swizzle, contig != 0), true);
         assert(getTransposedMemDescType(srcType, swap.getOrder()) == type &&
                "a swapped nvmma buffer is the flipped encoding");
-        Value m = LocalAllocOp::create(b, loc, srcType, src);
+        Value m = storeOnce(b, loc, op, srcType, src);
         return MemDescTransOp::create(b, loc, type, m, swap.getOrder());
       }
-      return LocalAllocOp::create(b, loc, type, v);
+      return storeOnce(b, loc, op, type, v);
     };
     // A computed in registers (16-bit) stays there: wgmma reads it from
     // registers in the dot-operand layout of the accumulator's.

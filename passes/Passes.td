@@ -222,6 +222,12 @@ def TileAccelerateDotPass : Pass<"tile-accelerate-dot", "mlir::ModuleOp"> {
       `tile.trans`'d operand stored untransposed and read through
       `tile.memdesc_trans`) and the dot becomes `tile.warpgroup_dot`;
       warpgroups go along M while M has 64 rows for each, then along N.
+      An operand the dot's loops do not change is stored before the
+      outermost such loop, and a tile an earlier dot already stored in the
+      same encoding, where that copy dominates, is read from it: one
+      buffer, and its load keeps the single `tile.local_alloc` user
+      tile-pipeline copies asynchronously (the attention backward's Q^T
+      and dO, B operands of one dot and, transposed, of another).
       Other dots take the mma.sync or FMA paths.
 
     Errors: none; a dot without encodings (tile-assign-layouts has not

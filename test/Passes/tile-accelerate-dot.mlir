@@ -164,3 +164,32 @@ tile.func private @trans_b(%a: tensor<128x64xf16, #b>, %x: tensor<128x64xf16, #b
   %e = tile.dot %a8, %yt, %c : tensor<128x128xf8E4M3FN, #b>, tensor<128x128xf8E4M3FN, #t>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   tile.return
 }
+
+// -----
+
+#b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// A tile two dots read in the same layout is stored once (the backward's
+// Q^T and dO); a copy made in another branch does not dominate the second
+// dot, which stores its own.
+// WGMMA-LABEL: tile.func private @shared_operand(
+// WGMMA:         %[[X:.*]] = tile.local_alloc %arg1 : (tensor<64x128xf16, #blocked>) -> !tile.memdesc<64x128xf16, #shared, mutable>
+// WGMMA:         tile.warpgroup_dot %{{.*}}, %[[X]], %{{.*}}
+// WGMMA-NOT:     tile.local_alloc %arg1
+// WGMMA:         tile.warpgroup_dot %{{.*}}, %[[X]], %{{.*}}
+// WGMMA:         scf.if
+// WGMMA:           %[[Y:.*]] = tile.local_alloc %arg4
+// WGMMA:           tile.warpgroup_dot %{{.*}}, %[[Y]], %{{.*}}
+// WGMMA:         } else {
+// WGMMA:           %[[Y2:.*]] = tile.local_alloc %arg4
+// WGMMA:           tile.warpgroup_dot %{{.*}}, %[[Y2]], %{{.*}}
+tile.func private @shared_operand(%a: tensor<128x64xf16, #b>, %x: tensor<64x128xf16, #b>, %c: tensor<128x128xf32, #b>,
+                                  %a2: tensor<128x64xf16, #b>, %y: tensor<64x128xf16, #b>, %p: i1) attributes {tile.num_warps = 4 : i32} {
+  %d = tile.dot %a, %x, %c : tensor<128x64xf16, #b>, tensor<64x128xf16, #b>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %e = tile.dot %a2, %x, %d : tensor<128x64xf16, #b>, tensor<64x128xf16, #b>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  scf.if %p {
+    %f = tile.dot %a, %y, %c : tensor<128x64xf16, #b>, tensor<64x128xf16, #b>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  } else {
+    %g = tile.dot %a2, %y, %c : tensor<128x64xf16, #b>, tensor<64x128xf16, #b>, tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  }
+  tile.return
+}
