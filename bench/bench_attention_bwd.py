@@ -12,8 +12,13 @@ bench_attn_bwd_pre_<dtype>_d128.ptx and bench_attn_bwd_<dtype>_d128_<mode>.ptx
 with the signature Triton's JIT picks for these tensors (N_Q, N_KV divisible
 by 16; the plain-i32 test kernels attn_bwd_* for --untuned lengths). Triton
 compiles the same functions from the same file with the same constexprs; it
-is timed with tilec's num_warps/num_stages and with the tutorial's (4 warps,
-5 stages): "triton best" is the faster of the two in each round.
+is timed with tilec's num_warps/num_stages. Unless --no-sweep, both also try
+the configs of tilec's sweep kernels in the bundle
+(bench_attn_bwd_<dtype>_d128_<mode>_m<BLOCK_M1>n<BLOCK_N1>s<stages>w<warps>.ptx,
+BLOCK_M2 = BLOCK_N1, BLOCK_N2 = BLOCK_M1) and Triton the tutorial's (4 warps,
+5 stages), each checked and timed once; the fastest of each joins the rounds,
+and "tilec best" / "triton best" are the faster of default and best in each
+round.
 
 O and M come from tilec's forward (bench_attn_fwd_*.ptx, checked against
 SDPA) and are shared by tilec and Triton; the backward time is the
@@ -38,6 +43,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -79,6 +85,8 @@ def parse_args(argv=None):
     p.add_argument("--dtypes", default="bf16")
     p.add_argument("--causal", choices=("both", "yes", "no"), default="both")
     p.add_argument("--atol", type=float)
+    p.add_argument("--no-sweep", action="store_true",
+                   help="time the default config only (tilec and Triton)")
     args = p.parse_args(argv)
     try:
         seqlens = [int(x) for x in args.seqlens.split(",") if x]
@@ -153,30 +161,53 @@ def main(argv=None):
                            *q.stride(), *k.stride(), *v.stride(), *o.stride(), H, N, N)
                 delta = torch.empty_like(m)
                 grads = {name: tuple(torch.empty_like(q) for _ in range(3))
-                         for name in ("tilec", "triton", "triton_tut")}
+                         for name in ("tilec", "triton")}
                 qs, ks = q.stride()[:3], k.stride()[:3]
                 pre_grid = (triton.cdiv(N, PRE_BLOCK), B * H)
-                grid = (max(triton.cdiv(N, BWD["BLOCK_N1"]), triton.cdiv(N, BWD["BLOCK_M2"])),
-                        B * H)
 
-                def run_tilec(g=grads["tilec"]):
-                    pre.launch(pre_grid, o, do, delta, *qs, *qs, H, N)
-                    bwd.launch(grid, q, k, v, sm_scale, do, *g, m, delta, *qs, *ks, H, N, N)
+                def grid_of(blocks):
+                    return (max(triton.cdiv(N, blocks["BLOCK_N1"]),
+                                triton.cdiv(N, blocks["BLOCK_M2"])), B * H)
 
-                def triton_fn(warps, stages, g):
+                def tilec_fn(kernel, blocks, g):
+                    grid = grid_of(blocks)
+
+                    def run():
+                        pre.launch(pre_grid, o, do, delta, *qs, *qs, H, N)
+                        kernel.launch(grid, q, k, v, sm_scale, do, *g, m, delta, *qs, *ks,
+                                      H, N, N)
+                    return run
+
+                def triton_fn(warps, stages, g, blocks=BWD):
+                    grid = grid_of(blocks)
+
                     def run():
                         att.attn_bwd_preprocess_kernel[pre_grid](
                             o, do, delta, *qs, *qs, H, N, HEAD_DIM=D, BLOCK_M=PRE_BLOCK)
                         att.attn_bwd_kernel[grid](
                             q, k, v, sm_scale, do, *g, m, delta, *qs, *ks, H, N, N,
                             HEAD_DIM=D, CAUSAL=causal, num_warps=warps, num_stages=stages,
-                            **BWD)
+                            **blocks)
                     return run
 
-                impls = {"tilec": run_tilec,
-                         "triton": triton_fn(NUM_WARPS, NUM_STAGES, grads["triton"]),
-                         "triton_tut": triton_fn(TUTORIAL_WARPS, TUTORIAL_STAGES,
-                                                 grads["triton_tut"])}
+                impls = {"tilec": tilec_fn(bwd, BWD, grads["tilec"]),
+                         "triton": triton_fn(NUM_WARPS, NUM_STAGES, grads["triton"])}
+                # The sweep: tilec's kernels beside the default's, and the
+                # same configs (and the tutorial's) through Triton.
+                sweep = []  # (name, blocks, stages, warps, tilec kernel or None)
+                if not args.no_sweep and aligned:
+                    base = bwd_name[:-4] + "_"
+                    for fname in sorted(os.listdir(args.kernels)):
+                        mt = re.fullmatch(re.escape(base) + r"m(\d+)n(\d+)s(\d+)w(\d+)\.ptx",
+                                          fname)
+                        if mt:
+                            m1, n1, st, w = map(int, mt.groups())
+                            blocks = dict(BLOCK_M1=m1, BLOCK_N1=n1, BLOCK_M2=n1, BLOCK_N2=m1)
+                            kc = ctx.load_file(os.path.join(args.kernels, fname)) \
+                                .kernel("attn_bwd_kernel")
+                            sweep.append((f"m{m1}n{n1}s{st}w{w}", blocks, st, w, kc))
+                    sweep.append((f"m32n128s{TUTORIAL_STAGES}w{TUTORIAL_WARPS}", BWD,
+                                  TUTORIAL_STAGES, TUTORIAL_WARPS, None))
                 what = f"{dt} B={B} H={H} N={N} D={D} {'causal' if causal else 'full'}"
 
                 # Correctness: against SDPA's default backend's gradients.
@@ -188,7 +219,7 @@ def main(argv=None):
                 for g in grads.values():
                     for t in g:
                         t.fill_(float("nan"))
-                for name in ("tilec", "triton", "triton_tut"):
+                for name in ("tilec", "triton"):
                     try:
                         impls[name]()
                         torch.cuda.synchronize()
@@ -223,10 +254,52 @@ def main(argv=None):
                 if not errors["tilec"] <= atol:
                     raise SystemExit(f"{what}: tilec's gradients differ from SDPA's by "
                                      f"{errors['tilec']:.3g} > {atol}")
+
+                def bench(fn):
+                    return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+                                                   return_mode="median")
+
+                # Each sweep config: checked against SDPA, timed once; the
+                # fastest of each compiler joins the rounds.
+                best = {"tilec": (bench(impls["tilec"]), "default", None),
+                        "triton": (bench(impls["triton"]), "default", None)}
+                g_sweep = tuple(torch.empty_like(q) for _ in range(3))
+                for name_cfg, blocks, st, w, kc in sweep:
+                    for who in ("tilec", "triton"):
+                        if who == "tilec" and kc is None:
+                            continue
+                        fn = (tilec_fn(kc, blocks, g_sweep) if who == "tilec"
+                              else triton_fn(w, st, g_sweep, blocks))
+                        for t in g_sweep:
+                            t.fill_(float("nan"))
+                        try:
+                            fn()
+                            torch.cuda.synchronize()
+                        except Exception as e:  # Triton: out of resources
+                            print(f"note: {who} config {name_cfg} skipped: {type(e).__name__}")
+                            continue
+                        err = max((a.float() - b.float()).abs().max().item()
+                                  for a, b in zip(g_sweep, ref))
+                        if not err <= atol:
+                            msg = f"{what}: {who} config {name_cfg} off by {err:.3g}"
+                            if who == "tilec":
+                                raise SystemExit(msg)
+                            print("warning: " + msg + "; left out")
+                            continue
+                        ms = bench(fn)
+                        if ms < best[who][0]:
+                            g_best = tuple(torch.empty_like(q) for _ in range(3))
+                            best[who] = (ms, name_cfg,
+                                         tilec_fn(kc, blocks, g_best) if who == "tilec"
+                                         else triton_fn(w, st, g_best, blocks))
+                for who in ("tilec", "triton"):
+                    if best[who][2] is not None:
+                        impls[f"{who}_sweep"] = best[who][2]
                 times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
-                times["triton_best"] = [min(a, b) for a, b in
-                                        zip(times["triton"],
-                                            times.get("triton_tut", times["triton"]))]
+                for who in ("tilec", "triton"):
+                    times[f"{who}_best"] = [min(a, b) for a, b in
+                                            zip(times[who], times.get(f"{who}_sweep", times[who]))]
+                    times.pop(f"{who}_sweep", None)
                 pairs = N * N / 2 if causal else N * N
                 flops = 10.0 * B * H * pairs * D
                 med = {n: statistics.median(t) for n, t in times.items()}
@@ -235,11 +308,14 @@ def main(argv=None):
                        **{f"{n}_ms": med[n] for n in med},
                        **{f"{n}_tflops": tflops[n] for n in tflops},
                        "tilec_over_triton": speedup(times, "tilec", "triton"),
-                       "tilec_over_triton_best": speedup(times, "tilec", "triton_best"),
+                       "tilec_best_over_triton_best": speedup(times, "tilec_best",
+                                                              "triton_best"),
+                       "tilec_best_config": best["tilec"][1],
+                       "triton_best_config": best["triton"][1],
                        "max_abs_error": errors}
                 for name, _ in peers:
-                    row[f"tilec_over_{name}"] = (speedup(times, "tilec", name)
-                                                 if name in times else float("nan"))
+                    row[f"tilec_best_over_{name}"] = (speedup(times, "tilec_best", name)
+                                                      if name in times else float("nan"))
                 rows.append(row)
                 print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
                       " TFLOP/s")
@@ -260,22 +336,24 @@ def main(argv=None):
     def ratio(x):
         return "-" if x != x else f"{x:.3f}"
 
-    header = ("dtype", "mask", "N", "tilec", "triton", "triton best", "cuDNN", "FA",
-              "tilec/triton best", "tilec/cuDNN", "tilec/FA")
+    header = ("dtype", "mask", "N", "tilec", "tilec best", "triton", "triton best", "cuDNN",
+              "FA", "tilec/triton", "best/triton best", "best/cuDNN", "best/FA", "tilec cfg",
+              "triton cfg")
     lines = [header]
     for r in rows:
         lines.append((r["dtype"], "causal" if r["causal"] else "full", str(r["N"]),
-                      fmt(r["tilec_tflops"]), fmt(r["triton_tflops"]),
-                      fmt(r["triton_best_tflops"]),
+                      fmt(r["tilec_tflops"]), fmt(r["tilec_best_tflops"]),
+                      fmt(r["triton_tflops"]), fmt(r["triton_best_tflops"]),
                       fmt(r.get("cudnn_tflops", float("nan"))),
                       fmt(r.get("flash_tflops", float("nan"))),
-                      ratio(r["tilec_over_triton_best"]), ratio(r["tilec_over_cudnn"]),
-                      ratio(r["tilec_over_flash"])))
+                      ratio(r["tilec_over_triton"]), ratio(r["tilec_best_over_triton_best"]),
+                      ratio(r["tilec_best_over_cudnn"]), ratio(r["tilec_best_over_flash"]),
+                      r["tilec_best_config"], r["triton_best_config"]))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; backward (preprocess + main); do_bench medians over "
           f"{args.rounds} interleaved rounds; TFLOP/s (10 B H N^2 D / t, halved for causal); "
-          f"B={B} H={H} D={D}; {BWD}, tilec {NUM_WARPS} warps {NUM_STAGES} stages; triton "
-          f"best: also {TUTORIAL_WARPS} warps {TUTORIAL_STAGES} stages (tutorial 06)")
+          f"B={B} H={H} D={D}; default {BWD}, {NUM_WARPS} warps {NUM_STAGES} stages (both); "
+          "best: the fastest of each compiler's sweep (cfg: default or m<M1>n<N1>s<stages>w<warps>)")
     for i, line in enumerate(lines):
         print("  ".join(cell.ljust(w) if j < 2 else cell.rjust(w)
                         for j, (cell, w) in enumerate(zip(line, widths))))

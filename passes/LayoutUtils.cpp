@@ -43,12 +43,19 @@ bool isLayoutAgnostic(Operation *op) {
 /// layout-agnostic op, recomputing it in the wanted layout.
 struct RematerializeThroughConversion
     : public OpRewritePattern<ConvertLayoutOp> {
-  using OpRewritePattern::OpRewritePattern;
+  RematerializeThroughConversion(MLIRContext *ctx, bool keepAccumulator)
+      : OpRewritePattern(ctx), keepAccumulator(keepAccumulator) {}
+  bool keepAccumulator;
+
   LogicalResult matchAndRewrite(ConvertLayoutOp cvt,
                                 PatternRewriter &rewriter) const override {
     Operation *def = cvt.getSrc().getDefiningOp();
     if (!def || !isLayoutAgnostic(def))
       return rewriter.notifyMatchFailure(cvt, "source is not layout-agnostic");
+    if (keepAccumulator &&
+        isAccumulatorLayout(
+            cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding()))
+      return rewriter.notifyMatchFailure(cvt, "a sunk accumulator conversion");
     // Floating-point work other ops also use, in the accumulator layout (a
     // softmax's exp2 feeding both a sum and the next dot), is converted,
     // not computed twice: from #mma the conversion is often free.
@@ -88,6 +95,49 @@ struct RematerializeThroughConversion
   }
 };
 
+/// convert_layout(load(p, mask, other)) -> load(p', mask', other') in the
+/// wanted layout, for a 1-D load whose users are all conversions to a
+/// slice of an accumulator or dot-operand layout: a per-row or per-column
+/// value (the attention backward's M and Delta, a bias) is read by the
+/// threads that hold its rows or columns -- a few L1-served loads -- instead
+/// of one coalesced load and a trip through shared memory with its CTA
+/// barriers every iteration. The addresses, mask and `other` follow through
+/// RematerializeThroughConversion.
+struct LoadInConsumerLayout : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp cvt,
+                                PatternRewriter &rewriter) const override {
+    auto load = cvt.getSrc().getDefiningOp<LoadOp>();
+    if (!load || !llvm::all_of(load->getUsers(), [&](Operation *user) {
+          auto other = dyn_cast<ConvertLayoutOp>(user);
+          return other && other.getType() == cvt.getType();
+        }))
+      return rewriter.notifyMatchFailure(
+          cvt, "not a load only converted to this layout");
+    auto dstType = cast<RankedTensorType>(cvt.getType());
+    auto slice = dyn_cast_or_null<SliceEncodingAttr>(dstType.getEncoding());
+    Attribute parent = slice ? slice.getParent() : Attribute();
+    if (auto op = dyn_cast_or_null<DotOperandEncodingAttr>(parent))
+      parent = op.getParent();
+    if (dstType.getRank() != 1 || !slice || !isAccumulatorLayout(parent))
+      return rewriter.notifyMatchFailure(cvt, "not a 1-D slice of an mma layout");
+    rewriter.setInsertionPoint(load);
+    Location loc = load.getLoc();
+    IRMapping map;
+    for (Value operand : load->getOperands()) {
+      Type want = withEncoding(operand.getType(), slice);
+      map.map(operand,
+              ConvertLayoutOp::create(rewriter, loc, want, operand).getResult());
+    }
+    Operation *clone = rewriter.clone(*load, map);
+    clone->getResult(0).setType(dstType);
+    for (Operation *user : llvm::make_early_inc_range(load->getUsers()))
+      rewriter.replaceOp(user, clone->getResults());
+    rewriter.eraseOp(load);
+    return success();
+  }
+};
+
 } // namespace
 
 bool tilec::isLayoutAgnosticOp(Operation *op) { return isLayoutAgnostic(op); }
@@ -100,8 +150,11 @@ bool tilec::isAccumulatorLayout(Attribute enc) {
   return false;
 }
 
-void tilec::populateRematerializationPatterns(RewritePatternSet &patterns) {
-  patterns.add<RematerializeThroughConversion>(patterns.getContext());
+void tilec::populateRematerializationPatterns(RewritePatternSet &patterns,
+                                              bool keepAccumulatorConversions) {
+  patterns.add<RematerializeThroughConversion>(patterns.getContext(),
+                                               keepAccumulatorConversions);
+  patterns.add<LoadInConsumerLayout>(patterns.getContext());
   ConvertLayoutOp::getCanonicalizationPatterns(patterns,
                                                patterns.getContext());
 }

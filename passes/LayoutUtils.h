@@ -30,8 +30,12 @@ bool isAccumulatorLayout(mlir::Attribute enc);
 mlir::LogicalResult checkTilesHaveLayouts(mlir::Operation *root);
 
 /// convert_layout(op(x...)) -> op'(convert_layout(x)...) for layout-agnostic
-/// ops, and the folding of conversion chains.
-void populateRematerializationPatterns(mlir::RewritePatternSet &patterns);
+/// ops, a small load's conversion to a slice of an mma layout done by
+/// loading in that layout, and the folding of conversion chains. With
+/// `keepAccumulatorConversions`, a conversion out of an accumulator layout
+/// (tile-propagate-layouts' sunk ones) is left where it is.
+void populateRematerializationPatterns(mlir::RewritePatternSet &patterns,
+                                       bool keepAccumulatorConversions = false);
 
 /// The swizzled shared encoding tilec stores tile `t` in, dimensions from
 /// fastest to slowest as `order`: 16-byte groups of the contiguous

@@ -327,6 +327,12 @@ def TilePropagateLayoutsPass : Pass<"tile-propagate-layouts", "mlir::ModuleOp"> 
     sunk: tile-pipeline fuses that DAG into its TMA store. Floating-point
     work other ops also use is not recomputed in a second layout.
 
+    A 1-D load only converted to a slice of an mma (or mma dot-operand)
+    layout -- a per-row statistic such as the attention backward's M and
+    Delta, a bias -- is loaded in that slice instead: each thread reads the
+    values of its rows or columns (L1 serves the repeats) rather than one
+    coalesced load and a trip through shared memory with its barriers.
+
     Errors: none.
   }];
   let dependentDialects = ["::tilec::tile::TileDialect"];

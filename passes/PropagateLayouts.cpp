@@ -453,8 +453,16 @@ public:
       }
     }
     // The rematerialization patterns move conversions up again where an
-    // op has one user; sink them for good.
-    sinkAccumulatorConversions(module);
+    // op has one user; sink them for good, then clean up what sinking
+    // converted (a row statistic loaded for the softmax's subtraction:
+    // loaded in the slice layout), keeping the sunk conversions in place.
+    if (sinkAccumulatorConversions(module)) {
+      RewritePatternSet patterns(&getContext());
+      populateRematerializationPatterns(patterns,
+                                        /*keepAccumulatorConversions=*/true);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return signalPassFailure();
+    }
   }
 };
 

@@ -294,3 +294,51 @@ tile.func private @column_softmax(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf1
   }
   tile.return %r : tensor<64xf32, #s0>
 }
+
+// -----
+
+#b = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#l = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#bo = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sm0 = #tile.slice<{dim = 0, parent = #mma}>
+// The attention backward's P^T = exp2(S - M[None, :]) in #mma, M loaded
+// every iteration and converted to #mma's dim-0 slice: it is loaded in that
+// slice instead (each thread reads its columns' values), with no conversion
+// of the loaded vector through shared memory; its addresses and mask
+// follow.
+// CHECK-LABEL: tile.func private @row_statistic_load(
+// CHECK:         scf.for
+// CHECK:           %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<64xi32, #slice>
+// CHECK:           %[[M:.*]] = tile.load %{{.*}}, %[[MASK]], %{{.*}} : tensor<64x!tile.ptr<f32>, #slice>
+// CHECK-NOT:       tile.convert_layout
+// CHECK:           tile.expand_dims %[[M]] {axis = 0 : i32} : tensor<64xf32, #slice> -> tensor<1x64xf32, #mma>
+// CHECK:           math.exp2 %{{.*}} : tensor<64x64xf32, #mma>
+// CHECK:           scf.yield
+tile.func private @row_statistic_load(%a: tensor<64x32xf16, #a>, %b: tensor<32x64xf16, #bo>, %p: !tile.ptr<f32>, %n: i32, %bound: i32) -> tensor<64x64xf32, #b> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zb = arith.constant dense<0.0> : tensor<64x64xf32, #b>
+  %other = arith.constant dense<0.0> : tensor<64xf32, #l>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zb) -> (tensor<64x64xf32, #b>) : i32 {
+    %c = tile.convert_layout %acc : tensor<64x64xf32, #b> -> tensor<64x64xf32, #mma>
+    %offs = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #l>
+    %base = tile.splat %i : i32 -> tensor<64xi32, #l>
+    %rows = arith.addi %base, %offs : tensor<64xi32, #l>
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>, #l>
+    %ptrs = tile.addptr %ps, %rows : tensor<64x!tile.ptr<f32>, #l>, tensor<64xi32, #l>
+    %bs = tile.splat %bound : i32 -> tensor<64xi32, #l>
+    %mask = arith.cmpi slt, %rows, %bs : tensor<64xi32, #l>
+    %m = tile.load %ptrs, %mask, %other : tensor<64x!tile.ptr<f32>, #l>
+    %mc = tile.convert_layout %m : tensor<64xf32, #l> -> tensor<64xf32, #sm0>
+    %m1 = tile.expand_dims %mc {axis = 0 : i32} : tensor<64xf32, #sm0> -> tensor<1x64xf32, #mma>
+    %mb = tile.broadcast %m1 : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %q = arith.subf %c, %mb : tensor<64x64xf32, #mma>
+    %q2 = math.exp2 %q : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %q2 : tensor<64x32xf16, #a>, tensor<32x64xf16, #bo>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %e = tile.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b>
+    scf.yield %e : tensor<64x64xf32, #b>
+  }
+  tile.return %r : tensor<64x64xf32, #b>
+}
