@@ -13,11 +13,11 @@
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
 #                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host,
 #                --host --tma, --host --tma --pp), bench_attention.py,
-#                bench_mlp.py (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
+#                bench_attention_bwd.py, bench_mlp.py (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
 #                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON, $TILEC_ATTN_JSON,
-#                $TILEC_MLP_JSON
+#                $TILEC_ATTN_BWD_JSON, $TILEC_MLP_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #
@@ -121,6 +121,8 @@ if [ "$sanitize" = 1 ]; then
     # Fused attention: two chained dots, P through registers, K and V
     # pipelined (--quick below leaves out its 4097-key case).
     racy+=",attn_fwd_bf16_d128_causal,attn_fwd_desc_fp16_d128_full"
+    # The backward (Q^T and dO shared by two dots each) and the fused MLP.
+    racy+=",attn_bwd_bf16_d128_causal,mlp_fused_bf16"
     echo "== compute-sanitizer --tool racecheck tilec-gpu-tests --only $racy --quick"
     "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 3 \
       "$here/bin/tilec-gpu-tests" "$kernels" --only "$racy" --quick
@@ -189,6 +191,9 @@ if [ "$bench" = 1 ]; then
         --sources "$here/examples" --host --tma --pp
     [ -f "$kernels/bench_attn_fwd_bf16_d128_causal.ptx" ] &&
       run_bench bench_attention.py "${TILEC_ATTN_JSON:-bench_attention.json}" \
+        --sources "$here/examples"
+    [ -f "$kernels/bench_attn_bwd_bf16_d128_causal.ptx" ] &&
+      run_bench bench_attention_bwd.py "${TILEC_ATTN_BWD_JSON:-bench_attention_bwd.json}" \
         --sources "$here/examples"
     [ -f "$kernels/bench_mlp_linear_bf16_gelu.ptx" ] &&
       run_bench bench_mlp.py "${TILEC_MLP_JSON:-bench_mlp.json}" \
