@@ -379,7 +379,12 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     memory operation of the iteration, and -- when the loop also writes
     global memory -- its pointers derive from a kernel argument that no
     write in the loop derives from (distinct pointer arguments are assumed
-    not to alias, as in Triton); other loads are left alone.
+    not to alias, as in Triton); other loads are left alone. In a loop whose
+    dot operands are copied with cp.async (not TMA), a 1-D load of 4-byte
+    elements that feeds registers -- a per-row statistic subtracted from a
+    dot's result, the attention backward's M and Delta -- is copied with them
+    under the same conditions, through a small buffer per stage that the
+    iteration reads back into the load's layout (`tile.local_load`).
 
     With `tma` (sm_90 and newer), a `tile.desc_load` through a host-side
     descriptor, or a device-side one the launch can encode (see

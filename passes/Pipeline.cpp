@@ -32,7 +32,11 @@
 // memory operation of the iteration; and, if the loop writes global
 // memory, its pointers come from a kernel argument no write in the loop
 // uses (distinct pointer arguments are assumed not to alias, as Triton
-// does). Other loads stay where they are.
+// does). Other loads stay where they are -- except, in a loop with such
+// cp.async candidates (and no TMA copies), a 1-D load of 4-byte elements
+// feeding registers (a per-row statistic such as the attention backward's
+// M), which gets a small local_alloc + local_load of its own and is then
+// copied like the others.
 //
 // With `tma`, a `tile.desc_load` through a host-side descriptor whose only
 // user is such a local_alloc into a `#tile.nvmma_shared` buffer (swizzled,
@@ -1492,30 +1496,73 @@ private:
       LocalAllocOp alloc;
     };
     SmallVector<Candidate> candidates;
+    // Whether `load` may be copied ahead: not volatile, zero-filled where
+    // masked, not reading what the loop writes, and its pointers and mask
+    // computed from the induction variable and loop-invariant values
+    // (added to `slice`).
+    auto copyable = [&](LoadOp load, llvm::SetVector<Operation *> &slice) {
+      if (load->getBlock() != body ||
+          load->hasAttr(TileDialect::getVolatileAttrName()) ||
+          !isa<RankedTensorType>(load.getPtr().getType()) ||
+          !isPositiveZero(load.getOther()))
+        return false;
+      if (unknownWrite ||
+          (!writtenBases.empty() &&
+           llvm::is_contained(writtenBases, pointerBase(load.getPtr()))) ||
+          (!writtenBases.empty() && !pointerBase(load.getPtr())))
+        return false;
+      return succeeded(sliceOf(load.getPtr(), loop, slice)) &&
+             (!load.getMask() || succeeded(sliceOf(load.getMask(), loop, slice)));
+    };
     for (Operation &op : *body) {
       auto alloc = dyn_cast<LocalAllocOp>(op);
       if (!alloc || !alloc.getSrc())
         continue;
       auto load = alloc.getSrc().getDefiningOp<LoadOp>();
-      if (!load || load->getBlock() != body || !load->hasOneUse() ||
-          load->hasAttr(TileDialect::getVolatileAttrName()) ||
-          !isa<RankedTensorType>(load.getPtr().getType()) ||
-          !isPositiveZero(load.getOther()))
-        continue;
-      if (unknownWrite ||
-          (!writtenBases.empty() &&
-           llvm::is_contained(writtenBases, pointerBase(load.getPtr()))) ||
-          (!writtenBases.empty() && !pointerBase(load.getPtr())))
-        continue;
       llvm::SetVector<Operation *> slice;
-      if (failed(sliceOf(load.getPtr(), loop, slice)) ||
-          (load.getMask() && failed(sliceOf(load.getMask(), loop, slice))))
+      if (!load || !load->hasOneUse() || !copyable(load, slice))
         continue;
       stage0.insert(slice.begin(), slice.end());
       candidates.push_back({load, alloc});
     }
     if (candidates.empty() && tmaCandidates.empty())
       return success();
+    // In a loop whose dot operands are copied with cp.async, a 1-D load of
+    // 4-byte elements that feeds registers (the attention backward's per-row
+    // M and Delta, subtracted from a dot's result every iteration) is
+    // copied with them: through a small shared buffer per stage, read back
+    // into its layout where it was loaded, instead of a global load whose
+    // latency each iteration waits for. (Not with TMA copies: those loops
+    // may be warp-specialized, where the producer issues only TMA.)
+    if (tmaCandidates.empty()) {
+      SmallVector<LoadOp> small;
+      for (Operation &op : *body)
+        if (auto load = dyn_cast<LoadOp>(op)) {
+          auto t = dyn_cast<RankedTensorType>(load.getType());
+          if (t && t.getRank() == 1 && t.getEncoding() &&
+              getElementBytes(t.getElementType()) >= 4 &&
+              !llvm::any_of(load->getUsers(), [](Operation *u) {
+                return isa<LocalAllocOp>(u);
+              }))
+            small.push_back(load);
+        }
+      for (LoadOp load : small) {
+        llvm::SetVector<Operation *> slice;
+        if (!copyable(load, slice))
+          continue;
+        auto t = cast<RankedTensorType>(load.getType());
+        OpBuilder b(load);
+        b.setInsertionPointAfter(load);
+        auto bufType = MemDescType::get(t.getShape(), t.getElementType(),
+                                        sharedEncodingFor(t, {0}),
+                                        /*mutableMemory=*/true);
+        auto alloc = LocalAllocOp::create(b, load.getLoc(), bufType, load);
+        Value back = LocalLoadOp::create(b, load.getLoc(), t, alloc);
+        load.getResult().replaceAllUsesExcept(back, alloc);
+        stage0.insert(slice.begin(), slice.end());
+        candidates.push_back({load, alloc});
+      }
+    }
 
     // wgmma accumulating across iterations (a warpgroup_dot whose
     // accumulator is a loop-carried value it alone produces) runs

@@ -165,3 +165,70 @@ tile.func @i64_loop(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i64)
   }
   tile.return
 }
+
+// -----
+
+#b = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#l = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tile.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#mma = #tile.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tile.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#bo = #tile.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+// A per-row statistic loaded every iteration of a pipelined loop (the
+// attention backward's M) is copied with the dot operand: its own 3-slot
+// buffer, filled in the prologue and two iterations ahead, read back into
+// its layout by the iteration that uses it. An f16 vector (2-byte elements:
+// below cp.async's 4) stays a load.
+// CHECK-LABEL: tile.func @row_statistic(
+// CHECK-DAG:     %[[BUF:.*]] = tile.local_alloc : () -> !tile.memdesc<3x64x32xf16, #shared, mutable>
+// CHECK-DAG:     %[[MBUF:.*]] = tile.local_alloc : () -> !tile.memdesc<3x64xf32, #shared1, mutable>
+// CHECK:         tile.async_copy %{{.*}} : tensor<64x!tile.ptr<f32>, #blocked>, !tile.memdesc<64xf32, #shared1, mutable>
+// CHECK:         scf.for
+// CHECK:           tile.async_wait {num = 1 : i32}
+// CHECK:           tile.async_copy %{{.*}} : tensor<64x!tile.ptr<f32>, #blocked>, !tile.memdesc<64xf32, #shared1, mutable>
+// CHECK:           %[[MV:.*]] = tile.memdesc_index %[[MBUF]]
+// CHECK:           tile.local_load %[[MV]] : !tile.memdesc<64xf32, #shared1, mutable> -> tensor<64xf32, #blocked>
+// CHECK:           tile.load %{{.*}} : tensor<64x!tile.ptr<f16>, #blocked>
+// CHECK-NOT:       tile.load %{{.*}} : tensor<64x!tile.ptr<f32>
+// CHECK:           scf.yield
+tile.func @row_statistic(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pm: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                         %ph: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.num_warps = 4 : i32, tile.num_stages = 3 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf16, #b>
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #tile.slice<{dim = 0, parent = #b}>>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #tile.slice<{dim = 0, parent = #b}>> -> tensor<1x32xi32, #b>
+  %off = tile.broadcast %e : tensor<1x32xi32, #b> -> tensor<64x32xi32, #b>
+  %base = tile.splat %pa : !tile.ptr<f16> -> tensor<64x32x!tile.ptr<f16>, #b>
+  %p0 = tile.addptr %base, %off : tensor<64x32x!tile.ptr<f16>, #b>, tensor<64x32xi32, #b>
+  %rows = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #l>
+  %mbase = tile.splat %pm : !tile.ptr<f32> -> tensor<64x!tile.ptr<f32>, #l>
+  %hbase = tile.splat %ph : !tile.ptr<f16> -> tensor<64x!tile.ptr<f16>, #l>
+  %res = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %kk = arith.muli %k, %c64 : i32
+    %ks = tile.splat %kk : i32 -> tensor<64x32xi32, #b>
+    %po = arith.addi %off, %ks : tensor<64x32xi32, #b>
+    %p = tile.addptr %base, %po : tensor<64x32x!tile.ptr<f16>, #b>, tensor<64x32xi32, #b>
+    %v = tile.load %p : tensor<64x32x!tile.ptr<f16>, #b>
+    %buf = tile.local_alloc %v : (tensor<64x32xf16, #b>) -> !tile.memdesc<64x32xf16, #s, mutable>
+    %x = tile.local_load %buf : !tile.memdesc<64x32xf16, #s, mutable> -> tensor<64x32xf16, #a>
+    %bt = tile.trans %x {order = array<i32: 1, 0>} : tensor<64x32xf16, #a> -> tensor<32x64xf16, #bo>
+    %d = tile.dot %x, %bt, %acc : tensor<64x32xf16, #a>, tensor<32x64xf16, #bo>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %kr = tile.splat %kk : i32 -> tensor<64xi32, #l>
+    %ro = arith.addi %rows, %kr : tensor<64xi32, #l>
+    %mp = tile.addptr %mbase, %ro : tensor<64x!tile.ptr<f32>, #l>, tensor<64xi32, #l>
+    %m = tile.load %mp : tensor<64x!tile.ptr<f32>, #l>
+    %hp = tile.addptr %hbase, %ro : tensor<64x!tile.ptr<f16>, #l>, tensor<64xi32, #l>
+    %h = tile.load %hp : tensor<64x!tile.ptr<f16>, #l>
+    %hf = arith.extf %h : tensor<64xf16, #l> to tensor<64xf32, #l>
+    %mh = arith.addf %m, %hf : tensor<64xf32, #l>
+    %mc = tile.convert_layout %mh : tensor<64xf32, #l> -> tensor<64xf32, #tile.slice<{dim = 0, parent = #mma}>>
+    %m1 = tile.expand_dims %mc {axis = 0 : i32} : tensor<64xf32, #tile.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xf32, #mma>
+    %mb = tile.broadcast %m1 : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %dn = arith.subf %d, %mb : tensor<64x64xf32, #mma>
+    scf.yield %dn : tensor<64x64xf32, #mma>
+  }
+  tile.return
+}
