@@ -1,9 +1,13 @@
 //===- Math.cpp - Fast math lowerings matching Triton ------------*- C++ -*-===//
 //
 // The fp32 operations Triton lowers to fast hardware instructions:
-//  - `math.exp` / `math.exp2` -> `ex2.approx.f32` (exp(x) = 2^(x log2 e)),
-//    as Triton's tl.exp / tl.exp2 (PTX ISA 9.7.3.22: relative error
-//    2^-22.5; no `.ftz`, so subnormal results are kept);
+//  - `math.exp` -> `ex2.approx.f32` of x log2(e), as Triton's tl.exp (PTX
+//    ISA 9.7.3.22: relative error 2^-22.5; no `.ftz`, so subnormal results
+//    are kept); `math.exp2` -> `ex2.approx.ftz.f32`, as Triton's
+//    tl.math.exp2 (libdevice's exp2f under Triton's nvvm-reflect FTZ = 1):
+//    results below 2^-126 flush to zero. The non-ftz form costs a compare,
+//    two predicated multiplies and a dependency around every MUFU.EX2 --
+//    in a softmax, on every score;
 //  - `arith.divf` marked `afn` (the front end's `/`) -> `div.full.f32`
 //    (PTX ISA 9.7.3.8, max 2 ulp), as Triton's `/`; unmarked divf (tl.div_rn)
 //    stays IEEE `div.rn.f32`;
@@ -30,13 +34,17 @@ bool isF32OrVectorOfF32(Type t) {
          (isa<VectorType>(t) && cast<VectorType>(t).getElementType().isF32());
 }
 
-Value ex2Approx(OpBuilder &b, Location loc, Value x) {
+Value ex2Approx(OpBuilder &b, Location loc, Value x, bool ftz) {
   auto call = LLVM::CallIntrinsicOp::create(
-      b, loc, b.getF32Type(), b.getStringAttr("llvm.nvvm.ex2.approx.f32"),
+      b, loc, b.getF32Type(),
+      b.getStringAttr(ftz ? "llvm.nvvm.ex2.approx.ftz.f32"
+                          : "llvm.nvvm.ex2.approx.f32"),
       ValueRange{x});
   return call.getResult(0);
 }
 
+/// exp (ScaleByLog2e: 2^(x log2 e), subnormal results kept) or exp2
+/// (flushed to zero below 2^-126), as Triton lowers them.
 template <typename MathOp, bool ScaleByLog2e>
 struct FastExpLowering : public OpConversionPattern<MathOp> {
   using OpConversionPattern<MathOp>::OpConversionPattern;
@@ -58,7 +66,8 @@ struct FastExpLowering : public OpConversionPattern<MathOp> {
     }
     rewriter.replaceOp(op, mapElements(rewriter, loc, x, rewriter.getF32Type(),
                                        [&](ValueRange e) {
-                                         return ex2Approx(rewriter, loc, e[0]);
+                                         return ex2Approx(rewriter, loc, e[0],
+                                                          /*ftz=*/!ScaleByLog2e);
                                        }));
     return success();
   }

@@ -12,4 +12,5 @@ def k_math(X, Y, BLOCK: tl.constexpr):
     c = tl.sqrt(x)           # sqrt.approx.f32
     d = tl.sqrt_rn(y)        # sqrt.rn.f32
     e = tl.exp(x)            # ex2.approx.f32 of x * log2(e)
-    tl.store(X + offs, a + b + c + d + e)
+    f = tl.math.exp2(y)      # ex2.approx.ftz.f32
+    tl.store(X + offs, a + b + c + d + e + f)

@@ -79,8 +79,8 @@ tile.func @shuffle(%p: !tile.ptr<i32>) attributes {tile.num_warps = 1 : i32} {
 // register's row by coordinate (4 registers at [32, 1]), the broadcast
 // spreads them over the 2 n-tiles.
 // CHECK-LABEL: gpu.func @row_max_of_mma(
-// CHECK-COUNT-2:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
-// CHECK-NOT:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-COUNT-2:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// CHECK-NOT:       llvm.call_intrinsic "llvm.nvvm.ex2.approx
 // CHECK:           %[[X:.*]] = llvm.shufflevector %[[E:.*]], %[[E]] [0, 0, 1, 1] : vector<2xf32>
 // CHECK:           %[[B:.*]] = llvm.shufflevector %[[X]], %[[X]] [0, 0, 2, 2, 0, 0, 2, 2] : vector<4xf32>
 // CHECK:           arith.subf %{{.*}}, %[[B]] : vector<8xf32>
