@@ -558,20 +558,26 @@ attn_bwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
   const AttnT *k = K + z * skz + h * skh, *v = V + z * skz + h * skh;
   const float *m = M + (long long)zh * N_Q, *delta = Delta + (long long)zh * N_Q;
   const float qkScale = sm_scale * 1.44269504f;
+  // P_ij recomputed from M, and dS_ij = P_ij (dO_i . V_j - Delta_i).
+  auto pair = [&](int i, int j, float &p, float &ds) {
+    float s = 0, dp = 0;
+    for (int d = 0; d < HEAD_DIM; ++d) {
+      s = fmaf(attnLoad(q[(long long)i * sqm + d]),
+               attnLoad(k[(long long)j * skn + d]), s);
+      dp = fmaf(attnLoad(g[(long long)i * sqm + d]),
+                attnLoad(v[(long long)j * skn + d]), dp);
+    }
+    p = exp2f(s * qkScale - m[i]);
+    ds = p * (dp - delta[i]);
+  };
   float a[HEAD_DIM], b[HEAD_DIM];
   int j = blockIdx.x * 128 + t;
   if (j < N_KV) {
     for (int d = 0; d < HEAD_DIM; ++d)
       a[d] = b[d] = 0;
     for (int i = CAUSAL ? j : 0; i < N_Q; ++i) {
-      float s = 0, dp = 0;
-      for (int d = 0; d < HEAD_DIM; ++d) {
-        s = fmaf(attnLoad(q[(long long)i * sqm + d]),
-                 attnLoad(k[(long long)j * skn + d]), s);
-        dp = fmaf(attnLoad(g[(long long)i * sqm + d]),
-                  attnLoad(v[(long long)j * skn + d]), dp);
-      }
-      float p = exp2f(s * qkScale - m[i]), ds = p * (dp - delta[i]);
+      float p, ds;
+      pair(i, j, p, ds);
       for (int d = 0; d < HEAD_DIM; ++d) {
         a[d] = fmaf(ds, attnLoad(q[(long long)i * sqm + d]), a[d]);
         b[d] = fmaf(p, attnLoad(g[(long long)i * sqm + d]), b[d]);
@@ -588,14 +594,8 @@ attn_bwd_kernel(const AttnT *Q, const AttnT *K, const AttnT *V, float sm_scale,
       a[d] = 0;
     int n = CAUSAL ? min(N_KV, i + 1) : N_KV;
     for (int jj = 0; jj < n; ++jj) {
-      float s = 0, dp = 0;
-      for (int d = 0; d < HEAD_DIM; ++d) {
-        s = fmaf(attnLoad(q[(long long)i * sqm + d]),
-                 attnLoad(k[(long long)jj * skn + d]), s);
-        dp = fmaf(attnLoad(g[(long long)i * sqm + d]),
-                  attnLoad(v[(long long)jj * skn + d]), dp);
-      }
-      float p = exp2f(s * qkScale - m[i]), ds = p * (dp - delta[i]);
+      float p, ds;
+      pair(i, jj, p, ds);
       for (int d = 0; d < HEAD_DIM; ++d)
         a[d] = fmaf(ds, attnLoad(k[(long long)jj * skn + d]), a[d]);
     }
