@@ -380,9 +380,10 @@ def TilePipelinePass : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     global memory -- its pointers derive from a kernel argument that no
     write in the loop derives from (distinct pointer arguments are assumed
     not to alias, as in Triton); other loads are left alone. In a loop whose
-    dot operands are copied with cp.async (not TMA), a 1-D load of 4-byte
-    elements that feeds registers -- a per-row statistic subtracted from a
-    dot's result, the attention backward's M and Delta -- is copied with them
+    dot operands are copied with cp.async (not TMA), a 1-D load of elements
+    of 4 bytes or more that feeds registers -- a per-row statistic
+    subtracted from a dot's result (the attention backward's M and Delta), a
+    gather's index vector -- is copied with them
     under the same conditions, through a small buffer per stage that the
     iteration reads back into the load's layout (`tile.local_load`).
 

@@ -33,10 +33,10 @@
 // memory, its pointers come from a kernel argument no write in the loop
 // uses (distinct pointer arguments are assumed not to alias, as Triton
 // does). Other loads stay where they are -- except, in a loop with such
-// cp.async candidates (and no TMA copies), a 1-D load of 4-byte elements
-// feeding registers (a per-row statistic such as the attention backward's
-// M), which gets a small local_alloc + local_load of its own and is then
-// copied like the others.
+// cp.async candidates (and no TMA copies), a 1-D load of elements of 4
+// bytes or more feeding registers (a per-row statistic such as the
+// attention backward's M), which gets a small local_alloc + local_load of
+// its own and is then copied like the others.
 //
 // With `tma`, a `tile.desc_load` through a host-side descriptor whose only
 // user is such a local_alloc into a `#tile.nvmma_shared` buffer (swizzled,
