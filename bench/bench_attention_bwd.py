@@ -99,8 +99,10 @@ def parse_args(argv=None):
     if not args.dtypes or any(d not in ATOL for d in args.dtypes):
         p.error(f"--dtypes: expected bf16 and/or fp16, found '{','.join(args.dtypes)}'")
     args.causal_modes = {"both": (True, False), "yes": (True,), "no": (False,)}[args.causal]
-    if args.batch <= 0 or args.heads <= 0 or args.rounds <= 0:
-        p.error("--batch, --heads and --rounds must be positive")
+    if args.batch <= 0 or args.heads <= 0 or args.rounds <= 0 or args.rep <= 0:
+        p.error("--batch, --heads, --rounds and --rep must be positive")
+    if args.warmup < 0 or (args.atol is not None and not args.atol > 0):
+        p.error("--warmup must be >= 0 and --atol > 0")
     missing = sorted({os.path.join(args.kernels, n) for dt in args.dtypes
                       for c in args.causal_modes for N in args.seqlens
                       for n in names(dt, c, N % 16 == 0)
@@ -110,7 +112,9 @@ def parse_args(argv=None):
                          ", ".join(missing))
     args.source = os.path.join(args.sources, "attention.py")
     if not os.path.exists(args.source):
-        raise SystemExit(f"bench_attention_bwd.py: {args.source} not found")
+        raise SystemExit(f"bench_attention_bwd.py: {args.source} not found: --sources must name "
+                         "the folder holding test/GPU/kernels/py/attention.py (the bundle's "
+                         "examples/)")
     return args
 
 
