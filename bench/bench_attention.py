@@ -169,7 +169,7 @@ def main(argv=None):
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     import tilec_rt
-    from gemm_common import interleaved_times, load_module, speedup
+    from gemm_common import interleaved_times, load_module, print_table, speedup
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -429,17 +429,12 @@ def main(argv=None):
                       ratio(r["tilec_over_triton"]), ratio(r["tilec_best_over_cudnn"]),
                       ratio(r["tilec_best_over_triton_best"]), r["tilec_best_config"],
                       f"n{cfg['BLOCK_N']}s{cfg['num_stages']}w{cfg['num_warps']}"))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s (4 B H N^2 D / t, halved for causal); B={B} H={H} D={D}; "
           f"{FORMS[FORM][0]} BLOCK_M={CONFIG['BLOCK_M']} BLOCK_N={CONFIG['BLOCK_N']}, "
           f"{NUM_STAGES} stages, {NUM_WARPS} warps (tilec and triton); FA = SDPA "
           "FLASH_ATTENTION")
-    for i, line in enumerate(lines):
-        print("  ".join(cell.ljust(w) if j < 2 else cell.rjust(w)
-                        for j, (cell, w) in enumerate(zip(line, widths))))
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(lines, left=2)
 
 
 if __name__ == "__main__":

@@ -126,7 +126,7 @@ def main(argv=None):
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     import tilec_rt
-    from gemm_common import interleaved_times, load_module, speedup
+    from gemm_common import interleaved_times, load_module, print_table, speedup
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -353,16 +353,11 @@ def main(argv=None):
                       ratio(r["tilec_over_triton"]), ratio(r["tilec_best_over_triton_best"]),
                       ratio(r["tilec_best_over_cudnn"]), ratio(r["tilec_best_over_flash"]),
                       r["tilec_best_config"], r["triton_best_config"]))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; backward (preprocess + main); do_bench medians over "
           f"{args.rounds} interleaved rounds; TFLOP/s (10 B H N^2 D / t, halved for causal); "
           f"B={B} H={H} D={D}; default {BWD}, {NUM_WARPS} warps {NUM_STAGES} stages (both); "
           "best: the fastest of each compiler's sweep (cfg: default or m<M1>n<N1>s<stages>w<warps>)")
-    for i, line in enumerate(lines):
-        print("  ".join(cell.ljust(w) if j < 2 else cell.rjust(w)
-                        for j, (cell, w) in enumerate(zip(line, widths))))
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(lines, left=2)
 
 
 if __name__ == "__main__":

@@ -142,7 +142,7 @@ def main(argv=None):
     import triton
 
     import tilec_rt
-    from gemm_common import interleaved_times, load_module, speedup
+    from gemm_common import interleaved_times, load_module, print_table, speedup
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -295,18 +295,13 @@ def main(argv=None):
                         for n in names),
                       *(f"{r[f'{ours}_over_{p}']:.3f}" if f"{ours}_over_{p}" in r else "-"
                         for p in peers)))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           "TFLOP/s = 4 M D Hd / t; ratios: medians of per-round time ratios (> 1: "
           f"{ours} faster); linear_kernel {LINEAR['BLOCK_M']}x{LINEAR['BLOCK_N']}x"
           f"{LINEAR['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps" +
           (f"; fused_mlp_kernel {FUSED['BLOCK_M']}x{FUSED['BLOCK_N']}, BLOCK_H "
            f"{FUSED['BLOCK_H']}" if args.fused else ""))
-    for i, line in enumerate(lines):
-        print("  ".join(cell.ljust(w) if j < 3 else cell.rjust(w)
-                        for j, (cell, w) in enumerate(zip(line, widths))))
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    print_table(lines, left=3)
 
 
 if __name__ == "__main__":

@@ -45,3 +45,15 @@ def interleaved_times(impls, rounds, warmup, rep):
 def speedup(times, ours, peer):
     """Median over rounds of peer time / our time (> 1: ours faster)."""
     return statistics.median(t / m for t, m in zip(times[peer], times[ours]))
+
+
+def print_table(lines, left):
+    """Prints `lines` (the header first, then rows of strings) as aligned
+    columns, the first `left` left-aligned and the rest right-aligned, with a
+    rule under the header."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    for i, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if j < left else cell.rjust(w)
+                        for j, (cell, w) in enumerate(zip(line, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))

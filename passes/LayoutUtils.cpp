@@ -81,16 +81,10 @@ struct RematerializeThroughConversion
         map.map(operand, ConvertLayoutOp::create(rewriter, loc, want, operand)
                              .getResult());
     }
-    Operation *clone = rewriter.clone(*def, map);
-    clone->getResult(0).setType(withEncoding(clone->getResult(0).getType(),
-                                             dstEnc));
-    if (auto c = dyn_cast<arith::ConstantOp>(clone)) {
-      auto splat = cast<SplatElementsAttr>(c.getValue());
-      c.setValueAttr(SplatElementsAttr::get(
-          cast<ShapedType>(clone->getResult(0).getType()),
-          splat.getSplatValue<Attribute>()));
-    }
-    rewriter.replaceOp(cvt, clone->getResults());
+    rewriter.replaceOp(
+        cvt, cloneWithResultType(rewriter, def, map,
+                                 withEncoding(def->getResult(0).getType(),
+                                              dstEnc)));
     return success();
   }
 };
@@ -129,10 +123,9 @@ struct LoadInConsumerLayout : public OpRewritePattern<ConvertLayoutOp> {
       map.map(operand,
               ConvertLayoutOp::create(rewriter, loc, want, operand).getResult());
     }
-    Operation *clone = rewriter.clone(*load, map);
-    clone->getResult(0).setType(dstType);
+    Value clone = cloneWithResultType(rewriter, load, map, dstType);
     for (Operation *user : llvm::make_early_inc_range(load->getUsers()))
-      rewriter.replaceOp(user, clone->getResults());
+      rewriter.replaceOp(user, clone);
     rewriter.eraseOp(load);
     return success();
   }
@@ -141,6 +134,17 @@ struct LoadInConsumerLayout : public OpRewritePattern<ConvertLayoutOp> {
 } // namespace
 
 bool tilec::isLayoutAgnosticOp(Operation *op) { return isLayoutAgnostic(op); }
+
+Value tilec::cloneWithResultType(OpBuilder &b, Operation *op, IRMapping &map,
+                                 Type type) {
+  Operation *clone = b.clone(*op, map);
+  clone->getResult(0).setType(type);
+  if (auto c = dyn_cast<arith::ConstantOp>(clone))
+    c.setValueAttr(SplatElementsAttr::get(
+        cast<ShapedType>(type),
+        cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
+  return clone->getResult(0);
+}
 
 bool tilec::isAccumulatorLayout(Attribute enc) {
   if (isa_and_nonnull<MmaEncodingAttr>(enc))

@@ -8,6 +8,7 @@
 #define TILEC_PASSES_LAYOUTUTILS_H
 
 #include "dialects/Tile/IR/TileOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tilec {
@@ -36,6 +37,12 @@ mlir::LogicalResult checkTilesHaveLayouts(mlir::Operation *root);
 /// (tile-propagate-layouts' sunk ones) is left where it is.
 void populateRematerializationPatterns(mlir::RewritePatternSet &patterns,
                                        bool keepAccumulatorConversions = false);
+
+/// A clone of single-result `op` at `b`'s insertion point, its operands
+/// mapped by `map`, its result retyped to `type` (the same values in
+/// another layout); a splat constant's value is rebuilt in that type.
+mlir::Value cloneWithResultType(mlir::OpBuilder &b, mlir::Operation *op,
+                                mlir::IRMapping &map, mlir::Type type);
 
 /// The swizzled shared encoding tilec stores tile `t` in, dimensions from
 /// fastest to slowest as `order`: 16-byte groups of the contiguous

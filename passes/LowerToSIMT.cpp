@@ -104,12 +104,16 @@ struct SplatLowering : public OpConversionPattern<tile::SplatOp> {
 
 /// For each of `count` result registers, the register of layout `src`
 /// holding the coordinate that `target` (the result's layout seen at the
-/// source's shape) gives it; std::nullopt if `src` holds it nowhere in the
-/// thread. The shuffle mask of broadcast and expand_dims.
+/// source's shape) gives it: the shuffle mask of broadcast and expand_dims.
+/// std::nullopt if `src` places lanes or warps differently from `target`
+/// or holds a coordinate nowhere in the thread.
 std::optional<SmallVector<int32_t>>
 sourceRegisters(const tile::LinearLayout &src, const tile::LinearLayout &target,
                 int64_t count) {
   using LL = tile::LinearLayout;
+  for (auto in : {LL::kLane, LL::kWarp})
+    if (llvm::ArrayRef(src.getBases(in)) != target.getBases(in))
+      return std::nullopt;
   DenseMap<uint64_t, int64_t> srcRegOf;
   for (int64_t r = src.getNumRegisters(); r-- > 0;)
     srcRegOf[src.flatten(src.applyIn(LL::kRegister, r))] = r;
@@ -138,15 +142,12 @@ struct BroadcastLowering : public OpConversionPattern<tile::BroadcastOp> {
     LL sl = getLayout(srcType), dl = getLayout(dstType);
     // The result's layout seen at the source's shape.
     LL projected = dl.reshapeModulo(srcType.getShape());
-    for (auto in : {LL::kLane, LL::kWarp})
-      if (llvm::ArrayRef(sl.getBases(in)) != projected.getBases(in))
-        return rewriter.notifyMatchFailure(
-            op, "source and result place lanes or warps differently");
     std::optional<SmallVector<int32_t>> mask =
         sourceRegisters(sl, projected, dl.getNumRegisters());
     if (!mask)
-      return rewriter.notifyMatchFailure(op, "a result register has no "
-                                             "source register");
+      return rewriter.notifyMatchFailure(
+          op, "source and result place lanes or warps differently, or a "
+              "result register has no source register");
     Value src = adaptor.getSrc();
     rewriter.replaceOp(op, LLVM::ShuffleVectorOp::create(
                                rewriter, op.getLoc(), src, src, *mask));
@@ -167,15 +168,11 @@ struct ExpandDimsLowering : public OpConversionPattern<tile::ExpandDimsOp> {
     LL src = getLayout(op.getSrc().getType());
     LL dst = getLayout(op.getType());
     LL dropped = dst.dropOutDim(op.getAxis());
-    for (auto in : {LL::kLane, LL::kWarp})
-      if (llvm::ArrayRef(src.getBases(in)) != dropped.getBases(in))
-        return rewriter.notifyMatchFailure(op, "source is not a slice of the "
-                                               "result layout");
     std::optional<SmallVector<int32_t>> mask =
         sourceRegisters(src, dropped, dst.getNumRegisters());
     if (!mask)
-      return rewriter.notifyMatchFailure(op, "a result register has no "
-                                             "source register");
+      return rewriter.notifyMatchFailure(op, "source is not a slice of the "
+                                             "result layout");
     Value src0 = adaptor.getSrc();
     bool identity = int64_t(mask->size()) == src.getNumRegisters();
     for (int64_t e = 0; identity && e < int64_t(mask->size()); ++e)

@@ -49,18 +49,11 @@ using namespace tilec::tile;
 
 namespace {
 
-/// A copy of single-result `def` right after it, operands mapped by `map`,
-/// its result of type `want` (a splat constant rebuilt in that type).
+/// cloneWithResultType right after `def`.
 Value cloneWithType(OpBuilder &b, Operation *def, IRMapping &map, Type want) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointAfter(def);
-  Operation *clone = b.clone(*def, map);
-  clone->getResult(0).setType(want);
-  if (auto c = dyn_cast<arith::ConstantOp>(clone))
-    c.setValueAttr(SplatElementsAttr::get(
-        cast<ShapedType>(want),
-        cast<SplatElementsAttr>(c.getValue()).getSplatValue<Attribute>()));
-  return clone->getResult(0);
+  return cloneWithResultType(b, def, map, want);
 }
 
 /// Whether `v` can be computed in layout `enc` without a conversion inside
