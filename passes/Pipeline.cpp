@@ -1528,7 +1528,7 @@ private:
     if (candidates.empty() && tmaCandidates.empty())
       return success();
     // In a loop whose dot operands are copied with cp.async, a 1-D load of
-    // 4-byte elements that feeds registers (the attention backward's per-row
+    // elements of 4 bytes or more feeding registers (the backward's per-row
     // M and Delta, subtracted from a dot's result every iteration) is
     // copied with them: through a small shared buffer per stage, read back
     // into its layout where it was loaded, instead of a global load whose
