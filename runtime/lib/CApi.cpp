@@ -1,30 +1,32 @@
 //===- CApi.cpp - The C API over the C++ runtime ------------------*- C++ -*-===//
 //
 // Implements tilec/runtime_c.h: opaque handles that own shared pointers to the
-// C++ objects, tilec_arg -> tilec::Arg conversion with range checks, and a
-// thread-local last-error string. Every entry point catches all exceptions
-// (std::bad_alloc is the only one the C++ side can raise) so none crosses
-// the C boundary.
+// C++ objects (their structs in CHandles.h, shared with the JIT's C API),
+// tilec_arg -> tilec::Arg conversion with range checks (into inline storage:
+// a launch allocates nothing), and a thread-local last-error string. Every
+// entry point catches all exceptions (std::bad_alloc is the only one the C++
+// side can raise) so none crosses the C boundary.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/runtime_c.h"
 #include "tilec/Runtime.h"
 
+#include "CHandles.h"
+
 #include <cmath>
 #include <cstddef>
 #include <exception>
+#include <new>
+#include <string_view>
+#include <vector>
 
 using namespace tilec;
 
-struct tilec_context_s {
-  std::shared_ptr<Context> context;
-};
-struct tilec_module_s {
-  Module module;
-};
-struct tilec_kernel_s {
-  Kernel kernel;
+// tilec_context_s, tilec_module_s and tilec_kernel_s are in CHandles.h
+// (the JIT's C API makes them too).
+struct tilec_graph_s {
+  Graph graph;
 };
 
 static thread_local std::string lastError;
@@ -56,6 +58,10 @@ template <typename F> static int guarded(F &&body) {
   } catch (...) {
     return fail("internal error: unknown exception");
   }
+}
+
+int tilec::capi::guarded(const std::function<Status()> &body) {
+  return ::guarded([&] { return report(body()); });
 }
 
 const char *tilec_last_error(void) { return lastError.c_str(); }
@@ -122,6 +128,30 @@ int tilec_module_load_file(tilec_context ctx, const char *path,
   });
 }
 
+int tilec_module_load_image(tilec_context ctx, const void *image, size_t size,
+                            const char *metadata_json, tilec_module *out) {
+  return guarded([&] {
+    if (!ctx)
+      return fail("tilec_module_load_image: ctx is NULL");
+    if (!image)
+      return fail("tilec_module_load_image: image is NULL");
+    if (!metadata_json)
+      return fail("tilec_module_load_image: metadata_json is NULL");
+    if (!out)
+      return fail("tilec_module_load_image: out is NULL");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_module_s>();
+    if (Status s = Module::loadImage(
+            ctx->context,
+            std::string_view(static_cast<const char *>(image), size),
+            metadata_json, handle->module);
+        !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
 void tilec_module_destroy(tilec_module module) { delete module; }
 
 int tilec_module_get_kernel(tilec_module module, const char *name,
@@ -154,6 +184,60 @@ static_assert(sizeof(tilec_tensordesc) == sizeof(TensorDesc) &&
               "tilec_tensordesc and tilec::TensorDesc must share a layout");
 static_assert(int(TILEC_ARG_TENSORDESC) == int(ArgKind::TensorDesc),
               "tilec_arg_kind and tilec::ArgKind must agree");
+
+/// Converts one C argument whose value fits its kind, without building a
+/// Status; false for anything else (convertArg then says what is wrong).
+static bool convertArgFast(const tilec_arg &a, Arg &out) {
+  switch (a.kind) {
+  case TILEC_ARG_PTR: out = Arg::ptr(CUdeviceptr(a.value.u)); return true;
+  case TILEC_ARG_I1:
+    if (a.value.i != 0 && a.value.i != 1)
+      return false;
+    out = Arg::i1(a.value.i != 0);
+    return true;
+  case TILEC_ARG_I8:
+    if (a.value.i != int8_t(a.value.i))
+      return false;
+    out = Arg::i8(int8_t(a.value.i));
+    return true;
+  case TILEC_ARG_I16:
+    if (a.value.i != int16_t(a.value.i))
+      return false;
+    out = Arg::i16(int16_t(a.value.i));
+    return true;
+  case TILEC_ARG_I32:
+    if (a.value.i != int32_t(a.value.i))
+      return false;
+    out = Arg::i32(int32_t(a.value.i));
+    return true;
+  case TILEC_ARG_I64: out = Arg::i64(a.value.i); return true;
+  case TILEC_ARG_U8:
+  case TILEC_ARG_U16:
+  case TILEC_ARG_U32:
+  case TILEC_ARG_F16:
+  case TILEC_ARG_BF16: {
+    uint64_t max = a.kind == TILEC_ARG_U8    ? UINT8_MAX
+                   : a.kind == TILEC_ARG_U32 ? UINT32_MAX
+                                             : UINT16_MAX;
+    if (a.value.u > max)
+      return false;
+    out = a.kind == TILEC_ARG_U8    ? Arg::u8(uint8_t(a.value.u))
+          : a.kind == TILEC_ARG_U16 ? Arg::u16(uint16_t(a.value.u))
+          : a.kind == TILEC_ARG_U32 ? Arg::u32(uint32_t(a.value.u))
+          : a.kind == TILEC_ARG_F16 ? Arg::f16bits(uint16_t(a.value.u))
+                                    : Arg::bf16bits(uint16_t(a.value.u));
+    return true;
+  }
+  case TILEC_ARG_U64: out = Arg::u64(a.value.u); return true;
+  case TILEC_ARG_F32: out = Arg::f32(float(a.value.f)); return true;
+  case TILEC_ARG_F64: out = Arg::f64(a.value.f); return true;
+  case TILEC_ARG_TENSORDESC:
+    out = Arg::tensorDesc(
+        reinterpret_cast<const TensorDesc *>(uintptr_t(a.value.u)));
+    return true;
+  default: return false;
+  }
+}
 
 /// Converts one C argument, checking that integers fit their kind.
 static Status convertArg(const tilec_arg &a, size_t index,
@@ -256,15 +340,67 @@ int tilec_kernel_launch(tilec_kernel kernel, uint32_t gx, uint32_t gy,
     if (nargs && !args)
       return fail("tilec_kernel_launch: args is NULL but nargs is " +
                   std::to_string(nargs));
-    std::vector<Arg> converted(nargs, Arg::i32(0));
-    for (size_t i = 0; i < nargs; ++i)
-      if (Status s = convertArg(args[i], i, kernel->kernel.name(), converted[i]);
-          !s.ok())
-        return report(s);
-    return report(kernel->kernel.launch(Grid{gx, gy, gz}, converted,
+    // The converted arguments: inline for up to 32 (no allocation on the
+    // launch path), on the heap beyond.
+    constexpr size_t kInline = 32;
+    union InlineArgs {
+      InlineArgs() {}
+      Arg args[kInline];
+    } inlineArgs;
+    std::vector<Arg> heapArgs;
+    Arg *converted = inlineArgs.args;
+    if (nargs > kInline) {
+      heapArgs.assign(nargs, Arg::i32(0));
+      converted = heapArgs.data();
+    }
+    for (size_t i = 0; i < nargs; ++i) {
+      Arg &slot = *new (&converted[i]) Arg(Arg::i32(0));
+      if (!convertArgFast(args[i], slot))
+        if (Status s = convertArg(args[i], i, kernel->kernel.name(), slot);
+            !s.ok())
+          return report(s);
+    }
+    return report(kernel->kernel.launch(Grid{gx, gy, gz}, converted, nargs,
                                         static_cast<CUstream>(stream)));
   });
 }
+
+int tilec_graph_begin_capture(tilec_context ctx, void *stream) {
+  return guarded([&] {
+    if (!ctx)
+      return fail("tilec_graph_begin_capture: ctx is NULL");
+    return report(
+        Graph::beginCapture(ctx->context, static_cast<CUstream>(stream)));
+  });
+}
+
+int tilec_graph_end_capture(tilec_context ctx, void *stream, tilec_graph *out) {
+  return guarded([&] {
+    if (!ctx)
+      return fail("tilec_graph_end_capture: ctx is NULL");
+    if (!out)
+      return fail("tilec_graph_end_capture: out is NULL");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_graph_s>();
+    if (Status s = Graph::endCapture(ctx->context,
+                                     static_cast<CUstream>(stream),
+                                     handle->graph);
+        !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
+int tilec_graph_launch(tilec_graph graph, void *stream) {
+  return guarded([&] {
+    if (!graph)
+      return fail("tilec_graph_launch: graph is NULL");
+    return report(graph->graph.launch(static_cast<CUstream>(stream)));
+  });
+}
+
+void tilec_graph_destroy(tilec_graph graph) { delete graph; }
 
 const char *tilec_kernel_name(tilec_kernel kernel) {
   return kernel ? kernel->kernel.name().c_str() : nullptr;

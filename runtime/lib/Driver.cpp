@@ -2,22 +2,33 @@
 //
 // The part of the runtime that calls the CUDA driver API: it retains a
 // device's primary context (the one PyTorch and the CUDA runtime use, so
-// pointers from either are valid here), JIT-loads PTX with
-// cuModuleLoadDataEx and its error log, resolves kernels against their
-// metadata and launches them after the pure checks of LaunchChecks.cpp.
-// Every CUresult other than CUDA_SUCCESS becomes a Status naming the call,
-// its cuGetErrorName text and the kernel or module involved.
+// pointers from either are valid here), loads PTX (JIT-compiled, its error
+// log kept), cubins and fat binaries with cuModuleLoadDataEx, resolves
+// kernels against their metadata (PTX comment lines or a JSON sidecar),
+// launches them after the pure checks of LaunchChecks.cpp, and captures
+// launches into CUDA graphs. The launch path is built for host time: what
+// the metadata decides is computed once per kernel at load (KernelState),
+// each check runs first as a comparison that builds no message, and a
+// launch allocates nothing unless it has more parameters, descriptor
+// scalars or tensor maps than its inline storage holds. Every CUresult
+// other than CUDA_SUCCESS becomes a Status naming the call, its
+// cuGetErrorName text and the kernel or module involved.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime.h"
 
+#include "Detail.h"
 #include "Guard.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
-#include <sys/stat.h>
 #include <mutex>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace tilec;
 
@@ -131,12 +142,20 @@ Context::~Context() {
 }
 
 Status Context::makeCurrent() const {
+  // Every launch comes here: when the context is already current (the
+  // common case) this is one cuCtxGetCurrent, a read of the driver's
+  // thread-local state, and nothing is allocated. The current context is
+  // asked for each time rather than remembered, since another library on
+  // the thread (PyTorch, the CUDA runtime) may have changed it.
+  CUcontext current = nullptr;
+  CUresult r = cuCtxGetCurrent(&current);
+  if (r == CUDA_SUCCESS && current == ctx)
+    return Status::success();
   return detail::guarded([&]() -> Status {
-    CUcontext current = nullptr;
     std::string what = "device " + std::to_string(deviceOrdinal);
-    TILEC_CU(cuCtxGetCurrent(&current), what);
-    if (current != ctx)
-      TILEC_CU(cuCtxSetCurrent(ctx), what);
+    if (r != CUDA_SUCCESS)
+      return Status::driverError("cuCtxGetCurrent", r, what);
+    TILEC_CU(cuCtxSetCurrent(ctx), what);
     return Status::success();
   });
 }
@@ -155,29 +174,41 @@ Status Context::synchronize() const {
 //===----------------------------------------------------------------------===//
 
 namespace tilec {
-/// What Module and Kernel share: the loaded CUmodule (unloaded when the last
-/// Module or Kernel copy goes away) and its metadata.
-struct ModuleState {
-  std::shared_ptr<Context> context;
-  CUmodule module = nullptr;
-  std::string name;
-  std::vector<KernelInfo> kernels;
-  // Which kernels already had their dynamic shared-memory limit raised.
+/// What the launches of one kernel share, made when its module loads: the
+/// launch plan (fast checks, parameter counts), the text that names it in
+/// driver errors, whether its dynamic shared-memory limit is raised yet,
+/// and the cache of the tensor maps it encoded last.
+struct KernelState {
+  detail::LaunchPlan plan;
+  std::string what; // "kernel 'name'"
+  unsigned blockX = 0;
+  /// Above 48 KiB of dynamic shared memory the first launch raises
+  /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES; later launches see
+  /// `sharedConfigured` and take no lock.
+  bool needsSharedConfig = false;
+  std::atomic<bool> sharedConfigured{false};
+  /// Guards the shared-memory configuration and `maps`.
   std::mutex mutex;
-  std::vector<char> sharedConfigured;
-  // The tensor maps each kernel's launches encoded last (see
-  // encodeTensorMapCached), guarded by `mutex`.
+  // The tensor maps the kernel's launches encoded last (see
+  // encodeTensorMapCached).
   struct CachedMap {
     size_t slot; // which of the kernel's maps
     TensorDesc desc;
     CUtensorMap map;
   };
   static constexpr size_t kMapCacheEntries = 16;
-  struct MapCache {
-    std::vector<CachedMap> entries;
-    size_t next = 0; // the entry replaced next once full
-  };
-  std::vector<MapCache> mapCaches;
+  std::vector<CachedMap> maps;
+  size_t nextMap = 0; // the entry replaced next once full
+};
+
+/// What Module and Kernel share: the loaded CUmodule (unloaded when the last
+/// Module or Kernel copy goes away), its metadata and each kernel's state.
+struct ModuleState {
+  std::shared_ptr<Context> context;
+  CUmodule module = nullptr;
+  std::string name;
+  std::vector<KernelInfo> kernels;
+  std::unique_ptr<KernelState[]> kernelStates; // one per kernels[i]
 
   ~ModuleState() {
     if (!module)
@@ -192,64 +223,180 @@ struct ModuleState {
 };
 } // namespace tilec
 
+/// Loads `image` (NUL-terminated PTX text, or a cubin or fat binary) with
+/// cuModuleLoadDataEx as the module `displayName` whose kernels are
+/// `kernels`: what loadPTX and loadImage share. On a JIT failure the
+/// message ends with the JIT error log.
+static Status loadModule(std::shared_ptr<Context> context, const void *image,
+                         std::vector<KernelInfo> kernels,
+                         std::string_view displayName,
+                         std::shared_ptr<ModuleState> &loaded) {
+  std::string what = "module '" + std::string(displayName) + "'";
+  auto state = std::make_shared<ModuleState>();
+  state->context = context;
+  state->name = std::string(displayName);
+  state->kernels = std::move(kernels);
+  state->kernelStates.reset(new KernelState[state->kernels.size()]);
+  for (size_t i = 0; i < state->kernels.size(); ++i) {
+    const KernelInfo &k = state->kernels[i];
+    KernelState &ks = state->kernelStates[i];
+    ks.plan = detail::makeLaunchPlan(k);
+    ks.what = "kernel '" + k.name + "'";
+    ks.blockX = k.numWarps * 32;
+    ks.needsSharedConfig = k.sharedBytes > 48 * 1024;
+  }
+  if (Status s = context->makeCurrent(); !s.ok())
+    return s;
+
+  constexpr size_t kLogBytes = 64 * 1024;
+  std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
+                    infoLog.data(), reinterpret_cast<void *>(kLogBytes - 1)};
+  CUresult r = cuModuleLoadDataEx(&state->module, image,
+                                  unsigned(sizeof(options) / sizeof(options[0])),
+                                  options, values);
+  if (r != CUDA_SUCCESS) {
+    state->module = nullptr;
+    Status s = Status::driverError("cuModuleLoadDataEx", r, what);
+    std::string log(errorLog.c_str());
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\r'))
+      log.pop_back();
+    if (!log.empty())
+      s.appendToMessage("\nJIT error log:\n" + log);
+    return s;
+  }
+  loaded = state;
+  return Status::success();
+}
+
 Status Module::loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
                        Module &out, std::string_view displayName) {
   return detail::guarded([&]() -> Status {
     std::string what = "module '" + std::string(displayName) + "'";
     if (!context)
       return Status::error(what + ": no context");
-    auto state = std::make_shared<ModuleState>();
-    if (Status s = parseKernelMetadata(ptx, state->kernels); !s.ok())
+    std::vector<KernelInfo> kernels;
+    if (Status s = parseKernelMetadata(ptx, kernels); !s.ok())
       return Status::error(what + ": " + s.message());
-    state->context = context;
-    state->name = std::string(displayName);
-    state->sharedConfigured.assign(state->kernels.size(), 0);
-    state->mapCaches.resize(state->kernels.size());
-    if (Status s = context->makeCurrent(); !s.ok())
-      return s;
-
     // cuModuleLoadDataEx wants NUL-terminated PTX.
     std::string text(ptx);
-    constexpr size_t kLogBytes = 64 * 1024;
-    std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
-    CUjit_option options[] = {
-        CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-        CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-    void *values[] = {errorLog.data(), reinterpret_cast<void *>(kLogBytes - 1),
-                      infoLog.data(), reinterpret_cast<void *>(kLogBytes - 1)};
-    CUresult r = cuModuleLoadDataEx(&state->module, text.c_str(),
-                                    unsigned(sizeof(options) / sizeof(options[0])),
-                                    options, values);
-    if (r != CUDA_SUCCESS) {
-      state->module = nullptr;
-      Status s = Status::driverError("cuModuleLoadDataEx", r, what);
-      std::string log(errorLog.c_str());
-      while (!log.empty() && (log.back() == '\n' || log.back() == '\r'))
-        log.pop_back();
-      if (!log.empty())
-        s.appendToMessage("\nJIT error log:\n" + log);
+    std::shared_ptr<ModuleState> state;
+    if (Status s = loadModule(std::move(context), text.c_str(),
+                              std::move(kernels), displayName, state);
+        !s.ok())
       return s;
-    }
     out.state = std::move(state);
     return Status::success();
   });
 }
 
+/// loadImage with the sidecar named in metadata errors (`metadataName`, the
+/// JSON file's path, or empty).
+static Status loadImageFrom(std::shared_ptr<Context> context,
+                            std::string_view image,
+                            std::string_view metadataJson,
+                            std::string_view metadataName,
+                            std::string_view displayName,
+                            std::shared_ptr<ModuleState> &loaded) {
+  std::string what = "module '" + std::string(displayName) + "'";
+  if (!context)
+    return Status::error(what + ": no context");
+  if (image.empty())
+    return Status::error(what + ": the image is empty (expected a cubin, a "
+                                "fat binary or PTX text)");
+  std::vector<KernelInfo> kernels;
+  if (Status s = parseKernelMetadataJson(metadataJson, kernels); !s.ok())
+    return Status::error(
+        what +
+        (metadataName.empty() ? std::string()
+                              : " (sidecar '" + std::string(metadataName) +
+                                    "')") +
+        ": " + s.message());
+  // PTX must end in a NUL; a cubin or fat binary is handed over as it is,
+  // copied only to 8-byte-align its ELF or fatbin headers.
+  std::string text;
+  std::vector<uint64_t> aligned;
+  const void *data = image.data();
+  if (detail::classifyImage(image) == detail::ImageKind::PTX) {
+    text = std::string(image);
+    data = text.c_str();
+  } else if (reinterpret_cast<uintptr_t>(image.data()) % 8 != 0) {
+    aligned.resize((image.size() + 7) / 8);
+    std::memcpy(aligned.data(), image.data(), image.size());
+    data = aligned.data();
+  }
+  return loadModule(std::move(context), data, std::move(kernels), displayName,
+                    loaded);
+}
+
+Status Module::loadImage(std::shared_ptr<Context> context,
+                         std::string_view image, std::string_view metadataJson,
+                         Module &out, std::string_view displayName) {
+  return detail::guarded([&]() -> Status {
+    std::shared_ptr<ModuleState> state;
+    if (Status s = loadImageFrom(std::move(context), image, metadataJson, "",
+                                 displayName, state);
+        !s.ok())
+      return s;
+    out.state = std::move(state);
+    return Status::success();
+  });
+}
+
+/// Reads the whole file at `path` (a `kind` file: "PTX", "cubin") into
+/// `out`.
+static Status readFile(const std::string &path, const char *kind,
+                       std::string &out) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Status::error("cannot load '" + path + "': it is a directory, not a " +
+                         kind + " file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Status::error("cannot open " + std::string(kind) + " file '" + path +
+                         "'");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad())
+    return Status::error("cannot read " + std::string(kind) + " file '" + path +
+                         "'");
+  out = buf.str();
+  return Status::success();
+}
+
 Status Module::loadFile(std::shared_ptr<Context> context,
                         const std::string &path, Module &out) {
   return detail::guarded([&]() -> Status {
+    constexpr std::string_view kCubin = ".cubin";
+    bool cubin = path.size() >= kCubin.size() &&
+                 std::string_view(path).substr(path.size() - kCubin.size()) ==
+                     kCubin;
+    std::string content;
+    if (Status s = readFile(path, cubin ? "cubin" : "PTX", content); !s.ok())
+      return s;
+    if (!cubin)
+      return loadPTX(std::move(context), content, out, path);
+    // A cubin's metadata is its sidecar, <name>.json.
+    std::string sidecar = kernelMetadataSidecarPath(path);
     struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      return Status::error("cannot load '" + path +
-                           "': it is a directory, not a PTX file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-      return Status::error("cannot open PTX file '" + path + "'");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad())
-      return Status::error("cannot read PTX file '" + path + "'");
-    return loadPTX(std::move(context), buf.str(), out, path);
+    if (::stat(sidecar.c_str(), &st) != 0 && errno == ENOENT)
+      return Status::error("cannot load cubin '" + path +
+                           "': its kernel metadata sidecar '" + sidecar +
+                           "' is missing (a cubin carries no tilec.kernel "
+                           "lines: its kernels' metadata is that JSON file)");
+    std::string json;
+    if (Status s = readFile(sidecar, "kernel metadata", json); !s.ok())
+      return s;
+    std::shared_ptr<ModuleState> state;
+    if (Status s = loadImageFrom(std::move(context), content, json, sidecar,
+                                 path, state);
+        !s.ok())
+      return s;
+    out.state = std::move(state);
+    return Status::success();
   });
 }
 
@@ -334,7 +481,7 @@ Status Module::getKernel(std::string_view name, Kernel &out) const {
                          : " (it has " + known + ")"));
     }
     const KernelInfo &info = state->kernels[index];
-    std::string what = "kernel '" + info.name + "'";
+    const std::string &what = state->kernelStates[index].what;
     if (Status s = state->context->makeCurrent(); !s.ok())
       return s;
     CUfunction func = nullptr;
@@ -422,13 +569,12 @@ static bool sameTensor(const TensorDesc &a, const TensorDesc &b) {
 /// encoding them again (about 0.5 us a map on the H200's host; a GEMM's
 /// launch encodes two). Thread-safe; the last kMapCacheEntries maps of
 /// the kernel are kept.
-static Status encodeTensorMapCached(ModuleState &module, size_t kernel,
-                                    size_t slot, const ParamType &p,
-                                    const TensorDesc &d, CUtensorMap &map) {
-  ModuleState::MapCache &cache = module.mapCaches[kernel];
+static Status encodeTensorMapCached(KernelState &ks, size_t slot,
+                                    const ParamType &p, const TensorDesc &d,
+                                    CUtensorMap &map) {
   {
-    std::lock_guard<std::mutex> lock(module.mutex);
-    for (const ModuleState::CachedMap &e : cache.entries)
+    std::lock_guard<std::mutex> lock(ks.mutex);
+    for (const KernelState::CachedMap &e : ks.maps)
       if (e.slot == slot && sameTensor(e.desc, d)) {
         map = e.map;
         return Status::success();
@@ -436,15 +582,201 @@ static Status encodeTensorMapCached(ModuleState &module, size_t kernel,
   }
   if (Status s = encodeTensorMap(p, d, map); !s.ok())
     return s;
-  std::lock_guard<std::mutex> lock(module.mutex);
-  ModuleState::CachedMap entry{slot, d, map};
-  if (cache.entries.size() < ModuleState::kMapCacheEntries) {
-    cache.entries.push_back(entry);
+  std::lock_guard<std::mutex> lock(ks.mutex);
+  KernelState::CachedMap entry{slot, d, map};
+  if (ks.maps.size() < KernelState::kMapCacheEntries) {
+    // Reserved whole on first use: later entries do not reallocate.
+    ks.maps.reserve(KernelState::kMapCacheEntries);
+    ks.maps.push_back(entry);
   } else {
-    cache.entries[cache.next] = entry;
-    cache.next = (cache.next + 1) % ModuleState::kMapCacheEntries;
+    ks.maps[ks.nextMap] = entry;
+    ks.nextMap = (ks.nextMap + 1) % KernelState::kMapCacheEntries;
   }
   return Status::success();
+}
+
+/// Raises the kernel's dynamic shared-memory limit to its `shared=` bytes,
+/// once (the first launch above 48 KiB), after checking the device's opt-in
+/// maximum minus the kernel's static shared memory.
+static Status configureSharedMemory(KernelState &ks, const KernelInfo &k,
+                                    CUfunction func, const Context &ctx) {
+  std::lock_guard<std::mutex> lock(ks.mutex);
+  if (ks.sharedConfigured.load(std::memory_order_relaxed))
+    return Status::success();
+  const std::string &what = ks.what;
+  int staticBytes = 0;
+  TILEC_CU(cuFuncGetAttribute(&staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                              func),
+           what);
+  if (Status s = checkSharedMemory(k, uint64_t(staticBytes),
+                                   ctx.sharedOptinMaxBytes());
+      !s.ok())
+    return s;
+  TILEC_CU(cuFuncSetAttribute(func,
+                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                              int(k.sharedBytes)),
+           what);
+  ks.sharedConfigured.store(true, std::memory_order_release);
+  return Status::success();
+}
+
+/// The driver launch of `func` with `params` (one pointer per PTX
+/// parameter, or null for none). A kernel compiled for clusters
+/// (cluster=2: pairs of CTAs along x share TMA copies) launches in clusters
+/// when they tile the grid, and otherwise without: each CTA then finds
+/// itself alone in its cluster (%cluster_nctarank = 1) and copies
+/// everything itself.
+static Status launchFunction(const KernelInfo &k, const KernelState &ks,
+                             CUfunction func, const Grid &grid, void **params,
+                             CUstream stream) {
+  const std::string &what = ks.what;
+  if (k.clusterSize > 1 && grid.x % k.clusterSize == 0) {
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = k.clusterSize;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = ks.blockX;
+    config.blockDimY = 1;
+    config.blockDimZ = 1;
+    config.sharedMemBytes = k.sharedBytes;
+    config.hStream = stream;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    TILEC_CU(cuLaunchKernelEx(&config, func, params, nullptr), what);
+    return Status::success();
+  }
+  TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, ks.blockX, 1, 1,
+                          k.sharedBytes, stream, params, nullptr),
+           what);
+  return Status::success();
+}
+
+// Inline storage of a launch's parameters; the heap only beyond it.
+static constexpr size_t kInlineParams = 64;
+static constexpr size_t kInlineExpanded = 32;
+static constexpr size_t kInlineMaps = 4;
+
+/// The launch of a kernel with tensor descriptors or launch maps, whose
+/// arguments passed the checks. A tensor descriptor expands into its base,
+/// sizes and strides (all but the last), each in the low bytes of a
+/// uint64_t, then its tensor map if it has one; launch maps (tensor
+/// descriptors the kernel makes from its arguments) follow every entry's
+/// parameters.
+static Status launchWithDescriptors(const KernelInfo &k, KernelState &ks,
+                                    CUfunction func, const Grid &grid,
+                                    const Arg *args, size_t numArgs,
+                                    CUstream stream) {
+  const detail::LaunchPlan &plan = ks.plan;
+  void *inlineParams[kInlineParams];
+  uint64_t inlineExpanded[kInlineExpanded];
+  CUtensorMap inlineMaps[kInlineMaps]; // 64-byte aligned (cuda.h)
+  std::vector<void *> heapParams;
+  std::vector<uint64_t> heapExpanded;
+  std::vector<CUtensorMap> heapMaps;
+  void **params = inlineParams;
+  uint64_t *expanded = inlineExpanded;
+  CUtensorMap *maps = inlineMaps;
+  if (plan.numPtxParams > kInlineParams) {
+    heapParams.resize(plan.numPtxParams);
+    params = heapParams.data();
+  }
+  if (plan.numExpanded > kInlineExpanded) {
+    heapExpanded.resize(plan.numExpanded);
+    expanded = heapExpanded.data();
+  }
+  if (plan.numMaps > kInlineMaps) {
+    heapMaps.resize(plan.numMaps);
+    maps = heapMaps.data();
+  }
+  const std::vector<ParamType> &sig = k.signature.params;
+  size_t ptx = 0, next = 0, nextMap = 0;
+  for (size_t i = 0; i < numArgs; ++i) {
+    if (!sig[i].isTensorDesc) {
+      params[ptx++] = const_cast<void *>(args[i].data());
+      continue;
+    }
+    const TensorDesc &d = *args[i].tensorDesc();
+    size_t first = next;
+    expanded[next++] = d.base;
+    for (uint32_t r = 0; r < d.rank; ++r)
+      expanded[next++] = uint64_t(uint32_t(d.shape[r]));
+    for (uint32_t r = 0; r + 1 < d.rank; ++r)
+      expanded[next++] = uint64_t(d.strides[r]);
+    for (size_t j = first; j < next; ++j)
+      params[ptx++] = &expanded[j];
+    if (sig[i].hasTensorMap()) {
+      size_t slot = nextMap;
+      CUtensorMap &map = maps[nextMap++];
+      if (Status s = encodeTensorMapCached(ks, slot, sig[i], d, map); !s.ok())
+        return Status::error("argument " + std::to_string(i) + " of kernel '" +
+                             k.name + "': " + s.message());
+      params[ptx++] = &map;
+    }
+  }
+  for (const LaunchMap &lm : k.launchMaps) {
+    TensorDesc d;
+    if (Status s = evaluateLaunchMap(k, lm, args, d); !s.ok())
+      return s;
+    size_t slot = nextMap;
+    CUtensorMap &map = maps[nextMap++];
+    if (Status s = encodeTensorMapCached(ks, slot, lm.param, d, map); !s.ok())
+      return Status::error("launch map of kernel '" + k.name + "': " +
+                           s.message());
+    params[ptx++] = &map;
+  }
+  return launchFunction(k, ks, func, grid, ptx ? params : nullptr, stream);
+}
+
+// Graph captures in progress, so that a graph keeps the modules of the
+// kernels it launches loaded: while any capture is active (rare), each
+// launch adds its module to every active capture's list (keeping one a
+// little longer than needed is harmless; missing one, a launch on a stream
+// that joined the capture through an event, would not be). The count lets
+// launches outside captures skip the lock.
+namespace {
+struct ActiveCapture {
+  CUstream stream;
+  std::vector<std::shared_ptr<ModuleState>> modules;
+};
+std::atomic<int> gActiveCaptures{0};
+std::mutex gCaptureMutex;
+std::vector<ActiveCapture> gCaptures; // guarded by gCaptureMutex
+} // namespace
+
+static void retainForCaptures(const std::shared_ptr<ModuleState> &module) {
+  std::lock_guard<std::mutex> lock(gCaptureMutex);
+  for (ActiveCapture &c : gCaptures)
+    if (std::find(c.modules.begin(), c.modules.end(), module) ==
+        c.modules.end())
+      c.modules.push_back(module);
+}
+
+/// Starts recording the modules launched during the capture of `stream`.
+static void registerCapture(CUstream stream) {
+  std::lock_guard<std::mutex> lock(gCaptureMutex);
+  gCaptures.push_back(ActiveCapture{stream, {}});
+  gActiveCaptures.fetch_add(1, std::memory_order_relaxed);
+}
+
+/// Stops recording for `stream`'s capture and returns what it recorded
+/// (nothing for a stream that was not registered).
+static std::vector<std::shared_ptr<ModuleState>>
+unregisterCapture(CUstream stream) {
+  std::lock_guard<std::mutex> lock(gCaptureMutex);
+  for (size_t i = 0; i < gCaptures.size(); ++i)
+    if (gCaptures[i].stream == stream) {
+      std::vector<std::shared_ptr<ModuleState>> modules =
+          std::move(gCaptures[i].modules);
+      gCaptures.erase(gCaptures.begin() + i);
+      gActiveCaptures.fetch_sub(1, std::memory_order_relaxed);
+      return modules;
+    }
+  return {};
 }
 
 const KernelInfo &Kernel::info() const {
@@ -458,130 +790,160 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
     if (!func || !module)
       return Status::error("launch of an empty Kernel (use Module::getKernel)");
     const KernelInfo &k = *meta;
+    KernelState &ks = module->kernelStates[index];
     const Context &ctx = *module->context;
-    if (Status s = checkGrid(k.name, grid, ctx.gridLimits()); !s.ok())
-      return s;
-    if (Status s = checkLaunchArgs(k, args, numArgs); !s.ok())
-      return s;
+    // The checks, each first as a comparison that builds nothing, then, when
+    // that fails, as the function that decides and words the refusal.
+    const GridLimits &limits = ctx.gridLimits();
+    if (grid.x - 1u >= limits.x || grid.y - 1u >= limits.y ||
+        grid.z - 1u >= limits.z) // 0 - 1u wraps: an empty grid fails too
+      if (Status s = checkGrid(k.name, grid, limits); !s.ok())
+        return s;
+    if (!detail::launchArgsPassFast(ks.plan, k, args, numArgs))
+      if (Status s = checkLaunchArgs(k, args, numArgs); !s.ok())
+        return s;
     if (Status s = ctx.makeCurrent(); !s.ok())
       return s;
+    if (ks.needsSharedConfig &&
+        !ks.sharedConfigured.load(std::memory_order_acquire))
+      if (Status s = configureSharedMemory(ks, k, func, ctx); !s.ok())
+        return s;
+    if (gActiveCaptures.load(std::memory_order_relaxed) > 0)
+      retainForCaptures(module);
+    if (!ks.plan.simple)
+      return launchWithDescriptors(k, ks, func, grid, args, numArgs, stream);
 
-    std::string what = "kernel '" + k.name + "'";
-    constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
-    if (k.sharedBytes > kDefaultSharedLimit) {
-      std::lock_guard<std::mutex> lock(module->mutex);
-      if (!module->sharedConfigured[index]) {
-        int staticBytes = 0;
-        TILEC_CU(cuFuncGetAttribute(&staticBytes,
-                                    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, func),
-                 what);
-        if (Status s = checkSharedMemory(k, uint64_t(staticBytes),
-                                         ctx.sharedOptinMaxBytes());
-            !s.ok())
-          return s;
-        TILEC_CU(cuFuncSetAttribute(func,
-                                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                    int(k.sharedBytes)),
-                 what);
-        module->sharedConfigured[index] = 1;
-      }
-    }
-
-    // kernelParams: one pointer per PTX parameter to its value; Arg keeps
-    // the value in the low bytes of a little-endian uint64_t. A tensor
-    // descriptor expands into its base, sizes and strides (all but the
-    // last), each in the low bytes of a uint64_t of `expanded`.
-    // Launch maps (tensor descriptors the kernel makes from its
-    // arguments) follow every entry's parameters.
-    const std::vector<ParamType> &sig = k.signature.params;
-    size_t numPtx = k.launchMaps.size(), numExpanded = 0;
-    for (const ParamType &p : sig) {
-      numPtx += p.numPtxParams();
-      if (p.isTensorDesc)
-        numExpanded += p.numPtxParams();
-    }
-    constexpr size_t kInline = 32;
-    void *inlineParams[kInline];
+    // Pointers and scalars only: kernelParams is one pointer per argument
+    // to its value (Arg keeps it in the low bytes of a little-endian
+    // uint64_t).
+    void *inlineParams[kInlineParams];
     std::vector<void *> heapParams;
     void **params = inlineParams;
-    if (numPtx > kInline) {
-      heapParams.resize(numPtx);
+    if (numArgs > kInlineParams) {
+      heapParams.resize(numArgs);
       params = heapParams.data();
     }
-    std::vector<uint64_t> expanded(numExpanded); // never resized below
-    size_t numMaps = k.launchMaps.size();
-    for (const ParamType &p : sig)
-      numMaps += p.hasTensorMap() ? 1 : 0;
-    std::vector<CUtensorMap> maps(numMaps); // 64-byte aligned elements
-    size_t ptx = 0, next = 0, nextMap = 0;
-    for (size_t i = 0; i < numArgs; ++i) {
-      if (!sig[i].isTensorDesc) {
-        params[ptx++] = const_cast<void *>(args[i].data());
-        continue;
-      }
-      const TensorDesc &d = *args[i].tensorDesc();
-      size_t first = next;
-      expanded[next++] = d.base;
-      for (uint32_t r = 0; r < d.rank; ++r)
-        expanded[next++] = uint64_t(uint32_t(d.shape[r]));
-      for (uint32_t r = 0; r + 1 < d.rank; ++r)
-        expanded[next++] = uint64_t(d.strides[r]);
-      for (size_t j = first; j < next; ++j)
-        params[ptx++] = &expanded[j];
-      if (sig[i].hasTensorMap()) {
-        size_t slot = nextMap;
-        CUtensorMap &map = maps[nextMap++];
-        if (Status s =
-                encodeTensorMapCached(*module, index, slot, sig[i], d, map);
-            !s.ok())
-          return Status::error("argument " + std::to_string(i) +
-                               " of kernel '" + k.name + "': " + s.message());
-        params[ptx++] = &map;
-      }
+    for (size_t i = 0; i < numArgs; ++i)
+      params[i] = const_cast<void *>(args[i].data());
+    return launchFunction(k, ks, func, grid, numArgs ? params : nullptr,
+                          stream);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Graph
+//===----------------------------------------------------------------------===//
+
+namespace tilec {
+/// What Graph copies share: the captured graph and its executable
+/// instantiation, destroyed with the last copy (in the graph's context).
+struct GraphState {
+  std::shared_ptr<Context> context;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  /// The modules of the captured kernels, unloaded (with the last other
+  /// reference) only after the graph is destroyed.
+  std::vector<std::shared_ptr<ModuleState>> modules;
+
+  ~GraphState() {
+    if (!graph && !exec)
+      return;
+    // Errors are ignored: at process exit the driver may already be gone.
+    if (cuCtxPushCurrent(context->handle()) == CUDA_SUCCESS) {
+      if (exec)
+        (void)cuGraphExecDestroy(exec);
+      if (graph)
+        (void)cuGraphDestroy(graph);
+      CUcontext popped;
+      (void)cuCtxPopCurrent(&popped);
     }
-    for (const LaunchMap &lm : k.launchMaps) {
-      TensorDesc d;
-      if (Status s = evaluateLaunchMap(k, lm, args, d); !s.ok())
-        return s;
-      size_t slot = nextMap;
-      CUtensorMap &map = maps[nextMap++];
-      if (Status s =
-              encodeTensorMapCached(*module, index, slot, lm.param, d, map);
-          !s.ok())
-        return Status::error("launch map of kernel '" + k.name + "': " +
-                             s.message());
-      params[ptx++] = &map;
-    }
-    // A kernel compiled for clusters (cluster=2: pairs of CTAs along x
-    // share TMA copies) launches in clusters when they tile the grid, and
-    // otherwise without: each CTA then finds itself alone in its cluster
-    // (%cluster_nctarank = 1) and copies everything itself.
-    if (k.clusterSize > 1 && grid.x % k.clusterSize == 0) {
-      CUlaunchAttribute attr{};
-      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-      attr.value.clusterDim.x = k.clusterSize;
-      attr.value.clusterDim.y = 1;
-      attr.value.clusterDim.z = 1;
-      CUlaunchConfig config{};
-      config.gridDimX = grid.x;
-      config.gridDimY = grid.y;
-      config.gridDimZ = grid.z;
-      config.blockDimX = k.numWarps * 32;
-      config.blockDimY = 1;
-      config.blockDimZ = 1;
-      config.sharedMemBytes = k.sharedBytes;
-      config.hStream = stream;
-      config.attrs = &attr;
-      config.numAttrs = 1;
-      TILEC_CU(cuLaunchKernelEx(&config, func, numPtx ? params : nullptr,
-                                nullptr),
-               what);
-      return Status::success();
-    }
-    TILEC_CU(cuLaunchKernel(func, grid.x, grid.y, grid.z, k.numWarps * 32, 1, 1,
-                            k.sharedBytes, stream, numPtx ? params : nullptr,
-                            nullptr),
-             what);
+  }
+};
+} // namespace tilec
+
+static constexpr const char *kCaptureWhat = "graph capture";
+
+Status Graph::beginCapture(std::shared_ptr<Context> context, CUstream stream) {
+  return detail::guarded([&]() -> Status {
+    if (!context)
+      return Status::error("graph capture: no context");
+    if (Status s = detail::checkCaptureStream(stream, kCaptureWhat); !s.ok())
+      return s;
+    if (Status s = context->makeCurrent(); !s.ok())
+      return s;
+    TILEC_CU(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+             kCaptureWhat);
+    registerCapture(stream);
     return Status::success();
   });
 }
+
+Status Graph::endCapture(std::shared_ptr<Context> context, CUstream stream,
+                         Graph &out) {
+  return detail::guarded([&]() -> Status {
+    if (!context)
+      return Status::error("graph capture: no context");
+    if (Status s = detail::checkCaptureStream(stream, kCaptureWhat); !s.ok())
+      return s;
+    if (Status s = context->makeCurrent(); !s.ok())
+      return s;
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    TILEC_CU(cuStreamIsCapturing(stream, &status), kCaptureWhat);
+    if (status == CU_STREAM_CAPTURE_STATUS_NONE)
+      return Status::error("graph capture: the stream is not capturing (begin "
+                           "the capture first)");
+    auto state = std::make_shared<GraphState>();
+    state->context = context;
+    state->modules = unregisterCapture(stream);
+    // An invalidated capture (an operation the capture cannot record, or
+    // an unsafe call in the capturing thread) fails here and has no graph.
+    TILEC_CU(cuStreamEndCapture(stream, &state->graph), kCaptureWhat);
+    TILEC_CU(cuGraphInstantiate(&state->exec, state->graph, 0), kCaptureWhat);
+    out.state = std::move(state);
+    return Status::success();
+  });
+}
+
+Status Graph::capture(std::shared_ptr<Context> context, CUstream stream,
+                      const std::function<Status(CUstream)> &launches,
+                      Graph &out) {
+  return detail::guarded([&]() -> Status {
+    if (!launches)
+      return Status::error("graph capture: no launches to capture (an empty "
+                           "function)");
+    if (Status s = beginCapture(context, stream); !s.ok())
+      return s;
+    Status inner;
+    try {
+      inner = launches(stream);
+    } catch (const std::exception &e) {
+      inner = Status::error(std::string("graph capture: the launches threw: ") +
+                            e.what());
+    } catch (...) {
+      inner = Status::error("graph capture: the launches threw");
+    }
+    if (!inner.ok()) {
+      // End the capture and discard what it recorded.
+      CUgraph partial = nullptr;
+      if (cuStreamEndCapture(stream, &partial) == CUDA_SUCCESS && partial)
+        (void)cuGraphDestroy(partial);
+      (void)unregisterCapture(stream);
+      return inner;
+    }
+    return endCapture(std::move(context), stream, out);
+  });
+}
+
+Status Graph::launch(CUstream stream) const {
+  return detail::guarded([&]() -> Status {
+    if (!state || !state->exec)
+      return Status::error("launch of an empty Graph (use Graph::capture)");
+    if (Status s = state->context->makeCurrent(); !s.ok())
+      return s;
+    TILEC_CU(cuGraphLaunch(state->exec, stream), "graph");
+    return Status::success();
+  });
+}
+
+CUgraph Graph::graph() const { return state ? state->graph : nullptr; }
+CUgraphExec Graph::executable() const { return state ? state->exec : nullptr; }

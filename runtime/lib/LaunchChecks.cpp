@@ -9,11 +9,18 @@
 // `*fp32:16` may use 16-byte vector loads; launched with a misaligned pointer
 // it would fault or read wrong data, so the runtime refuses instead. These
 // functions are pure (no driver calls) so they are unit-tested without a GPU.
+// Kernel::launch runs them after a fast path (launchArgsPassFast over the
+// kernel's precomputed LaunchPlan, Detail.h) that accepts the common launch
+// with a few compares per argument and no allocation; anything it does not
+// accept goes through checkLaunchArgs, so the refusals and their messages
+// are this file's alone. On their success paths the checks build no
+// strings either.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime.h"
 
+#include "Detail.h"
 #include "Guard.h"
 
 #include <algorithm>
@@ -101,16 +108,17 @@ static Status checkTensorDesc(const ParamType &p, const TensorDesc *d) {
                          " is not 16-byte aligned (as TMA requires)");
   uint64_t elem = byteSize(p.type);
   for (uint32_t k = 0; k < d->rank; ++k) {
-    std::string dim = " of dimension " + std::to_string(k);
+    // Built only for a message: the success path allocates nothing.
+    auto dim = [k] { return " of dimension " + std::to_string(k); };
     if (d->shape[k] < 1 || d->shape[k] > INT32_MAX)
       return Status::error("tensor descriptor size " +
-                           std::to_string(d->shape[k]) + dim +
+                           std::to_string(d->shape[k]) + dim() +
                            ": expected 1 to 2^31 - 1");
     int64_t stride = d->strides[k];
     if (k + 1 == d->rank) {
       if (stride != 1)
         return Status::error("tensor descriptor stride " +
-                             std::to_string(stride) + dim +
+                             std::to_string(stride) + dim() +
                              " (the last): expected 1 (the innermost "
                              "dimension contiguous)");
       continue;
@@ -118,7 +126,7 @@ static Status checkTensorDesc(const ParamType &p, const TensorDesc *d) {
     if (stride < 1 || uint64_t(stride) >= (uint64_t(1) << 40) / elem ||
         (uint64_t(stride) * elem) % 16 != 0)
       return Status::error("tensor descriptor stride " +
-                           std::to_string(stride) + dim + " (" +
+                           std::to_string(stride) + dim() + " (" +
                            std::string(toString(p.type)) +
                            " elements): expected a positive multiple of 16 "
                            "bytes below 2^40 bytes (as TMA requires)");
@@ -212,7 +220,6 @@ Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
       }
       bool negative = false;
       uint64_t magnitude = raw;
-      std::string text;
       if (isSigned(p.type) && width > 1 && (raw >> (width - 1)) & 1) {
         // Two's complement magnitude of a negative value of `width` bits.
         uint64_t mask = width < 64 ? (uint64_t(1) << width) - 1 : ~uint64_t(0);
@@ -221,18 +228,121 @@ Status tilec::checkLaunchArgs(const KernelInfo &info, const Arg *args,
           magnitude = raw; // INT64_MIN: its own magnitude as unsigned
         negative = true;
       }
-      text = (negative ? "-" : "") + std::to_string(magnitude);
+      // The value as a message writes it (built only for one).
+      auto text = [&] {
+        return (negative ? "-" : "") + std::to_string(magnitude);
+      };
       if (p.equalToOne && (negative || magnitude != 1))
-        return fail(text + " is not equal to 1 as the signature " + p.str() +
+        return fail(text() + " is not equal to 1 as the signature " + p.str() +
                     " requires");
       if (p.divisibility && magnitude % p.divisibility != 0)
-        return fail(text + " is not divisible by " +
+        return fail(text() + " is not divisible by " +
                     std::to_string(p.divisibility) + " as the signature " +
                     p.str() + " requires");
     }
     return Status::success();
   });
 }
+
+//===----------------------------------------------------------------------===//
+// The launch plan: checkLaunchArgs's fast path
+//===----------------------------------------------------------------------===//
+
+detail::LaunchPlan detail::makeLaunchPlan(const KernelInfo &info) {
+  LaunchPlan plan;
+  plan.numMaps = info.launchMaps.size();
+  plan.numPtxParams = info.launchMaps.size();
+  plan.simple = info.launchMaps.empty();
+  for (const ParamType &p : info.signature.params) {
+    ParamCheck c;
+    plan.numPtxParams += p.numPtxParams();
+    if (p.isTensorDesc) {
+      c.cls = ParamCheck::TensorDesc;
+      c.kind = ArgKind::TensorDesc;
+      plan.simple = false;
+      // Base, rank sizes, rank - 1 strides.
+      plan.numExpanded += 2 * p.block.size();
+      plan.numMaps += p.hasTensorMap() ? 1 : 0;
+    } else if (p.isPointer) {
+      c.cls = ParamCheck::Pointer;
+      c.kind = ArgKind::Pointer;
+      // Both the element size and the fact are powers of two: an address
+      // meets both when it is a multiple of the larger.
+      uint64_t align = std::max<uint64_t>(byteSize(p.type),
+                                          p.divisibility ? p.divisibility : 1);
+      c.zeroBits = align - 1;
+    } else if (isFloat(p.type)) {
+      c.cls = ParamCheck::Float;
+      c.kind = p.type == ScalarType::FP16   ? ArgKind::F16
+               : p.type == ScalarType::BF16 ? ArgKind::BF16
+               : p.type == ScalarType::FP32 ? ArgKind::F32
+                                            : ArgKind::F64;
+    } else {
+      c.cls = ParamCheck::Integer;
+      switch (p.type) {
+      case ScalarType::I1: c.kind = ArgKind::I1; break;
+      case ScalarType::I8: c.kind = ArgKind::I8; break;
+      case ScalarType::I16: c.kind = ArgKind::I16; break;
+      case ScalarType::I32: c.kind = ArgKind::I32; break;
+      case ScalarType::I64: c.kind = ArgKind::I64; break;
+      case ScalarType::U8: c.kind = ArgKind::U8; break;
+      case ScalarType::U16: c.kind = ArgKind::U16; break;
+      case ScalarType::U32: c.kind = ArgKind::U32; break;
+      default: c.kind = ArgKind::U64; break;
+      }
+      unsigned width = integerBitWidth(p.type);
+      c.widthMask = width < 64 ? (uint64_t(1) << width) - 1 : ~uint64_t(0);
+      c.zeroBits = p.divisibility ? p.divisibility - 1 : 0;
+      c.equalToOne = p.equalToOne;
+    }
+    plan.checks.push_back(c);
+  }
+  return plan;
+}
+
+// Why passing here implies passing checkLaunchArgs: the argument has the
+// entry's exact kind, so the width matches and no value can fall outside
+// the type; a pointer is non-null and a multiple of both its element size
+// and its fact; an integer's low `width` bits equal 1 for `:1` (1 is
+// neither negative nor i1's sign bit), or have the fact's low bits clear,
+// which for a power of two D is "the magnitude is a multiple of D" for
+// negative values too (-x = 0 mod D exactly when x = 0 mod D, and a D
+// above 2^width leaves only 0); a descriptor passes checkTensorDesc itself.
+bool detail::launchArgsPassFast(const LaunchPlan &plan, const KernelInfo &info,
+                                const Arg *args, size_t numArgs) {
+  if (numArgs != plan.checks.size() ||
+      numArgs != info.signature.params.size() || (numArgs && !args))
+    return false;
+  for (size_t i = 0; i < numArgs; ++i) {
+    const ParamCheck &c = plan.checks[i];
+    const Arg &a = args[i];
+    if (a.kind() != c.kind)
+      return false;
+    switch (c.cls) {
+    case ParamCheck::Pointer:
+      if (a.bits() == 0 || (a.bits() & c.zeroBits) != 0)
+        return false;
+      break;
+    case ParamCheck::Float:
+      break;
+    case ParamCheck::Integer: {
+      uint64_t raw = a.bits() & c.widthMask;
+      if (c.equalToOne ? raw != 1 : (raw & c.zeroBits) != 0)
+        return false;
+      break;
+    }
+    case ParamCheck::TensorDesc:
+      if (!checkTensorDesc(info.signature.params[i], a.tensorDesc()).ok())
+        return false;
+      break;
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch maps, grids, shared memory, graph capture
+//===----------------------------------------------------------------------===//
 
 /// The value of a launch map's expression for `args`: each token's result
 /// in its width's low bits (wrapping), a 32-bit result sign-extended.
@@ -242,7 +352,22 @@ static int64_t evaluate(const LaunchMap::Expr &expr, const Arg *args) {
   auto sext32 = [](uint64_t v) {
     return uint64_t(int64_t(int32_t(uint32_t(v))));
   };
-  std::vector<uint64_t> stack;
+  // The stack never holds more values than the expression has tokens: an
+  // inline one for the expressions the compiler writes (a few tokens), the
+  // heap beyond.
+  struct Stack {
+    uint64_t inlineValues[16];
+    std::vector<uint64_t> heap;
+    uint64_t *values = inlineValues;
+    size_t size = 0;
+    uint64_t &back() { return values[size - 1]; }
+    void pop_back() { --size; }
+    void push_back(uint64_t v) { values[size++] = v; }
+  } stack;
+  if (expr.size() > sizeof(stack.inlineValues) / sizeof(uint64_t)) {
+    stack.heap.resize(expr.size());
+    stack.values = stack.heap.data();
+  }
   for (const Token &t : expr) {
     uint64_t result = 0;
     switch (t.kind) {
@@ -294,9 +419,6 @@ Status tilec::evaluateLaunchMap(const KernelInfo &info, const LaunchMap &map,
                                 const Arg *args, TensorDesc &out) {
   return detail::guarded([&]() -> Status {
     size_t index = size_t(&map - info.launchMaps.data());
-    std::string what = "launch map " + std::to_string(index) + " of kernel '" +
-                       info.name + "' (the tensor descriptor of argument " +
-                       std::to_string(map.base) + ")";
     if (index >= info.launchMaps.size() ||
         map.base >= info.signature.params.size())
       return Status::error("a launch map not of kernel '" + info.name + "'");
@@ -308,7 +430,10 @@ Status tilec::evaluateLaunchMap(const KernelInfo &info, const LaunchMap &map,
       d.strides[k] = k + 1 < d.rank ? evaluate(map.strides[k], args) : 1;
     }
     if (Status s = checkTensorDesc(map.param, &d); !s.ok())
-      return Status::error(what + ": " + s.message());
+      return Status::error("launch map " + std::to_string(index) +
+                           " of kernel '" + info.name +
+                           "' (the tensor descriptor of argument " +
+                           std::to_string(map.base) + "): " + s.message());
     out = d;
     return Status::success();
   });
@@ -352,4 +477,13 @@ Status tilec::checkSharedMemory(const KernelInfo &info, uint64_t staticBytes,
           std::to_string(staticBytes) + " used by static shared memory)");
     return Status::success();
   });
+}
+
+Status detail::checkCaptureStream(CUstream stream, std::string_view what) {
+  if (stream == nullptr || stream == CU_STREAM_LEGACY)
+    return Status::error(std::string(what) +
+                         ": the legacy default stream (NULL) cannot be "
+                         "captured; capture on a stream made with "
+                         "cuStreamCreate");
+  return Status::success();
 }

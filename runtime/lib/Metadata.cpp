@@ -3,15 +3,18 @@
 // Parses the typed kernel signatures (Triton's AOT syntax: `*fp32:16`, `i32`,
 // `i32:1`) and the `// tilec.kernel name=... num_warps=... shared=...
 // signature=...` comment lines the compiler writes near the top of each PTX
-// file, and formats Status messages. Nothing here touches the CUDA driver, so
-// it is unit-tested on machines without one; the parser is strict (exact key
-// order, single spaces) because the compiler is its only writer and a sloppy
-// line is a compiler bug worth reporting.
+// file, prints them back (formatKernelMetadataLine, and the fields the JSON
+// sidecar of MetadataJson.cpp carries), and formats Status messages. Nothing
+// here touches the CUDA driver, so it is unit-tested on machines without
+// one; the parser is strict (exact key order, single spaces) because the
+// compiler is its only writer and a sloppy line is a compiler bug worth
+// reporting.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime.h"
 
+#include "Detail.h"
 #include "Guard.h"
 
 #include <algorithm>
@@ -364,7 +367,7 @@ std::string Signature::str() const {
 // Metadata lines
 //===----------------------------------------------------------------------===//
 
-static bool isIdentifier(std::string_view name) {
+bool detail::isKernelName(std::string_view name) {
   if (name.empty())
     return false;
   auto isStart = [](char c) {
@@ -380,9 +383,10 @@ static bool isIdentifier(std::string_view name) {
 }
 
 /// The `tma=` field: `P:B0xB1...:SW[:nan]` per map, `;`-separated.
-static Status parseTMAField(std::string_view text, Signature &sig) {
+Status detail::parseTMAField(std::string_view text, Signature &sig) {
+  const std::string_view whole = text; // `text` is consumed below
   auto bad = [&](const std::string &why) {
-    return Status::error("bad tma '" + std::string(text) + "': " + why);
+    return Status::error("bad tma '" + std::string(whole) + "': " + why);
   };
   if (text.empty())
     return bad("expected at least one map");
@@ -544,7 +548,8 @@ static Status parseLaunchExpr(std::string_view text, const Signature &sig,
 
 /// The `launch_maps=` field: `T:B0xB1...:SW:P:S0,...:R0,...[:nan]` per
 /// map, `;`-separated (parseKernelMetadataLine).
-static Status parseLaunchMapsField(std::string_view text, KernelInfo &info) {
+Status detail::parseLaunchMapsField(std::string_view text,
+                                   KernelInfo &info) {
   auto bad = [&](const std::string &why) {
     return Status::error("bad launch_maps '" + std::string(text) + "': " + why);
   };
@@ -652,7 +657,7 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     std::string_view name, warps, shared, sig;
     if (Status s = field("name", false, name); !s.ok())
       return s;
-    if (!isIdentifier(name))
+    if (!detail::isKernelName(name))
       return fail("bad kernel name '" + std::string(name) + "'");
     if (Status s = field("num_warps", false, warps); !s.ok())
       return s;
@@ -698,10 +703,10 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     if (Status s = Signature::parse(sig, info.signature); !s.ok())
       return Status::error("kernel '" + info.name + "': " + s.message());
     if (hasTma)
-      if (Status s = parseTMAField(tma, info.signature); !s.ok())
+      if (Status s = detail::parseTMAField(tma, info.signature); !s.ok())
         return fail(s.message());
     if (hasLaunchMaps)
-      if (Status s = parseLaunchMapsField(launchMaps, info); !s.ok())
+      if (Status s = detail::parseLaunchMapsField(launchMaps, info); !s.ok())
         return fail(s.message());
     out = std::move(info);
     return Status::success();
@@ -745,4 +750,101 @@ Status tilec::parseKernelMetadata(std::string_view ptx,
     out = std::move(kernels);
     return Status::success();
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Printing metadata lines
+//===----------------------------------------------------------------------===//
+
+/// A box or block as the fields spell it: "128x64".
+static std::string formatBox(const std::vector<int64_t> &box) {
+  std::string s;
+  for (size_t d = 0; d < box.size(); ++d)
+    s += (d ? "x" : "") + std::to_string(box[d]);
+  return s;
+}
+
+/// A launch map's postfix expression in token syntax ("a2.a3.mul32").
+static std::string formatLaunchExpr(const LaunchMap::Expr &expr) {
+  using Token = LaunchMap::Token;
+  std::string s;
+  for (const Token &t : expr) {
+    if (!s.empty())
+      s += '.';
+    std::string width = t.width == 32 ? "32" : "64";
+    switch (t.kind) {
+    case Token::Arg: s += "a" + std::to_string(t.value); break;
+    case Token::Const: s += "c" + std::to_string(t.value); break;
+    case Token::Add: s += "add" + width; break;
+    case Token::Sub: s += "sub" + width; break;
+    case Token::Mul: s += "mul" + width; break;
+    case Token::Max: s += "max" + width; break;
+    case Token::SExt: s += "sext"; break;
+    case Token::ZExt: s += "zext"; break;
+    case Token::Trunc: s += "trunc"; break;
+    }
+  }
+  return s;
+}
+
+std::string detail::formatTMAField(const Signature &sig) {
+  std::string s;
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const ParamType &p = sig.params[i];
+    if (!p.hasTensorMap())
+      continue;
+    if (!s.empty())
+      s += ';';
+    s += std::to_string(i) + ":" + formatBox(p.tmaBox) + ":" +
+         std::to_string(p.tmaSwizzle) + (p.tmaNanFill ? ":nan" : "");
+  }
+  return s;
+}
+
+std::string detail::formatLaunchMapsField(const KernelInfo &info) {
+  std::string s;
+  for (const LaunchMap &m : info.launchMaps) {
+    if (!s.empty())
+      s += ';';
+    s += std::string(toString(m.param.type)) + ":" +
+         formatBox(m.param.tmaBox) + ":" + std::to_string(m.param.tmaSwizzle) +
+         ":" + std::to_string(m.base) + ":";
+    for (size_t d = 0; d < m.shape.size(); ++d)
+      s += (d ? "," : "") + formatLaunchExpr(m.shape[d]);
+    s += ':';
+    for (size_t d = 0; d < m.strides.size(); ++d)
+      s += (d ? "," : "") + formatLaunchExpr(m.strides[d]);
+    if (m.param.tmaNanFill)
+      s += ":nan";
+  }
+  return s;
+}
+
+std::string detail::signatureTextOf(const KernelInfo &info) {
+  return info.signatureText.empty() ? info.signature.str()
+                                    : info.signatureText;
+}
+
+std::string tilec::formatKernelMetadataLine(const KernelInfo &info) {
+  std::string line(kMetadataPrefix);
+  line += " name=" + info.name;
+  line += " num_warps=" + std::to_string(info.numWarps);
+  line += " shared=" + std::to_string(info.sharedBytes);
+  if (info.clusterSize > 1)
+    line += " cluster=" + std::to_string(info.clusterSize);
+  if (std::string tma = detail::formatTMAField(info.signature); !tma.empty())
+    line += " tma=" + tma;
+  if (std::string maps = detail::formatLaunchMapsField(info); !maps.empty())
+    line += " launch_maps=" + maps;
+  line += " signature=" + detail::signatureTextOf(info);
+  return line;
+}
+
+detail::ImageKind detail::classifyImage(std::string_view image) {
+  if (image.size() >= 4 && image.substr(0, 4) == std::string_view("\x7f" "ELF", 4))
+    return ImageKind::Cubin;
+  // The fat binary's magic 0xBA55ED50, little-endian.
+  if (image.size() >= 4 && image.substr(0, 4) == std::string_view("\x50\xed\x55\xba", 4))
+    return ImageKind::Fatbin;
+  return ImageKind::PTX;
 }

@@ -1,14 +1,15 @@
 //===- Runtime.h - Load and launch tilec kernels (C++ API) -------*- C++ -*-===//
 //
 // The C++ API of the tilec runtime: a primary-context handle, modules loaded
-// from PTX text, and kernels that check their arguments against the typed
-// signature the compiler records in each PTX file before calling
-// cuLaunchKernel. The runtime uses only the CUDA driver API (cuda.h,
+// from PTX text (metadata in its comment lines) or from a cubin and its JSON
+// sidecar, kernels that check their arguments against the typed signature
+// the compiler records before calling cuLaunchKernel, and CUDA graphs
+// captured from launches. The runtime uses only the CUDA driver API (cuda.h,
 // libcuda.so.1) and nothing of the compiler. No function here throws, exits or
 // aborts: every fallible call returns a tilec::Status whose message names the
 // driver call, its cuGetErrorName text and the kernel. The pure parts
-// (signature and metadata parsing, launch-argument and grid checks) need no
-// driver and are unit-tested without a GPU.
+// (signature and metadata parsing and printing, launch-argument and grid
+// checks) need no driver and are unit-tested without a GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -240,6 +242,38 @@ Status parseKernelMetadataLine(std::string_view line, KernelInfo &out);
 /// 1-based line number; a kernel named twice is an error.
 Status parseKernelMetadata(std::string_view ptx, std::vector<KernelInfo> &out);
 
+/// The metadata line of `info`, without a newline: parseKernelMetadataLine's
+/// inverse. A line the compiler writes comes back byte for byte, and
+/// parsing the result gives `info` again. `cluster=` is printed when
+/// clusterSize > 1, `tma=` and `launch_maps=` when there are maps (the
+/// expressions in their token syntax); the signature is `signatureText`
+/// (the canonical `signature.str()` when that is empty).
+std::string formatKernelMetadataLine(const KernelInfo &info);
+
+/// The JSON sidecar of a module's kernels, the metadata of a cubin (which
+/// has no comment lines):
+/// `{"format": "tilec-kernels", "version": 1, "kernels": [{"name": "k",
+/// "num_warps": 4, "shared": 0, "cluster": 1, "signature": "*fp32:16,i32",
+/// "tma": "", "launch_maps": ""}, ...]}`, two-space indented, keys in this
+/// order, ending with a newline. `tma` and `launch_maps` are the values of
+/// the line's fields ("" for none).
+std::string kernelMetadataToJson(const std::vector<KernelInfo> &kernels);
+
+/// Parses a sidecar (kernelMetadataToJson's format), validating each field
+/// exactly as parseKernelMetadataLine does. `name`, `num_warps`, `shared`
+/// and `signature` are required; `cluster` (1 or 2), `tma` and
+/// `launch_maps` default to 1, "" and ""; unknown keys are ignored. Errors
+/// start "kernel metadata JSON: " and name the kernel and field, e.g.
+/// "kernel metadata JSON: kernel 0 'add': 'num_warps' must be an integer
+/// in [1, 32], found \"x\""; invalid JSON, a wrong `format` or `version`,
+/// a missing or mistyped key and a second kernel of one name are errors.
+Status parseKernelMetadataJson(std::string_view json,
+                               std::vector<KernelInfo> &out);
+
+/// Where the sidecar of the cubin at `path` lives: `path` with its
+/// `.cubin` suffix replaced by `.json` (`path + ".json"` without one).
+std::string kernelMetadataSidecarPath(std::string_view path);
+
 //===----------------------------------------------------------------------===//
 // Launch arguments and checks
 //===----------------------------------------------------------------------===//
@@ -414,7 +448,7 @@ private:
 class Kernel;
 struct ModuleState;
 
-/// A loaded PTX module and the kernel metadata it carries.
+/// A loaded module (PTX, cubin or fat binary) and its kernels' metadata.
 class Module {
 public:
   /// Parses the metadata lines of `ptx`, then JIT-compiles it with
@@ -422,7 +456,21 @@ public:
   /// error log. `displayName` names the module in messages (e.g. a file).
   static Status loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
                         Module &out, std::string_view displayName = "<ptx>");
-  /// Reads the file at `path` and loads it as loadPTX does.
+  /// Loads `image` with cuModuleLoadDataEx, its kernels' metadata taken
+  /// from `metadataJson` (the sidecar, parseKernelMetadataJson) and not from
+  /// comments. The image is a cubin (ELF, as ptxas writes it), a fat binary,
+  /// or PTX text (JIT-compiled; the error log is reported as by loadPTX);
+  /// its bytes are read during the call only. Errors: an empty image, the
+  /// sidecar's ("module '<image>': kernel metadata JSON: ..."), the
+  /// driver's (a cubin for another architecture:
+  /// CUDA_ERROR_NO_BINARY_FOR_GPU).
+  static Status loadImage(std::shared_ptr<Context> context,
+                          std::string_view image, std::string_view metadataJson,
+                          Module &out, std::string_view displayName = "<image>");
+  /// Reads the file at `path` and loads it: a path ending in `.cubin` as
+  /// loadImage does, with the sidecar kernelMetadataSidecarPath(path)
+  /// (`k.cubin` -> `k.json`; a missing sidecar is an error that says so),
+  /// any other as PTX with metadata lines (loadPTX).
   static Status loadFile(std::shared_ptr<Context> context,
                          const std::string &path, Module &out);
 
@@ -457,7 +505,9 @@ public:
   /// (setting CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES once when above
   /// 48 KiB). Refuses, without calling the driver, a grid or an argument list
   /// that fails checkGrid / checkLaunchArgs. Asynchronous: errors during
-  /// execution surface at the next synchronizing call.
+  /// execution surface at the next synchronizing call. Thread-safe. A
+  /// successful launch allocates nothing up to 64 PTX parameters, 32
+  /// descriptor scalars and 4 tensor maps (docs/runtime.md, "Launch path").
   Status launch(const Grid &grid, const Arg *args, size_t numArgs,
                 CUstream stream = nullptr) const;
   Status launch(const Grid &grid, const std::vector<Arg> &args,
@@ -471,6 +521,54 @@ private:
   const KernelInfo *meta = nullptr;
   CUfunction func = nullptr;
   size_t index = 0;
+};
+
+struct GraphState;
+
+/// A CUDA graph captured from a sequence of launches, instantiated and
+/// ready to replay with one cuGraphLaunch. The graph holds the launches as
+/// they were captured: their grids, their argument values and the tensor
+/// maps encoded for them; a replay reads and writes the same device memory.
+/// Copies share the graph, which is destroyed (cuGraphExecDestroy,
+/// cuGraphDestroy) with the last one; they keep its context, and the
+/// modules of the kernels launched during the capture, loaded.
+class Graph {
+public:
+  /// Captures what `launches` enqueues on `stream` (Kernel::launch calls
+  /// with that stream, or any other stream-ordered work) and instantiates
+  /// it: beginCapture, `launches(stream)`, endCapture. When `launches`
+  /// returns an error (or throws) the capture is ended and discarded and
+  /// that error returned.
+  static Status capture(std::shared_ptr<Context> context, CUstream stream,
+                        const std::function<Status(CUstream)> &launches,
+                        Graph &out);
+  /// Starts capturing `stream` (cuStreamBeginCapture,
+  /// CU_STREAM_CAPTURE_MODE_THREAD_LOCAL): until endCapture, work enqueued
+  /// on it is recorded, not run. `stream` must be one made with
+  /// cuStreamCreate (or the per-thread default stream): the legacy default
+  /// stream (nullptr, CU_STREAM_LEGACY) cannot be captured ("graph capture:
+  /// the legacy default stream (NULL) cannot be captured; ...").
+  static Status beginCapture(std::shared_ptr<Context> context,
+                             CUstream stream);
+  /// Ends the capture of `stream`, on the thread that began it
+  /// (cuStreamEndCapture), and instantiates the graph
+  /// (cuGraphInstantiate). Errors: a stream not capturing, a capture the
+  /// driver invalidated (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, e.g. after
+  /// a synchronizing call in the capturing thread).
+  static Status endCapture(std::shared_ptr<Context> context, CUstream stream,
+                           Graph &out);
+
+  Graph() = default;
+  bool isValid() const { return state != nullptr; }
+  /// Replays the captured launches on `stream` (cuGraphLaunch);
+  /// asynchronous, as a launch is.
+  Status launch(CUstream stream) const;
+  /// The captured graph and its instantiation (null when empty).
+  CUgraph graph() const;
+  CUgraphExec executable() const;
+
+private:
+  std::shared_ptr<GraphState> state;
 };
 
 } // namespace tilec

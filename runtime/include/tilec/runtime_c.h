@@ -27,6 +27,7 @@ enum { TILEC_OK = 0, TILEC_ERROR = 1 };
 typedef struct tilec_context_s *tilec_context;
 typedef struct tilec_module_s *tilec_module;
 typedef struct tilec_kernel_s *tilec_kernel;
+typedef struct tilec_graph_s *tilec_graph;
 
 /** Kinds of launch arguments (the values of tilec_arg.kind); they equal the
  *  C++ tilec::ArgKind. Which member of tilec_arg.value is read:
@@ -100,9 +101,17 @@ int tilec_context_synchronize(tilec_context ctx);
  *  failure the error message includes the JIT error log. */
 int tilec_module_load_ptx(tilec_context ctx, const char *ptx,
                           tilec_module *out);
-/** Loads a PTX file. */
+/** Loads a file: a path ending in ".cubin" with its kernel metadata sidecar
+ *  (the same path ending in ".json"; a missing sidecar is an error that
+ *  says so), any other as PTX with `// tilec.kernel` lines. */
 int tilec_module_load_file(tilec_context ctx, const char *path,
                            tilec_module *out);
+/** Loads `size` bytes at `image`: a cubin, a fat binary or PTX text, whose
+ *  kernels' metadata is the NUL-terminated JSON sidecar `metadata_json`
+ *  (docs/runtime.md), not PTX comments. The bytes are read during the call
+ *  only. */
+int tilec_module_load_image(tilec_context ctx, const void *image, size_t size,
+                            const char *metadata_json, tilec_module *out);
 /** Releases the handle (the module stays loaded while kernels use it). */
 void tilec_module_destroy(tilec_module module);
 
@@ -118,6 +127,19 @@ void tilec_kernel_destroy(tilec_kernel kernel);
 int tilec_kernel_launch(tilec_kernel kernel, uint32_t gx, uint32_t gy,
                         uint32_t gz, const tilec_arg *args, size_t nargs,
                         void *stream);
+
+/** Starts capturing `stream` (a CUstream made with cuStreamCreate; NULL,
+ *  the legacy default stream, cannot be captured) into a CUDA graph: until
+ *  tilec_graph_end_capture, launches on it are recorded, not run. */
+int tilec_graph_begin_capture(tilec_context ctx, void *stream);
+/** Ends the capture of `stream`, from the thread that began it, and
+ *  instantiates the graph. After a failed launch inside the capture, end it
+ *  anyway and destroy the graph. */
+int tilec_graph_end_capture(tilec_context ctx, void *stream, tilec_graph *out);
+/** Replays the captured launches on `stream` (their arguments as captured). */
+int tilec_graph_launch(tilec_graph graph, void *stream);
+/** Releases the handle; the graph is destroyed with it. NULL ok. */
+void tilec_graph_destroy(tilec_graph graph);
 
 /** Queries; on a NULL kernel they return -1 / NULL / 0. */
 const char *tilec_kernel_name(tilec_kernel kernel);
