@@ -16,6 +16,8 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -377,6 +379,88 @@ tilec::importTritonKernels(llvm::SourceMgr &sourceMgr, MLIRContext *ctx,
         return nullptr;
       }
     }
+  return module;
+}
+
+namespace {
+constexpr unsigned kMaxMLIRNesting = 1000;
+
+/// Whether `text` (MLIR) nests (), [], {} or <> more than kMaxMLIRNesting
+/// deep outside strings and comments; `at`: the offset of the bracket that
+/// does. `->` is an arrow, not a bracket.
+bool exceedsMLIRNesting(StringRef text, size_t &at) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: up to the unescaped closing quote
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return false;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxMLIRNesting) {
+        at = i;
+        return true;
+      }
+    } else if ((c == ')' || c == ']' || c == '}' ||
+                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+               depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+} // namespace
+
+OwningOpRef<ModuleOp> tilec::parseTileFile(llvm::SourceMgr &sourceMgr,
+                                           MLIRContext *ctx, unsigned numWarps,
+                                           uint64_t maxOperations,
+                                           bool *looksLikePython) {
+  if (looksLikePython)
+    *looksLikePython = false;
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  // MLIR's parser recurses once per nesting level of attributes, types,
+  // regions and locations: about 10000 levels overflow the stack. Real IR
+  // nests a few dozen deep; refuse past kMaxMLIRNesting first.
+  size_t at = 0;
+  if (exceedsMLIRNesting(text, at)) {
+    unsigned line = 1 + unsigned(text.take_front(at).count('\n'));
+    size_t lineStart = text.take_front(at).rfind('\n');
+    unsigned col =
+        unsigned(lineStart == StringRef::npos ? at + 1 : at - lineStart);
+    emitError(FileLineColLoc::get(
+        StringAttr::get(ctx, buffer->getBufferIdentifier()), line, col))
+        << "brackets nested more than " << kMaxMLIRNesting
+        << " deep (the limit: MLIR's parser recurses per level)";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, ctx);
+  if (!module) {
+    if (looksLikePython)
+      *looksLikePython =
+          text.contains("@triton.jit") || text.starts_with("import triton");
+    return nullptr;
+  }
+  if (failed(verify(*module)))
+    return nullptr;
+  if (numWarps != 0)
+    module->walk([&](tile::FuncOp f) {
+      f->setAttr(tile::TileDialect::getNumWarpsAttrName(),
+                 IntegerAttr::get(IntegerType::get(ctx, 32), numWarps));
+    });
+  // The front end applies the budget as it generates; .mlir input is
+  // measured once parsed.
+  if (failed(checkOperationBudget(*module, maxOperations)))
+    return nullptr;
   return module;
 }
 

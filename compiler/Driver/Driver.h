@@ -51,7 +51,7 @@ private:
 };
 
 /// Where to stop (tilec --emit=...).
-enum class Stage { AST, Tile, Layout, SIMT, LLVMDialect, LLVMIR, PTX };
+enum class Stage { AST, Tile, Layout, SIMT, LLVMDialect, LLVMIR, PTX, Cubin };
 
 /// Parses the `.py` file in the main buffer of `sourceMgr` and imports
 /// kernel `options.kernelName` as tile IR. Syntax errors are all reported
@@ -78,6 +78,17 @@ importTritonKernels(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
 /// input, which the front end applies to `.py` input as it generates.
 mlir::LogicalResult checkOperationBudget(mlir::ModuleOp module,
                                          uint64_t maxOperations);
+
+/// Parses the tile-dialect module in the main buffer of `sourceMgr` and
+/// verifies it; refuses brackets nested more than 1000 deep first (MLIR's
+/// parser recurses per level). With `numWarps` != 0 sets it on every
+/// `tile.func`; then applies checkOperationBudget. Null after an error (as
+/// MLIR diagnostics); `looksLikePython` (optional) says whether a text that
+/// failed to parse looks like a Triton-language file.
+mlir::OwningOpRef<mlir::ModuleOp>
+parseTileFile(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
+              unsigned numWarps, uint64_t maxOperations,
+              bool *looksLikePython = nullptr);
 
 /// Runs the pipeline on tile IR up to `stop` (Tile..LLVMDialect).
 mlir::LogicalResult runPipeline(mlir::ModuleOp module, Stage stop,

@@ -773,7 +773,10 @@ OwningOpRef<ModuleOp> CodeGen::run() {
   for (auto [k, e] : llvm::enumerate(sig)) {
     unsigned i = argNo;
     firstArg.push_back(i);
-    Location argLoc = loc(runtimeParams[k]->loc);
+    // The parameter's name and place: diagnostics use the place, the AOT
+    // launcher (tilec --aot) the name.
+    Location argLoc = NameLoc::get(b.getStringAttr(runtimeParams[k]->name),
+                                   loc(runtimeParams[k]->loc));
     if (e.isTensorDesc) {
       unsigned rank = e.block.size();
       auto ptr = cast<tile::PtrType>(argTypes[i]);

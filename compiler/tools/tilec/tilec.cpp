@@ -13,7 +13,8 @@
 #include "compiler/InitAll.h"
 #include "compiler/Frontend/CodeGen.h"
 #include "passes/Target.h"
-#include "TilecVersion.h"
+#include "compiler/Jit/Aot.h"
+#include "compiler/Jit/Compiler.h"
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Target/PTX/PTXBackend.h"
 #include "tilec/Cache.h"
@@ -29,8 +30,11 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -57,7 +61,10 @@ cl::opt<Stage> emitStage(
         clEnumValN(Stage::SIMT, "simt", "per-thread SIMT IR (gpu, arith, scf, llvm)"),
         clEnumValN(Stage::LLVMDialect, "llvm-dialect", "LLVM/NVVM dialect"),
         clEnumValN(Stage::LLVMIR, "llvm", "optimized LLVM IR"),
-        clEnumValN(Stage::PTX, "ptx", "PTX assembly with kernel metadata (default)")),
+        clEnumValN(Stage::PTX, "ptx", "PTX assembly with kernel metadata (default)"),
+        clEnumValN(Stage::Cubin, "cubin",
+                   "a cubin assembled by ptxas (-o FILE.cubin; the "
+                   "metadata goes in FILE.json beside it)")),
     cl::cat(tilecCategory));
 cl::opt<std::string> arch("arch",
                           cl::desc("Target GPU: sm_80 ... sm_121f (sm_80, sm_86, sm_87, sm_88, "
@@ -208,44 +215,15 @@ cl::opt<bool> debugMode(
              "to a value other than 0)"),
     cl::init(false), cl::cat(tilecCategory));
 
+cl::opt<bool> aot(
+    "aot",
+    cl::desc("Ahead-of-time output: with -o PREFIX, write PREFIX.cubin, "
+             "PREFIX.json (metadata), and PREFIX.h / PREFIX.c, a C launch "
+             "function per kernel that embeds the cubin and links only "
+             "libcuda (docs/runtime.md)"),
+    cl::init(false), cl::cat(tilecCategory));
+
 int fail() { return 1; }
-} // namespace
-
-namespace {
-constexpr unsigned kMaxMLIRNesting = 1000;
-
-/// Whether `text` (MLIR) nests (), [], {} or <> more than kMaxMLIRNesting
-/// deep outside strings and comments; `at`: the offset of the bracket that
-/// does. `->` is an arrow, not a bracket.
-bool exceedsMLIRNesting(StringRef text, size_t &at) {
-  unsigned depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') { // a string: up to the unescaped closing quote
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        return false;
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{' || c == '<') {
-      if (++depth > kMaxMLIRNesting) {
-        at = i;
-        return true;
-      }
-    } else if ((c == ')' || c == ']' || c == '}' ||
-                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
-               depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
 } // namespace
 
 /// `tilec cache list|stats|clear [--dir DIR]`: the disk cache of compiled
@@ -303,6 +281,95 @@ int runCacheCommand(int argc, char **argv) {
   return 0;
 }
 
+/// Writes `contents` to `path` (binary), reporting a failure.
+static bool writeFile(StringRef path, StringRef contents) {
+  std::string errorMessage;
+  auto out = openOutputFile(path, &errorMessage);
+  if (!out) {
+    llvm::errs() << "tilec: error: " << errorMessage << "\n";
+    return false;
+  }
+  out->os() << contents;
+  out->os().flush();
+  if (out->os().has_error()) {
+    llvm::errs() << "tilec: error: cannot write '" << path
+                 << "': " << out->os().error().message() << "\n";
+    out->os().clear_error();
+    return false;
+  }
+  out->keep();
+  return true;
+}
+
+/// --emit=cubin and --aot: PTX, ptxas, the metadata sidecar, and for --aot
+/// the C launchers (compiler/Jit/Aot.h).
+static int writeCubin(
+    ModuleOp module, const tilec::PipelineOptions &opts,
+    const std::string &ptxas,
+    const std::map<std::string, std::vector<std::string>> &argNames,
+    llvm::function_ref<bool(llvm::function_ref<LogicalResult()>)> recovering) {
+  std::string ptx;
+  llvm::raw_string_ostream ptxStream(ptx);
+  if (!recovering([&] {
+        return tilec::emitPTX(module, opts.arch, ptxStream, opts.fpFusion);
+      }))
+    return 1;
+  std::vector<tilec::KernelInfo> kernels;
+  if (tilec::Status s = tilec::parseKernelMetadata(ptx, kernels); !s) {
+    llvm::errs() << "tilec: error: internal compiler error: bad kernel "
+                    "metadata: "
+                 << s.message() << "\n";
+    return 1;
+  }
+  std::string cubin;
+  if (tilec::Status s = tilec::assembleCubin(ptxas, opts.arch, ptx, cubin);
+      !s) {
+    llvm::errs() << "tilec: error: " << s.message() << "\n";
+    return 1;
+  }
+  // FILE.cubin -> FILE.json; --aot: PREFIX -> PREFIX.cubin, ...
+  std::string base = outputFilename;
+  if (!aot && StringRef(base).ends_with(".cubin"))
+    base.resize(base.size() - strlen(".cubin"));
+  std::string cubinPath = aot ? base + ".cubin" : outputFilename.getValue();
+  std::string header, source;
+  if (aot) {
+    std::vector<tilec::AotKernel> aotKernels;
+    for (const tilec::KernelInfo &k : kernels) {
+      tilec::AotKernel a;
+      a.info = k;
+      // One name per signature entry: its first argument's.
+      auto it = argNames.find(k.name);
+      size_t arg = 0;
+      for (const tilec::ParamType &p : k.signature.params) {
+        std::string name;
+        if (it != argNames.end() && arg < it->second.size())
+          name = it->second[arg];
+        a.paramNames.push_back(name);
+        arg += p.isTensorDesc ? 2 * p.block.size() : 1;
+      }
+      aotKernels.push_back(std::move(a));
+    }
+    std::string prefix = llvm::sys::path::filename(base).str();
+    std::string provenance = std::string(tilec::compilerVersion()) +
+                             " from " +
+                             llvm::sys::path::filename(inputFilename).str() +
+                             " for " + opts.arch;
+    std::string problem = tilec::generateAot(
+        aotKernels, cubin, prefix, prefix + ".h", provenance, header, source);
+    if (!problem.empty()) {
+      llvm::errs() << "tilec: error: --aot: " << problem << "\n";
+      return 1;
+    }
+  }
+  if (!writeFile(cubinPath, cubin) ||
+      !writeFile(base + ".json", tilec::kernelMetadataToJson(kernels)))
+    return 1;
+  if (aot && (!writeFile(base + ".h", header) || !writeFile(base + ".c", source)))
+    return 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   if (argc >= 2 && StringRef(argv[1]) == "cache")
@@ -317,7 +384,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&tilecCategory});
   // --version: tilec's version and commit first, then LLVM's.
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    os << "tilec " << TILEC_VERSION << " (commit " << TILEC_COMMIT << ")\n";
+    os << tilec::compilerVersion() << "\n";
     cl::PrintVersionMessage();
   });
   cl::ParseCommandLineOptions(
@@ -387,7 +454,6 @@ int main(int argc, char **argv) {
     llvm::errs() << "tilec: error: --emit=ast applies to .py input\n";
     return fail();
   }
-  tilec::frontend::KernelOptions kernelOptions;
   // Kernels and their signatures: one signature for all, or one each.
   std::vector<std::string> kernels(kernelNames.begin(), kernelNames.end());
   if (llvm::is_contained(kernels, std::string())) {
@@ -404,30 +470,36 @@ int main(int argc, char **argv) {
                  << kernels.size() << "), found " << signatures.size() << "\n";
     return fail();
   }
-  kernelOptions.signature = signatures.empty() ? "" : signatures.front();
-  kernelOptions.kernelName = kernels.front();
-  kernelOptions.numWarps = numWarps;
-  kernelOptions.numStages = numStages;
-  kernelOptions.autotuneConfig = autotuneConfig;
-  kernelOptions.arch = arch;
-  kernelOptions.errorLimit = errorLimit;
-  kernelOptions.maxInlinedCalls = maxInlinedCalls;
-  kernelOptions.divisibilityRemarks = divisibilityRemarks;
-  kernelOptions.maxUnrolledIterations = maxUnrolledIterations;
-  kernelOptions.maxOperations = maxOperations;
+  // The one options value (tilec/Compile.h) the JIT and the cache key use
+  // too; the front end's and the pipeline's options derive from it.
+  tilec::CompileOptions compileOptions;
+  compileOptions.kernel = kernels.front();
+  compileOptions.signature = signatures.empty() ? "" : signatures.front();
+  compileOptions.numWarps = numWarps;
+  compileOptions.numStages = numStages;
+  compileOptions.autotuneConfig = autotuneConfig;
+  compileOptions.arch = arch;
+  compileOptions.fpFusion = !noFPFusion;
+  compileOptions.mmaVersion = mmaVersion;
+  compileOptions.tma = tma;
+  compileOptions.tmaPointerLoads = tmaPointerLoads;
+  compileOptions.warpSpecialize = warpSpecialize;
+  compileOptions.numConsumerGroups = numConsumerGroups;
+  compileOptions.clusterSize = clusterSize;
+  compileOptions.errorLimit = errorLimit;
+  compileOptions.maxInlinedCalls = maxInlinedCalls;
+  compileOptions.maxUnrolledIterations = maxUnrolledIterations;
+  compileOptions.maxOperations = maxOperations;
   // Triton's knob: TRITON_DEBUG=1 turns debug on for every compile.
   const char *tritonDebug = std::getenv("TRITON_DEBUG");
-  kernelOptions.debug = debugMode || (tritonDebug && *tritonDebug &&
-                                      StringRef(tritonDebug) != "0");
-  // Library modules choose definitions by environment variables at import
-  // (FLA_USE_FAST_OPS): the command line reads them as Python would.
-  kernelOptions.readEnvironment = true;
-  kernelOptions.importPaths.assign(includeDirs.begin(), includeDirs.end());
+  compileOptions.debug = debugMode || (tritonDebug && *tritonDebug &&
+                                       StringRef(tritonDebug) != "0");
+  compileOptions.importPaths.assign(includeDirs.begin(), includeDirs.end());
   if (const char *env = std::getenv("TILEC_PYTHONPATH")) {
     llvm::SmallVector<llvm::StringRef> dirs;
     llvm::StringRef(env).split(dirs, ':', -1, /*KeepEmpty=*/false);
     for (llvm::StringRef d : dirs)
-      kernelOptions.importPaths.push_back(d.str());
+      compileOptions.importPaths.push_back(d.str());
   }
   for (const std::string &d : defines) {
     auto [name, value] = llvm::StringRef(d).split('=');
@@ -436,8 +508,15 @@ int main(int argc, char **argv) {
                    << "\n";
       return fail();
     }
-    kernelOptions.constexprs.emplace_back(name.trim().str(), value.trim().str());
+    compileOptions.constexprs.emplace_back(name.trim().str(),
+                                           value.trim().str());
   }
+  tilec::frontend::KernelOptions kernelOptions =
+      tilec::toKernelOptions(compileOptions);
+  // Library modules choose definitions by environment variables at import
+  // (FLA_USE_FAST_OPS): the command line reads them as Python would.
+  kernelOptions.readEnvironment = true;
+  kernelOptions.divisibilityRemarks = divisibilityRemarks;
 
   // -o naming the input would replace the source with the output.
   if (outputFilename != "-" && inputFilename != "-" &&
@@ -445,6 +524,28 @@ int main(int argc, char **argv) {
     llvm::errs() << "tilec: error: -o '" << outputFilename
                  << "' is the input file; choose another output\n";
     return fail();
+  }
+
+  if (aot)
+    emitStage = Stage::Cubin;
+  if (emitStage == Stage::Cubin && outputFilename == "-") {
+    llvm::errs() << "tilec: error: "
+                 << (aot ? "--aot needs -o PREFIX (it writes PREFIX.cubin, "
+                           "PREFIX.json, PREFIX.h and PREFIX.c)"
+                         : "--emit=cubin needs -o FILE.cubin (a cubin is "
+                           "binary; FILE.json gets the metadata)")
+                 << "\n";
+    return fail();
+  }
+  std::string ptxas;
+  if (emitStage == Stage::Cubin) {
+    ptxas = tilec::findPtxas();
+    if (ptxas.empty()) {
+      llvm::errs() << "tilec: error: ptxas not found ($TILEC_PTXAS, "
+                      "$CUDA_HOME/bin, /usr/local/cuda/bin, PATH); "
+                   << (aot ? "--aot" : "--emit=cubin") << " needs it\n";
+      return fail();
+    }
   }
 
   MLIRContext context;
@@ -498,49 +599,28 @@ int main(int argc, char **argv) {
     }
     module = tilec::importTritonKernels(sourceMgr, &context, each);
   } else {
-    // MLIR's parser recurses once per nesting level of attributes, types,
-    // regions and locations: about 10000 levels overflow the stack. Real
-    // IR nests a few dozen deep; refuse past kMaxMLIRNesting first.
-    {
-      StringRef text =
-          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
-      size_t at = 0;
-      if (exceedsMLIRNesting(text, at)) {
-        unsigned line = 1 + unsigned(text.take_front(at).count('\n'));
-        size_t lineStart = text.take_front(at).rfind('\n');
-        unsigned col = unsigned(
-            lineStart == StringRef::npos ? at + 1 : at - lineStart);
-        emitError(FileLineColLoc::get(
-            StringAttr::get(&context, inputFilename), line, col))
-            << "brackets nested more than " << kMaxMLIRNesting
-            << " deep (the limit: MLIR's parser recurses per level)";
-        return fail();
-      }
-    }
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!module) {
-      // A Triton-language file read as MLIR (stdin, another extension).
-      StringRef text =
-          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
-      if (text.contains("@triton.jit") || text.starts_with("import triton"))
-        llvm::errs() << "tilec: note: the input looks like a Triton-language "
-                        "file and was read as MLIR (files not named .py are); "
-                        "use -x py\n";
-    }
-    if (module && failed(verify(*module)))
-      return fail();
-    if (module && numWarps != 0)
-      module->walk([&](tilec::tile::FuncOp f) {
-        f->setAttr(tilec::tile::TileDialect::getNumWarpsAttrName(),
-                   IntegerAttr::get(IntegerType::get(&context, 32), numWarps));
-      });
-    // The front end applies --max-operations as it generates; .mlir input
-    // is measured once parsed.
-    if (module && failed(tilec::checkOperationBudget(*module, maxOperations)))
-      return fail();
+    bool looksLikePython = false;
+    module = tilec::parseTileFile(sourceMgr, &context, numWarps,
+                                  maxOperations, &looksLikePython);
+    if (!module && looksLikePython)
+      llvm::errs() << "tilec: note: the input looks like a Triton-language "
+                      "file and was read as MLIR (files not named .py are); "
+                      "use -x py\n";
   }
   if (!module)
     return fail();
+
+  // The kernels' parameter names (the front end's argument locations), for
+  // the AOT launchers.
+  std::map<std::string, std::vector<std::string>> argNames;
+  if (aot)
+    module->walk([&](tilec::tile::FuncOp f) {
+      std::vector<std::string> &names = argNames[f.getName().str()];
+      for (BlockArgument arg : f.getArguments()) {
+        auto name = dyn_cast<NameLoc>(arg.getLoc());
+        names.push_back(name ? name.getName().str() : std::string());
+      }
+    });
 
   // The pipeline and the backend: an LLVM fatal error or a crash (e.g. an
   // NVVM op of a .mlir input the target cannot select) is an "internal
@@ -552,15 +632,7 @@ int main(int argc, char **argv) {
     llvm::errs() << ice;
     return ok;
   };
-  tilec::PipelineOptions opts;
-  opts.arch = arch;
-  opts.numWarps = numWarps;
-  opts.mmaVersion = mmaVersion;
-  opts.tma = tma;
-  opts.tmaPointerLoads = tmaPointerLoads;
-  opts.warpSpecialize = warpSpecialize;
-  opts.clusterSize = clusterSize;
-  opts.numConsumerGroups = numConsumerGroups;
+  tilec::PipelineOptions opts = tilec::toPipelineOptions(compileOptions);
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
@@ -581,6 +653,9 @@ int main(int argc, char **argv) {
       return fail();
   }
 
+  if (emitStage == Stage::Cubin)
+    return writeCubin(*module, opts, ptxas, argNames, recovering);
+
   auto output = openOutputFile(outputFilename, &errorMessage);
   if (!output) {
     llvm::errs() << "tilec: error: " << errorMessage << "\n";
@@ -588,12 +663,12 @@ int main(int argc, char **argv) {
   }
   if (emitStage == Stage::PTX) {
     if (!recovering([&] {
-          return tilec::emitPTX(*module, arch, output->os(), !noFPFusion);
+          return tilec::emitPTX(*module, opts.arch, output->os(), opts.fpFusion);
         }))
       return fail();
   } else if (emitStage == Stage::LLVMIR) {
     if (!recovering([&] {
-          return tilec::emitLLVMIR(*module, arch, output->os(), !noFPFusion);
+          return tilec::emitLLVMIR(*module, opts.arch, output->os(), opts.fpFusion);
         }))
       return fail();
   } else {

@@ -1,0 +1,268 @@
+//===- CompileOptions.cpp - The compile key and the compile step -----------===//
+//
+// tilec::CompileOptions (tilec/Compile.h): validation, the canonical key
+// text and its SHA-256, the compiler's identity, and compileToPTX, the one
+// compile from source text to PTX that the command line's default path and
+// the JIT share.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Jit/Compiler.h"
+#include "compiler/Driver/Driver.h"
+#include "compiler/Target/PTX/PTXBackend.h"
+#include "passes/Target.h"
+#include "TilecVersion.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <mutex>
+
+using namespace mlir;
+using llvm::StringRef;
+
+namespace tilec {
+
+const char *compilerVersion() {
+  return "tilec " TILEC_VERSION " (commit " TILEC_COMMIT
+         ", sources " TILEC_SOURCES ")";
+}
+
+SourceLanguage resolveLanguage(SourceLanguage language,
+                               std::string_view fileName) {
+  if (language != SourceLanguage::Auto)
+    return language;
+  return StringRef(fileName.data(), fileName.size()).ends_with(".py")
+             ? SourceLanguage::Python
+             : SourceLanguage::MLIR;
+}
+
+std::string effectiveArch(const CompileOptions &options) {
+  return options.arch.empty() ? std::string("sm_90a") : options.arch;
+}
+
+std::string CompileOptions::validate(SourceLanguage language) const {
+  std::string arch = effectiveArch(*this);
+  if (!isSupportedArch(arch))
+    return "unsupported arch '" + arch + "'; expected one of " +
+           getSupportedTargetNames();
+  if (numWarps != 0 && (numWarps > 32 || (numWarps & (numWarps - 1))))
+    return "num_warps must be a power of two in [1, 32], found " +
+           std::to_string(numWarps);
+  if (mmaVersion != 0 && mmaVersion != 2 && mmaVersion != 3)
+    return "mma version must be 0, 2 or 3, found " +
+           std::to_string(mmaVersion);
+  if (warpSpecialize != "hint" && warpSpecialize != "on" &&
+      warpSpecialize != "off")
+    return "warp specialization must be hint, on or off, found '" +
+           warpSpecialize + "'";
+  if (numConsumerGroups != 1 && numConsumerGroups != 2)
+    return "consumer groups must be 1 or 2, found " +
+           std::to_string(numConsumerGroups);
+  if (clusterSize != 1 && clusterSize != 2)
+    return "cluster size must be 1 or 2, found " + std::to_string(clusterSize);
+  if (autotuneConfig < -1)
+    return "autotune config must be an index (0 or more) or -1, found " +
+           std::to_string(autotuneConfig);
+  for (const auto &[name, value] : constexprs) {
+    (void)value;
+    if (name.empty())
+      return "a constexpr value without a name";
+  }
+  if (language == SourceLanguage::MLIR &&
+      (!signature.empty() || !constexprs.empty() || numStages != 0 ||
+       autotuneConfig != -1))
+    return "signature, constexprs, num_stages and autotune config apply to "
+           "Python source (MLIR source states them in its tile.func)";
+  return "";
+}
+
+namespace {
+/// Appends `name len:value\n`: length-prefixed, so no two different field
+/// lists give the same text.
+void addField(std::string &out, std::string_view name, std::string_view value) {
+  out += name;
+  out += ' ';
+  out += std::to_string(value.size());
+  out += ':';
+  out += value;
+  out += '\n';
+}
+void addField(std::string &out, std::string_view name, uint64_t value) {
+  addField(out, name, std::to_string(value));
+}
+} // namespace
+
+std::string compileKeyText(std::string_view source, std::string_view fileName,
+                           SourceLanguage language,
+                           const CompileOptions &options) {
+  language = resolveLanguage(language, fileName);
+  std::string t = "tilec-compile-key 1\n";
+  addField(t, "compiler", compilerVersion());
+  addField(t, "language", language == SourceLanguage::Python ? "python" : "mlir");
+  addField(t, "file", fileName);
+  addField(t, "source", source);
+  addField(t, "kernel", options.kernel);
+  addField(t, "signature", options.signature);
+  addField(t, "constexprs", options.constexprs.size());
+  for (const auto &[name, value] : options.constexprs) {
+    addField(t, "name", name);
+    addField(t, "value", value);
+  }
+  addField(t, "num_warps", options.numWarps);
+  addField(t, "num_stages", options.numStages);
+  addField(t, "autotune_config", std::to_string(options.autotuneConfig));
+  addField(t, "arch", effectiveArch(options));
+  addField(t, "fp_fusion", options.fpFusion);
+  addField(t, "debug", options.debug);
+  addField(t, "mma_version", options.mmaVersion);
+  addField(t, "tma", options.tma);
+  addField(t, "tma_pointer_loads", options.tmaPointerLoads);
+  addField(t, "warp_specialize", options.warpSpecialize);
+  addField(t, "num_consumer_groups", options.numConsumerGroups);
+  addField(t, "cluster_size", options.clusterSize);
+  addField(t, "import_paths", options.importPaths.size());
+  for (const std::string &dir : options.importPaths)
+    addField(t, "path", dir);
+  return t;
+}
+
+std::string compileKey(std::string_view source, std::string_view fileName,
+                       SourceLanguage language, const CompileOptions &options) {
+  std::string text = compileKeyText(source, fileName, language, options);
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+frontend::KernelOptions toKernelOptions(const CompileOptions &options) {
+  frontend::KernelOptions k;
+  k.kernelName = options.kernel;
+  k.signature = options.signature;
+  k.constexprs = options.constexprs;
+  k.importPaths = options.importPaths;
+  k.numWarps = options.numWarps;
+  k.numStages = options.numStages;
+  k.autotuneConfig = options.autotuneConfig;
+  k.arch = effectiveArch(options);
+  k.errorLimit = options.errorLimit;
+  k.maxInlinedCalls = options.maxInlinedCalls;
+  k.maxUnrolledIterations = options.maxUnrolledIterations;
+  k.maxOperations = options.maxOperations;
+  k.debug = options.debug;
+  return k;
+}
+
+PipelineOptions toPipelineOptions(const CompileOptions &options) {
+  PipelineOptions p;
+  p.arch = effectiveArch(options);
+  p.numWarps = options.numWarps;
+  p.fpFusion = options.fpFusion;
+  p.mmaVersion = options.mmaVersion;
+  p.tma = options.tma;
+  p.tmaPointerLoads = options.tmaPointerLoads;
+  p.warpSpecialize = options.warpSpecialize;
+  p.numConsumerGroups = options.numConsumerGroups;
+  p.clusterSize = options.clusterSize;
+  return p;
+}
+
+namespace {
+/// The real (or given) file system, remembering every file opened for
+/// reading: the modules a compile imported.
+class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+  explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<FileSystem> fs)
+      : ProxyFileSystem(std::move(fs)) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &path) override {
+    auto file = ProxyFileSystem::openFileForRead(path);
+    if (file) {
+      llvm::SmallString<256> abs;
+      path.toVector(abs);
+      (void)makeAbsolute(abs);
+      std::string name(abs.str());
+      std::lock_guard<std::mutex> lock(mutex);
+      if (llvm::find(files, name) == files.end())
+        files.push_back(name);
+    }
+    return file;
+  }
+  std::vector<std::string> takeFiles() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return std::move(files);
+  }
+
+private:
+  std::mutex mutex;
+  std::vector<std::string> files;
+};
+
+bool compileUnprotected(std::string_view source, std::string_view fileName,
+                        SourceLanguage language, const CompileOptions &options,
+                        llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                        std::string &ptx, std::string &diagnostics) {
+  StringRef text(source.data(), source.size());
+  StringRef name(fileName.data(), fileName.size());
+  PipelineOptions pipeline = toPipelineOptions(options);
+  if (language == SourceLanguage::Python) {
+    frontend::KernelOptions kernel = toKernelOptions(options);
+    kernel.fileSystem = fs;
+    return compileTritonToPTXUnprotected(text, name, kernel, pipeline, ptx,
+                                         diagnostics);
+  }
+  MLIRContext ctx(MLIRContext::Threading::DISABLED);
+  prepareContext(ctx);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
+                               llvm::SMLoc());
+  llvm::raw_string_ostream diagStream(diagnostics);
+  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream, options.errorLimit);
+  struct Finish {
+    DiagnosticReporter &r;
+    ~Finish() { r.finish(); }
+  } finishAtEnd{reporter};
+  bool looksLikePython = false;
+  OwningOpRef<ModuleOp> module =
+      parseTileFile(sourceMgr, &ctx, options.numWarps, options.maxOperations,
+                    &looksLikePython);
+  if (!module && looksLikePython)
+    diagStream << "note: the source looks like a Triton-language file and "
+                  "was read as MLIR; name it .py or pass the Python language\n";
+  if (!module || failed(runPipeline(*module, Stage::LLVMDialect, pipeline)))
+    return false;
+  llvm::raw_string_ostream ptxStream(ptx);
+  return succeeded(
+      emitPTX(*module, pipeline.arch, ptxStream, pipeline.fpFusion));
+}
+} // namespace
+
+bool compileToPTX(std::string_view source, std::string_view fileName,
+                  SourceLanguage language, const CompileOptions &options,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                  CompileOutput &out) {
+  out = CompileOutput();
+  language = resolveLanguage(language, fileName);
+  if (std::string problem = options.validate(language); !problem.empty()) {
+    out.diagnostics = "error: " + problem + "\n";
+    return false;
+  }
+  if (!fileSystem)
+    fileSystem = llvm::vfs::getRealFileSystem();
+  auto recording =
+      llvm::makeIntrusiveRefCnt<RecordingFileSystem>(std::move(fileSystem));
+  bool ok = runRecoveringFromCrashes(
+      [&] {
+        return compileUnprotected(source, fileName, language, options,
+                                  recording, out.ptx, out.diagnostics);
+      },
+      out.diagnostics);
+  out.filesRead = recording->takeFiles();
+  if (!ok)
+    out.ptx.clear();
+  return ok;
+}
+
+} // namespace tilec

@@ -1,0 +1,71 @@
+//===- Compiler.h - CompileOptions to PTX, in-process -----------*- C++ -*-===//
+//
+// The compile step the command line and the JIT share: tilec::CompileOptions
+// (tilec/Compile.h) converted to the front end's and the pipeline's options,
+// and one call from source text (Python or tile MLIR) to PTX with the
+// runtime's metadata lines. Internal to the compiler (uses LLVM types).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_COMPILER_JIT_COMPILER_H
+#define TILEC_COMPILER_JIT_COMPILER_H
+
+#include "tilec/Compile.h"
+#include "tilec/Runtime.h"
+#include "compiler/Frontend/ImportToTile.h"
+#include "compiler/Pipeline/Pipeline.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// The arch a compile uses: `options.arch`, or sm_90a when it is empty.
+std::string effectiveArch(const CompileOptions &options);
+
+/// The front end's options for `options` (environment not read, no
+/// divisibility remarks: the library's defaults).
+frontend::KernelOptions toKernelOptions(const CompileOptions &options);
+
+/// The pipeline's options for `options`.
+PipelineOptions toPipelineOptions(const CompileOptions &options);
+
+/// What compileToPTX produced.
+struct CompileOutput {
+  /// PTX with one `// tilec.kernel` metadata line per kernel.
+  std::string ptx;
+  /// Every file the compile read through the file system (modules an
+  /// import found, `__init__.py`s), absolute or as the import named it, in
+  /// the order first read: what the JIT's cache checks before reusing the
+  /// result. The main source is text, not a file, and is not listed.
+  std::vector<std::string> filesRead;
+  /// Warnings and errors as `file:line:col: error: ...` with the source
+  /// line and a caret; an "internal compiler error" line when the compiler
+  /// crashed (runRecoveringFromCrashes).
+  std::string diagnostics;
+};
+
+/// Compiles `source` (named `fileName` in messages and for relative
+/// imports; `language` Auto decides by its extension) with `options` to
+/// PTX. Modules are read through `fileSystem` (null: the real one). Thread-
+/// safe (each call has its own MLIR context); a crash inside the compiler
+/// is an error, never the end of the process. Returns false after any
+/// error, with the messages in `out.diagnostics`.
+bool compileToPTX(std::string_view source, std::string_view fileName,
+                  SourceLanguage language, const CompileOptions &options,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                  CompileOutput &out);
+
+/// Finds ptxas: $TILEC_PTXAS (only it, when set), else $CUDA_HOME/bin,
+/// $CUDA_PATH/bin, /usr/local/cuda/bin, then PATH. "" when none.
+std::string findPtxas();
+
+/// Assembles `ptx` for `arch` into `cubin` with the ptxas at `ptxas` (run
+/// as a process on temporary files, at most 300 s). The error carries
+/// ptxas's output.
+Status assembleCubin(const std::string &ptxas, llvm::StringRef arch,
+                     llvm::StringRef ptx, std::string &cubin);
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_JIT_COMPILER_H
