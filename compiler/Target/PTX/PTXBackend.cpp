@@ -19,6 +19,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
@@ -28,6 +29,9 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+
+#include <map>
+#include <mutex>
 
 using namespace mlir;
 
@@ -140,14 +144,35 @@ LogicalResult resolveExternals(llvm::Module &m, Location loc) {
                         "TILEC_LIBDEVICE or CUDA_HOME";
       return failure();
     }
-    llvm::SMDiagnostic err;
-    std::unique_ptr<llvm::Module> lib =
-        llvm::parseIRFile(path, err, m.getContext());
-    if (!lib) {
+    // The bitcode is read once per process and loaded lazily: the linker
+    // materializes only the functions the kernel calls (parsing all of
+    // libdevice took most of a small kernel's compile time).
+    static std::mutex bufferMutex;
+    static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> buffers;
+    llvm::MemoryBufferRef bitcode;
+    {
+      std::lock_guard<std::mutex> lock(bufferMutex);
+      std::unique_ptr<llvm::MemoryBuffer> &buffer = buffers[path];
+      if (!buffer) {
+        auto read = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false);
+        if (!read) {
+          emitError(loc) << "cannot read libdevice '" << path
+                         << "': " << read.getError().message();
+          return failure();
+        }
+        buffer = std::move(*read);
+      }
+      bitcode = buffer->getMemBufferRef();
+    }
+    llvm::Expected<std::unique_ptr<llvm::Module>> lazy =
+        llvm::getLazyBitcodeModule(bitcode, m.getContext());
+    if (!lazy) {
       emitError(loc) << "cannot read libdevice '" << path
-                     << "': " << err.getMessage().str();
+                     << "': " << llvm::toString(lazy.takeError());
       return failure();
     }
+    std::unique_ptr<llvm::Module> lib = std::move(*lazy);
     lib->setTargetTriple(m.getTargetTriple());
     lib->setDataLayout(m.getDataLayout());
     if (llvm::Linker::linkModules(m, std::move(lib),
