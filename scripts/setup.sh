@@ -22,7 +22,7 @@ for arg in "$@"; do
 done
 
 packages=(cmake ninja-build ccache g++ python3 libgtest-dev libfmt-dev nlohmann-json3-dev
-          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
+          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libhiredis-dev redis-server)
 if [ "$install" = 1 ]; then
   missing=()
   for p in "${packages[@]}"; do
