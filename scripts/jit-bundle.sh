@@ -23,14 +23,14 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     -DCUDAToolkit_ROOT="$cuda" -DTILEC_STATIC_LLVM=ON
 fi
-ninja -C "$build" tilec tilec_jit tilec-jit-tests tilec_runtime tilec_runtime_shared
+ninja -C "$build" tilec tilec-opt tilec_jit tilec-jit-tests tilec_runtime tilec_runtime_shared
 
 rm -rf "$out"
 mkdir -p "$out/src" "$out/bin"
 cmake --install "$build" --prefix "$out/prefix" --strip > /dev/null
 rm -rf "$out/prefix/bin" # the tools stay here; the GPU machine runs the JIT
 strip --strip-unneeded -o "$out/bin/tilec-jit-tests" "$build/test/GPU/tilec-jit-tests"
-cp examples/softmax.py examples/vector_add.py examples/vector_add.mlir "$out/src/"
+cp examples/softmax.py examples/vector_add.py examples/vector_add.mlir test/GPU/kernels/py/autotune.py "$out/src/"
 cp -r examples/host_app "$out/src/host_app"
 
 # The AOT program: generated C, built here, linking only libcuda.

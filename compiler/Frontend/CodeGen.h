@@ -283,6 +283,8 @@ struct AutotuneConfig {
 struct AutotuneSpec {
   std::vector<AutotuneConfig> configs;
   std::vector<std::string> key;
+  /// reset_to_zero= and restore_value= (parameter names).
+  std::vector<std::string> resetToZero, restoreValue;
   py::SourceLoc loc; ///< the decorator call
 };
 

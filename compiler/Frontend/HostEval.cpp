@@ -27,6 +27,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <tuple>
 #include <functional>
 #include <map>
 #include <set>
@@ -2721,6 +2722,38 @@ FailureOr<AutotuneSpec> frontend::evalAutotune(CodeGen &g,
       return failure();
     }
     spec.key.push_back(k.s);
+  }
+  // reset_to_zero and restore_value: parameter names whose buffers the
+  // benchmarking zeroes before each run, or saves and restores around it
+  // (the JIT's autotuner honours them; tilec/Jit.h).
+  for (auto [slot, out, what] :
+       {std::tuple{slots[3], &spec.resetToZero, "reset_to_zero"},
+        std::tuple{slots[4], &spec.restoreValue, "restore_value"}}) {
+    if (!slot)
+      continue;
+    auto namesOrRaised = host.eval(*slot);
+    if (failed(namesOrRaised)) {
+      (void)host.reportRaised(slot->loc, std::string("host code for ") + what);
+      return failure();
+    }
+    HostValue &names = *namesOrRaised;
+    if (names.kind == HostValue::Kind::None)
+      continue;
+    if (names.kind != HostValue::Kind::List &&
+        names.kind != HostValue::Kind::Tuple) {
+      g.error(slot->loc) << "expected a list of parameter names for " << what
+                         << " of triton.autotune, found " << names.describe();
+      return failure();
+    }
+    for (const HostValue &n : names.elts) {
+      if (n.kind != HostValue::Kind::Str) {
+        g.error(slot->loc) << "expected a list of parameter names for "
+                           << what << " of triton.autotune, found an element "
+                           << n.describe();
+        return failure();
+      }
+      out->push_back(n.s);
+    }
   }
   return spec;
 }

@@ -606,6 +606,15 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       keys.push_back(b.getStringAttr(k));
     autotuneAttrs.push_back(b.getNamedAttr("configs", b.getArrayAttr(configs)));
     autotuneAttrs.push_back(b.getNamedAttr("key", b.getArrayAttr(keys)));
+    for (auto [name, list] :
+         {std::pair{"reset_to_zero", &autotune->resetToZero},
+          std::pair{"restore_value", &autotune->restoreValue}})
+      if (!list->empty()) {
+        SmallVector<Attribute> names;
+        for (const std::string &n : *list)
+          names.push_back(b.getStringAttr(n));
+        autotuneAttrs.push_back(b.getNamedAttr(name, b.getArrayAttr(names)));
+      }
     autotuneAttrs.push_back(
         b.getNamedAttr("selected", b.getI64IntegerAttr(int64_t(index))));
   }

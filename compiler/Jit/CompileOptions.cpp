@@ -9,6 +9,7 @@
 #include "compiler/Jit/Compiler.h"
 #include "compiler/Driver/Driver.h"
 #include "compiler/Target/PTX/PTXBackend.h"
+#include "dialects/Tile/IR/TileOps.h"
 #include "passes/Target.h"
 #include "TilecVersion.h"
 
@@ -238,6 +239,96 @@ bool compileUnprotected(std::string_view source, std::string_view fileName,
       emitPTX(*module, pipeline.arch, ptxStream, pipeline.fpFusion));
 }
 } // namespace
+
+bool inspectTritonKernel(std::string_view source, std::string_view fileName,
+                         const CompileOptions &options, KernelInspection &out,
+                         std::string &diagnostics) {
+  out = KernelInspection();
+  if (std::string problem = options.validate(SourceLanguage::Python);
+      !problem.empty()) {
+    diagnostics = "error: " + problem + "\n";
+    return false;
+  }
+  return runRecoveringFromCrashes(
+      [&] {
+        MLIRContext ctx(MLIRContext::Threading::DISABLED);
+        prepareContext(ctx);
+        llvm::SourceMgr sourceMgr;
+        sourceMgr.AddNewSourceBuffer(
+            llvm::MemoryBuffer::getMemBufferCopy(
+                StringRef(source.data(), source.size()),
+                StringRef(fileName.data(), fileName.size())),
+            llvm::SMLoc());
+        llvm::raw_string_ostream diagStream(diagnostics);
+        DiagnosticReporter reporter(sourceMgr, &ctx, diagStream,
+                                    options.errorLimit);
+        struct Finish {
+          DiagnosticReporter &r;
+          ~Finish() { r.finish(); }
+        } finishAtEnd{reporter};
+        frontend::KernelOptions kernel = toKernelOptions(options);
+        OwningOpRef<ModuleOp> module =
+            importTritonKernels(sourceMgr, &ctx, kernel);
+        if (!module)
+          return false;
+        tile::FuncOp func;
+        module->walk([&](tile::FuncOp f) {
+          if (!func && (options.kernel.empty() || f.getName() == options.kernel))
+            func = f;
+        });
+        if (!func)
+          return false;
+        // One name per parameter: a descriptor's arguments share theirs.
+        for (BlockArgument arg : func.getArguments()) {
+          auto name = dyn_cast<NameLoc>(arg.getLoc());
+          std::string n = name ? name.getName().str() : std::string();
+          if (out.paramNames.empty() || out.paramNames.back() != n || n.empty())
+            out.paramNames.push_back(n);
+        }
+        auto autotune = func->getAttrOfType<DictionaryAttr>("tile.autotune");
+        if (!autotune)
+          return true;
+        auto names = [](Attribute a, std::vector<std::string> &to) {
+          if (auto list = dyn_cast_or_null<ArrayAttr>(a))
+            for (Attribute n : list)
+              if (auto s = dyn_cast<StringAttr>(n))
+                to.push_back(s.str());
+        };
+        names(autotune.get("key"), out.key);
+        names(autotune.get("reset_to_zero"), out.resetToZero);
+        names(autotune.get("restore_value"), out.restoreValue);
+        if (auto configs = dyn_cast_or_null<ArrayAttr>(autotune.get("configs")))
+          for (Attribute c : configs) {
+            auto dict = dyn_cast<DictionaryAttr>(c);
+            if (!dict)
+              continue;
+            KernelInspection::Config config;
+            if (auto w = dyn_cast_or_null<IntegerAttr>(dict.get("num_warps")))
+              config.numWarps = unsigned(w.getInt());
+            if (auto st = dyn_cast_or_null<IntegerAttr>(dict.get("num_stages")))
+              config.numStages = unsigned(st.getInt());
+            if (auto values =
+                    dyn_cast_or_null<DictionaryAttr>(dict.get("constexprs")))
+              for (NamedAttribute v : values) {
+                std::string text;
+                if (auto b = dyn_cast<BoolAttr>(v.getValue()))
+                  text = b.getValue() ? "True" : "False";
+                else if (auto i = dyn_cast<IntegerAttr>(v.getValue()))
+                  text = std::to_string(i.getInt());
+                else if (auto f = dyn_cast<FloatAttr>(v.getValue()))
+                  text = std::to_string(f.getValueAsDouble());
+                else if (auto str = dyn_cast<StringAttr>(v.getValue()))
+                  text = "'" + str.str() + "'";
+                else
+                  text = "None";
+                config.constexprs.emplace_back(v.getName().str(), text);
+              }
+            out.configs.push_back(std::move(config));
+          }
+        return true;
+      },
+      diagnostics);
+}
 
 bool compileToPTX(std::string_view source, std::string_view fileName,
                   SourceLanguage language, const CompileOptions &options,

@@ -56,6 +56,31 @@ bool compileToPTX(std::string_view source, std::string_view fileName,
                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
                   CompileOutput &out);
 
+/// What the JIT's autotuner needs to know of a Python kernel before it
+/// compiles any config (inspectTritonKernel).
+struct KernelInspection {
+  /// The kernel's run-time parameters (signature entries that are not
+  /// constexpr values), in order: the launch's arguments.
+  std::vector<std::string> paramNames;
+  /// `@triton.autotune`'s configs (empty without the decorator), each as
+  /// constexpr values (Python's spelling: 128, 0.5, True, None, 'x'),
+  /// num_warps and num_stages.
+  struct Config {
+    std::vector<std::pair<std::string, std::string>> constexprs;
+    unsigned numWarps = 4, numStages = 3;
+  };
+  std::vector<Config> configs;
+  /// Its key=, reset_to_zero= and restore_value= (parameter names).
+  std::vector<std::string> key, resetToZero, restoreValue;
+};
+
+/// Imports kernel `options.kernel` of Python `source` (the front end only,
+/// config 0) and reads its parameters and autotune data. False after an
+/// error, with the messages in `diagnostics`.
+bool inspectTritonKernel(std::string_view source, std::string_view fileName,
+                         const CompileOptions &options,
+                         KernelInspection &out, std::string &diagnostics);
+
 /// Finds ptxas: $TILEC_PTXAS (only it, when set), else $CUDA_HOME/bin,
 /// $CUDA_PATH/bin, /usr/local/cuda/bin, then PATH. "" when none.
 std::string findPtxas();

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "tilec/Jit.h"
 #include "compiler/Jit/Compiler.h"
+#include "compiler/Jit/EntryStore.h"
 #include "tilec/Cache.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -18,7 +19,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 
+#include <algorithm>
 #include <chrono>
+#include <tuple>
 #include <condition_variable>
 #include <cstdlib>
 #include <map>
@@ -31,13 +34,6 @@ namespace tilec {
 
 namespace {
 
-/// The hex SHA-256 of `data`.
-std::string sha256Hex(StringRef data) {
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(data.data()), data.size()));
-  return llvm::toHex(digest, /*LowerCase=*/true);
-}
-
 /// The arch of a device of compute capability `cc` (90 -> sm_90a: the
 /// arch-specific target, since the cubin only runs on this device anyway).
 std::string archForComputeCapability(int cc) {
@@ -45,79 +41,6 @@ std::string archForComputeCapability(int cc) {
   if (cc >= 90)
     arch += "a";
   return arch;
-}
-
-/// A cache entry: what a compile produced, and what it read.
-struct Entry {
-  std::string metadataJson;
-  bool cubin = false;
-  std::string image;
-  /// (path, SHA-256 of its contents) of each module the compile imported.
-  std::vector<std::pair<std::string, std::string>> deps;
-};
-
-constexpr StringRef kEntryMagic = "tilec-jit-entry 1\n";
-
-void putBlob(std::string &out, StringRef tag, StringRef bytes) {
-  out += tag;
-  out += ' ';
-  out += std::to_string(bytes.size());
-  out += '\n';
-  out += bytes;
-  out += '\n';
-}
-
-/// Reads `tag <len>\n<bytes>\n` at `pos`.
-bool getBlob(StringRef in, size_t &pos, StringRef tag, std::string &out) {
-  StringRef rest = in.drop_front(pos);
-  if (!rest.consume_front(tag) || !rest.consume_front(" "))
-    return false;
-  size_t nl = rest.find('\n');
-  if (nl == StringRef::npos)
-    return false;
-  uint64_t len = 0;
-  if (rest.take_front(nl).getAsInteger(10, len))
-    return false;
-  rest = rest.drop_front(nl + 1);
-  if (rest.size() < len + 1 || rest[len] != '\n')
-    return false;
-  out = rest.take_front(len).str();
-  pos = in.size() - rest.size() + len + 1;
-  return true;
-}
-
-std::string serializeEntry(const Entry &e) {
-  std::string out(kEntryMagic);
-  putBlob(out, "metadata", e.metadataJson);
-  putBlob(out, e.cubin ? "cubin" : "ptx", e.image);
-  putBlob(out, "deps", std::to_string(e.deps.size()));
-  for (const auto &[path, hash] : e.deps) {
-    putBlob(out, "path", path);
-    putBlob(out, "sha256", hash);
-  }
-  return out;
-}
-
-bool parseEntry(StringRef in, Entry &e) {
-  if (!in.starts_with(kEntryMagic))
-    return false;
-  size_t pos = kEntryMagic.size();
-  if (!getBlob(in, pos, "metadata", e.metadataJson))
-    return false;
-  e.cubin = in.drop_front(pos).starts_with("cubin ");
-  if (!getBlob(in, pos, e.cubin ? "cubin" : "ptx", e.image))
-    return false;
-  std::string count;
-  uint64_t n = 0;
-  if (!getBlob(in, pos, "deps", count) || StringRef(count).getAsInteger(10, n))
-    return false;
-  for (uint64_t i = 0; i < n; ++i) {
-    std::string path, hash;
-    if (!getBlob(in, pos, "path", path) || !getBlob(in, pos, "sha256", hash))
-      return false;
-    e.deps.emplace_back(std::move(path), std::move(hash));
-  }
-  return pos == in.size();
 }
 
 /// One key's state in the in-memory table: filled once; waiters block until
@@ -143,6 +66,8 @@ struct Jit::Impl {
   bool haveDiskCache = false;
   DiskCache cache;
   std::string cacheDir;
+  std::unique_ptr<RemoteCache> fleet;
+  std::unique_ptr<EntryStore> store;
   std::mutex mutex;
   std::unordered_map<std::string, std::shared_ptr<Slot>> table;
 
@@ -151,58 +76,33 @@ struct Jit::Impl {
       options.note(text);
   }
 
-  /// Loads `e` (from the cache or a compile) into `slot`.
-  Status load(const Entry &e, StringRef displayName, Slot &slot) {
+  /// Loads `e` (from a cache or a compile) into `slot`.
+  Status load(const JitEntry &e, StringRef displayName, Slot &slot) {
     slot.cubin = e.cubin;
     return Module::loadImage(context, e.image, e.metadataJson, slot.module,
                              displayName.str());
   }
 
-  /// Whether every module `e` was compiled from still has its contents.
-  bool depsUnchanged(const Entry &e, std::string &changed) const {
-    for (const auto &[path, hash] : e.deps) {
-      auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                             /*RequiresNullTerminator=*/false);
-      if (!buf || sha256Hex((*buf)->getBuffer()) != hash) {
-        changed = path;
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /// Fills `slot` for `key`: the disk cache, else a compile.
+  /// Fills `slot` for `key`: the disk cache, the fleet cache, else a
+  /// compile.
   void fill(const std::string &key, std::string_view source,
             std::string_view fileName, SourceLanguage language,
             const CompileOptions &options, Slot &slot) {
     std::string display(fileName);
-    if (haveDiskCache) {
-      DiskCache::Lookup found;
-      Status s = cache.lookup(key, found);
-      if (!found.note.empty())
-        note("tilec: cache: " + found.note);
-      Entry e;
-      std::string changed;
-      if (s && found.payload) {
-        if (!parseEntry(*found.payload, e)) {
-          note("tilec: cache: entry " + key +
-               " is not a JIT entry of this format; rebuilding it");
-        } else if (!depsUnchanged(e, changed)) {
-          note("tilec: cache: entry " + key + " was compiled from '" +
-               changed + "', which has changed since; recompiling");
-        } else {
-          slot.status = load(e, display, slot);
-          if (slot.status) {
-            slot.origin = JitOrigin::Disk;
-            return;
-          }
-          // An entry the driver refuses (another driver, a damaged image
-          // that passed the checksum): rebuild it.
-          note("tilec: cache: entry " + key + " did not load (" +
-               slot.status.message() + "); recompiling");
-          slot.module = Module();
-        }
+    EntryStore::Source from = EntryStore::Source::Disk;
+    if (std::optional<JitEntry> e = store->lookup(key, from)) {
+      slot.status = load(*e, display, slot);
+      if (slot.status) {
+        slot.origin = from == EntryStore::Source::Disk ? JitOrigin::Disk
+                                                       : JitOrigin::Fleet;
+        return;
       }
+      // An entry the driver refuses (another driver, a damaged image that
+      // passed the checksum): rebuild it.
+      note("tilec: cache: entry " + key + " did not load (" +
+           slot.status.message() + "); recompiling");
+      store->remove(key);
+      slot.module = Module();
     }
     slot.origin = JitOrigin::Compiled;
     CompileOutput compiled;
@@ -220,23 +120,23 @@ struct Jit::Impl {
                                   s.message());
       return;
     }
-    Entry e;
+    JitEntry e;
     e.metadataJson = kernelMetadataToJson(kernels);
     bool depsReadable = true;
     for (const std::string &path : compiled.filesRead) {
       auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
       // A module read through the file system that cannot be read back now
-      // is an entry that could never be checked: keep it out of the cache.
+      // is an entry that could never be checked: keep it out of the caches.
       if (!buf) {
         depsReadable = false;
         break;
       }
-      e.deps.emplace_back(path, sha256Hex((*buf)->getBuffer()));
+      e.deps.emplace_back(path, sha256Hex((*buf)->getBuffer().str()));
     }
     if (!ptxas.empty()) {
       slot.status = assembleCubin(ptxas, effectiveArch(options), compiled.ptx,
-                             e.image);
+                                  e.image);
       if (!slot.status)
         return;
       e.cubin = true;
@@ -244,10 +144,8 @@ struct Jit::Impl {
       e.image = std::move(compiled.ptx);
     }
     slot.status = load(e, display, slot);
-    if (!slot.status || !haveDiskCache || !depsReadable)
-      return;
-    if (Status s = cache.store(key, serializeEntry(e)); !s)
-      note("tilec: cache: cannot store entry " + key + ": " + s.message());
+    if (slot.status && depsReadable)
+      store->store(key, e);
   }
 };
 
@@ -287,6 +185,19 @@ Status Jit::create(std::shared_ptr<Context> context, const Options &options,
     impl->haveDiskCache = true;
     impl->cacheDir = impl->cache.directory();
   }
+  std::string fleetUrl = options.fleetCache;
+  if (fleetUrl.empty())
+    if (const char *env = std::getenv("TILEC_FLEET_CACHE"))
+      fleetUrl = env;
+  if (!fleetUrl.empty() && fleetUrl != "none")
+    if (Status s = RemoteCache::open(fleetUrl, RemoteCache::Options(),
+                                     impl->fleet);
+        !s)
+      return Status::error("fleet cache '" + fleetUrl + "': " + s.message());
+  Impl *raw = impl.get();
+  impl->store = std::make_unique<EntryStore>(
+      impl->haveDiskCache ? &impl->cache : nullptr, impl->fleet.get(),
+      [raw](const std::string &n) { raw->note(n); });
   out.reset(new Jit(std::move(impl)));
   return Status::success();
 }
@@ -539,6 +450,515 @@ Status SpecializingKernel::launch(const Grid &grid, const Arg *args,
     result->origin = JitOrigin::Memory;
   }
   return kernel.launch(grid, args, numArgs, stream);
+}
+
+} // namespace tilec
+
+//===----------------------------------------------------------------------===//
+// AutotunedKernel
+//===----------------------------------------------------------------------===//
+
+namespace tilec {
+
+std::string AutotuneConfig::str() const {
+  std::string s;
+  for (const auto &[name, value] : constexprs)
+    s += name + "=" + value + ", ";
+  return s + "num_warps=" + std::to_string(numWarps) +
+         ", num_stages=" + std::to_string(numStages);
+}
+
+int64_t AutotuneConfig::intValue(const std::string &name,
+                                 int64_t fallback) const {
+  for (const auto &[n, value] : constexprs)
+    if (n == name) {
+      int64_t v = 0;
+      if (!StringRef(value).getAsInteger(10, v))
+        return v;
+    }
+  return fallback;
+}
+
+struct AutotunedKernel::State {
+  Jit *jit = nullptr;
+  std::string source, fileName;
+  CompileOptions options;
+  Options tuning;
+  std::vector<AutotuneConfig> configs;
+  /// Configs from @triton.autotune compile by index (autotuneConfig);
+  /// C++ configs by their values.
+  bool fromDecorator = false;
+  std::vector<std::string> paramNames;
+  std::vector<size_t> keyArgs, resetArgs, restoreArgs;
+  std::string keyPrefix; // the compile key of the untuned options
+  std::mutex mutex;
+  std::map<std::string, int> chosen;      // tuning key -> config
+  std::map<int, Kernel> kernels;          // compiled configs
+  std::map<int, std::string> failedCompiles;
+
+  CompileOptions optionsFor(int i) const {
+    CompileOptions o = options;
+    if (fromDecorator) {
+      o.autotuneConfig = i;
+      return o;
+    }
+    const AutotuneConfig &c = configs[size_t(i)];
+    for (const auto &[name, value] : c.constexprs) {
+      auto it = std::find_if(o.constexprs.begin(), o.constexprs.end(),
+                             [&](const auto &p) { return p.first == name; });
+      if (it != o.constexprs.end())
+        it->second = value;
+      else
+        o.constexprs.emplace_back(name, value);
+    }
+    o.numWarps = c.numWarps;
+    o.numStages = c.numStages;
+    return o;
+  }
+
+  /// The compiled config `i` (compiling it on first use); a failure is
+  /// remembered so that it is reported, not retried, per object.
+  Status kernelFor(int i, Kernel &out) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (auto it = kernels.find(i); it != kernels.end()) {
+        out = it->second;
+        return Status::success();
+      }
+      if (auto it = failedCompiles.find(i); it != failedCompiles.end())
+        return Status::error(it->second);
+    }
+    Status s = jit->compile(source, fileName, optionsFor(i), out);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (s)
+      kernels[i] = out;
+    else
+      failedCompiles[i] = s.message();
+    return s;
+  }
+
+  /// The tuning key of `args`: the untuned compile key and the key
+  /// arguments' values; the disk cache key is its SHA-256.
+  std::string tuningKey(const Arg *args) const {
+    std::string k = keyPrefix;
+    for (size_t a : keyArgs)
+      k += "," + std::to_string(int64_t(args[a].bits()));
+    return k;
+  }
+};
+
+namespace {
+
+constexpr StringRef kTuneMagic = "tilec-autotune 1\n";
+
+bool tuningVerbose(const AutotunedKernel::Options &o) {
+  const char *env = std::getenv("TILEC_PRINT_AUTOTUNING");
+  return o.verbose || (env && *env && StringRef(env) != "0");
+}
+
+std::string firstLine(const std::string &text) {
+  return text.substr(0, text.find('\n'));
+}
+
+/// Device memory freed at scope exit (the restore_value copies).
+struct Scratch {
+  CUdeviceptr ptr = 0;
+  ~Scratch() {
+    if (ptr)
+      (void)cuMemFree(ptr);
+  }
+};
+
+} // namespace
+
+static Status finishCreate(std::shared_ptr<AutotunedKernel::State> st,
+                           AutotunedKernel &out) {
+  CompileOptions untuned = st->options;
+  untuned.autotuneConfig = -1;
+  if (untuned.arch.empty())
+    untuned.arch = st->jit->deviceArch();
+  st->keyPrefix = compileKey(st->source, st->fileName, SourceLanguage::Auto,
+                             untuned);
+  if (!st->fromDecorator)
+    for (const AutotuneConfig &c : st->configs)
+      st->keyPrefix += "|" + c.str();
+  (void)out;
+  return Status::success();
+}
+
+Status AutotunedKernel::create(Jit &jit, std::string source,
+                               std::string fileName, CompileOptions options,
+                               AutotunedKernel &out, const Options &tuning) {
+  KernelInspection info;
+  std::string diagnostics;
+  CompileOptions probe = options;
+  if (probe.arch.empty())
+    probe.arch = jit.deviceArch();
+  if (!inspectTritonKernel(source, fileName, probe, info, diagnostics))
+    return Status::error("compile of '" + fileName + "' failed:\n" +
+                         diagnostics);
+  if (info.configs.empty())
+    return Status::error("kernel '" + options.kernel + "' of '" + fileName +
+                         "' has no @triton.autotune configs; give them to "
+                         "the other AutotunedKernel::create");
+  auto st = std::make_shared<State>();
+  st->jit = &jit;
+  st->source = std::move(source);
+  st->fileName = std::move(fileName);
+  st->options = std::move(options);
+  st->tuning = tuning;
+  st->fromDecorator = true;
+  st->paramNames = info.paramNames;
+  for (const KernelInspection::Config &c : info.configs) {
+    AutotuneConfig a;
+    a.constexprs = c.constexprs;
+    a.numWarps = c.numWarps;
+    a.numStages = c.numStages;
+    st->configs.push_back(std::move(a));
+  }
+  // Names to argument indices. A key name that is not a run-time
+  // parameter (a constexpr) is fixed by the options: in the compile key.
+  auto index = [&](const std::string &name) -> int {
+    for (size_t i = 0; i < st->paramNames.size(); ++i)
+      if (st->paramNames[i] == name)
+        return int(i);
+    return -1;
+  };
+  for (const std::string &k : info.key)
+    if (int i = index(k); i >= 0)
+      st->keyArgs.push_back(size_t(i));
+  for (auto [names, to] : {std::pair{&info.resetToZero, &st->resetArgs},
+                           std::pair{&info.restoreValue, &st->restoreArgs}})
+    for (const std::string &n : *names) {
+      int i = index(n);
+      if (i < 0)
+        return Status::error("kernel '" + st->options.kernel +
+                             "': autotune buffer '" + n +
+                             "' is not a run-time parameter");
+      to->push_back(size_t(i));
+    }
+  if (Status s = finishCreate(st, out); !s)
+    return s;
+  out.state = std::move(st);
+  return Status::success();
+}
+
+Status AutotunedKernel::create(Jit &jit, std::string source,
+                               std::string fileName, CompileOptions options,
+                               std::vector<AutotuneConfig> configs,
+                               std::vector<size_t> keyArgs,
+                               AutotunedKernel &out, const Options &tuning) {
+  if (configs.empty())
+    return Status::error("AutotunedKernel::create: no configs");
+  auto st = std::make_shared<State>();
+  st->jit = &jit;
+  st->source = std::move(source);
+  st->fileName = std::move(fileName);
+  st->options = std::move(options);
+  st->tuning = tuning;
+  st->configs = std::move(configs);
+  st->keyArgs = std::move(keyArgs);
+  if (Status s = finishCreate(st, out); !s)
+    return s;
+  out.state = std::move(st);
+  return Status::success();
+}
+
+void AutotunedKernel::setBufferRoles(std::vector<size_t> resetToZero,
+                                     std::vector<size_t> restoreValue) {
+  if (!state)
+    return;
+  state->resetArgs = std::move(resetToZero);
+  state->restoreArgs = std::move(restoreValue);
+}
+
+const std::vector<AutotuneConfig> &AutotunedKernel::configs() const {
+  static const std::vector<AutotuneConfig> none;
+  return state ? state->configs : none;
+}
+
+const std::vector<std::string> &AutotunedKernel::paramNames() const {
+  static const std::vector<std::string> none;
+  return state ? state->paramNames : none;
+}
+
+namespace {
+
+/// The buffers a run zeroes and restores, with their sizes.
+struct Roles {
+  std::vector<AutotuneBuffer> reset, restore;
+};
+
+Status resolveRoles(const AutotunedKernel::State &st, const Arg *args,
+                    size_t numArgs, const std::vector<AutotuneBuffer> &sizes,
+                    Roles &out) {
+  for (auto [list, to, what] :
+       {std::tuple{&st.resetArgs, &out.reset, "reset_to_zero"},
+        std::tuple{&st.restoreArgs, &out.restore, "restore_value"}})
+    for (size_t a : *list) {
+      auto it = std::find_if(sizes.begin(), sizes.end(),
+                             [&](const AutotuneBuffer &b) { return b.arg == a; });
+      std::string name = a < st.paramNames.size() && !st.paramNames[a].empty()
+                             ? " ('" + st.paramNames[a] + "')"
+                             : "";
+      if (a >= numArgs || args[a].kind() != ArgKind::Pointer)
+        return Status::error(std::string(what) + " argument " +
+                             std::to_string(a) + name + " is not a pointer");
+      if (it == sizes.end())
+        return Status::error(std::string(what) + " names argument " +
+                             std::to_string(a) + name +
+                             ": give its size in bytes (AutotuneBuffer)");
+      to->push_back(*it);
+    }
+  return Status::success();
+}
+
+} // namespace
+
+/// Times config `i` on `args`: milliseconds per run (median of batches), or
+/// an error (the config is then skipped).
+static Status timeConfig(AutotunedKernel::State &st, int i,
+                         const AutotunedKernel::GridFunction &grid,
+                         const Arg *args, size_t numArgs, CUstream stream,
+                         const Roles &roles,
+                         const std::vector<CUdeviceptr> &saved, double &ms) {
+  Kernel k;
+  if (Status s = st.kernelFor(i, k); !s)
+    return Status::error("compile failed: " +
+                         firstLine(s.message().substr(
+                             std::min(s.message().size(),
+                                      s.message().find('\n') + 1))));
+  Grid g = grid(st.configs[size_t(i)]);
+  auto run = [&]() -> Status {
+    for (const AutotuneBuffer &b : roles.reset)
+      if (CUresult r = cuMemsetD8Async(CUdeviceptr(args[b.arg].bits()), 0,
+                                       b.bytes, stream);
+          r != CUDA_SUCCESS)
+        return Status::driverError("cuMemsetD8Async", r, "autotune");
+    return k.launch(g, args, numArgs, stream);
+  };
+  auto restore = [&]() -> Status {
+    for (size_t j = 0; j < roles.restore.size(); ++j)
+      if (CUresult r = cuMemcpyDtoDAsync(
+              CUdeviceptr(args[roles.restore[j].arg].bits()), saved[j],
+              roles.restore[j].bytes, stream);
+          r != CUDA_SUCCESS)
+        return Status::driverError("cuMemcpyDtoDAsync", r, "autotune");
+    return Status::success();
+  };
+  CUevent start = nullptr, stop = nullptr;
+  if (CUresult r = cuEventCreate(&start, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
+    return Status::driverError("cuEventCreate", r, "autotune");
+  if (CUresult r = cuEventCreate(&stop, CU_EVENT_DEFAULT); r != CUDA_SUCCESS) {
+    cuEventDestroy(start);
+    return Status::driverError("cuEventCreate", r, "autotune");
+  }
+  llvm::scope_exit events([&] {
+    cuEventDestroy(start);
+    cuEventDestroy(stop);
+  });
+  // One run to warm up and estimate; then batches sized to batchMs.
+  auto timed = [&](unsigned reps, float &out) -> Status {
+    if (CUresult r = cuEventRecord(start, stream); r != CUDA_SUCCESS)
+      return Status::driverError("cuEventRecord", r, "autotune");
+    for (unsigned r = 0; r < reps; ++r) {
+      if (Status s = run(); !s)
+        return s;
+      if (Status s = restore(); !s)
+        return s;
+    }
+    if (CUresult r = cuEventRecord(stop, stream); r != CUDA_SUCCESS)
+      return Status::driverError("cuEventRecord", r, "autotune");
+    if (CUresult r = cuEventSynchronize(stop); r != CUDA_SUCCESS)
+      return Status::driverError("cuEventSynchronize", r, "autotune");
+    if (CUresult r = cuEventElapsedTime(&out, start, stop); r != CUDA_SUCCESS)
+      return Status::driverError("cuEventElapsedTime", r, "autotune");
+    return Status::success();
+  };
+  float once = 0;
+  if (Status s = timed(1, once); !s)
+    return s;
+  if (Status s = timed(1, once); !s)
+    return s;
+  unsigned reps = unsigned(std::clamp(
+      st.tuning.batchMs / std::max(double(once), 1e-3), 1.0, 1000.0));
+  std::vector<double> perRun;
+  for (unsigned b = 0; b < std::max(1u, st.tuning.batches); ++b) {
+    float t = 0;
+    if (Status s = timed(reps, t); !s)
+      return s;
+    perRun.push_back(double(t) / reps);
+  }
+  std::sort(perRun.begin(), perRun.end());
+  ms = perRun[perRun.size() / 2];
+  return Status::success();
+}
+
+/// Benchmarks every config; `result.ms[i]` < 0 for skipped ones. Restores
+/// the restore_value buffers at the end.
+static Status sweep(AutotunedKernel::State &st,
+                    const AutotunedKernel::GridFunction &grid, const Arg *args,
+                    size_t numArgs, CUstream stream, const Roles &roles,
+                    const std::string &label, AutotuneResult &result) {
+  std::vector<Scratch> saved(roles.restore.size());
+  std::vector<CUdeviceptr> savedPtrs;
+  for (size_t j = 0; j < roles.restore.size(); ++j) {
+    if (CUresult r = cuMemAlloc(&saved[j].ptr, std::max<size_t>(
+                                                   roles.restore[j].bytes, 1));
+        r != CUDA_SUCCESS)
+      return Status::driverError("cuMemAlloc", r, "autotune restore_value");
+    if (CUresult r = cuMemcpyDtoDAsync(saved[j].ptr,
+                                       CUdeviceptr(args[roles.restore[j].arg].bits()),
+                                       roles.restore[j].bytes, stream);
+        r != CUDA_SUCCESS)
+      return Status::driverError("cuMemcpyDtoDAsync", r, "autotune");
+    savedPtrs.push_back(saved[j].ptr);
+  }
+  bool verbose = tuningVerbose(st.tuning);
+  result.ms.assign(st.configs.size(), -1);
+  result.skipped.clear();
+  for (size_t i = 0; i < st.configs.size(); ++i) {
+    double ms = -1;
+    Status s = timeConfig(st, int(i), grid, args, numArgs, stream, roles,
+                          savedPtrs, ms);
+    if (!s) {
+      // A launch that failed while running leaves the context unusable:
+      // that is an error of the tuning, not a skipped config.
+      if (s.driverResult() != 0 && s.driverCall() != "cuLaunchKernel" &&
+          s.driverCall() != "cuLaunchKernelEx")
+        return s;
+      result.skipped.push_back("config " + std::to_string(i) + ": " +
+                               firstLine(s.message()));
+      if (verbose)
+        std::fprintf(stderr, "tilec: autotune %s: config %zu/%zu (%s): skipped: %s\n",
+                     label.c_str(), i + 1, st.configs.size(),
+                     st.configs[i].str().c_str(), firstLine(s.message()).c_str());
+      continue;
+    }
+    result.ms[i] = ms;
+    if (verbose)
+      std::fprintf(stderr, "tilec: autotune %s: config %zu/%zu (%s): %.4f ms\n",
+                   label.c_str(), i + 1, st.configs.size(),
+                   st.configs[i].str().c_str(), ms);
+  }
+  // The outputs as the caller left them: zeroed, restored.
+  for (const AutotuneBuffer &b : roles.reset)
+    if (CUresult r = cuMemsetD8Async(CUdeviceptr(args[b.arg].bits()), 0,
+                                     b.bytes, stream);
+        r != CUDA_SUCCESS)
+      return Status::driverError("cuMemsetD8Async", r, "autotune");
+  for (size_t j = 0; j < roles.restore.size(); ++j)
+    if (CUresult r = cuMemcpyDtoDAsync(CUdeviceptr(args[roles.restore[j].arg].bits()),
+                                       savedPtrs[j], roles.restore[j].bytes,
+                                       stream);
+        r != CUDA_SUCCESS)
+      return Status::driverError("cuMemcpyDtoDAsync", r, "autotune");
+  if (CUresult r = cuStreamSynchronize(stream); r != CUDA_SUCCESS)
+    return Status::driverError("cuStreamSynchronize", r, "autotune");
+  return Status::success();
+}
+
+Status AutotunedKernel::benchmarkAll(const GridFunction &grid, const Arg *args,
+                                     size_t numArgs, CUstream stream,
+                                     const std::vector<AutotuneBuffer> &buffers,
+                                     AutotuneResult &out) {
+  if (!state)
+    return Status::error("use of an empty AutotunedKernel");
+  Roles roles;
+  if (Status s = resolveRoles(*state, args, numArgs, buffers, roles); !s)
+    return s;
+  out = AutotuneResult();
+  out.from = AutotuneResult::From::Tuned;
+  return sweep(*state, grid, args, numArgs, stream, roles,
+               state->options.kernel + " (sweep)", out);
+}
+
+Status AutotunedKernel::launch(const GridFunction &grid, const Arg *args,
+                               size_t numArgs, CUstream stream,
+                               const std::vector<AutotuneBuffer> &buffers,
+                               AutotuneResult *result) {
+  if (!state)
+    return Status::error("launch of an empty AutotunedKernel");
+  State &st = *state;
+  for (size_t a : st.keyArgs)
+    if (a >= numArgs)
+      return Status::error("kernel '" + st.options.kernel + "' expects " +
+                           "at least " + std::to_string(a + 1) +
+                           " arguments (its autotune key), found " +
+                           std::to_string(numArgs));
+  std::string tkey = st.tuningKey(args);
+  std::string diskKey = sha256Hex(std::string(kTuneMagic) + tkey);
+  AutotuneResult local;
+  AutotuneResult &r = result ? *result : local;
+  r = AutotuneResult();
+  int config = -1;
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    if (auto it = st.chosen.find(tkey); it != st.chosen.end()) {
+      config = it->second;
+      r.from = AutotuneResult::From::Memory;
+    }
+  }
+  Jit::Impl &jit = st.jit->internals();
+  if (config < 0 && jit.haveDiskCache) {
+    DiskCache::Lookup found;
+    if (jit.cache.lookup(diskKey, found) && found.payload) {
+      StringRef p(*found.payload);
+      int64_t index = -1;
+      if (p.consume_front(kTuneMagic)) {
+        auto [num, rest] = p.split('\n');
+        // The config's description guards against another config list.
+        if (!num.getAsInteger(10, index) && index >= 0 &&
+            size_t(index) < st.configs.size() &&
+            rest == StringRef(st.configs[size_t(index)].str() + "\n"))
+          config = int(index);
+      }
+      if (config >= 0)
+        r.from = AutotuneResult::From::Disk;
+    }
+  }
+  Roles roles;
+  if (Status s = resolveRoles(st, args, numArgs, buffers, roles); !s)
+    return s;
+  if (config < 0) {
+    r.from = AutotuneResult::From::Tuned;
+    std::string label = st.options.kernel + " [key";
+    for (size_t a : st.keyArgs)
+      label += " " + std::to_string(int64_t(args[a].bits()));
+    label += "]";
+    if (Status s = sweep(st, grid, args, numArgs, stream, roles, label, r); !s)
+      return s;
+    for (size_t i = 0; i < r.ms.size(); ++i)
+      if (r.ms[i] >= 0 && (config < 0 || r.ms[i] < r.ms[size_t(config)]))
+        config = int(i);
+    if (config < 0) {
+      std::string why;
+      for (const std::string &s : r.skipped)
+        why += "\n  " + s;
+      return Status::error("kernel '" + st.options.kernel +
+                           "': every autotune config failed:" + why);
+    }
+    if (jit.haveDiskCache)
+      if (Status s = jit.cache.store(
+              diskKey, std::string(kTuneMagic) + std::to_string(config) +
+                           "\n" + st.configs[size_t(config)].str() + "\n");
+          !s)
+        jit.note("tilec: cache: cannot store the autotune choice: " +
+                 s.message());
+    if (tuningVerbose(st.tuning))
+      std::fprintf(stderr, "tilec: autotune %s: chose config %d (%s)\n",
+                   label.c_str(), config,
+                   st.configs[size_t(config)].str().c_str());
+  }
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    st.chosen[tkey] = config;
+  }
+  r.config = config;
+  Kernel k;
+  if (Status s = st.kernelFor(config, k); !s)
+    return s;
+  return k.launch(grid(st.configs[size_t(config)]), args, numArgs, stream);
 }
 
 } // namespace tilec

@@ -58,6 +58,7 @@ int main(int argc, char **argv) {
     return fail("compile", s);
   const char *origin = result.origin == tilec::JitOrigin::Compiled ? "compiled"
                        : result.origin == tilec::JitOrigin::Disk   ? "disk cache"
+                       : result.origin == tilec::JitOrigin::Fleet  ? "fleet cache"
                                                                    : "memory";
   std::printf("softmax_kernel: %s in %.3f ms (%s, key %.16s...)\n", origin,
               result.seconds * 1e3, result.cubin ? "cubin" : "PTX",

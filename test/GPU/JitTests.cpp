@@ -69,6 +69,7 @@ const char *originName(tilec::JitOrigin o) {
   switch (o) {
   case tilec::JitOrigin::Memory: return "memory";
   case tilec::JitOrigin::Disk: return "disk";
+  case tilec::JitOrigin::Fleet: return "fleet";
   case tilec::JitOrigin::Compiled: return "compiled";
   }
   return "?";
@@ -564,7 +565,7 @@ int main(int argc, char **argv) {
                          &r);
     std::string err = s ? "" : s.message();
     if (s)
-      err = checkAdd(5000, 31, [&](unsigned grid, CUdeviceptr x, CUdeviceptr y,
+      err = checkAdd(5008, 31, [&](unsigned grid, CUdeviceptr x, CUdeviceptr y,
                                    CUdeviceptr out, int n) -> std::string {
         unsigned blocks = unsigned((n + 1023) / 1024);
         (void)grid;
@@ -618,11 +619,168 @@ int main(int argc, char **argv) {
     cuStreamDestroy(stream);
   }
 
+  // 15. Autotuning (@triton.autotune read from the source).
+  {
+    std::string path = src + "/autotune.py";
+    std::string text = readFile(path);
+    tilec::AutotuneOptions quiet;
+    // reset_to_zero: an atomic integer sum must count the input once.
+    tilec::CompileOptions o;
+    o.kernel = "sum_kernel";
+    o.signature = "*i32:16,*i32:16,i32";
+    tilec::AutotunedKernel sum;
+    s = tilec::AutotunedKernel::create(*jit, text, path, o, sum, quiet);
+    const int n = 1 << 20;
+    std::vector<int32_t> x(n);
+    int64_t want = 0;
+    for (int i = 0; i < n; ++i) {
+      x[i] = int32_t((int64_t(i) * 7919) % 1000) - 500;
+      want += x[i];
+    }
+    DeviceBuffer dx(n * 4), dsum(64);
+    cuMemcpyHtoD(dx.ptr, x.data(), n * 4);
+    cuMemsetD8(dsum.ptr, 0, 64);
+    tilec::Arg args[] = {tilec::Arg::ptr(dx.ptr), tilec::Arg::ptr(dsum.ptr),
+                         tilec::Arg::i32(n)};
+    auto grid = [&](const tilec::AutotuneConfig &c) {
+      int64_t block = c.intValue("BLOCK", 1024);
+      return tilec::Grid{unsigned((n + block - 1) / block), 1, 1};
+    };
+    tilec::AutotuneResult tr;
+    if (s)
+      s = sum.launch(grid, args, 3, nullptr, {{1, 4}}, &tr);
+    int32_t got = 0;
+    cuCtxSynchronize();
+    cuMemcpyDtoH(&got, dsum.ptr, 4);
+    std::string times;
+    for (double t : tr.ms)
+      times += " " + std::to_string(t);
+    report(s.ok() && tr.from == tilec::AutotuneResult::From::Tuned &&
+               got == int32_t(want),
+           "autotune_reset_to_zero_sum",
+           (s.ok() ? "" : s.message()) + " got " + std::to_string(got) +
+               " want " + std::to_string(want) + " ms" + times);
+    // The same key again: remembered; a missing buffer size is an error.
+    cuMemsetD8(dsum.ptr, 0, 64);
+    tilec::AutotuneResult again;
+    s = sum.launch(grid, args, 3, nullptr, {{1, 4}}, &again);
+    cuCtxSynchronize();
+    cuMemcpyDtoH(&got, dsum.ptr, 4);
+    report(s.ok() && again.from == tilec::AutotuneResult::From::Memory &&
+               again.config == tr.config && got == int32_t(want),
+           "autotune_remembered", s.message());
+    s = sum.launch(grid, args, 3, nullptr, {}, &again);
+    report(!s.ok() && s.message().find("give its size") != std::string::npos,
+           "autotune_needs_buffer_size", s.message());
+    // A second object (a new process would be the same): the disk cache.
+    tilec::AutotunedKernel sum2;
+    s = tilec::AutotunedKernel::create(*jit, text, path, o, sum2, quiet);
+    cuMemsetD8(dsum.ptr, 0, 64);
+    if (s)
+      s = sum2.launch(grid, args, 3, nullptr, {{1, 4}}, &again);
+    cuCtxSynchronize();
+    cuMemcpyDtoH(&got, dsum.ptr, 4);
+    report(s.ok() && again.from == tilec::AutotuneResult::From::Disk &&
+               again.config == tr.config && got == int32_t(want),
+           "autotune_choice_from_disk", s.message());
+
+    // restore_value: y += x in place, tuned, must add x exactly once.
+    tilec::CompileOptions ao;
+    ao.kernel = "axpy_inplace_kernel";
+    ao.signature = "*fp32:16,*fp32:16,i32";
+    tilec::AutotunedKernel axpy;
+    s = tilec::AutotunedKernel::create(*jit, text, path, ao, axpy, quiet);
+    const int m = 100003;
+    std::vector<float> xs(m), ys(m), out(m);
+    for (int i = 0; i < m; ++i) {
+      xs[i] = float(i % 13);
+      ys[i] = float(i % 7) * 0.5f;
+    }
+    DeviceBuffer ax(m * 4), ay(m * 4);
+    cuMemcpyHtoD(ax.ptr, xs.data(), m * 4);
+    cuMemcpyHtoD(ay.ptr, ys.data(), m * 4);
+    tilec::Arg aargs[] = {tilec::Arg::ptr(ax.ptr), tilec::Arg::ptr(ay.ptr),
+                          tilec::Arg::i32(m)};
+    auto agrid = [&](const tilec::AutotuneConfig &c) {
+      int64_t block = c.intValue("BLOCK", 1024);
+      return tilec::Grid{unsigned((m + block - 1) / block), 1, 1};
+    };
+    if (s)
+      s = axpy.launch(agrid, aargs, 3, nullptr, {{1, size_t(m) * 4}});
+    cuCtxSynchronize();
+    cuMemcpyDtoH(out.data(), ay.ptr, m * 4);
+    bool ok = s.ok();
+    for (int i = 0; ok && i < m; ++i)
+      ok = out[i] == ys[i] + xs[i];
+    report(ok, "autotune_restore_value_axpy", s.message());
+
+    // GEMM: the tuner's choice against a brute-force sweep.
+    tilec::CompileOptions mo;
+    mo.kernel = "matmul_autotuned_kernel";
+    mo.signature = "*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,"
+                   "i32:1,i32:16,i32:1,i32:16,i32:1";
+    tilec::AutotunedKernel mm;
+    auto t0 = std::chrono::steady_clock::now();
+    s = tilec::AutotunedKernel::create(*jit, text, path, mo, mm, quiet);
+    const int M = 4096, N = 4096, K = 4096;
+    std::vector<uint16_t> ah(size_t(M) * K, 0x3c00 /* 1.0 */),
+        bh(size_t(K) * N, 0x3800 /* 0.5 */), ch(size_t(M) * N);
+    DeviceBuffer da(ah.size() * 2), db(bh.size() * 2), dc(ch.size() * 2);
+    cuMemcpyHtoD(da.ptr, ah.data(), ah.size() * 2);
+    cuMemcpyHtoD(db.ptr, bh.data(), bh.size() * 2);
+    tilec::Arg margs[] = {
+        tilec::Arg::ptr(da.ptr), tilec::Arg::ptr(db.ptr), tilec::Arg::ptr(dc.ptr),
+        tilec::Arg::i32(M), tilec::Arg::i32(N), tilec::Arg::i32(K),
+        tilec::Arg::i32(K), tilec::Arg::i32(1), tilec::Arg::i32(N),
+        tilec::Arg::i32(1), tilec::Arg::i32(N), tilec::Arg::i32(1)};
+    auto mgrid = [&](const tilec::AutotuneConfig &c) {
+      int64_t bm = c.intValue("BLOCK_M", 64), bn = c.intValue("BLOCK_N", 64);
+      return tilec::Grid{unsigned(((M + bm - 1) / bm) * ((N + bn - 1) / bn)), 1, 1};
+    };
+    tilec::AutotuneResult tuned, brute;
+    if (s)
+      s = mm.launch(mgrid, margs, 12, nullptr, {}, &tuned);
+    double tuneSeconds = secondsSince(t0);
+    cuCtxSynchronize();
+    cuMemcpyDtoH(ch.data(), dc.ptr, ch.size() * 2);
+    // 1.0 * 0.5 summed over K = 4096: 2048 exactly in fp16 (0x6800).
+    bool right = s.ok() && ch[0] == 0x6800 && ch[ch.size() - 1] == 0x6800;
+    tilec::AutotuneOptions slow;
+    slow.batchMs = 40;
+    slow.batches = 7;
+    tilec::AutotunedKernel sweepK;
+    tilec::Status sb = tilec::AutotunedKernel::create(*jit, text, path, mo, sweepK, slow);
+    if (sb)
+      sb = sweepK.benchmarkAll(mgrid, margs, 12, nullptr, {}, brute);
+    int best = -1;
+    for (size_t i = 0; i < brute.ms.size(); ++i)
+      if (brute.ms[i] >= 0 && (best < 0 || brute.ms[i] < brute.ms[size_t(best)]))
+        best = int(i);
+    std::string detail = "tuner chose " + std::to_string(tuned.config) +
+                         ", sweep best " + std::to_string(best) + "; tuner ms";
+    for (double t : tuned.ms)
+      detail += " " + std::to_string(t);
+    detail += "; sweep ms";
+    for (double t : brute.ms)
+      detail += " " + std::to_string(t);
+    std::printf("autotune gemm 4096^3: %s; tuning took %.2f s\n", detail.c_str(),
+                tuneSeconds);
+    bool same = best >= 0 && tuned.config >= 0 &&
+                (tuned.config == best ||
+                 brute.ms[size_t(tuned.config)] <= 1.02 * brute.ms[size_t(best)]);
+    report(s.ok() && sb.ok() && right && same, "autotune_gemm_matches_brute_force",
+           (s.ok() ? "" : s.message()) + (sb.ok() ? "" : sb.message()) +
+               (right ? "" : " wrong result ") + detail);
+    timings.emplace_back("autotune GEMM 4096^3 over 4 configs (compile + benchmark)",
+                         tuneSeconds);
+  }
+
   // 14. Host time per launch of a tiny kernel: Kernel::launch and the C
   // API against a bare cuLaunchKernel of the same function and arguments.
   // Batches of 256 launches on one stream, synchronized between batches;
-  // the host time of the launch calls alone, median over 40 batches, in
-  // microseconds per launch; three interleaved rounds, the median of each.
+  // the host time of the launch calls alone in microseconds per launch,
+  // the median of 60 batches per variant, the variants' batches
+  // interleaved.
   {
     tilec::CompileOptions o;
     o.kernel = "add_kernel";
@@ -662,37 +820,43 @@ int main(int argc, char **argv) {
                           {TILEC_ARG_PTR, 0, {py}},
                           {TILEC_ARG_PTR, 0, {po}},
                           {TILEC_ARG_I32, 0, {uint64_t(n)}}};
-    const int batch = 256, batches = 40;
+    const int batch = 256, batches = 60;
     bool launchOk = s.ok() && capiOk;
-    auto measure = [&](int which) {
-      std::vector<double> perLaunch;
-      for (int b = 0; b < batches + 2; ++b) {
-        cuStreamSynchronize(stream);
-        auto t0 = std::chrono::steady_clock::now();
-        for (int i = 0; i < batch; ++i) {
-          if (which == 0)
-            launchOk &= cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, raw,
-                                       nullptr) == CUDA_SUCCESS;
-          else if (which == 1)
-            launchOk &= add.launch(tilec::Grid{1, 1, 1}, args, 4, stream).ok();
-          else
-            launchOk &= tilec_kernel_launch(ck, 1, 1, 1, cargs, 4, stream) ==
-                        TILEC_OK;
+    // One batch of `batch` launches of variant `which`: host microseconds
+    // per launch. 0: bare cuLaunchKernel; 1: the same after a
+    // cuCtxGetCurrent (what the runtime asks before each launch); 2:
+    // Kernel::launch; 3: tilec_kernel_launch.
+    auto batchOf = [&](int which) {
+      cuStreamSynchronize(stream);
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < batch; ++i) {
+        if (which <= 1) {
+          if (which == 1) {
+            CUcontext cur = nullptr;
+            launchOk &= cuCtxGetCurrent(&cur) == CUDA_SUCCESS;
+          }
+          launchOk &= cuLaunchKernel(fn, 1, 1, 1, 128, 1, 1, 0, stream, raw,
+                                     nullptr) == CUDA_SUCCESS;
+        } else if (which == 2) {
+          launchOk &= add.launch(tilec::Grid{1, 1, 1}, args, 4, stream).ok();
+        } else {
+          launchOk &= tilec_kernel_launch(ck, 1, 1, 1, cargs, 4, stream) ==
+                      TILEC_OK;
         }
-        double us = secondsSince(t0) * 1e6 / batch;
-        if (b >= 2) // warm-up batches
-          perLaunch.push_back(us);
       }
-      std::sort(perLaunch.begin(), perLaunch.end());
-      return perLaunch[perLaunch.size() / 2];
+      return secondsSince(t0) * 1e6 / batch;
     };
-    std::vector<double> rawR, cppR, cR;
+    // Batches interleaved, the order rotating, after 4 warm-up rounds; the
+    // median batch of each variant.
+    std::vector<double> per[4];
     if (launchOk)
-      for (int round = 0; round < 3; ++round) {
-        rawR.push_back(measure(0));
-        cppR.push_back(measure(1));
-        cR.push_back(measure(2));
-      }
+      for (int b = 0; b < batches + 4; ++b)
+        for (int j = 0; j < 4; ++j) {
+          int which = (b + j) % 4;
+          double us = batchOf(which);
+          if (b >= 4)
+            per[which].push_back(us);
+        }
     cuStreamSynchronize(stream);
     cuStreamDestroy(stream);
     tilec_kernel_destroy(ck);
@@ -704,13 +868,16 @@ int main(int argc, char **argv) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
       };
-      double r0 = med(rawR), r1 = med(cppR), r2 = med(cR);
-      std::printf("launch host us: raw cuLaunchKernel %.3f, Kernel::launch "
-                  "%.3f (%.3fx), C API %.3f (%.3fx)\n",
-                  r0, r1, r1 / r0, r2, r2 / r0);
+      double r0 = med(per[0]), r1 = med(per[1]), r2 = med(per[2]),
+             r3 = med(per[3]);
+      std::printf("launch host us: raw cuLaunchKernel %.3f, raw after "
+                  "cuCtxGetCurrent %.3f (%.3fx), Kernel::launch %.3f (%.3fx), "
+                  "C API %.3f (%.3fx)\n",
+                  r0, r1, r1 / r0, r2, r2 / r0, r3, r3 / r0);
       timings.emplace_back("host time per launch: raw cuLaunchKernel", r0 * 1e-6);
-      timings.emplace_back("host time per launch: Kernel::launch", r1 * 1e-6);
-      timings.emplace_back("host time per launch: tilec_kernel_launch (C)", r2 * 1e-6);
+      timings.emplace_back("host time per launch: cuCtxGetCurrent + cuLaunchKernel", r1 * 1e-6);
+      timings.emplace_back("host time per launch: Kernel::launch", r2 * 1e-6);
+      timings.emplace_back("host time per launch: tilec_kernel_launch (C)", r3 * 1e-6);
     }
   }
 

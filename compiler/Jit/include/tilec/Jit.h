@@ -15,7 +15,9 @@
 //   s = k.launch(tilec::Grid{rows}, {...}, stream);
 //
 // Each compile is looked up by its compile key (tilec/Compile.h) first in
-// memory, then in the disk cache (tilec/Cache.h), and only then compiled:
+// memory, then in the disk cache (tilec/Cache.h), then in the fleet cache
+// (Redis, tilec/RemoteCache.h) when one is configured, and only then
+// compiled:
 // source to PTX in-process, PTX to a cubin by ptxas (or, without ptxas, the
 // PTX is loaded and the driver JIT-compiles it), the cubin and its metadata
 // (a JSON sidecar) stored in the disk cache and loaded with
@@ -31,6 +33,7 @@
 #include "tilec/Compile.h"
 #include "tilec/Runtime.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -45,6 +48,9 @@ enum class JitOrigin {
   /// Loaded from the disk cache (another process or an earlier run
   /// compiled it).
   Disk,
+  /// Loaded from the fleet cache (another machine compiled it); now on disk
+  /// too.
+  Fleet,
   /// Compiled by this call.
   Compiled,
 };
@@ -73,6 +79,11 @@ public:
     /// 1 GiB).
     std::string cacheDir;
     uint64_t cacheMaxBytes = 0;
+    /// The fleet cache, looked up after the disk cache and stored to after
+    /// each compile: "redis://HOST[:PORT][/DB]" (tilec/RemoteCache.h).
+    /// Empty: $TILEC_FLEET_CACHE, if set; "none": off. Its failures are
+    /// notes, never errors of a compile.
+    std::string fleetCache;
     /// ptxas, to assemble PTX into a cubin: empty finds $TILEC_PTXAS, then
     /// $CUDA_HOME/bin/ptxas, /usr/local/cuda/bin/ptxas, then ptxas on PATH;
     /// "none" (or none found) loads PTX and lets the driver compile it.
@@ -86,7 +97,8 @@ public:
 
   /// Makes a JIT for `context`'s device. Errors: the disk cache cannot be
   /// opened (DiskCache::open's reasons: no usable folder, wrong owner or
-  /// permissions), a given ptxas path that is not an executable file.
+  /// permissions), a given ptxas path that is not an executable file, a
+  /// fleet cache URL that does not parse or no loadable libhiredis.
   static Status create(std::shared_ptr<Context> context, const Options &options,
                        std::unique_ptr<Jit> &out);
   ~Jit();
@@ -126,6 +138,7 @@ public:
   const std::string &cacheDirectory() const;
 
   struct Impl;
+  Impl &internals() { return *impl; }
 
 private:
   explicit Jit(std::unique_ptr<Impl> impl);
@@ -159,6 +172,114 @@ public:
                               std::string &out) const;
   /// Variants compiled so far.
   size_t numVariants() const;
+
+  struct State;
+
+private:
+  std::shared_ptr<State> state;
+};
+
+/// One autotune config: constexpr values (by name, Python's spelling) with
+/// num_warps and num_stages -- a `triton.Config`.
+struct AutotuneConfig {
+  std::vector<std::pair<std::string, std::string>> constexprs;
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+  /// "BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3".
+  std::string str() const;
+  /// The value of constexpr `name` as an integer (for grid functions);
+  /// `fallback` when the config does not set it or it is not an integer.
+  int64_t intValue(const std::string &name, int64_t fallback = 0) const;
+};
+
+/// A buffer argument the benchmarking zeroes before each run
+/// (reset_to_zero) or saves and restores around it (restore_value): the
+/// argument's index and the bytes it spans from its pointer.
+struct AutotuneBuffer {
+  size_t arg = 0;
+  size_t bytes = 0;
+};
+
+/// What one AutotunedKernel::launch decided.
+struct AutotuneResult {
+  /// The config launched (an index into configs()).
+  int config = -1;
+  /// How the choice was made: benchmarked now, read from the disk cache (a
+  /// process before tuned this key), or remembered by this object.
+  enum class From { Tuned, Disk, Memory } from = From::Memory;
+  /// Per config, its time in milliseconds when benchmarked now (median of
+  /// batches; -1 for a config that was skipped).
+  std::vector<double> ms;
+  /// Why configs were skipped (compile errors, launches refused: e.g. more
+  /// shared memory than the device has), "config i: reason".
+  std::vector<std::string> skipped;
+};
+
+/// A kernel tuned over configs at first launch per key, as Triton's
+/// `@triton.autotune` does (issue 13, item 5): each config is compiled
+/// through the Jit, benchmarked with CUDA events on the launch's own
+/// arguments, and the fastest is launched; the choice is remembered per
+/// key -- the values of the key arguments -- in memory and in the disk
+/// cache, so that another process does not tune again. Configs that fail
+/// to compile or to launch are skipped (AutotuneResult::skipped). Buffers
+/// named by reset_to_zero are zeroed before every benchmark run and once
+/// more before the real launch; those named by restore_value are saved
+/// first and restored after every run, so tuning never changes the
+/// outputs. Progress goes to stderr, one line per config, when
+/// Options::verbose or $TILEC_PRINT_AUTOTUNING is set (quiet by default).
+struct AutotuneOptions {
+  /// Progress lines on stderr (also with $TILEC_PRINT_AUTOTUNING).
+  bool verbose = false;
+  /// Target time of one measured batch (milliseconds) and batches per
+  /// config; each batch's launches are timed together with CUDA events.
+  double batchMs = 10;
+  unsigned batches = 5;
+};
+
+class AutotunedKernel {
+public:
+  using Options = AutotuneOptions;
+  /// The configs, key, reset_to_zero and restore_value of the kernel's
+  /// `@triton.autotune` (Python source). Errors: no decorator, a key or
+  /// buffer name that is not a parameter, the front end's errors.
+  static Status create(Jit &jit, std::string source, std::string fileName,
+                       CompileOptions options, AutotunedKernel &out,
+                       const Options &tuning = Options());
+  /// The C++ equivalent: `configs` given here (their constexprs, warps and
+  /// stages override `options`'), the key as argument indices.
+  static Status create(Jit &jit, std::string source, std::string fileName,
+                       CompileOptions options,
+                       std::vector<AutotuneConfig> configs,
+                       std::vector<size_t> keyArgs, AutotunedKernel &out,
+                       const Options &tuning = Options());
+
+  /// The grid of a launch, from the config being run.
+  using GridFunction = std::function<Grid(const AutotuneConfig &)>;
+
+  /// Launches with the config chosen for the key of `args` (tuning first
+  /// on a new key). `buffers` gives the size of each argument that the
+  /// decorator's reset_to_zero / restore_value name (or, with the C++
+  /// constructor, lists what to reset and restore: resetToZero,
+  /// restoreValue). Errors: a named buffer without a size, every config
+  /// failing, the chosen config's launch errors.
+  Status launch(const GridFunction &grid, const Arg *args, size_t numArgs,
+                CUstream stream = nullptr,
+                const std::vector<AutotuneBuffer> &buffers = {},
+                AutotuneResult *result = nullptr);
+  /// For the C++ constructor: which arguments to zero / save and restore.
+  void setBufferRoles(std::vector<size_t> resetToZero,
+                      std::vector<size_t> restoreValue);
+
+  /// Benchmarks every config on `args` as tuning does, without choosing or
+  /// remembering (a brute-force sweep to check the tuner against).
+  Status benchmarkAll(const GridFunction &grid, const Arg *args,
+                      size_t numArgs, CUstream stream,
+                      const std::vector<AutotuneBuffer> &buffers,
+                      AutotuneResult &out);
+
+  const std::vector<AutotuneConfig> &configs() const;
+  /// The run-time parameters' names (Python source) in argument order.
+  const std::vector<std::string> &paramNames() const;
 
   struct State;
 
