@@ -41,6 +41,13 @@ cc -std=c11 -O2 -Wall -Wextra -Werror -I"$out/src" -I"$cuda/include" \
   test/CLI/Inputs/aot_main.c "$out/src/add.c" -L"$cuda/lib64/stubs" -lcuda \
   -o "$out/bin/aot_main"
 
+# An autotuned kernel's AOT output: a launcher per config and a dispatcher.
+"$build/bin/tilec" test/GPU/kernels/py/autotune.py --kernel sum_kernel \
+  --signature '*i32:16,*i32:16,i32' --aot -o "$out/src/sum"
+cc -std=c11 -O2 -Wall -Wextra -Werror -I"$out/src" -I"$cuda/include" \
+  test/CLI/Inputs/aot_autotune_main.c "$out/src/sum.c" -L"$cuda/lib64/stubs" -lcuda \
+  -o "$out/bin/aot_autotune_main"
+
 xz -T2 -6 "$out/prefix/lib/libtilec_jit.so"
 cp scripts/run-jit.sh "$out/run-jit.sh"
 du -sh "$out"

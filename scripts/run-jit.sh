@@ -36,6 +36,8 @@ echo "== aot_main (tilec --aot, links libcuda only)"
 ldd "$here/bin/aot_main" | grep -v -E "libc.so|ld-linux|vdso|libcuda|libm.so|libgcc|libpthread|libdl|librt" && status=1
 "$here/bin/aot_main" > "$logs/aot.log" 2>&1 || status=1
 cat "$logs/aot.log"
+"$here/bin/aot_autotune_main" > "$logs/aot-autotune.log" 2>&1 || status=1
+cat "$logs/aot-autotune.log"
 
 echo "== summary"
 sed -n '/^timing/,$p' "$logs/jit-tests.log"

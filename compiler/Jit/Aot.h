@@ -47,6 +47,32 @@ std::string generateAot(const std::vector<AotKernel> &kernels,
                         const std::string &provenance, std::string &header,
                         std::string &source);
 
+/// An autotuned kernel: one cubin per `@triton.autotune` config.
+struct AotAutotuned {
+  /// Per config: the compiled kernel's metadata and its cubin.
+  std::vector<KernelInfo> configInfos;
+  std::vector<std::string> cubins;
+  /// Per config: its description and constexpr values.
+  std::vector<std::string> configNames;
+  std::vector<std::vector<std::pair<std::string, std::string>>> configValues;
+  /// The kernel's parameter names (one per signature entry).
+  std::vector<std::string> paramNames;
+  /// key=, reset_to_zero= and restore_value= as argument indices.
+  std::vector<size_t> keyArgs, resetArgs, restoreArgs;
+};
+
+/// The header and source for an autotuned kernel `k`: `k_config(i, ...)`
+/// launches config i, `k(stream, grid_fn, user, args..., [buf_bytes...])`
+/// tunes at the first call per key (CUDA events; reset_to_zero /
+/// restore_value honoured) and launches the fastest; `k_config_name`,
+/// `k_config_int`, `k_tuned_config`. Returns "" or why not (as
+/// generateAot).
+std::string generateAotAutotuned(const AotAutotuned &tuned,
+                                 const std::string &prefix,
+                                 const std::string &headerName,
+                                 const std::string &provenance,
+                                 std::string &header, std::string &source);
+
 } // namespace tilec
 
 #endif // TILEC_COMPILER_JIT_AOT_H

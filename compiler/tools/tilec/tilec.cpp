@@ -34,6 +34,7 @@
 #include <map>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -301,6 +302,104 @@ static bool writeFile(StringRef path, StringRef contents) {
   return true;
 }
 
+/// --aot of a kernel with several @triton.autotune configs (and no
+/// --autotune-config): each config compiled and assembled on its own, one
+/// header and source with a launcher per config and a dispatcher that
+/// tunes at its first call per key. Returns -1 when the kernel has no
+/// such configs (the caller goes on as for any kernel), else the exit code.
+static int writeAutotunedAot(const tilec::CompileOptions &options,
+                             const std::string &ptxas) {
+  auto input = llvm::MemoryBuffer::getFileOrSTDIN(inputFilename);
+  if (!input)
+    return -1; // the normal path reports it
+  std::string source = (*input)->getBuffer().str();
+  tilec::KernelInspection info;
+  std::string diagnostics;
+  if (!tilec::inspectTritonKernel(source, inputFilename, options, info,
+                                  diagnostics) ||
+      info.configs.size() < 2)
+    return -1;
+  tilec::AotAutotuned tuned;
+  tuned.paramNames = info.paramNames;
+  auto argIndex = [&](const std::string &name) -> int {
+    for (size_t i = 0; i < info.paramNames.size(); ++i)
+      if (info.paramNames[i] == name)
+        return int(i);
+    return -1;
+  };
+  for (const std::string &k : info.key)
+    if (int i = argIndex(k); i >= 0)
+      tuned.keyArgs.push_back(size_t(i));
+  for (auto [names, to] : {std::pair{&info.resetToZero, &tuned.resetArgs},
+                           std::pair{&info.restoreValue, &tuned.restoreArgs}})
+    for (const std::string &n : *names) {
+      int i = argIndex(n);
+      if (i < 0) {
+        llvm::errs() << "tilec: error: --aot: autotune buffer '" << n
+                     << "' is not a run-time parameter of '" << options.kernel
+                     << "'\n";
+        return 1;
+      }
+      to->push_back(size_t(i));
+    }
+  std::string base = outputFilename;
+  for (size_t i = 0; i < info.configs.size(); ++i) {
+    tilec::CompileOptions one = options;
+    one.autotuneConfig = int(i);
+    tilec::CompileOutput out;
+    bool ok = tilec::compileToPTX(source, inputFilename,
+                                  tilec::SourceLanguage::Python, one, nullptr,
+                                  out);
+    llvm::errs() << out.diagnostics;
+    if (!ok)
+      return 1;
+    std::vector<tilec::KernelInfo> kernels;
+    std::string cubin;
+    if (tilec::Status s = tilec::parseKernelMetadata(out.ptx, kernels);
+        !s || kernels.size() != 1) {
+      llvm::errs() << "tilec: error: internal compiler error: bad kernel "
+                      "metadata for config "
+                   << i << "\n";
+      return 1;
+    }
+    if (tilec::Status s =
+            tilec::assembleCubin(ptxas, tilec::effectiveArch(one), out.ptx, cubin);
+        !s) {
+      llvm::errs() << "tilec: error: config " << i << ": " << s.message()
+                   << "\n";
+      return 1;
+    }
+    const tilec::KernelInspection::Config &c = info.configs[i];
+    std::string name;
+    for (const auto &[k, v] : c.constexprs)
+      name += k + "=" + v + ", ";
+    name += "num_warps=" + std::to_string(c.numWarps) +
+            ", num_stages=" + std::to_string(c.numStages);
+    std::string stem = base + ".config" + std::to_string(i);
+    if (!writeFile(stem + ".cubin", cubin) ||
+        !writeFile(stem + ".json", tilec::kernelMetadataToJson(kernels)))
+      return 1;
+    tuned.configInfos.push_back(kernels.front());
+    tuned.cubins.push_back(std::move(cubin));
+    tuned.configNames.push_back(name);
+    tuned.configValues.push_back(c.constexprs);
+  }
+  std::string prefix = llvm::sys::path::filename(base).str();
+  std::string provenance = std::string(tilec::compilerVersion()) + " from " +
+                           llvm::sys::path::filename(inputFilename).str() +
+                           " for " + tilec::effectiveArch(options);
+  std::string header, csource;
+  std::string problem = tilec::generateAotAutotuned(
+      tuned, prefix, prefix + ".h", provenance, header, csource);
+  if (!problem.empty()) {
+    llvm::errs() << "tilec: error: --aot: " << problem << "\n";
+    return 1;
+  }
+  return writeFile(base + ".h", header) && writeFile(base + ".c", csource)
+             ? 0
+             : 1;
+}
+
 /// --emit=cubin and --aot: PTX, ptxas, the metadata sidecar, and for --aot
 /// the C launchers (compiler/Jit/Aot.h).
 static int writeCubin(
@@ -546,6 +645,14 @@ int main(int argc, char **argv) {
                    << (aot ? "--aot" : "--emit=cubin") << " needs it\n";
       return fail();
     }
+  }
+
+  // An autotuned kernel's AOT output covers every config.
+  if (aot && isPython && kernels.size() == 1 &&
+      !autotuneConfig.getNumOccurrences()) {
+    int rc = writeAutotunedAot(compileOptions, ptxas);
+    if (rc >= 0)
+      return rc;
   }
 
   MLIRContext context;

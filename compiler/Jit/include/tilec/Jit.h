@@ -215,6 +215,16 @@ struct AutotuneResult {
   std::vector<std::string> skipped;
 };
 
+/// How AutotunedKernel times configs.
+struct AutotuneOptions {
+  /// Progress lines on stderr (also with $TILEC_PRINT_AUTOTUNING).
+  bool verbose = false;
+  /// Target time of one measured batch (milliseconds) and batches per
+  /// config; each batch's launches are timed together with CUDA events.
+  double batchMs = 10;
+  unsigned batches = 5;
+};
+
 /// A kernel tuned over configs at first launch per key, as Triton's
 /// `@triton.autotune` does (issue 13, item 5): each config is compiled
 /// through the Jit, benchmarked with CUDA events on the launch's own
@@ -227,15 +237,6 @@ struct AutotuneResult {
 /// first and restored after every run, so tuning never changes the
 /// outputs. Progress goes to stderr, one line per config, when
 /// Options::verbose or $TILEC_PRINT_AUTOTUNING is set (quiet by default).
-struct AutotuneOptions {
-  /// Progress lines on stderr (also with $TILEC_PRINT_AUTOTUNING).
-  bool verbose = false;
-  /// Target time of one measured batch (milliseconds) and batches per
-  /// config; each batch's launches are timed together with CUDA events.
-  double batchMs = 10;
-  unsigned batches = 5;
-};
-
 class AutotunedKernel {
 public:
   using Options = AutotuneOptions;
