@@ -571,6 +571,19 @@ struct Scratch {
 
 } // namespace
 
+/// The state both constructors start from.
+static std::shared_ptr<AutotunedKernel::State>
+newTunedState(Jit &jit, std::string source, std::string fileName,
+              CompileOptions options, const AutotuneOptions &tuning) {
+  auto st = std::make_shared<AutotunedKernel::State>();
+  st->jit = &jit;
+  st->source = std::move(source);
+  st->fileName = std::move(fileName);
+  st->options = std::move(options);
+  st->tuning = tuning;
+  return st;
+}
+
 static Status finishCreate(std::shared_ptr<AutotunedKernel::State> st,
                            AutotunedKernel &out) {
   CompileOptions untuned = st->options;
@@ -601,12 +614,8 @@ Status AutotunedKernel::create(Jit &jit, std::string source,
     return Status::error("kernel '" + options.kernel + "' of '" + fileName +
                          "' has no @triton.autotune configs; give them to "
                          "the other AutotunedKernel::create");
-  auto st = std::make_shared<State>();
-  st->jit = &jit;
-  st->source = std::move(source);
-  st->fileName = std::move(fileName);
-  st->options = std::move(options);
-  st->tuning = tuning;
+  auto st = newTunedState(jit, std::move(source), std::move(fileName),
+                          std::move(options), tuning);
   st->fromDecorator = true;
   st->paramNames = info.paramNames;
   for (const KernelInspection::Config &c : info.configs) {
@@ -650,12 +659,8 @@ Status AutotunedKernel::create(Jit &jit, std::string source,
                                AutotunedKernel &out, const Options &tuning) {
   if (configs.empty())
     return Status::error("AutotunedKernel::create: no configs");
-  auto st = std::make_shared<State>();
-  st->jit = &jit;
-  st->source = std::move(source);
-  st->fileName = std::move(fileName);
-  st->options = std::move(options);
-  st->tuning = tuning;
+  auto st = newTunedState(jit, std::move(source), std::move(fileName),
+                          std::move(options), tuning);
   st->configs = std::move(configs);
   st->keyArgs = std::move(keyArgs);
   if (Status s = finishCreate(st, out); !s)
