@@ -51,7 +51,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     -DCUDAToolkit_ROOT="$cuda"
 fi
-ninja -C "$build" tilec tilec-opt
+ninja -C "$build" tilec tilec-opt tilec_jit
 
 # The main job: a bundled tile program to PTX, assembled by ptxas.
 mkdir -p "$build/examples"

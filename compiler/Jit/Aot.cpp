@@ -78,11 +78,46 @@ std::string cString(const std::string &text) {
   return out;
 }
 
-/// The names the launcher uses itself.
+/// Names the generated code cannot use for a kernel or a parameter: its
+/// own (the launchers' parameters, every local and static is tilec_*),
+/// and what the headers it includes declare -- cuda.h (cu*, CU*), stdbool,
+/// stddef, stdint (*_t, NULL, ...), stdlib.h (which cuda.h includes:
+/// free, exit, abs, ...), string.h (str*, mem*) and pthread.h with what it
+/// pulls in (pthread_*, sched_*, time, clock*, timer_*, ...) -- and names
+/// reserved to the implementation (_*).
 bool reserved(const std::string &name) {
-  return name == "stream" || name == "grid_x" || name == "grid_y" ||
-         name == "grid_z" || name == "params" || name == "r" ||
-         name.rfind("tilec_", 0) == 0;
+  static const std::set<std::string> exact = {
+      "stream", "grid_x", "grid_y", "grid_z", "grid", "grid_user",
+      "NULL", "size_t", "ptrdiff_t", "wchar_t", "max_align_t", "offsetof",
+      "bool", "true", "false", "time", "nanosleep", "timespec", "timeval",
+      "tm", "errno", "daylight", "timezone", "tzname", "tzset", "asctime",
+      "ctime", "gmtime", "localtime", "mktime", "difftime", "stime",
+      "getdate", "getdate_err", "locale_t", "sigset_t", "pid_t", "cpu_set_t",
+      "bzero", "bcopy", "bcmp", "index", "rindex", "ffs", "explicit_bzero",
+      // stdlib.h (cuda.h includes it)
+      "abort", "abs", "atexit", "atof", "atoi", "atol", "atoll", "bsearch",
+      "calloc", "div", "exit", "free", "getenv", "labs", "ldiv", "llabs",
+      "lldiv", "malloc", "mblen", "mbstowcs", "mbtowc", "qsort", "rand",
+      "realloc", "srand", "system", "wcstombs", "wctomb", "aligned_alloc",
+      "at_quick_exit", "quick_exit", "random", "srandom", "initstate",
+      "setstate", "setenv", "unsetenv", "putenv", "clearenv", "mkstemp",
+      "mkdtemp", "mktemp", "realpath", "posix_memalign", "valloc", "alloca",
+      "drand48", "erand48", "lrand48", "nrand48", "mrand48", "jrand48",
+      "srand48", "seed48", "lcong48", "a64l", "l64a", "ecvt", "fcvt",
+      "gcvt", "getsubopt", "grantpt", "ptsname", "unlockpt", "rpmatch",
+      "EXIT_SUCCESS", "EXIT_FAILURE", "RAND_MAX", "MB_CUR_MAX", "select",
+      "fd_set", "major", "minor", "makedev"};
+  static const char *const prefixes[] = {
+      "_", "tilec_", "cu", "CU", "str", "mem", "pthread_", "PTHREAD_",
+      "sched_", "SCHED_", "clock", "CLOCK_", "timer_", "TIMER_", "INT",
+      "UINT", "SIZE_", "PTRDIFF_", "WCHAR_", "WINT_", "SIG_ATOMIC_", "__"};
+  if (exact.count(name))
+    return true;
+  for (const char *p : prefixes)
+    if (name.rfind(p, 0) == 0)
+      return true;
+  // POSIX reserves *_t for types (the headers declare dozens).
+  return name.size() > 2 && name.compare(name.size() - 2, 2, "_t") == 0;
 }
 
 } // namespace
@@ -100,13 +135,13 @@ namespace {
 
 /// Parameter names for `k`: the kernel's, else argN; unique, not the
 /// launcher's own.
-std::vector<std::string> launcherNames(const AotKernel &k) {
+std::vector<std::string> launcherNames(const AotKernel &k,
+                                       const std::set<std::string> &globals) {
   std::vector<std::string> n;
-  std::set<std::string> seen;
+  std::set<std::string> seen(globals);
   for (size_t i = 0; i < k.info.signature.params.size(); ++i) {
     std::string name = i < k.paramNames.size() ? k.paramNames[i] : "";
-    if (!isCIdentifier(name) || reserved(name) || seen.count(name) ||
-        name == k.info.name)
+    if (!isCIdentifier(name) || reserved(name) || seen.count(name))
       name = "arg" + std::to_string(i);
     while (seen.count(name))
       name += "_";
@@ -148,8 +183,10 @@ std::string refusal(const std::vector<AotKernel> &kernels,
   for (const AotKernel &k : kernels) {
     if (!isCIdentifier(k.info.name) || reserved(k.info.name))
       return "kernel '" + k.info.name +
-             "' is not a C identifier that a launch function can be named "
-             "after";
+             "' cannot name a C launch function (not an identifier, or a "
+             "name that cuda.h, the C headers the launchers include or the "
+             "generated code use: cu*, CU*, str*, mem*, pthread_*, time, "
+             "size_t, _*, ...); rename the kernel";
     for (const char *suffix :
          {"", "_config", "_config_name", "_config_int", "_tuned_config",
           "_grid_fn", "_num_configs"})
@@ -235,19 +272,19 @@ void emitSourceStart(
     c << "static CUfunction " << std::get<2>(f) << ";\n";
   c << "static _Thread_local const char *tilec_error_text = \"\";\n\n"
     << "static void tilec_load_once(void) {\n"
-    << "  CUresult r = CUDA_SUCCESS;\n";
+    << "  CUresult tilec_r = CUDA_SUCCESS;\n";
   for (size_t m = 0; m < cubins.size(); ++m)
-    c << "  if (r == CUDA_SUCCESS)\n    r = cuModuleLoadData(&tilec_modules["
+    c << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuModuleLoadData(&tilec_modules["
       << m << "], tilec_image" << m << ");\n";
   for (const auto &[m, name, var, shared] : functions) {
-    c << "  if (r == CUDA_SUCCESS)\n    r = cuModuleGetFunction(&" << var
+    c << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuModuleGetFunction(&" << var
       << ", tilec_modules[" << m << "], \"" << name << "\");\n";
     if (shared > 48 * 1024)
-      c << "  if (r == CUDA_SUCCESS)\n    r = cuFuncSetAttribute(" << var
+      c << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuFuncSetAttribute(" << var
         << ", CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, " << shared
         << ");\n";
   }
-  c << "  tilec_load_result = r;\n}\n\n"
+  c << "  tilec_load_result = tilec_r;\n}\n\n"
     << "CUresult " << prefix << "_load(void) {\n"
     << "  pthread_once(&tilec_once, tilec_load_once);\n"
     << "  return tilec_load_result;\n}\n\n"
@@ -267,10 +304,10 @@ void emitLauncher(std::ostringstream &c, const AotKernel &k,
   };
   c << "\n" << (isStatic ? "static " : "") << "CUresult " << fnName << "("
     << kGridDecl << argDecls(k, n) << ") {\n"
-    << "  CUresult r = " << prefix << "_load();\n"
-    << "  if (r != CUDA_SUCCESS) {\n    tilec_error_text = \"" << kn
+    << "  CUresult tilec_r = " << prefix << "_load();\n"
+    << "  if (tilec_r != CUDA_SUCCESS) {\n    tilec_error_text = \"" << kn
     << ": the module did not load into the current context (see the "
-       "CUresult)\";\n    return r;\n  }\n"
+       "CUresult)\";\n    return tilec_r;\n  }\n"
     << "  if (grid_x == 0 || grid_y == 0 || grid_z == 0) "
     << fail(kn + ": the grid is empty: every dimension must be > 0");
   for (size_t i = 0; i < n.size(); ++i) {
@@ -303,14 +340,14 @@ void emitLauncher(std::ostringstream &c, const AotKernel &k,
                 " requires");
   }
   if (!n.empty()) {
-    c << "  void *params[" << n.size() << "] = {";
+    c << "  void *tilec_params[" << n.size() << "] = {";
     for (size_t i = 0; i < n.size(); ++i)
       c << (i ? ", " : "") << "&" << n[i];
     c << "};\n";
   }
   c << "  tilec_error_text = \"\";\n";
   std::string threads = std::to_string(k.info.numWarps * 32);
-  const char *params = n.empty() ? "NULL" : "params";
+  const char *params = n.empty() ? "NULL" : "tilec_params";
   if (k.info.clusterSize > 1) {
     c << "  if (grid_x % " << k.info.clusterSize << " == 0) {\n"
       << "    CUlaunchAttribute attr;\n"
@@ -354,8 +391,12 @@ std::string generateAot(const std::vector<AotKernel> &kernels,
   std::ostringstream h;
   emitHeaderStart(h, prefix, guard, provenance);
   std::vector<std::tuple<size_t, std::string, std::string, uint32_t>> fns;
+  // Global names a parameter must not shadow.
+  std::set<std::string> globals = {prefix + "_load", prefix + "_error"};
+  for (const AotKernel &k : kernels)
+    globals.insert(k.info.name);
   for (const AotKernel &k : kernels) {
-    std::vector<std::string> n = launcherNames(k);
+    std::vector<std::string> n = launcherNames(k, globals);
     h << "\n/* " << k.info.name << ": " << kernelComment(k.info)
       << ".\n * Launches over grid (grid_x, grid_y, grid_z) on `stream`; "
          "fp16/bf16\n * scalars are passed as their bit patterns. Returns "
@@ -373,7 +414,7 @@ std::string generateAot(const std::vector<AotKernel> &kernels,
   std::ostringstream c;
   emitSourceStart(c, prefix, headerName, provenance, {cubin}, fns);
   for (const AotKernel &k : kernels)
-    emitLauncher(c, k, launcherNames(k), k.info.name, "tilec_fn_" + k.info.name,
+    emitLauncher(c, k, launcherNames(k, globals), k.info.name, "tilec_fn_" + k.info.name,
                  prefix, /*isStatic=*/false);
   source = c.str();
   return "";
@@ -397,7 +438,12 @@ std::string generateAotAutotuned(const AotAutotuned &t,
     return why;
   const AotKernel &k0 = all.front();
   const std::string &kn = k0.info.name;
-  std::vector<std::string> n = launcherNames(k0);
+  std::set<std::string> globals = {prefix + "_load", prefix + "_error", kn,
+                                   "config"};
+  for (const char *suffix : {"_config", "_config_name", "_config_int",
+                             "_tuned_config", "_grid_fn", "_num_configs"})
+    globals.insert(kn + suffix);
+  std::vector<std::string> n = launcherNames(k0, globals);
   for (const AotKernel &k : all)
     if (k.info.signatureText != k0.info.signatureText)
       return "the configs of kernel '" + kn + "' compile to different "
@@ -500,10 +546,10 @@ std::string generateAotAutotuned(const AotAutotuned &t,
   c << "  {-1, \"\", 0}\n};\n\n"
     << "long long " << kn
     << "_config_int(int config, const char *name, long long fallback) {\n"
-    << "  for (size_t i = 0; tilec_config_values[i].config >= 0; ++i)\n"
-    << "    if (tilec_config_values[i].config == config &&\n"
-    << "        strcmp(tilec_config_values[i].name, name) == 0)\n"
-    << "      return tilec_config_values[i].value;\n"
+    << "  for (size_t tilec_i = 0; tilec_config_values[tilec_i].config >= 0; ++tilec_i)\n"
+    << "    if (tilec_config_values[tilec_i].config == config &&\n"
+    << "        strcmp(tilec_config_values[tilec_i].name, name) == 0)\n"
+    << "      return tilec_config_values[tilec_i].value;\n"
     << "  return fallback;\n}\n\n"
     << "CUresult " << kn << "_config(int config, " << kGridDecl
     << argDecls(k0, n) << ") {\n  switch (config) {\n";
@@ -515,7 +561,7 @@ std::string generateAotAutotuned(const AotAutotuned &t,
     << "  }\n}\n";
   // The tuning.
   size_t numKeys = std::max<size_t>(t.keyArgs.size(), 1);
-  c << "\nstruct tilec_tuned { int used; long long key[" << numKeys
+  c << "\nstruct tilec_tuned { int used; long long tilec_key[" << numKeys
     << "]; int config; };\n"
     << "static struct tilec_tuned tilec_tuned_table[64];\n"
     << "static int tilec_tuned_next;\n"
@@ -525,8 +571,8 @@ std::string generateAotAutotuned(const AotAutotuned &t,
   auto resetAndRestore = [&](const std::string &indent) {
     std::string out;
     for (size_t a : t.resetArgs)
-      out += indent + "if (r == CUDA_SUCCESS)\n" + indent +
-             "  r = cuMemsetD8Async(" + n[a] + ", 0, " + n[a] +
+      out += indent + "if (tilec_r == CUDA_SUCCESS)\n" + indent +
+             "  tilec_r = cuMemsetD8Async(" + n[a] + ", 0, " + n[a] +
              "_bytes, stream);\n";
     return out;
   };
@@ -534,115 +580,115 @@ std::string generateAotAutotuned(const AotAutotuned &t,
     std::string out;
     for (size_t j = 0; j < t.restoreArgs.size(); ++j) {
       size_t a = t.restoreArgs[j];
-      out += indent + "if (r == CUDA_SUCCESS)\n" + indent +
-             "  r = cuMemcpyDtoDAsync(" + n[a] + ", saved[" +
+      out += indent + "if (tilec_r == CUDA_SUCCESS)\n" + indent +
+             "  tilec_r = cuMemcpyDtoDAsync(" + n[a] + ", tilec_saved[" +
              std::to_string(j) + "], " + n[a] + "_bytes, stream);\n";
     }
     return out;
   };
   c << "static CUresult tilec_tune(CUstream stream, " << kn
     << "_grid_fn grid, void *grid_user" << argDecls(k0, n) << bytesDecls
-    << ", int *best) {\n"
-    << "  CUresult r = CUDA_SUCCESS;\n"
-    << "  CUevent start = NULL, stop = NULL;\n"
-    << "  float best_ms = 0;\n"
-    << "  int c;\n";
+    << ", int *tilec_best) {\n"
+    << "  CUresult tilec_r = CUDA_SUCCESS;\n"
+    << "  CUevent tilec_start = NULL, tilec_stop = NULL;\n"
+    << "  float tilec_best_ms = 0;\n"
+    << "  int tilec_c;\n";
   if (!t.restoreArgs.empty()) {
-    c << "  CUdeviceptr saved[" << t.restoreArgs.size() << "] = {0};\n";
+    c << "  CUdeviceptr tilec_saved[" << t.restoreArgs.size() << "] = {0};\n";
     for (size_t j = 0; j < t.restoreArgs.size(); ++j) {
       size_t a = t.restoreArgs[j];
-      c << "  if (r == CUDA_SUCCESS)\n    r = cuMemAlloc(&saved[" << j
+      c << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuMemAlloc(&tilec_saved[" << j
         << "], " << n[a] << "_bytes ? " << n[a] << "_bytes : 1);\n"
-        << "  if (r == CUDA_SUCCESS)\n    r = cuMemcpyDtoDAsync(saved[" << j
+        << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuMemcpyDtoDAsync(tilec_saved[" << j
         << "], " << n[a] << ", " << n[a] << "_bytes, stream);\n";
     }
   }
-  c << "  *best = -1;\n"
-    << "  if (r == CUDA_SUCCESS)\n    r = cuEventCreate(&start, CU_EVENT_DEFAULT);\n"
-    << "  if (r == CUDA_SUCCESS)\n    r = cuEventCreate(&stop, CU_EVENT_DEFAULT);\n"
-    << "  for (c = 0; r == CUDA_SUCCESS && c < " << numConfigs << "; ++c) {\n"
-    << "    unsigned int g[3] = {1, 1, 1};\n"
-    << "    float times[5], ms = 0;\n"
-    << "    int b, i, reps = 1, bad = 0;\n"
-    << "    grid(c, g, grid_user);\n"
+  c << "  *tilec_best = -1;\n"
+    << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuEventCreate(&tilec_start, CU_EVENT_DEFAULT);\n"
+    << "  if (tilec_r == CUDA_SUCCESS)\n    tilec_r = cuEventCreate(&tilec_stop, CU_EVENT_DEFAULT);\n"
+    << "  for (tilec_c = 0; tilec_r == CUDA_SUCCESS && tilec_c < " << numConfigs << "; ++tilec_c) {\n"
+    << "    unsigned int tilec_g[3] = {1, 1, 1};\n"
+    << "    float tilec_times[5], tilec_ms = 0;\n"
+    << "    int tilec_b, tilec_i, tilec_reps = 1, tilec_bad = 0;\n"
+    << "    grid(tilec_c, tilec_g, grid_user);\n"
     << "    /* A warm-up run; a config that does not launch is skipped. */\n"
-    << "    for (b = -1; b < 5 && !bad; ++b) {\n"
-    << "      r = cuEventRecord(start, stream);\n"
-    << "      for (i = 0; r == CUDA_SUCCESS && i < reps; ++i) {\n"
+    << "    for (tilec_b = -1; tilec_b < 5 && !tilec_bad; ++tilec_b) {\n"
+    << "      tilec_r = cuEventRecord(tilec_start, stream);\n"
+    << "      for (tilec_i = 0; tilec_r == CUDA_SUCCESS && tilec_i < tilec_reps; ++tilec_i) {\n"
     << resetAndRestore("        ")
-    << "        if (r == CUDA_SUCCESS) {\n"
-    << "          CUresult l = " << kn << "_config(c, stream, g[0], g[1], g[2]"
+    << "        if (tilec_r == CUDA_SUCCESS) {\n"
+    << "          CUresult tilec_l = " << kn << "_config(tilec_c, stream, tilec_g[0], tilec_g[1], tilec_g[2]"
     << argUses(n) << ");\n"
-    << "          if (l != CUDA_SUCCESS) { bad = 1; break; }\n"
+    << "          if (tilec_l != CUDA_SUCCESS) { tilec_bad = 1; break; }\n"
     << "        }\n"
     << restore("        ") << "      }\n"
-    << "      if (r == CUDA_SUCCESS)\n        r = cuEventRecord(stop, stream);\n"
-    << "      if (r == CUDA_SUCCESS)\n        r = cuEventSynchronize(stop);\n"
-    << "      if (r == CUDA_SUCCESS)\n        r = cuEventElapsedTime(&ms, start, stop);\n"
-    << "      if (r != CUDA_SUCCESS || bad)\n        break;\n"
-    << "      if (b < 0) { /* batches of about 10 ms */\n"
-    << "        reps = ms > 0 ? (int)(10.0f / ms) : 100;\n"
-    << "        reps = reps < 1 ? 1 : reps > 1000 ? 1000 : reps;\n"
-    << "      } else {\n        times[b] = ms / reps;\n      }\n"
+    << "      if (tilec_r == CUDA_SUCCESS)\n        tilec_r = cuEventRecord(tilec_stop, stream);\n"
+    << "      if (tilec_r == CUDA_SUCCESS)\n        tilec_r = cuEventSynchronize(tilec_stop);\n"
+    << "      if (tilec_r == CUDA_SUCCESS)\n        tilec_r = cuEventElapsedTime(&tilec_ms, tilec_start, tilec_stop);\n"
+    << "      if (tilec_r != CUDA_SUCCESS || tilec_bad)\n        break;\n"
+    << "      if (tilec_b < 0) { /* batches of about 10 ms */\n"
+    << "        tilec_reps = tilec_ms > 0 ? (int)(10.0f / tilec_ms) : 100;\n"
+    << "        tilec_reps = tilec_reps < 1 ? 1 : tilec_reps > 1000 ? 1000 : tilec_reps;\n"
+    << "      } else {\n        tilec_times[tilec_b] = tilec_ms / tilec_reps;\n      }\n"
     << "    }\n"
-    << "    if (r != CUDA_SUCCESS || bad)\n      continue;\n"
+    << "    if (tilec_r != CUDA_SUCCESS || tilec_bad)\n      continue;\n"
     << "    /* The median of the five batches. */\n"
-    << "    for (b = 0; b < 5; ++b)\n"
-    << "      for (i = b + 1; i < 5; ++i)\n"
-    << "        if (times[i] < times[b]) { float x = times[b]; times[b] = "
-       "times[i]; times[i] = x; }\n"
-    << "    if (*best < 0 || times[2] < best_ms) { *best = c; best_ms = "
-       "times[2]; }\n"
+    << "    for (tilec_b = 0; tilec_b < 5; ++tilec_b)\n"
+    << "      for (tilec_i = tilec_b + 1; tilec_i < 5; ++tilec_i)\n"
+    << "        if (tilec_times[tilec_i] < tilec_times[tilec_b]) { float tilec_x = tilec_times[tilec_b]; tilec_times[tilec_b] = "
+       "tilec_times[tilec_i]; tilec_times[tilec_i] = tilec_x; }\n"
+    << "    if (*tilec_best < 0 || tilec_times[2] < tilec_best_ms) { *tilec_best = tilec_c; tilec_best_ms = "
+       "tilec_times[2]; }\n"
     << "  }\n"
     << "  /* The outputs as the caller left them. */\n"
     << resetAndRestore("  ") << restore("  ");
   for (size_t j = 0; j < t.restoreArgs.size(); ++j)
-    c << "  if (saved[" << j << "])\n    cuMemFree(saved[" << j << "]);\n";
-  c << "  if (start)\n    cuEventDestroy(start);\n"
-    << "  if (stop)\n    cuEventDestroy(stop);\n"
-    << "  if (r == CUDA_SUCCESS && *best < 0) {\n"
+    c << "  if (tilec_saved[" << j << "])\n    cuMemFree(tilec_saved[" << j << "]);\n";
+  c << "  if (tilec_start)\n    cuEventDestroy(tilec_start);\n"
+    << "  if (tilec_stop)\n    cuEventDestroy(tilec_stop);\n"
+    << "  if (tilec_r == CUDA_SUCCESS && *tilec_best < 0) {\n"
     << "    tilec_error_text = \"" << kn
     << ": no autotune config could be launched\";\n"
     << "    return CUDA_ERROR_INVALID_VALUE;\n  }\n"
-    << "  return r;\n}\n\n";
+    << "  return tilec_r;\n}\n\n";
   c << "CUresult " << kn << "(CUstream stream, " << kn
     << "_grid_fn grid, void *grid_user" << argDecls(k0, n) << bytesDecls
     << ") {\n"
-    << "  long long key[" << numKeys << "] = {";
+    << "  long long tilec_key[" << numKeys << "] = {";
   if (t.keyArgs.empty())
     c << "0";
   for (size_t i = 0; i < t.keyArgs.size(); ++i)
     c << (i ? ", " : "") << "(long long)" << n[t.keyArgs[i]];
   c << "};\n"
-    << "  unsigned int g[3] = {1, 1, 1};\n"
-    << "  int config = -1, i;\n"
+    << "  unsigned int tilec_g[3] = {1, 1, 1};\n"
+    << "  int tilec_config = -1, tilec_i;\n"
     << "  if (!grid) {\n    tilec_error_text = \"" << kn
     << ": grid is NULL\";\n    return CUDA_ERROR_INVALID_VALUE;\n  }\n"
     << "  pthread_mutex_lock(&tilec_tune_mutex);\n"
-    << "  for (i = 0; i < 64 && config < 0; ++i)\n"
-    << "    if (tilec_tuned_table[i].used &&\n"
-    << "        memcmp(tilec_tuned_table[i].key, key, sizeof key) == 0)\n"
-    << "      config = tilec_tuned_table[i].config;\n"
+    << "  for (tilec_i = 0; tilec_i < 64 && tilec_config < 0; ++tilec_i)\n"
+    << "    if (tilec_tuned_table[tilec_i].used &&\n"
+    << "        memcmp(tilec_tuned_table[tilec_i].tilec_key, tilec_key, sizeof tilec_key) == 0)\n"
+    << "      tilec_config = tilec_tuned_table[tilec_i].config;\n"
     << "  pthread_mutex_unlock(&tilec_tune_mutex);\n"
-    << "  if (config < 0) {\n"
-    << "    CUresult r = tilec_tune(stream, grid, grid_user" << argUses(n)
-    << bytesUses << ", &config);\n"
-    << "    if (r != CUDA_SUCCESS)\n      return r;\n"
+    << "  if (tilec_config < 0) {\n"
+    << "    CUresult tilec_r = tilec_tune(stream, grid, grid_user" << argUses(n)
+    << bytesUses << ", &tilec_config);\n"
+    << "    if (tilec_r != CUDA_SUCCESS)\n      return tilec_r;\n"
     << "    pthread_mutex_lock(&tilec_tune_mutex);\n"
     << "    tilec_tuned_table[tilec_tuned_next].used = 1;\n"
-    << "    memcpy(tilec_tuned_table[tilec_tuned_next].key, key, sizeof key);\n"
-    << "    tilec_tuned_table[tilec_tuned_next].config = config;\n"
+    << "    memcpy(tilec_tuned_table[tilec_tuned_next].tilec_key, tilec_key, sizeof tilec_key);\n"
+    << "    tilec_tuned_table[tilec_tuned_next].config = tilec_config;\n"
     << "    tilec_tuned_next = (tilec_tuned_next + 1) % 64;\n"
     << "    pthread_mutex_unlock(&tilec_tune_mutex);\n"
     << "  }\n"
-    << "  tilec_last_config = config;\n"
-    << "  grid(config, g, grid_user);\n"
-    << "  return " << kn << "_config(config, stream, g[0], g[1], g[2]"
+    << "  tilec_last_config = tilec_config;\n"
+    << "  grid(tilec_config, tilec_g, grid_user);\n"
+    << "  return " << kn << "_config(tilec_config, stream, tilec_g[0], tilec_g[1], tilec_g[2]"
     << argUses(n) << ");\n}\n";
   source = c.str();
-  // string.h for memcmp/strcmp: after the header include.
+  // string.h for memcmp, memcpy and strcmp: after the header include.
   size_t at = source.find("#include <pthread.h>");
-  source.insert(at, "#include <stdlib.h>\n#include <string.h>\n");
+  source.insert(at, "#include <string.h>\n");
   return "";
 }
 

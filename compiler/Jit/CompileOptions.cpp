@@ -14,7 +14,10 @@
 #include "TilecVersion.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "compiler/Jit/EntryStore.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
@@ -28,7 +31,7 @@ namespace tilec {
 
 const char *compilerVersion() {
   return "tilec " TILEC_VERSION " (commit " TILEC_COMMIT
-         ", sources " TILEC_SOURCES ")";
+         ", sources " TILEC_SOURCES ", LLVM " LLVM_VERSION_STRING ")";
 }
 
 SourceLanguage resolveLanguage(SourceLanguage language,
@@ -171,34 +174,82 @@ PipelineOptions toPipelineOptions(const CompileOptions &options) {
 }
 
 namespace {
+/// A file whose bytes were read once: the compiler sees exactly what was
+/// hashed, even if the file changes while it compiles.
+class ReadOnceFile : public llvm::vfs::File {
+public:
+  ReadOnceFile(llvm::vfs::Status status, std::string contents)
+      : st(std::move(status)), contents(std::move(contents)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return st; }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+  getBuffer(const llvm::Twine &name, int64_t, bool, bool) override {
+    return llvm::MemoryBuffer::getMemBufferCopy(contents, name);
+  }
+  std::error_code close() override { return {}; }
+
+private:
+  llvm::vfs::Status st;
+  std::string contents;
+};
+
 /// The real (or given) file system, remembering every file opened for
-/// reading: the modules a compile imported.
+/// reading (with the SHA-256 of the bytes handed out) and every path
+/// looked for in vain: what the modules a compile imported depend on.
 class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
 public:
   explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<FileSystem> fs)
       : ProxyFileSystem(std::move(fs)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override {
+    auto result = ProxyFileSystem::status(path);
+    if (!result) {
+      std::string name = absolute(path);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (llvm::find(absent, name) == absent.end())
+        absent.push_back(name);
+    }
+    return result;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
   openFileForRead(const llvm::Twine &path) override {
     auto file = ProxyFileSystem::openFileForRead(path);
-    if (file) {
-      llvm::SmallString<256> abs;
-      path.toVector(abs);
-      (void)makeAbsolute(abs);
-      std::string name(abs.str());
+    if (!file)
+      return file;
+    auto st = (*file)->status();
+    auto buffer = (*file)->getBuffer(path, -1, false, false);
+    if (!st || !buffer)
+      return file;
+    std::string contents = (*buffer)->getBuffer().str();
+    std::string name = absolute(path);
+    {
       std::lock_guard<std::mutex> lock(mutex);
-      if (llvm::find(files, name) == files.end())
-        files.push_back(name);
+      auto it = llvm::find_if(files, [&](auto &f) { return f.first == name; });
+      if (it == files.end())
+        files.emplace_back(name, sha256Hex(contents));
     }
-    return file;
+    return std::unique_ptr<llvm::vfs::File>(
+        new ReadOnceFile(*st, std::move(contents)));
   }
-  std::vector<std::string> takeFiles() {
+  void take(CompileOutput &out) {
     std::lock_guard<std::mutex> lock(mutex);
-    return std::move(files);
+    out.filesRead = std::move(files);
+    // A path both absent and read (created meanwhile) is a read.
+    for (std::string &p : absent)
+      if (llvm::find_if(out.filesRead, [&](auto &f) { return f.first == p; }) ==
+          out.filesRead.end())
+        out.pathsAbsent.push_back(std::move(p));
   }
 
 private:
+  std::string absolute(const llvm::Twine &path) {
+    llvm::SmallString<256> abs;
+    path.toVector(abs);
+    (void)makeAbsolute(abs);
+    llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+    return std::string(abs.str());
+  }
   std::mutex mutex;
-  std::vector<std::string> files;
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> absent;
 };
 
 bool compileUnprotected(std::string_view source, std::string_view fileName,
@@ -350,7 +401,7 @@ bool compileToPTX(std::string_view source, std::string_view fileName,
                                   recording, out.ptx, out.diagnostics);
       },
       out.diagnostics);
-  out.filesRead = recording->takeFiles();
+  recording->take(out);
   if (!ok)
     out.ptx.clear();
   return ok;

@@ -35,10 +35,14 @@ struct CompileOutput {
   /// PTX with one `// tilec.kernel` metadata line per kernel.
   std::string ptx;
   /// Every file the compile read through the file system (modules an
-  /// import found, `__init__.py`s), absolute or as the import named it, in
-  /// the order first read: what the JIT's cache checks before reusing the
+  /// import found, `__init__.py`s), absolute, with the SHA-256 of the bytes
+  /// the compiler read: what the JIT's cache checks before reusing the
   /// result. The main source is text, not a file, and is not listed.
-  std::vector<std::string> filesRead;
+  std::vector<std::pair<std::string, std::string>> filesRead;
+  /// Every path the compile looked for and did not find (an import's
+  /// other candidates): a module appearing there later could change what
+  /// an import resolves to, so the cache checks they are still absent.
+  std::vector<std::string> pathsAbsent;
   /// Warnings and errors as `file:line:col: error: ...` with the source
   /// line and a caret; an "internal compiler error" line when the compiler
   /// crashed (runRecoveringFromCrashes).

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SHA256.h"
 
@@ -88,6 +89,13 @@ bool parseJitEntry(std::string_view bytes, JitEntry &e) {
 
 bool jitEntryDepsUnchanged(const JitEntry &e, std::string &changed) {
   for (const auto &[path, hash] : e.deps) {
+    if (hash == "absent") {
+      if (llvm::sys::fs::exists(path)) {
+        changed = path;
+        return false;
+      }
+      continue;
+    }
     auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
     if (!buf || sha256Hex((*buf)->getBuffer().str()) != hash) {
@@ -114,8 +122,8 @@ std::optional<JitEntry> EntryStore::usable(const std::string &key,
   }
   if (!jitEntryDepsUnchanged(e, changed)) {
     note(std::string("tilec: cache: the ") + where + " entry " + key +
-         " was compiled from '" + changed +
-         "', which has changed since; recompiling");
+         " depends on '" + changed +
+         "', which has changed (or appeared) since; recompiling");
     return std::nullopt;
   }
   return e;

@@ -27,7 +27,8 @@ struct JitEntry {
   /// A cubin (else PTX text).
   bool cubin = false;
   std::string image;
-  /// (path, SHA-256 of its contents) of each module the compile imported.
+  /// (path, SHA-256 of its contents) of each module the compile imported,
+  /// and (path, "absent") for each path it looked for in vain.
   std::vector<std::pair<std::string, std::string>> deps;
 };
 
@@ -40,7 +41,8 @@ bool parseJitEntry(std::string_view bytes, JitEntry &out);
 std::string sha256Hex(std::string_view data);
 
 /// Whether each module `entry` was compiled from still has the contents it
-/// had; else `changed` is the first that does not (or cannot be read).
+/// had and each path it found absent still is; else `changed` is the first
+/// that differs (or cannot be read).
 bool jitEntryDepsUnchanged(const JitEntry &entry, std::string &changed);
 
 /// The disk cache and the fleet cache together, as the JIT uses them.

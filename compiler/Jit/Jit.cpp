@@ -9,6 +9,7 @@
 #include "tilec/Jit.h"
 #include "compiler/Jit/Compiler.h"
 #include "compiler/Jit/EntryStore.h"
+#include "compiler/Target/PTX/PTXBackend.h"
 #include "tilec/Cache.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -68,6 +69,9 @@ struct Jit::Impl {
   std::string cacheDir;
   std::unique_ptr<RemoteCache> fleet;
   std::unique_ptr<EntryStore> store;
+  /// The tools' identity in the keys: ptxas and libdevice (by size, so
+  /// machines with the same toolkit share entries).
+  std::string tools;
   std::mutex mutex;
   std::unordered_map<std::string, std::shared_ptr<Slot>> table;
 
@@ -122,18 +126,11 @@ struct Jit::Impl {
     }
     JitEntry e;
     e.metadataJson = kernelMetadataToJson(kernels);
-    bool depsReadable = true;
-    for (const std::string &path : compiled.filesRead) {
-      auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                             /*RequiresNullTerminator=*/false);
-      // A module read through the file system that cannot be read back now
-      // is an entry that could never be checked: keep it out of the caches.
-      if (!buf) {
-        depsReadable = false;
-        break;
-      }
-      e.deps.emplace_back(path, sha256Hex((*buf)->getBuffer().str()));
-    }
+    // The bytes the compile read, hashed as it read them; the paths it
+    // found absent.
+    e.deps = std::move(compiled.filesRead);
+    for (std::string &path : compiled.pathsAbsent)
+      e.deps.emplace_back(std::move(path), "absent");
     if (!ptxas.empty()) {
       slot.status = assembleCubin(ptxas, effectiveArch(options), compiled.ptx,
                                   e.image);
@@ -144,7 +141,7 @@ struct Jit::Impl {
       e.image = std::move(compiled.ptx);
     }
     slot.status = load(e, display, slot);
-    if (slot.status && depsReadable)
+    if (slot.status)
       store->store(key, e);
   }
 };
@@ -185,15 +182,34 @@ Status Jit::create(std::shared_ptr<Context> context, const Options &options,
     impl->haveDiskCache = true;
     impl->cacheDir = impl->cache.directory();
   }
+  // The fleet cache: an explicit URL that cannot be used is an error; one
+  // from the environment a note (a cluster-wide setting must not stop a
+  // machine without libhiredis from compiling).
   std::string fleetUrl = options.fleetCache;
+  bool fromEnvironment = false;
   if (fleetUrl.empty())
-    if (const char *env = std::getenv("TILEC_FLEET_CACHE"))
+    if (const char *env = std::getenv("TILEC_FLEET_CACHE")) {
       fleetUrl = env;
+      fromEnvironment = true;
+    }
   if (!fleetUrl.empty() && fleetUrl != "none")
     if (Status s = RemoteCache::open(fleetUrl, RemoteCache::Options(),
                                      impl->fleet);
-        !s)
-      return Status::error("fleet cache '" + fleetUrl + "': " + s.message());
+        !s) {
+      if (!fromEnvironment)
+        return Status::error("fleet cache '" + fleetUrl + "': " + s.message());
+      impl->note("tilec: fleet cache $TILEC_FLEET_CACHE='" + fleetUrl +
+                 "' not used: " + s.message());
+    }
+  auto sizeOf = [](const std::string &path) -> std::string {
+    uint64_t size = 0;
+    if (path.empty() || llvm::sys::fs::file_size(path, size))
+      return "none";
+    return std::to_string(size);
+  };
+  impl->tools = "ptxas " + (impl->ptxas.empty() ? std::string("none")
+                                                 : sizeOf(impl->ptxas)) +
+                "\nlibdevice " + sizeOf(findLibdevice());
   Impl *raw = impl.get();
   impl->store = std::make_unique<EntryStore>(
       impl->haveDiskCache ? &impl->cache : nullptr, impl->fleet.get(),
@@ -207,13 +223,30 @@ const std::shared_ptr<Context> &Jit::context() const { return impl->context; }
 const std::string &Jit::ptxasPath() const { return impl->ptxas; }
 const std::string &Jit::cacheDirectory() const { return impl->cacheDir; }
 
+/// The path `p` made absolute against the working directory, without
+/// `.` and `..` (imports resolve relative to the file and to relative -I
+/// folders: the key must tell two working directories apart).
+static std::string absolutePath(StringRef p) {
+  llvm::SmallString<256> abs(p);
+  (void)llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  return std::string(abs.str());
+}
+
 std::string Jit::keyFor(std::string_view source, std::string_view fileName,
                         const CompileOptions &options,
                         SourceLanguage language) const {
   CompileOptions o = options;
   if (o.arch.empty())
     o.arch = impl->arch;
-  return compileKey(source, fileName, language, o);
+  language = resolveLanguage(language, fileName);
+  for (std::string &dir : o.importPaths)
+    dir = absolutePath(dir);
+  std::string key = compileKey(source, absolutePath(StringRef(fileName.data(), fileName.size())),
+                               language, o);
+  // What the key of the compiler's inputs does not cover: the tools of
+  // this Jit (ptxas, or none: a PTX entry; libdevice).
+  return sha256Hex(key + "\n" + impl->tools);
 }
 
 Status Jit::compile(std::string_view source, std::string_view fileName,
@@ -224,7 +257,7 @@ Status Jit::compile(std::string_view source, std::string_view fileName,
   if (o.arch.empty())
     o.arch = impl->arch;
   language = resolveLanguage(language, fileName);
-  std::string key = compileKey(source, fileName, language, o);
+  std::string key = keyFor(source, fileName, o, language);
 
   std::shared_ptr<Slot> slot;
   bool mine = false;
@@ -238,19 +271,29 @@ Status Jit::compile(std::string_view source, std::string_view fileName,
   }
   JitOrigin origin = JitOrigin::Memory;
   if (mine) {
+    // Whatever happens in fill (even an exception from the caller's note
+    // callback), the slot is finished and waiters wake.
+    bool filled = false;
+    llvm::scope_exit finish([&] {
+      if (!filled)
+        slot->status = Status::error("internal error: the compile of '" +
+                                     std::string(fileName) +
+                                     "' was interrupted");
+      if (!slot->status) {
+        // Failures are not remembered: the next call tries again (a
+        // ptxas or a disk that works by then).
+        std::lock_guard<std::mutex> lock(impl->mutex);
+        impl->table.erase(key);
+      }
+      {
+        std::lock_guard<std::mutex> lock(slot->mutex);
+        slot->done = true;
+      }
+      slot->ready.notify_all();
+    });
     impl->fill(key, source, fileName, language, o, *slot);
+    filled = true;
     origin = slot->origin;
-    if (!slot->status) {
-      // Failures are not remembered: the next call tries again (a ptxas
-      // or a disk that works by then).
-      std::lock_guard<std::mutex> lock(impl->mutex);
-      impl->table.erase(key);
-    }
-    {
-      std::lock_guard<std::mutex> lock(slot->mutex);
-      slot->done = true;
-    }
-    slot->ready.notify_all();
   } else {
     std::unique_lock<std::mutex> lock(slot->mutex);
     slot->ready.wait(lock, [&] { return slot->done; });

@@ -457,6 +457,37 @@ int main(int argc, char **argv) {
            "changed_import_recompiles",
            e1 + " | " + e2 + " | " + originName(r2.origin) + " | " +
                (notes.empty() ? "no note" : notes.front()));
+
+    // The same relative file name in two working directories whose
+    // helper modules differ: two keys, two kernels.
+    std::string other = makeTempDir();
+    writeFile(other + "/helpers.py", "import triton\nimport triton.language as tl\n\n"
+                                     "@triton.jit\ndef scale(x):\n    return x * 5.0\n");
+    writeFile(other + "/scaled.py", readFile(main));
+    char cwd[4096];
+    std::string back = getcwd(cwd, sizeof cwd) ? cwd : "/";
+    tilec::Kernel k3, k4;
+    tilec::JitResult r3, r4;
+    std::unique_ptr<tilec::Jit> c, d;
+    std::string e3 = "no chdir", e4;
+    if (chdir(dir.c_str()) == 0) {
+      s = tilec::Jit::create(ctx, jo, c);
+      if (s)
+        s = c->compileFile("scaled.py", o, k3, &r3);
+      e3 = s ? runScaled(k3, 3.0f) : s.message();
+    }
+    if (chdir(other.c_str()) == 0) {
+      s = tilec::Jit::create(ctx, jo, d);
+      if (s)
+        s = d->compileFile("scaled.py", o, k4, &r4);
+      e4 = s ? runScaled(k4, 5.0f) : s.message();
+    }
+    if (chdir(back.c_str()) != 0)
+      e4 += " (could not return to " + back + ")";
+    report(e3.empty() && e4.empty() && r3.key != r4.key &&
+               r4.origin == tilec::JitOrigin::Compiled,
+           "same_relative_name_two_directories",
+           e3 + " | " + e4 + " | " + originName(r4.origin));
   }
 
   // 9. Without ptxas: PTX, compiled by the driver.

@@ -113,20 +113,6 @@ translate(ModuleOp module, llvm::LLVMContext &ctx,
   return llvmModule;
 }
 
-/// The libdevice bitcode of the CUDA toolkit, or "" when not found.
-std::string findLibdevice() {
-  std::vector<std::string> candidates;
-  if (const char *p = std::getenv("TILEC_LIBDEVICE"))
-    candidates.push_back(p);
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *p = std::getenv(var))
-      candidates.push_back(std::string(p) + "/nvvm/libdevice/libdevice.10.bc");
-  candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
-  for (const std::string &c : candidates)
-    if (llvm::sys::fs::exists(c))
-      return c;
-  return "";
-}
 
 /// Links libdevice if `m` calls into it, and fails on any other function
 /// that is called but not defined (it would fail at ptxas or load time).
@@ -137,7 +123,7 @@ LogicalResult resolveExternals(llvm::Module &m, Location loc) {
         f.getName().starts_with("__nv_"))
       needsLibdevice = true;
   if (needsLibdevice) {
-    std::string path = findLibdevice();
+    std::string path = tilec::findLibdevice();
     if (path.empty()) {
       emitError(loc) << "the kernel calls libdevice math functions (__nv_*) "
                         "but libdevice.10.bc was not found; set "
@@ -272,6 +258,21 @@ LogicalResult tilec::emitLLVMIR(ModuleOp module, StringRef arch,
     return failure();
   (*m)->print(os, nullptr);
   return success();
+}
+
+/// The libdevice bitcode of the CUDA toolkit, or "" when not found.
+std::string tilec::findLibdevice() {
+  std::vector<std::string> candidates;
+  if (const char *p = std::getenv("TILEC_LIBDEVICE"))
+    candidates.push_back(p);
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *p = std::getenv(var))
+      candidates.push_back(std::string(p) + "/nvvm/libdevice/libdevice.10.bc");
+  candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  for (const std::string &c : candidates)
+    if (llvm::sys::fs::exists(c))
+      return c;
+  return "";
 }
 
 LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,

@@ -29,6 +29,12 @@ mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, llvm::StringRef arch,
 mlir::LogicalResult emitPTX(mlir::ModuleOp module, llvm::StringRef arch,
                             llvm::raw_ostream &os, bool fpFusion = true);
 
+/// The CUDA toolkit's libdevice bitcode that kernels calling `__nv_*`
+/// functions link: $TILEC_LIBDEVICE, else $CUDA_HOME/nvvm/libdevice,
+/// $CUDA_PATH/nvvm/libdevice, /usr/local/cuda/nvvm/libdevice
+/// (libdevice.10.bc); "" when none exists.
+std::string findLibdevice();
+
 } // namespace tilec
 
 #endif // TILEC_COMPILER_TARGET_PTX_PTXBACKEND_H

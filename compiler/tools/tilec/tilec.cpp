@@ -282,23 +282,31 @@ int runCacheCommand(int argc, char **argv) {
   return 0;
 }
 
-/// Writes `contents` to `path` (binary), reporting a failure.
-static bool writeFile(StringRef path, StringRef contents) {
+/// Writes each (path, contents) in binary, all or none: every file is
+/// opened first and kept only when all were written (a failure removes
+/// those already written), as for a single -o file. Reports a failure.
+static bool writeFiles(
+    const std::vector<std::pair<std::string, std::string>> &files) {
   std::string errorMessage;
-  auto out = openOutputFile(path, &errorMessage);
-  if (!out) {
-    llvm::errs() << "tilec: error: " << errorMessage << "\n";
-    return false;
+  std::vector<std::unique_ptr<llvm::ToolOutputFile>> outs;
+  for (const auto &[path, contents] : files) {
+    auto out = openOutputFile(path, &errorMessage);
+    if (!out) {
+      llvm::errs() << "tilec: error: " << errorMessage << "\n";
+      return false;
+    }
+    out->os() << contents;
+    out->os().flush();
+    if (out->os().has_error()) {
+      llvm::errs() << "tilec: error: cannot write '" << path
+                   << "': " << out->os().error().message() << "\n";
+      out->os().clear_error();
+      return false;
+    }
+    outs.push_back(std::move(out));
   }
-  out->os() << contents;
-  out->os().flush();
-  if (out->os().has_error()) {
-    llvm::errs() << "tilec: error: cannot write '" << path
-                 << "': " << out->os().error().message() << "\n";
-    out->os().clear_error();
-    return false;
-  }
-  out->keep();
+  for (auto &out : outs)
+    out->keep();
   return true;
 }
 
@@ -343,6 +351,7 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
       to->push_back(size_t(i));
     }
   std::string base = outputFilename;
+  std::vector<std::pair<std::string, std::string>> files;
   for (size_t i = 0; i < info.configs.size(); ++i) {
     tilec::CompileOptions one = options;
     one.autotuneConfig = int(i);
@@ -376,9 +385,8 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
     name += "num_warps=" + std::to_string(c.numWarps) +
             ", num_stages=" + std::to_string(c.numStages);
     std::string stem = base + ".config" + std::to_string(i);
-    if (!writeFile(stem + ".cubin", cubin) ||
-        !writeFile(stem + ".json", tilec::kernelMetadataToJson(kernels)))
-      return 1;
+    files.emplace_back(stem + ".cubin", cubin);
+    files.emplace_back(stem + ".json", tilec::kernelMetadataToJson(kernels));
     tuned.configInfos.push_back(kernels.front());
     tuned.cubins.push_back(std::move(cubin));
     tuned.configNames.push_back(name);
@@ -395,9 +403,9 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
     llvm::errs() << "tilec: error: --aot: " << problem << "\n";
     return 1;
   }
-  return writeFile(base + ".h", header) && writeFile(base + ".c", csource)
-             ? 0
-             : 1;
+  files.emplace_back(base + ".h", header);
+  files.emplace_back(base + ".c", csource);
+  return writeFiles(files) ? 0 : 1;
 }
 
 /// --emit=cubin and --aot: PTX, ptxas, the metadata sidecar, and for --aot
@@ -461,10 +469,13 @@ static int writeCubin(
       return 1;
     }
   }
-  if (!writeFile(cubinPath, cubin) ||
-      !writeFile(base + ".json", tilec::kernelMetadataToJson(kernels)))
-    return 1;
-  if (aot && (!writeFile(base + ".h", header) || !writeFile(base + ".c", source)))
+  std::vector<std::pair<std::string, std::string>> files = {
+      {cubinPath, cubin}, {base + ".json", tilec::kernelMetadataToJson(kernels)}};
+  if (aot) {
+    files.emplace_back(base + ".h", header);
+    files.emplace_back(base + ".c", source);
+  }
+  if (!writeFiles(files))
     return 1;
   return 0;
 }
@@ -625,8 +636,20 @@ int main(int argc, char **argv) {
     return fail();
   }
 
+  if (aot && emitStage.getNumOccurrences()) {
+    llvm::errs() << "tilec: error: --aot writes a cubin, its metadata and C "
+                    "sources; it cannot be combined with --emit\n";
+    return fail();
+  }
   if (aot)
     emitStage = Stage::Cubin;
+  if (!aot && emitStage == Stage::Cubin && outputFilename != "-" &&
+      !StringRef(outputFilename).ends_with(".cubin")) {
+    llvm::errs() << "tilec: error: --emit=cubin needs -o FILE.cubin (the "
+                    "metadata goes in FILE.json), found -o '"
+                 << outputFilename << "'\n";
+    return fail();
+  }
   if (emitStage == Stage::Cubin && outputFilename == "-") {
     llvm::errs() << "tilec: error: "
                  << (aot ? "--aot needs -o PREFIX (it writes PREFIX.cubin, "

@@ -163,9 +163,12 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
       << out.diagnostics;
   EXPECT_NE(out.ptx.find("// tilec.kernel name=k num_warps=4"),
             std::string::npos);
-  EXPECT_NE(std::find(out.filesRead.begin(), out.filesRead.end(),
-                      "/src/helpers.py"),
-            out.filesRead.end());
+  auto read = std::find_if(out.filesRead.begin(), out.filesRead.end(),
+                           [](auto &f) { return f.first == "/src/helpers.py"; });
+  ASSERT_NE(read, out.filesRead.end());
+  EXPECT_EQ(read->second.size(), 64u); // the SHA-256 of what was read
+  // Candidates looked for in vain are recorded too.
+  EXPECT_FALSE(out.pathsAbsent.empty());
 }
 
 TEST(CompileToPTX, ErrorsAreLocatedAndOptionsChecked) {
