@@ -181,8 +181,8 @@ std::string refusal(const std::vector<AotKernel> &kernels,
            "' does not give a C identifier for the module's functions; "
            "choose an -o name of letters, digits and '_'";
   for (const AotKernel &k : kernels) {
-    if (!isCIdentifier(k.info.name) || reserved(k.info.name))
-      return "kernel '" + k.info.name +
+    if (!isCIdentifier(k.cName()) || reserved(k.cName()))
+      return "kernel '" + k.cName() +
              "' cannot name a C launch function (not an identifier, or a "
              "name that cuda.h, the C headers the launchers include or the "
              "generated code use: cu*, CU*, str*, mem*, pthread_*, time, "
@@ -191,8 +191,8 @@ std::string refusal(const std::vector<AotKernel> &kernels,
          {"", "_config", "_config_name", "_config_int", "_tuned_config",
           "_grid_fn", "_num_configs"})
       for (const char *own : {"_load", "_error"})
-        if (k.info.name + suffix == prefix + own)
-          return "kernel '" + k.info.name + "' collides with the module's '" +
+        if (k.cName() + suffix == prefix + own)
+          return "kernel '" + k.cName() + "' collides with the module's '" +
                  prefix + own + "' function; choose another -o name";
     if (!k.info.launchMaps.empty())
       return "kernel '" + k.info.name +
@@ -394,19 +394,20 @@ std::string generateAot(const std::vector<AotKernel> &kernels,
   // Global names a parameter must not shadow.
   std::set<std::string> globals = {prefix + "_load", prefix + "_error"};
   for (const AotKernel &k : kernels)
-    globals.insert(k.info.name);
+    globals.insert(k.cName());
   for (const AotKernel &k : kernels) {
     std::vector<std::string> n = launcherNames(k, globals);
-    h << "\n/* " << k.info.name << ": " << kernelComment(k.info)
+    h << "\n/* " << k.cName() << ": kernel " << k.info.name << ", "
+      << kernelComment(k.info)
       << ".\n * Launches over grid (grid_x, grid_y, grid_z) on `stream`; "
          "fp16/bf16\n * scalars are passed as their bit patterns. Returns "
          "CUDA_ERROR_INVALID_VALUE,\n * with "
       << prefix
       << "_error() saying why, for an empty grid, a null or misaligned\n"
          " * pointer, or an integer that breaks its signature's fact. */\n"
-      << "CUresult " << k.info.name << "(" << kGridDecl << argDecls(k, n)
+      << "CUresult " << k.cName() << "(" << kGridDecl << argDecls(k, n)
       << ");\n";
-    fns.emplace_back(0, k.info.name, "tilec_fn_" + k.info.name,
+    fns.emplace_back(0, k.info.name, "tilec_fn_" + k.cName(),
                      k.info.sharedBytes);
   }
   emitHeaderEnd(h, guard);
@@ -414,7 +415,7 @@ std::string generateAot(const std::vector<AotKernel> &kernels,
   std::ostringstream c;
   emitSourceStart(c, prefix, headerName, provenance, {cubin}, fns);
   for (const AotKernel &k : kernels)
-    emitLauncher(c, k, launcherNames(k, globals), k.info.name, "tilec_fn_" + k.info.name,
+    emitLauncher(c, k, launcherNames(k, globals), k.cName(), "tilec_fn_" + k.cName(),
                  prefix, /*isStatic=*/false);
   source = c.str();
   return "";
@@ -430,6 +431,7 @@ std::string generateAotAutotuned(const AotAutotuned &t,
     AotKernel k;
     k.info = info;
     k.paramNames = t.paramNames;
+    k.launcherName = t.launcherName;
     all.push_back(std::move(k));
   }
   if (all.empty())
@@ -437,7 +439,7 @@ std::string generateAotAutotuned(const AotAutotuned &t,
   if (std::string why = refusal(all, prefix); !why.empty())
     return why;
   const AotKernel &k0 = all.front();
-  const std::string &kn = k0.info.name;
+  const std::string &kn = k0.cName();
   std::set<std::string> globals = {prefix + "_load", prefix + "_error", kn,
                                    "config"};
   for (const char *suffix : {"_config", "_config_name", "_config_int",
@@ -517,7 +519,7 @@ std::string generateAotAutotuned(const AotAutotuned &t,
   std::ostringstream c;
   std::vector<std::tuple<size_t, std::string, std::string, uint32_t>> fns;
   for (size_t i = 0; i < numConfigs; ++i)
-    fns.emplace_back(i, kn, "tilec_fn_" + kn + "_" + std::to_string(i),
+    fns.emplace_back(i, k0.info.name, "tilec_fn_" + kn + "_" + std::to_string(i),
                      all[i].info.sharedBytes);
   emitSourceStart(c, prefix, headerName, provenance, t.cubins, fns);
   for (size_t i = 0; i < numConfigs; ++i)

@@ -30,6 +30,11 @@ namespace tilec {
 struct AotKernel {
   KernelInfo info;
   std::vector<std::string> paramNames;
+  /// The launch function's name (tilec --aot-name); empty: the kernel's.
+  std::string launcherName;
+  const std::string &cName() const {
+    return launcherName.empty() ? info.name : launcherName;
+  }
 };
 
 /// Whether `name` is a C identifier that is not a C or C++ keyword.
@@ -59,6 +64,9 @@ struct AotAutotuned {
   std::vector<std::string> paramNames;
   /// key=, reset_to_zero= and restore_value= as argument indices.
   std::vector<size_t> keyArgs, resetArgs, restoreArgs;
+  /// The launch functions' base name (tilec --aot-name); empty: the
+  /// kernel's.
+  std::string launcherName;
 };
 
 /// The header and source for an autotuned kernel `k`: `k_config(i, ...)`

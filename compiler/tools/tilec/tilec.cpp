@@ -224,6 +224,13 @@ cl::opt<bool> aot(
              "libcuda (docs/runtime.md)"),
     cl::init(false), cl::cat(tilecCategory));
 
+cl::opt<std::string> aotName(
+    "aot-name",
+    cl::desc("With --aot: the name of the launch function (default: the "
+             "kernel's), so that several specializations of one kernel can "
+             "be linked into one program; one --kernel only"),
+    cl::value_desc("NAME"), cl::init(""), cl::cat(tilecCategory));
+
 int fail() { return 1; }
 } // namespace
 
@@ -236,7 +243,10 @@ int runCacheCommand(int argc, char **argv) {
     StringRef a(argv[i]);
     if (a == "--dir" && i + 1 < argc)
       dir = argv[++i];
-    else if (a.consume_front("--dir="))
+    else if (a == "--dir") {
+      llvm::errs() << "tilec: error: --dir needs a folder (--dir DIR)\n";
+      return 1;
+    } else if (a.consume_front("--dir="))
       dir = a.str();
     else if (a == "-h" || a == "--help")
       action = "help";
@@ -329,6 +339,7 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
     return -1;
   tilec::AotAutotuned tuned;
   tuned.paramNames = info.paramNames;
+  tuned.launcherName = aotName;
   auto argIndex = [&](const std::string &name) -> int {
     for (size_t i = 0; i < info.paramNames.size(); ++i)
       if (info.paramNames[i] == name)
@@ -455,6 +466,7 @@ static int writeCubin(
         a.paramNames.push_back(name);
         arg += p.isTensorDesc ? 2 * p.block.size() : 1;
       }
+      a.launcherName = aotName;
       aotKernels.push_back(std::move(a));
     }
     std::string prefix = llvm::sys::path::filename(base).str();
@@ -639,6 +651,11 @@ int main(int argc, char **argv) {
   if (aot && emitStage.getNumOccurrences()) {
     llvm::errs() << "tilec: error: --aot writes a cubin, its metadata and C "
                     "sources; it cannot be combined with --emit\n";
+    return fail();
+  }
+  if (!aotName.empty() && (!aot || kernelNames.size() > 1)) {
+    llvm::errs() << "tilec: error: --aot-name names the launch function of "
+                    "one kernel compiled with --aot\n";
     return fail();
   }
   if (aot)
