@@ -48,6 +48,16 @@ cc -std=c11 -O2 -Wall -Wextra -Werror -I"$out/src" -I"$cuda/include" \
   test/CLI/Inputs/aot_autotune_main.c "$out/src/sum.c" -L"$cuda/lib64/stubs" -lcuda \
   -o "$out/bin/aot_autotune_main"
 
+# A GEMM whose operand loads are TMA copies: the launcher encodes the maps.
+"$build/bin/tilec" test/GPU/kernels/py/matmul.py --kernel matmul_kernel \
+  --signature '*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1' \
+  -DBLOCK_M=128 -DBLOCK_N=128 -DBLOCK_K=64 -DGROUP_M=8 -DNUM_STAGES=3 \
+  -DACC_INT32=False -DUPCAST_FP16=False -DINPUT_PRECISION=tf32 --num-warps 4 \
+  --num-stages 3 --aot -o "$out/src/mm" 2>/dev/null
+cc -std=c11 -O2 -Wall -Wextra -Werror -I"$out/src" -I"$cuda/include" \
+  test/CLI/Inputs/aot_gemm_main.c "$out/src/mm.c" -L"$cuda/lib64/stubs" -lcuda \
+  -o "$out/bin/aot_gemm_main"
+
 xz -T2 -6 "$out/prefix/lib/libtilec_jit.so"
 cp scripts/run-jit.sh "$out/run-jit.sh"
 du -sh "$out"

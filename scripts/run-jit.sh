@@ -38,6 +38,8 @@ ldd "$here/bin/aot_main" | grep -v -E "libc.so|ld-linux|vdso|libcuda|libm.so|lib
 cat "$logs/aot.log"
 "$here/bin/aot_autotune_main" > "$logs/aot-autotune.log" 2>&1 || status=1
 cat "$logs/aot-autotune.log"
+"$here/bin/aot_gemm_main" > "$logs/aot-gemm.log" 2>&1 || { echo "aot_gemm_main exited with $?"; status=1; }
+cat "$logs/aot-gemm.log"
 
 echo "== summary"
 sed -n '/^timing/,$p' "$logs/jit-tests.log"

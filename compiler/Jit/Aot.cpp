@@ -120,6 +120,23 @@ bool reserved(const std::string &name) {
   return name.size() > 2 && name.compare(name.size() - 2, 2, "_t") == 0;
 }
 
+/// Names a launcher parameter cannot take: what the launchers' bodies
+/// use (their own parameters, tilec_* locals, cu*/CU* calls and types,
+/// memcmp/memcpy/strcmp, NULL and the *_t types) -- a parameter shadowing
+/// anything else is harmless. (reserved() is the stricter rule for the
+/// global names.)
+bool reservedParam(const std::string &name) {
+  static const std::set<std::string> exact = {
+      "stream", "grid_x", "grid_y", "grid_z", "grid", "grid_user", "NULL",
+      "bool", "true", "false", "memcmp", "memcpy", "strcmp"};
+  if (exact.count(name))
+    return true;
+  for (const char *p : {"_", "tilec_", "cu", "CU"})
+    if (name.rfind(p, 0) == 0)
+      return true;
+  return name.size() > 2 && name.compare(name.size() - 2, 2, "_t") == 0;
+}
+
 } // namespace
 
 bool isCIdentifier(const std::string &name) {
@@ -141,7 +158,7 @@ std::vector<std::string> launcherNames(const AotKernel &k,
   std::set<std::string> seen(globals);
   for (size_t i = 0; i < k.info.signature.params.size(); ++i) {
     std::string name = i < k.paramNames.size() ? k.paramNames[i] : "";
-    if (!isCIdentifier(name) || reserved(name) || seen.count(name))
+    if (!isCIdentifier(name) || reservedParam(name) || seen.count(name))
       name = "arg" + std::to_string(i);
     while (seen.count(name))
       name += "_";
@@ -194,12 +211,10 @@ std::string refusal(const std::vector<AotKernel> &kernels,
         if (k.cName() + suffix == prefix + own)
           return "kernel '" + k.cName() + "' collides with the module's '" +
                  prefix + own + "' function; choose another -o name";
-    if (!k.info.launchMaps.empty())
-      return "kernel '" + k.info.name +
-             "' takes tensor maps the launch encodes (launch_maps), which "
-             "--aot does not generate yet; compile it with "
-             "--tma-pointer-loads=false (and without device-side tensor "
-             "descriptors)";
+    for (const LaunchMap &m : k.info.launchMaps)
+      if (m.param.tmaNanFill && !isFloat(m.param.type))
+        return "kernel '" + k.info.name +
+               "' has a launch map with NaN fill of integers";
     for (const ParamType &p : k.info.signature.params)
       if (p.isTensorDesc)
         return "kernel '" + k.info.name +
@@ -291,6 +306,87 @@ void emitSourceStart(
     << "const char *" << prefix << "_error(void) { return tilec_error_text; }\n";
 }
 
+/// The CUtensorMapDataType enumerator of `t` (as the runtime's
+/// encodeTensorMap).
+const char *tensorMapType(ScalarType t) {
+  switch (t) {
+  case ScalarType::FP16: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+  case ScalarType::BF16: return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+  case ScalarType::FP32: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+  case ScalarType::FP64: return "CU_TENSOR_MAP_DATA_TYPE_FLOAT64";
+  case ScalarType::I32: return "CU_TENSOR_MAP_DATA_TYPE_INT32";
+  case ScalarType::U32: return "CU_TENSOR_MAP_DATA_TYPE_UINT32";
+  case ScalarType::I64: return "CU_TENSOR_MAP_DATA_TYPE_INT64";
+  case ScalarType::U64: return "CU_TENSOR_MAP_DATA_TYPE_UINT64";
+  case ScalarType::I16:
+  case ScalarType::U16: return "CU_TENSOR_MAP_DATA_TYPE_UINT16";
+  default: return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
+  }
+}
+
+/// A launch map's postfix expression as a C expression over the
+/// launcher's parameters, with the runtime's evaluateLaunchMap semantics:
+/// values are 64-bit unsigned, an argument sign- or zero-extended as its
+/// type, a 32-bit token's result truncated to 32 bits, max signed at the
+/// token's width, the result sign-extended when 32-bit (unless zext).
+std::string mapExpr(const LaunchMap::Expr &expr, const AotKernel &k,
+                    const std::vector<std::string> &n) {
+  using Token = LaunchMap::Token;
+  std::vector<std::string> stack;
+  auto low32 = [](const std::string &v) {
+    return "((" + v + ") & 0xffffffffULL)";
+  };
+  auto sext32 = [](const std::string &v) {
+    return "((uint64_t)(int64_t)(int32_t)(uint32_t)(" + v + "))";
+  };
+  for (const Token &t : expr) {
+    std::string r;
+    switch (t.kind) {
+    case Token::Arg: {
+      const ParamType &p = k.info.signature.params[size_t(t.value)];
+      r = isSigned(p.type) ? "((uint64_t)(int64_t)" + n[size_t(t.value)] + ")"
+                           : "((uint64_t)" + n[size_t(t.value)] + ")";
+      break;
+    }
+    case Token::Const:
+      r = "((uint64_t)" + std::to_string(t.value) + "LL)";
+      break;
+    case Token::SExt:
+      r = sext32(stack.back());
+      stack.pop_back();
+      break;
+    case Token::ZExt:
+    case Token::Trunc:
+      r = low32(stack.back());
+      stack.pop_back();
+      break;
+    default: {
+      std::string b = stack.back();
+      stack.pop_back();
+      std::string a = stack.back();
+      stack.pop_back();
+      if (t.kind == Token::Max) {
+        std::string sa = t.width == 32 ? "(int64_t)(int32_t)(uint32_t)(" + a + ")"
+                                       : "(int64_t)(" + a + ")";
+        std::string sb = t.width == 32 ? "(int64_t)(int32_t)(uint32_t)(" + b + ")"
+                                       : "(int64_t)(" + b + ")";
+        r = "((uint64_t)(" + sa + " > " + sb + " ? " + sa + " : " + sb + "))";
+      } else {
+        const char *op = t.kind == Token::Add ? " + "
+                         : t.kind == Token::Sub ? " - " : " * ";
+        r = "(" + a + op + b + ")";
+      }
+      break;
+    }
+    }
+    stack.push_back(t.width == 32 ? low32(r) : r);
+  }
+  const Token &last = expr.back();
+  return last.width == 32 && last.kind != Token::ZExt
+             ? "(int64_t)" + sext32(stack.back())
+             : "(int64_t)(" + stack.back() + ")";
+}
+
 /// A launcher `fnName` (static when `isStatic`) of `k` through CUfunction
 /// `var`: load, the checks, the launch.
 void emitLauncher(std::ostringstream &c, const AotKernel &k,
@@ -339,31 +435,98 @@ void emitLauncher(std::ostringstream &c, const AotKernel &k,
         << fail(what + ": the value is not 1 as the signature " + p.str() +
                 " requires");
   }
-  if (!n.empty()) {
-    c << "  void *tilec_params[" << n.size() << "] = {";
+  // Launch maps: the tensor each reads, evaluated from the arguments as
+  // the kernel computes it (the runtime's evaluateLaunchMap), checked as
+  // TMA requires, encoded with cuTensorMapEncodeTiled (as the runtime's
+  // encodeTensorMap), passed after the arguments.
+  size_t numMaps = k.info.launchMaps.size();
+  if (numMaps)
+    c << "  CUtensorMap tilec_maps[" << numMaps << "];\n";
+  for (size_t m = 0; m < numMaps; ++m) {
+    const LaunchMap &lm = k.info.launchMaps[m];
+    std::string base = n[lm.base];
+    std::string what = kn + ": launch map " + std::to_string(m) +
+                       " (the tensor descriptor of argument " +
+                       std::to_string(lm.base) + ", " + base + ")";
+    size_t rank = lm.shape.size();
+    c << "  {\n    int64_t tilec_size[" << rank << "], tilec_stride["
+      << rank << "];\n    cuuint64_t tilec_dims[" << rank
+      << "], tilec_strides[" << std::max<size_t>(rank, 2) - 1
+      << "];\n    cuuint32_t tilec_box[" << rank << "], tilec_one[" << rank
+      << "];\n    CUresult tilec_e;\n    int tilec_d;\n";
+    for (size_t d = 0; d < rank; ++d) {
+      c << "    tilec_size[" << d << "] = " << mapExpr(lm.shape[d], k, n)
+        << ";\n";
+      if (d + 1 < rank)
+        c << "    tilec_stride[" << d << "] = " << mapExpr(lm.strides[d], k, n)
+          << ";\n";
+      else
+        c << "    tilec_stride[" << d << "] = 1;\n";
+    }
+    unsigned elem = byteSize(lm.param.type);
+    c << "    if (" << base << " % 16u != 0) "
+      << fail(what + ": the base is not 16-byte aligned (as TMA requires)")
+      << "    for (tilec_d = 0; tilec_d < " << rank << "; ++tilec_d) {\n"
+      << "      if (tilec_size[tilec_d] < 1 || tilec_size[tilec_d] > 2147483647) "
+      << fail(what + ": a size outside 1 to 2^31 - 1")
+      << "      if (tilec_d + 1 < " << rank
+      << " && (tilec_stride[tilec_d] < 1 || (uint64_t)tilec_stride[tilec_d] >= "
+         "(1ULL << 40) / "
+      << elem << " || ((uint64_t)tilec_stride[tilec_d] * " << elem
+      << ") % 16 != 0)) "
+      << fail(what + ": a stride that is not a positive multiple of 16 "
+                     "bytes below 2^40 bytes (as TMA requires)")
+      << "    }\n";
+    for (size_t d = 0; d < rank; ++d) {
+      c << "    tilec_dims[" << d << "] = (cuuint64_t)tilec_size[" << rank - 1 - d
+        << "];\n    tilec_box[" << d << "] = " << lm.param.tmaBox[rank - 1 - d]
+        << ";\n    tilec_one[" << d << "] = 1;\n";
+      if (d + 1 < rank)
+        c << "    tilec_strides[" << d << "] = (cuuint64_t)tilec_stride["
+          << rank - 2 - d << "] * " << elem << ";\n";
+    }
+    const char *swizzle = lm.param.tmaSwizzle == 128 ? "CU_TENSOR_MAP_SWIZZLE_128B"
+                          : lm.param.tmaSwizzle == 64 ? "CU_TENSOR_MAP_SWIZZLE_64B"
+                                                      : "CU_TENSOR_MAP_SWIZZLE_32B";
+    c << "    tilec_e = cuTensorMapEncodeTiled(&tilec_maps[" << m << "], "
+      << tensorMapType(lm.param.type) << ", " << rank << ", (void *)(uintptr_t)"
+      << base << ", tilec_dims, tilec_strides, tilec_box, tilec_one, "
+      << "CU_TENSOR_MAP_INTERLEAVE_NONE, " << swizzle
+      << ", CU_TENSOR_MAP_L2_PROMOTION_L2_256B, "
+      << (lm.param.tmaNanFill ? "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"
+                              : "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE")
+      << ");\n    if (tilec_e != CUDA_SUCCESS) {\n      tilec_error_text = \""
+      << cString(what + ": cuTensorMapEncodeTiled failed (see the CUresult)")
+      << "\";\n      return tilec_e;\n    }\n  }\n";
+  }
+  size_t numParams = n.size() + numMaps;
+  if (numParams) {
+    c << "  void *tilec_params[" << numParams << "] = {";
     for (size_t i = 0; i < n.size(); ++i)
       c << (i ? ", " : "") << "&" << n[i];
+    for (size_t m = 0; m < numMaps; ++m)
+      c << (n.size() + m ? ", " : "") << "&tilec_maps[" << m << "]";
     c << "};\n";
   }
   c << "  tilec_error_text = \"\";\n";
   std::string threads = std::to_string(k.info.numWarps * 32);
-  const char *params = n.empty() ? "NULL" : "tilec_params";
+  const char *params = numParams == 0 ? "NULL" : "tilec_params";
   if (k.info.clusterSize > 1) {
     c << "  if (grid_x % " << k.info.clusterSize << " == 0) {\n"
-      << "    CUlaunchAttribute attr;\n"
-      << "    CUlaunchConfig config;\n"
-      << "    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
-      << "    attr.value.clusterDim.x = " << k.info.clusterSize << ";\n"
-      << "    attr.value.clusterDim.y = 1;\n"
-      << "    attr.value.clusterDim.z = 1;\n"
-      << "    config.gridDimX = grid_x;\n    config.gridDimY = grid_y;\n"
-      << "    config.gridDimZ = grid_z;\n"
-      << "    config.blockDimX = " << threads << ";\n"
-      << "    config.blockDimY = 1;\n    config.blockDimZ = 1;\n"
-      << "    config.sharedMemBytes = " << k.info.sharedBytes << ";\n"
-      << "    config.hStream = stream;\n    config.attrs = &attr;\n"
-      << "    config.numAttrs = 1;\n"
-      << "    return cuLaunchKernelEx(&config, " << var << ", " << params
+      << "    CUlaunchAttribute tilec_attr;\n"
+      << "    CUlaunchConfig tilec_launch;\n"
+      << "    tilec_attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;\n"
+      << "    tilec_attr.value.clusterDim.x = " << k.info.clusterSize << ";\n"
+      << "    tilec_attr.value.clusterDim.y = 1;\n"
+      << "    tilec_attr.value.clusterDim.z = 1;\n"
+      << "    tilec_launch.gridDimX = grid_x;\n    tilec_launch.gridDimY = grid_y;\n"
+      << "    tilec_launch.gridDimZ = grid_z;\n"
+      << "    tilec_launch.blockDimX = " << threads << ";\n"
+      << "    tilec_launch.blockDimY = 1;\n    tilec_launch.blockDimZ = 1;\n"
+      << "    tilec_launch.sharedMemBytes = " << k.info.sharedBytes << ";\n"
+      << "    tilec_launch.hStream = stream;\n    tilec_launch.attrs = &tilec_attr;\n"
+      << "    tilec_launch.numAttrs = 1;\n"
+      << "    return cuLaunchKernelEx(&tilec_launch, " << var << ", " << params
       << ", NULL);\n  }\n";
   }
   c << "  return cuLaunchKernel(" << var << ", grid_x, grid_y, grid_z, "
