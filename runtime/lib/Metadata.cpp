@@ -17,6 +17,7 @@
 #include "Detail.h"
 #include "Guard.h"
 
+#include <new>
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -28,11 +29,46 @@ using namespace tilec;
 // Status
 //===----------------------------------------------------------------------===//
 
+Status::Rep *Status::make() noexcept {
+  Rep *r = new (std::nothrow) Rep();
+  return r ? r : outOfMemory();
+}
+
+Status::Rep *Status::copy(const Rep *rep) noexcept {
+  if (!rep)
+    return nullptr;
+  if (rep == outOfMemory())
+    return outOfMemory();
+  try {
+    return new Rep(*rep);
+  } catch (...) {
+    return outOfMemory();
+  }
+}
+
+void Status::RepDeleter::operator()(Rep *rep) const noexcept {
+  if (rep != outOfMemory())
+    delete rep;
+}
+
+// The Rep of statuses whose own could not be allocated; built at first
+// use (its string fits the small-string buffer).
+Status::Rep *Status::outOfMemory() noexcept {
+  static Rep rep{0, "out of memory", ""};
+  return &rep;
+}
+
 Status Status::error(std::string message) {
   Status s;
-  s.failed = true;
-  s.text = std::move(message);
+  s.rep.reset(make());
+  if (s.rep.get() != outOfMemory())
+    s.rep->text = std::move(message);
   return s;
+}
+
+const std::string &Status::empty() {
+  static const std::string none;
+  return none;
 }
 
 Status Status::formatDriverError(std::string_view call, int result,
@@ -64,8 +100,10 @@ Status Status::formatDriverError(std::string_view call, int result,
            "later call on it fails until the process resets the device's "
            "primary context or exits";
   Status s = error(std::move(msg));
-  s.call = std::string(call);
-  s.result = result;
+  if (s.rep.get() != outOfMemory()) {
+    s.rep->call = std::string(call);
+    s.rep->result = result;
+  }
   return s;
 }
 

@@ -37,8 +37,18 @@ namespace tilec {
 /// its CUresult, so a caller can tell "no driver/GPU" from other failures.
 class [[nodiscard]] Status {
 public:
-  /// An ok status.
+  /// An ok status (no allocation: an ok Status is a null pointer, so the
+  /// launch path's statuses cost nothing).
   Status() = default;
+  Status(const Status &other) : rep(copy(other.rep.get())) {}
+  Status &operator=(const Status &other) {
+    if (this != &other)
+      rep.reset(copy(other.rep.get()));
+    return *this;
+  }
+  Status(Status &&) noexcept = default;
+  Status &operator=(Status &&) noexcept = default;
+  ~Status() = default;
   static Status success() { return Status(); }
   /// An error with `message` (lowercase, no trailing period).
   static Status error(std::string message);
@@ -57,24 +67,36 @@ public:
 
   /// Appends `text` to an error's message (no-op when ok), e.g. a JIT log.
   void appendToMessage(std::string_view text) {
-    if (failed)
-      this->text += text;
+    if (rep)
+      rep->text += text;
   }
 
-  bool ok() const { return !failed; }
+  bool ok() const { return !rep; }
   explicit operator bool() const { return ok(); }
   /// The error message; empty when ok.
-  const std::string &message() const { return text; }
+  const std::string &message() const { return rep ? rep->text : empty(); }
   /// The driver call that failed ("" when the error is not a driver error).
-  const std::string &driverCall() const { return call; }
+  const std::string &driverCall() const { return rep ? rep->call : empty(); }
   /// The CUresult of the failed driver call (CUDA_SUCCESS otherwise).
-  int driverResult() const { return result; }
+  int driverResult() const { return rep ? rep->result : 0; }
 
 private:
-  bool failed = false;
-  int result = 0;
-  std::string text;
-  std::string call;
+  struct Rep {
+    int result = 0;
+    std::string text;
+    std::string call;
+  };
+  /// Frees a Rep (not the shared one of an allocation failure).
+  struct RepDeleter {
+    void operator()(Rep *rep) const noexcept;
+  };
+  static const std::string &empty();
+  /// A new Rep, or on allocation failure a shared one saying "out of
+  /// memory": never null, never throws.
+  static Rep *make() noexcept;
+  static Rep *copy(const Rep *rep) noexcept;
+  static Rep *outOfMemory() noexcept;
+  std::unique_ptr<Rep, RepDeleter> rep;
 };
 
 //===----------------------------------------------------------------------===//
