@@ -565,11 +565,13 @@ bool tilec::compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
   return ok;
 }
 
-bool tilec::compileTritonToPTXUnprotected(
+bool tilec::withSourceContext(
     llvm::StringRef source, llvm::StringRef fileName,
-    llvm::ArrayRef<frontend::KernelOptions> kernels,
-    const PipelineOptions &options, std::string &ptx,
-    std::string &diagnostics) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+    unsigned errorLimit, std::string &diagnostics,
+    llvm::function_ref<bool(llvm::SourceMgr &, MLIRContext &,
+                            llvm::raw_ostream &)>
+        body) {
   MLIRContext ctx(MLIRContext::Threading::DISABLED);
   prepareContext(ctx);
   llvm::SourceMgr sourceMgr;
@@ -577,30 +579,46 @@ bool tilec::compileTritonToPTXUnprotected(
       llvm::MemoryBuffer::getMemBufferCopy(source, fileName), llvm::SMLoc());
   // Errors in imported modules show their source lines from where the
   // modules were read.
-  if (!kernels.empty() && kernels.front().fileSystem)
-    sourceMgr.setVirtualFileSystem(kernels.front().fileSystem);
+  if (fileSystem)
+    sourceMgr.setVirtualFileSystem(fileSystem);
   llvm::raw_string_ostream diagStream(diagnostics);
-  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream,
-                              kernels.empty() ? kDefaultErrorLimit
-                                              : kernels.front().errorLimit);
+  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream, errorLimit);
   struct Finish {
     DiagnosticReporter &r;
     ~Finish() { r.finish(); }
   } finishAtEnd{reporter};
-  if (!isSupportedArch(options.arch)) {
-    diagStream << "error: unsupported arch '" << options.arch
-               << "'; expected one of " << getSupportedTargetNames() << "\n";
-    return false;
-  }
-  // Host code evaluated for autotune configs sees the target compiled for.
-  std::vector<frontend::KernelOptions> kernelsForArch(kernels.begin(),
-                                                     kernels.end());
-  for (frontend::KernelOptions &k : kernelsForArch)
-    k.arch = options.arch;
-  OwningOpRef<ModuleOp> module =
-      importTritonKernels(sourceMgr, &ctx, kernelsForArch);
-  if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
-    return false;
-  llvm::raw_string_ostream ptxStream(ptx);
-  return succeeded(emitPTX(*module, options.arch, ptxStream, options.fpFusion));
+  return body(sourceMgr, ctx, diagStream);
+}
+
+bool tilec::compileTritonToPTXUnprotected(
+    llvm::StringRef source, llvm::StringRef fileName,
+    llvm::ArrayRef<frontend::KernelOptions> kernels,
+    const PipelineOptions &options, std::string &ptx,
+    std::string &diagnostics) {
+  return withSourceContext(
+      source, fileName, kernels.empty() ? nullptr : kernels.front().fileSystem,
+      kernels.empty() ? kDefaultErrorLimit : kernels.front().errorLimit,
+      diagnostics,
+      [&](llvm::SourceMgr &sourceMgr, MLIRContext &ctx,
+          llvm::raw_ostream &diagStream) {
+        if (!isSupportedArch(options.arch)) {
+          diagStream << "error: unsupported arch '" << options.arch
+                     << "'; expected one of " << getSupportedTargetNames()
+                     << "\n";
+          return false;
+        }
+        // Host code evaluated for autotune configs sees the target
+        // compiled for.
+        std::vector<frontend::KernelOptions> kernelsForArch(kernels.begin(),
+                                                           kernels.end());
+        for (frontend::KernelOptions &k : kernelsForArch)
+          k.arch = options.arch;
+        OwningOpRef<ModuleOp> module =
+            importTritonKernels(sourceMgr, &ctx, kernelsForArch);
+        if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
+          return false;
+        llvm::raw_string_ostream ptxStream(ptx);
+        return succeeded(
+            emitPTX(*module, options.arch, ptxStream, options.fpFusion));
+      });
 }

@@ -118,6 +118,20 @@ bool compileTritonToPTX(llvm::StringRef source, llvm::StringRef fileName,
                         const PipelineOptions &options, std::string &ptx,
                         std::string &diagnostics);
 
+/// Runs `body` with an MLIR context prepared for tilec (prepareContext), a
+/// source manager whose main buffer is `source` (named `fileName`) and
+/// whose other files come from `fileSystem` (null: the real one), and a
+/// DiagnosticReporter printing every diagnostic to `diagnostics` (at most
+/// `errorLimit` errors; 0: no limit). The common frame of the in-process
+/// compiles; returns what `body` returns.
+bool withSourceContext(
+    llvm::StringRef source, llvm::StringRef fileName,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+    unsigned errorLimit, std::string &diagnostics,
+    llvm::function_ref<bool(llvm::SourceMgr &, mlir::MLIRContext &,
+                            llvm::raw_ostream &)>
+        body);
+
 /// compileTritonToPTX without the crash recovery (what it runs inside
 /// runRecoveringFromCrashes).
 bool compileTritonToPTXUnprotected(

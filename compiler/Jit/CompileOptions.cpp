@@ -265,31 +265,112 @@ bool compileUnprotected(std::string_view source, std::string_view fileName,
     return compileTritonToPTXUnprotected(text, name, kernel, pipeline, ptx,
                                          diagnostics);
   }
-  MLIRContext ctx(MLIRContext::Threading::DISABLED);
-  prepareContext(ctx);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
-                               llvm::SMLoc());
-  llvm::raw_string_ostream diagStream(diagnostics);
-  DiagnosticReporter reporter(sourceMgr, &ctx, diagStream, options.errorLimit);
-  struct Finish {
-    DiagnosticReporter &r;
-    ~Finish() { r.finish(); }
-  } finishAtEnd{reporter};
-  bool looksLikePython = false;
-  OwningOpRef<ModuleOp> module =
-      parseTileFile(sourceMgr, &ctx, options.numWarps, options.maxOperations,
-                    &looksLikePython);
-  if (!module && looksLikePython)
-    diagStream << "note: the source looks like a Triton-language file and "
-                  "was read as MLIR; name it .py or pass the Python language\n";
-  if (!module || failed(runPipeline(*module, Stage::LLVMDialect, pipeline)))
-    return false;
-  llvm::raw_string_ostream ptxStream(ptx);
-  return succeeded(
-      emitPTX(*module, pipeline.arch, ptxStream, pipeline.fpFusion));
+  return withSourceContext(
+      text, name, fs, options.errorLimit, diagnostics,
+      [&](llvm::SourceMgr &sourceMgr, MLIRContext &ctx,
+          llvm::raw_ostream &diagStream) {
+        bool looksLikePython = false;
+        OwningOpRef<ModuleOp> module =
+            parseTileFile(sourceMgr, &ctx, options.numWarps,
+                          options.maxOperations, &looksLikePython);
+        if (!module && looksLikePython)
+          diagStream << "note: the source looks like a Triton-language file "
+                        "and was read as MLIR; name it .py or pass the "
+                        "Python language\n";
+        if (!module ||
+            failed(runPipeline(*module, Stage::LLVMDialect, pipeline)))
+          return false;
+        llvm::raw_string_ostream ptxStream(ptx);
+        return succeeded(
+            emitPTX(*module, pipeline.arch, ptxStream, pipeline.fpFusion));
+      });
 }
 } // namespace
+
+std::string describeAutotuneConfig(
+    const std::vector<std::pair<std::string, std::string>> &constexprs,
+    unsigned numWarps, unsigned numStages) {
+  std::string s;
+  for (const auto &[name, value] : constexprs)
+    s += name + "=" + value + ", ";
+  return s + "num_warps=" + std::to_string(numWarps) +
+         ", num_stages=" + std::to_string(numStages);
+}
+
+std::string autotuneArgIndices(const KernelInspection &info,
+                               std::vector<size_t> &keyArgs,
+                               std::vector<size_t> &resetArgs,
+                               std::vector<size_t> &restoreArgs) {
+  auto index = [&](const std::string &name) -> int {
+    for (size_t i = 0; i < info.paramNames.size(); ++i)
+      if (info.paramNames[i] == name)
+        return int(i);
+    return -1;
+  };
+  for (const std::string &k : info.key)
+    if (int i = index(k); i >= 0)
+      keyArgs.push_back(size_t(i));
+  for (auto [names, to] : {std::pair{&info.resetToZero, &resetArgs},
+                           std::pair{&info.restoreValue, &restoreArgs}})
+    for (const std::string &n : *names) {
+      int i = index(n);
+      if (i < 0)
+        return n;
+      to->push_back(size_t(i));
+    }
+  return "";
+}
+
+/// What inspectTritonKernel reads of the imported kernel `func`.
+static void readInspection(tile::FuncOp func, KernelInspection &out) {
+  // One name per parameter: a descriptor's arguments share theirs.
+  for (BlockArgument arg : func.getArguments()) {
+    auto name = dyn_cast<NameLoc>(arg.getLoc());
+    std::string n = name ? name.getName().str() : std::string();
+    if (out.paramNames.empty() || out.paramNames.back() != n || n.empty())
+      out.paramNames.push_back(n);
+  }
+  auto autotune = func->getAttrOfType<DictionaryAttr>("tile.autotune");
+  if (!autotune)
+    return;
+  auto names = [](Attribute a, std::vector<std::string> &to) {
+    if (auto list = dyn_cast_or_null<ArrayAttr>(a))
+      for (Attribute n : list)
+        if (auto s = dyn_cast<StringAttr>(n))
+          to.push_back(s.str());
+  };
+  names(autotune.get("key"), out.key);
+  names(autotune.get("reset_to_zero"), out.resetToZero);
+  names(autotune.get("restore_value"), out.restoreValue);
+  if (auto configs = dyn_cast_or_null<ArrayAttr>(autotune.get("configs")))
+    for (Attribute c : configs) {
+      auto dict = dyn_cast<DictionaryAttr>(c);
+      if (!dict)
+        continue;
+      KernelInspection::Config config;
+      if (auto w = dyn_cast_or_null<IntegerAttr>(dict.get("num_warps")))
+        config.numWarps = unsigned(w.getInt());
+      if (auto st = dyn_cast_or_null<IntegerAttr>(dict.get("num_stages")))
+        config.numStages = unsigned(st.getInt());
+      if (auto values =
+              dyn_cast_or_null<DictionaryAttr>(dict.get("constexprs")))
+        for (NamedAttribute v : values) {
+          std::string text;
+          if (auto b = dyn_cast<BoolAttr>(v.getValue()))
+            text = b.getValue() ? "True" : "False";
+          else if (auto i = dyn_cast<IntegerAttr>(v.getValue()))
+            text = std::to_string(i.getInt());
+          else if (auto f = dyn_cast<FloatAttr>(v.getValue()))
+            text = std::to_string(f.getValueAsDouble());
+          else if (auto str = dyn_cast<StringAttr>(v.getValue()))
+            text = "'" + str.str() + "'";
+          else
+            text = "None";
+          config.constexprs.emplace_back(v.getName().str(), text);
+        }
+      out.configs.push_back(std::move(config));
+    }
+}
 
 bool inspectTritonKernel(std::string_view source, std::string_view fileName,
                          const CompileOptions &options, KernelInspection &out,
@@ -302,81 +383,28 @@ bool inspectTritonKernel(std::string_view source, std::string_view fileName,
   }
   return runRecoveringFromCrashes(
       [&] {
-        MLIRContext ctx(MLIRContext::Threading::DISABLED);
-        prepareContext(ctx);
-        llvm::SourceMgr sourceMgr;
-        sourceMgr.AddNewSourceBuffer(
-            llvm::MemoryBuffer::getMemBufferCopy(
-                StringRef(source.data(), source.size()),
-                StringRef(fileName.data(), fileName.size())),
-            llvm::SMLoc());
-        llvm::raw_string_ostream diagStream(diagnostics);
-        DiagnosticReporter reporter(sourceMgr, &ctx, diagStream,
-                                    options.errorLimit);
-        struct Finish {
-          DiagnosticReporter &r;
-          ~Finish() { r.finish(); }
-        } finishAtEnd{reporter};
-        frontend::KernelOptions kernel = toKernelOptions(options);
-        OwningOpRef<ModuleOp> module =
-            importTritonKernels(sourceMgr, &ctx, kernel);
-        if (!module)
-          return false;
-        tile::FuncOp func;
-        module->walk([&](tile::FuncOp f) {
-          if (!func && (options.kernel.empty() || f.getName() == options.kernel))
-            func = f;
-        });
-        if (!func)
-          return false;
-        // One name per parameter: a descriptor's arguments share theirs.
-        for (BlockArgument arg : func.getArguments()) {
-          auto name = dyn_cast<NameLoc>(arg.getLoc());
-          std::string n = name ? name.getName().str() : std::string();
-          if (out.paramNames.empty() || out.paramNames.back() != n || n.empty())
-            out.paramNames.push_back(n);
-        }
-        auto autotune = func->getAttrOfType<DictionaryAttr>("tile.autotune");
-        if (!autotune)
-          return true;
-        auto names = [](Attribute a, std::vector<std::string> &to) {
-          if (auto list = dyn_cast_or_null<ArrayAttr>(a))
-            for (Attribute n : list)
-              if (auto s = dyn_cast<StringAttr>(n))
-                to.push_back(s.str());
-        };
-        names(autotune.get("key"), out.key);
-        names(autotune.get("reset_to_zero"), out.resetToZero);
-        names(autotune.get("restore_value"), out.restoreValue);
-        if (auto configs = dyn_cast_or_null<ArrayAttr>(autotune.get("configs")))
-          for (Attribute c : configs) {
-            auto dict = dyn_cast<DictionaryAttr>(c);
-            if (!dict)
-              continue;
-            KernelInspection::Config config;
-            if (auto w = dyn_cast_or_null<IntegerAttr>(dict.get("num_warps")))
-              config.numWarps = unsigned(w.getInt());
-            if (auto st = dyn_cast_or_null<IntegerAttr>(dict.get("num_stages")))
-              config.numStages = unsigned(st.getInt());
-            if (auto values =
-                    dyn_cast_or_null<DictionaryAttr>(dict.get("constexprs")))
-              for (NamedAttribute v : values) {
-                std::string text;
-                if (auto b = dyn_cast<BoolAttr>(v.getValue()))
-                  text = b.getValue() ? "True" : "False";
-                else if (auto i = dyn_cast<IntegerAttr>(v.getValue()))
-                  text = std::to_string(i.getInt());
-                else if (auto f = dyn_cast<FloatAttr>(v.getValue()))
-                  text = std::to_string(f.getValueAsDouble());
-                else if (auto str = dyn_cast<StringAttr>(v.getValue()))
-                  text = "'" + str.str() + "'";
-                else
-                  text = "None";
-                config.constexprs.emplace_back(v.getName().str(), text);
-              }
-            out.configs.push_back(std::move(config));
-          }
-        return true;
+        return withSourceContext(
+            StringRef(source.data(), source.size()),
+            StringRef(fileName.data(), fileName.size()), nullptr,
+            options.errorLimit, diagnostics,
+            [&](llvm::SourceMgr &sourceMgr, MLIRContext &ctx,
+                llvm::raw_ostream &) {
+              frontend::KernelOptions kernel = toKernelOptions(options);
+              OwningOpRef<ModuleOp> module =
+                  importTritonKernels(sourceMgr, &ctx, kernel);
+              if (!module)
+                return false;
+              tile::FuncOp func;
+              module->walk([&](tile::FuncOp f) {
+                if (!func &&
+                    (options.kernel.empty() || f.getName() == options.kernel))
+                  func = f;
+              });
+              if (!func)
+                return false;
+              readInspection(func, out);
+              return true;
+            });
       },
       diagnostics);
 }

@@ -78,6 +78,21 @@ struct KernelInspection {
   std::vector<std::string> key, resetToZero, restoreValue;
 };
 
+/// "BLOCK=128, num_warps=4, num_stages=3": a config as the autotuners
+/// (the JIT's and tilec --aot's) describe it.
+std::string describeAutotuneConfig(
+    const std::vector<std::pair<std::string, std::string>> &constexprs,
+    unsigned numWarps, unsigned numStages);
+
+/// `info`'s key=, reset_to_zero= and restore_value= as argument indices
+/// (its paramNames). A key name that is not a run-time parameter (a
+/// constexpr) is left out: the compile key fixes it. Returns "" or the
+/// first buffer name that is not a run-time parameter.
+std::string autotuneArgIndices(const KernelInspection &info,
+                               std::vector<size_t> &keyArgs,
+                               std::vector<size_t> &resetArgs,
+                               std::vector<size_t> &restoreArgs);
+
 /// Imports kernel `options.kernel` of Python `source` (the front end only,
 /// config 0) and reads its parameters and autotune data. False after an
 /// error, with the messages in `diagnostics`.

@@ -504,11 +504,7 @@ Status SpecializingKernel::launch(const Grid &grid, const Arg *args,
 namespace tilec {
 
 std::string AutotuneConfig::str() const {
-  std::string s;
-  for (const auto &[name, value] : constexprs)
-    s += name + "=" + value + ", ";
-  return s + "num_warps=" + std::to_string(numWarps) +
-         ", num_stages=" + std::to_string(numStages);
+  return describeAutotuneConfig(constexprs, numWarps, numStages);
 }
 
 int64_t AutotuneConfig::intValue(const std::string &name,
@@ -631,10 +627,8 @@ static Status finishCreate(std::shared_ptr<AutotunedKernel::State> st,
                            AutotunedKernel &out) {
   CompileOptions untuned = st->options;
   untuned.autotuneConfig = -1;
-  if (untuned.arch.empty())
-    untuned.arch = st->jit->deviceArch();
-  st->keyPrefix = compileKey(st->source, st->fileName, SourceLanguage::Auto,
-                             untuned);
+  // The Jit's key: absolute paths, the device's arch, the tools.
+  st->keyPrefix = st->jit->keyFor(st->source, st->fileName, untuned);
   if (!st->fromDecorator)
     for (const AutotuneConfig &c : st->configs)
       st->keyPrefix += "|" + c.str();
@@ -670,25 +664,12 @@ Status AutotunedKernel::create(Jit &jit, std::string source,
   }
   // Names to argument indices. A key name that is not a run-time
   // parameter (a constexpr) is fixed by the options: in the compile key.
-  auto index = [&](const std::string &name) -> int {
-    for (size_t i = 0; i < st->paramNames.size(); ++i)
-      if (st->paramNames[i] == name)
-        return int(i);
-    return -1;
-  };
-  for (const std::string &k : info.key)
-    if (int i = index(k); i >= 0)
-      st->keyArgs.push_back(size_t(i));
-  for (auto [names, to] : {std::pair{&info.resetToZero, &st->resetArgs},
-                           std::pair{&info.restoreValue, &st->restoreArgs}})
-    for (const std::string &n : *names) {
-      int i = index(n);
-      if (i < 0)
-        return Status::error("kernel '" + st->options.kernel +
-                             "': autotune buffer '" + n +
-                             "' is not a run-time parameter");
-      to->push_back(size_t(i));
-    }
+  if (std::string bad = autotuneArgIndices(info, st->keyArgs, st->resetArgs,
+                                           st->restoreArgs);
+      !bad.empty())
+    return Status::error("kernel '" + st->options.kernel +
+                         "': autotune buffer '" + bad +
+                         "' is not a run-time parameter");
   if (Status s = finishCreate(st, out); !s)
     return s;
   out.state = std::move(st);
@@ -935,7 +916,7 @@ Status AutotunedKernel::launch(const GridFunction &grid, const Arg *args,
                            " arguments (its autotune key), found " +
                            std::to_string(numArgs));
   std::string tkey = st.tuningKey(args);
-  std::string diskKey = sha256Hex(std::string(kTuneMagic) + tkey);
+  std::string diskKey; // computed on a memory miss only
   AutotuneResult local;
   AutotuneResult &r = result ? *result : local;
   r = AutotuneResult();
@@ -948,6 +929,8 @@ Status AutotunedKernel::launch(const GridFunction &grid, const Arg *args,
     }
   }
   Jit::Impl &jit = st.jit->internals();
+  if (config < 0)
+    diskKey = sha256Hex(std::string(kTuneMagic) + tkey);
   if (config < 0 && jit.haveDiskCache) {
     DiskCache::Lookup found;
     if (jit.cache.lookup(diskKey, found) && found.payload) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Cache.h"
+#include "Detail.h"
 
 #include <algorithm>
 #include <atomic>
@@ -138,6 +139,49 @@ uint64_t DiskCache::fnv1a(std::string_view data, uint64_t seed) {
   return h;
 }
 
+std::string detail::frameCacheValue(const char (&magic)[8],
+                                    std::string_view key,
+                                    std::string_view payload) {
+  std::string out;
+  out.reserve(cacheValueHeaderSize(key) + payload.size());
+  out.append(magic, sizeof magic);
+  for (int i = 0; i < 4; ++i)
+    out.push_back(char((key.size() >> (8 * i)) & 0xff));
+  out.append(key);
+  putU64(out, payload.size());
+  putU64(out, DiskCache::fnv1a(payload, DiskCache::fnv1a(key)));
+  out.append(payload);
+  return out;
+}
+
+size_t detail::cacheValueHeaderSize(std::string_view key) {
+  return 8 + 4 + key.size() + 16;
+}
+
+std::string detail::checkCacheValue(const char (&magic)[8],
+                                    std::string_view key,
+                                    std::string_view value,
+                                    const char *notFramed) {
+  size_t fixed = sizeof magic + 4;
+  if (value.size() < fixed || std::memcmp(value.data(), magic, sizeof magic))
+    return notFramed;
+  uint32_t keyLen = 0;
+  for (int i = 0; i < 4; ++i)
+    keyLen |= uint32_t(uint8_t(value[sizeof magic + i])) << (8 * i);
+  if (keyLen > 128 || value.size() < fixed + keyLen + 16)
+    return "is truncated";
+  if (value.substr(fixed, keyLen) != key)
+    return "holds another key";
+  size_t at = fixed + keyLen;
+  uint64_t length = getU64(value, at), checksum = getU64(value, at + 8);
+  std::string_view payload = value.substr(at + 16);
+  if (payload.size() != length)
+    return payload.size() < length ? "is truncated" : "has trailing bytes";
+  if (DiskCache::fnv1a(payload, DiskCache::fnv1a(key)) != checksum)
+    return "fails its checksum";
+  return {};
+}
+
 bool DiskCache::isValidKey(std::string_view key) {
   if (key.size() < 16 || key.size() > 128)
     return false;
@@ -201,23 +245,13 @@ Status DiskCache::lookup(std::string_view key, Lookup &out) const {
     ::unlink(path.c_str());
     return Status::success();
   };
-  size_t header = sizeof kMagic + 4;
-  if (data.size() < header || std::memcmp(data.data(), kMagic, sizeof kMagic))
-    return bad("is not a tilec cache entry (or of another format version)");
-  uint32_t keyLen = 0;
-  for (int i = 0; i < 4; ++i)
-    keyLen |= uint32_t(uint8_t(data[sizeof kMagic + i])) << (8 * i);
-  if (keyLen > 128 || data.size() < header + keyLen + 16)
-    return bad("is truncated");
-  if (std::string_view(data).substr(header, keyLen) != key)
-    return bad("holds another key");
-  size_t at = header + keyLen;
-  uint64_t length = getU64(data, at), checksum = getU64(data, at + 8);
-  std::string_view payload = std::string_view(data).substr(at + 16);
-  if (payload.size() != length)
-    return bad(payload.size() < length ? "is truncated" : "has trailing bytes");
-  if (fnv1a(payload, fnv1a(key)) != checksum)
-    return bad("fails its checksum");
+  if (std::string why = detail::checkCacheValue(
+          kMagic, key, data,
+          "is not a tilec cache entry (or of another format version)");
+      !why.empty())
+    return bad(why.c_str());
+  std::string_view payload =
+      std::string_view(data).substr(detail::cacheValueHeaderSize(key));
   // A hit: the entry is recently used (LRU eviction reads mtime).
   ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
   out.payload = std::string(payload);
@@ -231,13 +265,7 @@ Status DiskCache::store(std::string_view key, std::string_view payload) {
   std::string folder = dir + "/" + std::string(key.substr(0, 2));
   if (::mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST)
     return ioError("cannot create cache folder", folder, errno);
-  std::string data(kMagic, sizeof kMagic);
-  for (int i = 0; i < 4; ++i)
-    data.push_back(char((key.size() >> (8 * i)) & 0xff));
-  data.append(key);
-  putU64(data, payload.size());
-  putU64(data, fnv1a(payload, fnv1a(key)));
-  data.append(payload);
+  std::string data = detail::frameCacheValue(kMagic, key, payload);
 
   // A temporary file unique to this process and call, in the entry's
   // folder (one file system, so the rename is atomic).

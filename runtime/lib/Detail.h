@@ -25,6 +25,25 @@
 namespace tilec::detail {
 
 //===----------------------------------------------------------------------===//
+// Cache values (Cache.cpp; the disk and the fleet cache frame theirs alike)
+//===----------------------------------------------------------------------===//
+
+/// `payload` framed for `key`: `magic` (8 bytes: a format tag and version),
+/// the key's length (4 bytes, little-endian) and bytes, the payload's
+/// length and the FNV-1a checksum of key and payload (8 bytes each), the
+/// payload.
+std::string frameCacheValue(const char (&magic)[8], std::string_view key,
+                            std::string_view payload);
+/// The size of the frame before the payload, for `key`.
+size_t cacheValueHeaderSize(std::string_view key);
+/// Why `value` is not a frame of `key` with `magic` ("" when it is: the
+/// payload follows cacheValueHeaderSize(key) bytes): `notFramed` (another
+/// format, or not a value at all), "is truncated", "holds another key",
+/// "has trailing bytes", "fails its checksum".
+std::string checkCacheValue(const char (&magic)[8], std::string_view key,
+                            std::string_view value, const char *notFramed);
+
+//===----------------------------------------------------------------------===//
 // Metadata fields (Metadata.cpp)
 //===----------------------------------------------------------------------===//
 

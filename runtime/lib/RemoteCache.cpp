@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/RemoteCache.h"
+#include "Detail.h"
 #include "tilec/Cache.h"
 
 #include <algorithm>
@@ -299,44 +300,16 @@ private:
 /// "TILECR" + format version 1, then a NUL: the first 8 bytes of a value.
 constexpr char kMagic[8] = {'T', 'I', 'L', 'E', 'C', 'R', '\1', '\0'};
 
-void putU64(std::string &out, uint64_t v) {
-  for (int i = 0; i < 8; ++i)
-    out.push_back(char((v >> (8 * i)) & 0xff));
-}
-
-uint64_t getU64(std::string_view in, size_t at) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i)
-    v |= uint64_t(uint8_t(in[at + i])) << (8 * i);
-  return v;
-}
-
-/// The header's size for `key`: magic, key length (4), key, length and
-/// checksum (8 each).
+/// The frame's size before the payload.
 size_t headerSize(std::string_view key) {
-  return sizeof kMagic + 4 + key.size() + 16;
+  return detail::cacheValueHeaderSize(key);
 }
 
 /// Why `value` is not a valid value of `key` (empty when it is).
 std::string checkValue(std::string_view key, std::string_view value) {
-  size_t fixed = sizeof kMagic + 4;
-  if (value.size() < fixed || std::memcmp(value.data(), kMagic, sizeof kMagic))
-    return "is not a tilec fleet cache value (or of another format version)";
-  uint32_t keyLen = 0;
-  for (int i = 0; i < 4; ++i)
-    keyLen |= uint32_t(uint8_t(value[sizeof kMagic + i])) << (8 * i);
-  if (keyLen > 128 || value.size() < fixed + keyLen + 16)
-    return "is truncated";
-  if (value.substr(fixed, keyLen) != key)
-    return "holds another key";
-  size_t at = fixed + keyLen;
-  uint64_t length = getU64(value, at), checksum = getU64(value, at + 8);
-  std::string_view payload = value.substr(at + 16);
-  if (payload.size() != length)
-    return payload.size() < length ? "is truncated" : "has trailing bytes";
-  if (DiskCache::fnv1a(payload, DiskCache::fnv1a(key)) != checksum)
-    return "fails its checksum";
-  return {};
+  return detail::checkCacheValue(
+      kMagic, key, value,
+      "is not a tilec fleet cache value (or of another format version)");
 }
 
 Status invalidKey(std::string_view key) {
@@ -627,15 +600,7 @@ Status RemoteCache::put(std::string_view key, std::string_view payload) {
                          " bytes is larger than " +
                          std::to_string(st.options.maxValueBytes) +
                          " bytes (maxValueBytes); not stored");
-  std::string value;
-  value.reserve(headerSize(key) + payload.size());
-  value.append(kMagic, sizeof kMagic);
-  for (int i = 0; i < 4; ++i)
-    value.push_back(char((key.size() >> (8 * i)) & 0xff));
-  value.append(key);
-  putU64(value, payload.size());
-  putU64(value, DiskCache::fnv1a(payload, DiskCache::fnv1a(key)));
-  value.append(payload);
+  std::string value = detail::frameCacheValue(kMagic, key, payload);
   std::string redisKey = st.options.keyPrefix + std::string(key);
 
   std::lock_guard<std::mutex> lock(st.mutex);

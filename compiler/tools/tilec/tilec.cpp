@@ -340,27 +340,14 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
   tilec::AotAutotuned tuned;
   tuned.paramNames = info.paramNames;
   tuned.launcherName = aotName;
-  auto argIndex = [&](const std::string &name) -> int {
-    for (size_t i = 0; i < info.paramNames.size(); ++i)
-      if (info.paramNames[i] == name)
-        return int(i);
-    return -1;
-  };
-  for (const std::string &k : info.key)
-    if (int i = argIndex(k); i >= 0)
-      tuned.keyArgs.push_back(size_t(i));
-  for (auto [names, to] : {std::pair{&info.resetToZero, &tuned.resetArgs},
-                           std::pair{&info.restoreValue, &tuned.restoreArgs}})
-    for (const std::string &n : *names) {
-      int i = argIndex(n);
-      if (i < 0) {
-        llvm::errs() << "tilec: error: --aot: autotune buffer '" << n
-                     << "' is not a run-time parameter of '" << options.kernel
-                     << "'\n";
-        return 1;
-      }
-      to->push_back(size_t(i));
-    }
+  if (std::string bad = tilec::autotuneArgIndices(
+          info, tuned.keyArgs, tuned.resetArgs, tuned.restoreArgs);
+      !bad.empty()) {
+    llvm::errs() << "tilec: error: --aot: autotune buffer '" << bad
+                 << "' is not a run-time parameter of '" << options.kernel
+                 << "'\n";
+    return 1;
+  }
   std::string base = outputFilename;
   std::vector<std::pair<std::string, std::string>> files;
   for (size_t i = 0; i < info.configs.size(); ++i) {
@@ -390,11 +377,8 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
       return 1;
     }
     const tilec::KernelInspection::Config &c = info.configs[i];
-    std::string name;
-    for (const auto &[k, v] : c.constexprs)
-      name += k + "=" + v + ", ";
-    name += "num_warps=" + std::to_string(c.numWarps) +
-            ", num_stages=" + std::to_string(c.numStages);
+    std::string name =
+        tilec::describeAutotuneConfig(c.constexprs, c.numWarps, c.numStages);
     std::string stem = base + ".config" + std::to_string(i);
     files.emplace_back(stem + ".cubin", cubin);
     files.emplace_back(stem + ".json", tilec::kernelMetadataToJson(kernels));
