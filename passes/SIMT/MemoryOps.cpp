@@ -33,12 +33,24 @@ using namespace tilec::simt;
 namespace {
 
 /// How a memory op's elements are accessed: chunks of `vec` registers.
+Type memoryType(Type elem);
+
 struct AccessPlan {
   int64_t numElems = 1;
   /// Registers per access, as the pointers allow.
   int64_t vec = 1;
   /// Registers over which the mask is proven constant (<= vec).
   int64_t maskVec = 1;
+  /// Registers (a multiple of vec) whose elements are consecutive in
+  /// memory, the first at an index that is a multiple of `run`: the
+  /// accesses of such a run address off its first pointer with immediate
+  /// offsets (`[ %rd + 6 ]`), so that a thread keeps one 64-bit address per
+  /// run, not per access -- what keeps a kernel whose accesses cannot be
+  /// vectorized (an unaligned row) from holding an address register per
+  /// element.
+  int64_t run = 1;
+  /// Bytes of one element in memory.
+  int64_t elementBytes = 1;
 };
 
 AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axis) {
@@ -65,6 +77,12 @@ AccessPlan planAccess(Value ptr, Value mask, const ModuleAxisInfo &axis) {
   plan.vec = std::max<int64_t>(1, axis.getPtrVectorWidth(ptr, dim, perThread));
   plan.maskVec = std::max<int64_t>(
       1, std::min(plan.vec, axis.getMaskConstancy(mask, dim)));
+  plan.elementBytes = getElementBytes(memoryType(
+      tile::getElementTypeOrSelf(tile::getPointeeTypeOf(type))));
+  AxisInfo info = axis.getAxisInfo(ptr);
+  if (unsigned(dim) < info.getRank())
+    plan.run = std::max(plan.vec, int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(
+                                      1, std::min(perThread, info.getContiguity(dim)))))));
   return plan;
 }
 
@@ -160,20 +178,33 @@ Value toMemory(OpBuilder &b, Location loc, Value v, Type elem) {
   return arith::ExtUIOp::create(b, loc, t, v);
 }
 
-/// Loads one chunk: `addr` (i64), optional predicate and `other` chunk.
-/// `space`: the state space and qualifiers after `ld` (".global", or with a
-/// cache operator or eviction priority, ".volatile.global").
-Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value other,
-                Type elem, int64_t vec, StringRef space = ".global") {
+/// `addr + offset` (i64) for the accesses that are not inline assembly.
+Value offsetAddress(OpBuilder &b, Location loc, Value addr, int64_t offset) {
+  if (!offset)
+    return addr;
+  return arith::AddIOp::create(
+      b, loc, addr,
+      arith::ConstantIntOp::create(b, loc, b.getI64Type(), offset));
+}
+
+/// Loads one chunk at `addr` (i64) + `offset` bytes (an immediate), with an
+/// optional predicate and `other` chunk. `space`: the state space and
+/// qualifiers after `ld` (".global", or with a cache operator or eviction
+/// priority, ".volatile.global").
+Value loadChunk(OpBuilder &b, Location loc, Value addr, int64_t offset,
+                Value pred, Value other, Type elem, int64_t vec,
+                StringRef space = ".global") {
   Type memType = memoryType(elem);
   int64_t bytes = vec * getElementBytes(memType);
   Type chunkType = vec == 1 ? memType : Type(VectorType::get({vec}, memType));
-  Value ptr = toGlobalPtr(b, loc, addr);
   if (!pred && space != ".global")
     pred = arith::ConstantIntOp::create(b, loc, 1, 1); // via the inline asm
   if (!pred)
     return fromMemory(
-        b, loc, LLVM::LoadOp::create(b, loc, chunkType, ptr, unsigned(bytes)),
+        b, loc,
+        LLVM::LoadOp::create(b, loc, chunkType,
+                             toGlobalPtr(b, loc, offsetAddress(b, loc, addr, offset)),
+                             unsigned(bytes)),
         elem);
   Word w = wordsFor(bytes);
   MLIRContext *ctx = b.getContext();
@@ -198,8 +229,8 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value other,
     dst += (i ? ", $" : "$") + std::to_string(i);
   if (n > 1)
     dst = "{ " + dst + " }";
-  asmStr += llvm::formatv("@${0} ld{5}{1}.b{2} {3}, [ ${4} + 0 ];", n,
-                          vecSuffix(n), w.bits, dst, n + 1, space);
+  asmStr += llvm::formatv("@${0} ld{5}{1}.b{2} {3}, [ ${4} + {6} ];", n,
+                          vecSuffix(n), w.bits, dst, n + 1, space, offset);
   constraints += ",b,l";
   SmallVector<Value> operands = {pred, addr};
   for (Value o : otherWords) {
@@ -223,16 +254,20 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value other,
   return fromMemory(b, loc, fromWords(b, loc, words, w, memType, vec), elem);
 }
 
-void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value value,
-                Type elem, int64_t vec, StringRef space = ".global") {
+/// Stores one chunk at `addr` (i64) + `offset` bytes (an immediate).
+void storeChunk(OpBuilder &b, Location loc, Value addr, int64_t offset,
+                Value pred, Value value, Type elem, int64_t vec,
+                StringRef space = ".global") {
   Type memType = memoryType(elem);
   int64_t bytes = vec * getElementBytes(memType);
   value = toMemory(b, loc, value, elem);
   if (!pred && space != ".global")
     pred = arith::ConstantIntOp::create(b, loc, 1, 1); // via the inline asm
   if (!pred) {
-    LLVM::StoreOp::create(b, loc, value, toGlobalPtr(b, loc, addr),
-                          unsigned(bytes));
+    LLVM::StoreOp::create(
+        b, loc, value,
+        toGlobalPtr(b, loc, offsetAddress(b, loc, addr, offset)),
+        unsigned(bytes));
     return;
   }
   Word w = wordsFor(bytes);
@@ -243,8 +278,8 @@ void storeChunk(OpBuilder &b, Location loc, Value addr, Value pred, Value value,
     src += (i ? ", $" : "$") + std::to_string(i + 2);
   if (n > 1)
     src = "{ " + src + " }";
-  std::string asmStr = llvm::formatv("@$0 st{3}{0}.b{1} [ $1 + 0 ], {2};",
-                                     vecSuffix(n), w.bits, src, space);
+  std::string asmStr = llvm::formatv("@$0 st{3}{0}.b{1} [ $1 + {4} ], {2};",
+                                     vecSuffix(n), w.bits, src, space, offset);
   std::string constraints = "b,l";
   SmallVector<Value> operands = {pred, addr};
   for (Value word : words) {
@@ -270,25 +305,36 @@ Value andNot(OpBuilder &b, Location loc, Value p, Value all) {
                                arith::XOrIOp::create(b, loc, all, one));
 }
 
+/// The address of register `e` of the pointer tile `ptrs` as the pointer of
+/// the first register of its run plus an offset in bytes.
+std::pair<Value, int64_t> addressOf(OpBuilder &b, Location loc,
+                                    const AccessPlan &plan, Value ptrs,
+                                    int64_t e) {
+  int64_t first = e - e % plan.run;
+  return {extractElement(b, loc, ptrs, first), (e - first) * plan.elementBytes};
+}
+
 /// Loads registers [e, e + vec) of a tile load per the plan.
 Value loadTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
                     Value ptrs, Value mask, Value other, Type elem, int64_t e,
                     StringRef space) {
-  Value addr = extractElement(b, loc, ptrs, e);
+  auto [addr, offset] = addressOf(b, loc, plan, ptrs, e);
   Value otherChunk = other ? sliceVector(b, loc, other, e, plan.vec) : Value();
   if (!mask || plan.maskVec == plan.vec)
-    return loadChunk(b, loc, addr,
+    return loadChunk(b, loc, addr, offset,
                      mask ? extractElement(b, loc, mask, e) : Value(),
                      otherChunk, elem, plan.vec, space);
   Value all = allLanesIn(b, loc, mask, e, plan.vec, plan.maskVec);
-  Value full = loadChunk(b, loc, addr, all, otherChunk, elem, plan.vec, space);
+  Value full =
+      loadChunk(b, loc, addr, offset, all, otherChunk, elem, plan.vec, space);
   // The narrow loads take `other` themselves rather than the wide load's
   // result, so that no load waits for another before issuing.
   Value parts = full;
   for (int64_t j = 0; j < plan.vec; j += plan.maskVec) {
     Value p = andNot(b, loc, extractElement(b, loc, mask, e + j), all);
+    auto [partAddr, partOffset] = addressOf(b, loc, plan, ptrs, e + j);
     Value part = loadChunk(
-        b, loc, extractElement(b, loc, ptrs, e + j), p,
+        b, loc, partAddr, partOffset, p,
         other ? sliceVector(b, loc, other, e + j, plan.maskVec) : Value(), elem,
         plan.maskVec, space);
     for (int64_t i = 0; i < plan.maskVec; ++i)
@@ -303,18 +349,20 @@ Value loadTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
 void storeTileChunk(OpBuilder &b, Location loc, const AccessPlan &plan,
                     Value ptrs, Value mask, Value value, Type elem, int64_t e,
                     StringRef space) {
-  Value addr = extractElement(b, loc, ptrs, e);
+  auto [addr, offset] = addressOf(b, loc, plan, ptrs, e);
   Value chunk = sliceVector(b, loc, value, e, plan.vec);
   if (!mask || plan.maskVec == plan.vec) {
-    storeChunk(b, loc, addr, mask ? extractElement(b, loc, mask, e) : Value(),
-               chunk, elem, plan.vec, space);
+    storeChunk(b, loc, addr, offset,
+               mask ? extractElement(b, loc, mask, e) : Value(), chunk, elem,
+               plan.vec, space);
     return;
   }
   Value all = allLanesIn(b, loc, mask, e, plan.vec, plan.maskVec);
-  storeChunk(b, loc, addr, all, chunk, elem, plan.vec, space);
+  storeChunk(b, loc, addr, offset, all, chunk, elem, plan.vec, space);
   for (int64_t j = 0; j < plan.vec; j += plan.maskVec) {
     Value p = andNot(b, loc, extractElement(b, loc, mask, e + j), all);
-    storeChunk(b, loc, extractElement(b, loc, ptrs, e + j), p,
+    auto [partAddr, partOffset] = addressOf(b, loc, plan, ptrs, e + j);
+    storeChunk(b, loc, partAddr, partOffset, p,
                sliceVector(b, loc, value, e + j, plan.maskVec), elem,
                plan.maskVec, space);
   }
@@ -350,7 +398,7 @@ struct LoadOpLowering : public OpConversionPattern<tile::LoadOp> {
     AccessPlan plan = planAccess(op.getPtr(), op.getMask(), axis);
     std::string space = accessSpace(op);
     if (!isa<RankedTensorType>(op.getType())) {
-      Value v = loadChunk(rewriter, loc, adaptor.getPtr(), adaptor.getMask(),
+      Value v = loadChunk(rewriter, loc, adaptor.getPtr(), 0, adaptor.getMask(),
                           adaptor.getOther(), elem, 1, space);
       rewriter.replaceOp(op, v);
       return success();
@@ -395,7 +443,7 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
                        ? Value(arith::AndIOp::create(rewriter, loc, first,
                                                      adaptor.getMask()))
                        : first;
-      storeChunk(rewriter, loc, adaptor.getPtr(), pred, adaptor.getValue(),
+      storeChunk(rewriter, loc, adaptor.getPtr(), 0, pred, adaptor.getValue(),
                  elem, 1, space);
       rewriter.eraseOp(op);
       return success();
@@ -415,7 +463,7 @@ struct StoreOpLowering : public OpConversionPattern<tile::StoreOp> {
 
 Value simt::loadGlobalChunk(OpBuilder &b, Location loc, Value addr, Value pred,
                             Value other, Type elem, int64_t vec) {
-  return loadChunk(b, loc, addr, pred, other, elem, vec);
+  return loadChunk(b, loc, addr, 0, pred, other, elem, vec);
 }
 
 void simt::populateMemoryOpToSIMTPatterns(TileTypeConverter &converter,
