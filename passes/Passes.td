@@ -114,6 +114,55 @@ def TilePointerLoadsToDescriptorsPass
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileVersionAlignmentPass
+    : Pass<"tile-version-alignment", "mlir::ModuleOp"> {
+  let summary = "give kernels an aligned variant that the launch picks "
+                "where the arguments are aligned, so that loads and stores "
+                "vectorize";
+  let description = [{
+    A kernel compiled from a plain `i32` (or unaligned pointer) signature
+    cannot prove that a row stride or a size is a multiple of anything, so
+    its accesses stay narrow (2- or 4-byte) even when, at run time, every
+    row starts 16-byte aligned. Triton's JIT specializes divisibility by 16
+    itself, torch checks alignment before it picks a vectorized kernel;
+    tilec compiles ahead of time, so it versions: the kernel `@k` gets a
+    copy `@k__aligned` whose assumed arguments carry `tile.divisibility =
+    d_i`, and `@k` the attribute `tile.aligned_variant = "k__aligned"`. Both
+    are compiled; the metadata line of `k` names the variant (`aligned=`),
+    and the runtime's launch runs the variant where the arguments satisfy
+    its signature (`i32:8`: a multiple of 8), `k` elsewhere -- one check of
+    a few integers on the host, and each kernel keeps its own registers (an
+    in-kernel branch between the versions would give the fast one the slow
+    one's register count, measured in docs/performance.md).
+
+    The arguments and divisors are found with the axis analysis: every
+    integer argument (not `i1`, not `tile.equal_to`) and pointer argument
+    whose signature says less than 16 is assumed a multiple of 16 (16
+    bytes for a pointer), and where that widens some tile.load or
+    tile.store (bytes per access: contiguity, alignment and mask constancy,
+    at most 16 bytes), each argument in turn gets the smallest divisor (1,
+    2, 4, 8 or 16) that keeps every access as wide -- 8 for the row stride
+    of an fp16 tensor, 1 (no fact) for an argument that does not matter. A
+    row of 3000 fp16 elements thus gets 16-byte accesses, where a `:16`
+    signature could not be given.
+
+    Budget: kernels with a `tile.dot` (GEMMs version their operand loops
+    themselves, tile-pointer-loads-to-descriptors) or tensor-descriptor
+    accesses, or with more than `max-operations` operations, are left as
+    they are; at most 8 arguments are considered; a kernel gets at most
+    one variant (the module's code at most doubles). With `remarks`, each
+    kernel versioned or refused says so and why (tilec prints them with
+    --emit=layout).
+  }];
+  let options = [
+    Option<"maxOperations", "max-operations", "unsigned", /*default=*/"4000",
+           "leave kernels with more operations unversioned (0: no limit)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "remark on each kernel versioned, or not versioned and why">,
+  ];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 def TileFlattenLoopsPass : Pass<"tile-flatten-loops", "mlir::ModuleOp"> {
   let summary = "one loop for a loop nest marked tile.flatten";
   let description = [{

@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
+
+#include <set>
+#include <tuple>
 #include "passes/Target.h"
 
 #include "compiler/Frontend/CodeGen.h"
@@ -25,6 +28,8 @@
 
 #include <mutex>
 #include <optional>
+#include <set>
+#include <tuple>
 
 using namespace mlir;
 
@@ -240,6 +245,12 @@ struct tilec::DiagnosticReporter::Impl {
     // Registered after the printer, so it sees each diagnostic first.
     id = ctx->getDiagEngine().registerHandler(
         [this](Diagnostic &d) -> LogicalResult {
+          // The same message at the same place once: a kernel versioned on
+          // alignment (tile-version-alignment) holds each op twice.
+          if (!seen.insert({d.getLocation().getAsOpaquePointer(),
+                            int(d.getSeverity()), d.str()})
+                   .second)
+            return success();
           if (d.getSeverity() == DiagnosticSeverity::Error &&
               this->limit != 0 && ++errors > this->limit) {
             ++dropped;
@@ -265,6 +276,7 @@ struct tilec::DiagnosticReporter::Impl {
   SourceLineDiagnosticHandler handler;
   unsigned limit;
   unsigned errors = 0, dropped = 0;
+  std::set<std::tuple<const void *, int, std::string>> seen;
   DiagnosticEngine::HandlerID id;
 };
 

@@ -17,35 +17,6 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::frontend;
 
-namespace {
-/// Bytes one access of `op` (a tile load or store) may move under `axis`:
-/// the widest vector along any dimension that the pointers' contiguity and
-/// alignment and the mask's constancy allow. 0 for a scalar access.
-int64_t accessBytes(const ModuleAxisInfo &axis, Operation *op) {
-  Value ptr, mask;
-  if (auto load = dyn_cast<tile::LoadOp>(op)) {
-    ptr = load.getPtr();
-    mask = load.getMask();
-  } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
-    ptr = store.getPtr();
-    mask = store.getMask();
-  }
-  auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
-  if (!type)
-    return 0;
-  int64_t bytes = getElementBytes(
-      cast<tile::PtrType>(type.getElementType()).getPointeeType());
-  int64_t best = 1;
-  for (unsigned d = 0; d < unsigned(type.getRank()); ++d) {
-    int64_t w = axis.getPtrVectorWidth(ptr, d, 16);
-    if (mask)
-      w = std::min(w, axis.getMaskConstancy(mask, d));
-    best = std::max(best, w);
-  }
-  return best * bytes;
-}
-} // namespace
-
 void frontend::remarkDivisibility(ModuleOp module, tile::FuncOp func,
                                   ArrayRef<DivisibilityCandidate> params) {
   if (params.empty())
@@ -61,7 +32,7 @@ void frontend::remarkDivisibility(ModuleOp module, tile::FuncOp func,
   {
     ModuleAxisInfo axis(module);
     for (Operation *op : accesses)
-      before.push_back(accessBytes(axis, op));
+      before.push_back(axis.getAccessBytes(op));
   }
   StringAttr name = StringAttr::get(
       module.getContext(), tile::TileDialect::getDivisibilityAttrName());
@@ -74,7 +45,7 @@ void frontend::remarkDivisibility(ModuleOp module, tile::FuncOp func,
     {
       ModuleAxisInfo axis(module);
       for (auto [op, was] : llvm::zip_equal(accesses, before)) {
-        int64_t now = accessBytes(axis, op);
+        int64_t now = axis.getAccessBytes(op);
         if (now <= was)
           continue;
         const std::string &typeName = c.type;

@@ -124,6 +124,7 @@ std::string compileKeyText(std::string_view source, std::string_view fileName,
   addField(t, "mma_version", options.mmaVersion);
   addField(t, "tma", options.tma);
   addField(t, "tma_pointer_loads", options.tmaPointerLoads);
+  addField(t, "version_alignment", options.versionAlignment);
   addField(t, "warp_specialize", options.warpSpecialize);
   addField(t, "num_consumer_groups", options.numConsumerGroups);
   addField(t, "cluster_size", options.clusterSize);
@@ -167,6 +168,7 @@ PipelineOptions toPipelineOptions(const CompileOptions &options) {
   p.mmaVersion = options.mmaVersion;
   p.tma = options.tma;
   p.tmaPointerLoads = options.tmaPointerLoads;
+  p.versionAlignment = options.versionAlignment;
   p.warpSpecialize = options.warpSpecialize;
   p.numConsumerGroups = options.numConsumerGroups;
   p.clusterSize = options.clusterSize;

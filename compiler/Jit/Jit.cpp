@@ -311,17 +311,24 @@ Status Jit::compile(std::string_view source, std::string_view fileName,
     std::string name = o.kernel;
     const std::vector<KernelInfo> &kernels = slot->module.kernels();
     if (name.empty()) {
-      if (kernels.size() != 1) {
+      // (A kernel's aligned variant is part of it, not a kernel of its own.)
+      std::vector<const KernelInfo *> own;
+      for (const KernelInfo &k : kernels)
+        if (llvm::none_of(kernels, [&](const KernelInfo &other) {
+              return other.alignedVariant == k.name;
+            }))
+          own.push_back(&k);
+      if (own.size() != 1) {
         std::string names;
-        for (const KernelInfo &k : kernels)
-          names += (names.empty() ? "'" : ", '") + k.name + "'";
+        for (const KernelInfo *k : own)
+          names += (names.empty() ? "'" : ", '") + k->name + "'";
         status = Status::error("'" + std::string(fileName) + "' has " +
-                               std::to_string(kernels.size()) +
+                               std::to_string(own.size()) +
                                " kernels (" + names +
                                "); name the one to return");
       }
       else
-        name = kernels.front().name;
+        name = own.front()->name;
     }
     if (status)
       status = slot->module.getKernel(name, out);

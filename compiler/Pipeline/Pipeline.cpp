@@ -44,6 +44,13 @@ void tilec::buildLayoutPipeline(OpPassManager &pm,
   pm.addPass(createTileLowerDescriptorsPass(lower));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Before layouts: they pick vector widths from the facts each version
+  // holds.
+  if (opts.versionAlignment) {
+    TileVersionAlignmentPassOptions version;
+    version.remarks = opts.versionRemarks;
+    pm.addPass(createTileVersionAlignmentPass(version));
+  }
   TileAssignLayoutsPassOptions o;
   o.numWarps = opts.numWarps;
   pm.addPass(createTileAssignLayoutsPass(o));

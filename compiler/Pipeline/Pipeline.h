@@ -31,6 +31,13 @@ struct PipelineOptions {
   /// (tile-pointer-loads-to-descriptors, sm_90a with wgmma), the loop
   /// versioned on the facts TMA needs (Passes.td says what it matches).
   bool tmaPointerLoads = true;
+  /// Version kernels on the run-time alignment of their integer and
+  /// pointer arguments where that widens loads and stores
+  /// (tile-version-alignment).
+  bool versionAlignment = true;
+  /// Remark on each kernel versioned or not (tile-version-alignment's
+  /// `remarks`; tilec sets it for --emit=layout).
+  bool versionRemarks = false;
   /// Warp specialization of TMA-copying loops (tile-pipeline's
   /// `warp-specialize`): "hint" (tl.range(..., warp_specialize=True)),
   /// "on" (every eligible loop) or "off".

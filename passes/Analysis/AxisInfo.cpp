@@ -503,6 +503,27 @@ int64_t ModuleAxisInfo::getMaskConstancy(Value mask, unsigned dim) const {
   return largestPow2Le(info.getConstancy(dim));
 }
 
+int64_t ModuleAxisInfo::getAccessBytes(Operation *op) const {
+  Value ptr, mask;
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    ptr = load.getPtr();
+    mask = load.getMask();
+  } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+    ptr = store.getPtr();
+    mask = store.getMask();
+  }
+  auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
+  if (!type)
+    return 0;
+  int64_t bytes = getElementBytes(
+      cast<tile::PtrType>(type.getElementType()).getPointeeType());
+  int64_t best = 1;
+  for (unsigned d = 0; d < unsigned(type.getRank()); ++d)
+    best = std::max(best, std::min(getPtrVectorWidth(ptr, d, 16),
+                                   getMaskConstancy(mask, d)));
+  return best * bytes;
+}
+
 int64_t ModuleAxisInfo::getMaskPrefixWidth(Value mask, unsigned dim) const {
   return getMaskPrefixWidth(mask, dim, /*depth=*/0);
 }

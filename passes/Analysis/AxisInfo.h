@@ -128,6 +128,12 @@ public:
   /// prefix-shaped over a vector can read the prefix and zero-fill the
   /// rest in one instruction (cp.async with a source size).
   int64_t getMaskPrefixWidth(mlir::Value mask, unsigned dim) const;
+  /// Bytes one access of `op` (a tile.load or tile.store of a tile of
+  /// pointers) may move: the widest vector along any dimension that the
+  /// pointers' contiguity and alignment and the mask's constancy allow,
+  /// before layouts (at most 16 bytes). 0 for other ops and scalar
+  /// accesses.
+  int64_t getAccessBytes(mlir::Operation *op) const;
 
 private:
   int64_t getMaskPrefixWidth(mlir::Value mask, unsigned dim,

@@ -488,10 +488,50 @@ Status Module::getKernel(std::string_view name, Kernel &out) const {
     TILEC_CU(cuModuleGetFunction(&func, state->module, info.name.c_str()), what);
     if (Status s = checkParamABI(info, func); !s.ok())
       return s;
+    // The aligned variant: same parameters, facts at least as strong.
+    const KernelInfo *variantMeta = nullptr;
+    CUfunction variantFunc = nullptr;
+    size_t variantIndex = 0;
+    if (!info.alignedVariant.empty()) {
+      auto bad = [&](const std::string &why) {
+        return Status::error("kernel '" + info.name + "': its aligned variant '" +
+                             info.alignedVariant + "' " + why + " (module '" +
+                             state->name + "')");
+      };
+      for (; variantIndex < state->kernels.size(); ++variantIndex)
+        if (state->kernels[variantIndex].name == info.alignedVariant)
+          break;
+      if (variantIndex == state->kernels.size() ||
+          variantIndex == index)
+        return bad("has no '// tilec.kernel' line of its own");
+      variantMeta = &state->kernels[variantIndex];
+      const auto &bp = info.signature.params, &vp = variantMeta->signature.params;
+      bool same = bp.size() == vp.size();
+      for (size_t i = 0; same && i < bp.size(); ++i)
+        same = bp[i].isPointer == vp[i].isPointer &&
+               bp[i].isTensorDesc == vp[i].isTensorDesc &&
+               bp[i].type == vp[i].type && bp[i].block == vp[i].block &&
+               bp[i].equalToOne == vp[i].equalToOne &&
+               (!bp[i].divisibility ||
+                (vp[i].divisibility &&
+                 vp[i].divisibility % bp[i].divisibility == 0));
+      if (!same)
+        return bad("has signature '" + variantMeta->signatureText +
+                   "', which is not '" + info.signatureText +
+                   "' with stronger facts");
+      TILEC_CU(cuModuleGetFunction(&variantFunc, state->module,
+                                   variantMeta->name.c_str()),
+               state->kernelStates[variantIndex].what);
+      if (Status s = checkParamABI(*variantMeta, variantFunc); !s.ok())
+        return s;
+    }
     out.module = state;
     out.meta = &info;
     out.func = func;
     out.index = index;
+    out.variantMeta = variantMeta;
+    out.variantFunc = variantFunc;
+    out.variantIndex = variantIndex;
     return Status::success();
   });
 }
@@ -784,13 +824,28 @@ const KernelInfo &Kernel::info() const {
   return meta ? *meta : empty;
 }
 
+bool Kernel::usesVariant(const Arg *args, size_t numArgs) const {
+  return variantFunc && module &&
+         detail::launchArgsPassFast(module->kernelStates[variantIndex].plan,
+                                    *variantMeta, args, numArgs);
+}
+
+CUfunction Kernel::functionFor(const Arg *args, size_t numArgs) const {
+  return usesVariant(args, numArgs) ? variantFunc : func;
+}
+
 Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
                       CUstream stream) const {
   return detail::guarded([&]() -> Status {
     if (!func || !module)
       return Status::error("launch of an empty Kernel (use Module::getKernel)");
-    const KernelInfo &k = *meta;
-    KernelState &ks = module->kernelStates[index];
+    // The aligned variant where the arguments pass its checks (they differ
+    // from this kernel's only in stronger facts), else this kernel, whose
+    // checks then word any refusal.
+    bool variant = usesVariant(args, numArgs);
+    const KernelInfo &k = variant ? *variantMeta : *meta;
+    KernelState &ks = module->kernelStates[variant ? variantIndex : index];
+    CUfunction func = variant ? variantFunc : this->func;
     const Context &ctx = *module->context;
     // The checks, each first as a comparison that builds nothing, then, when
     // that fails, as the function that decides and words the refusal.

@@ -718,6 +718,14 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
         return fail("bad cluster '" + std::string(text) +
                     "': expected 2 (CTAs per cluster)");
     }
+    std::string_view aligned;
+    if (rest.substr(0, 9) == " aligned=") {
+      if (Status s = field("aligned", false, aligned); !s.ok())
+        return s;
+      if (!detail::isKernelName(aligned))
+        return fail("bad aligned '" + std::string(aligned) +
+                    "': expected a kernel name");
+    }
     std::string_view tma;
     bool hasTma = rest.substr(0, 5) == " tma=";
     if (hasTma)
@@ -737,6 +745,7 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     info.numWarps = unsigned(w);
     info.sharedBytes = uint32_t(sh);
     info.clusterSize = unsigned(cluster);
+    info.alignedVariant = std::string(aligned);
     info.signatureText = std::string(sig);
     if (Status s = Signature::parse(sig, info.signature); !s.ok())
       return Status::error("kernel '" + info.name + "': " + s.message());
@@ -870,6 +879,8 @@ std::string tilec::formatKernelMetadataLine(const KernelInfo &info) {
   line += " shared=" + std::to_string(info.sharedBytes);
   if (info.clusterSize > 1)
     line += " cluster=" + std::to_string(info.clusterSize);
+  if (!info.alignedVariant.empty())
+    line += " aligned=" + info.alignedVariant;
   if (std::string tma = detail::formatTMAField(info.signature); !tma.empty())
     line += " tma=" + tma;
   if (std::string maps = detail::formatLaunchMapsField(info); !maps.empty())

@@ -100,7 +100,7 @@ Status parseKernel(const Json &entry, size_t index, KernelInfo &out) {
   };
 
   KernelInfo info;
-  std::string name, tma, launchMaps, signature;
+  std::string name, tma, launchMaps, signature, aligned;
   if (Status s = getString("name", true, name); !s.ok())
     return s;
   if (!detail::isKernelName(name))
@@ -126,11 +126,17 @@ Status parseKernel(const Json &entry, size_t index, KernelInfo &out) {
     return s;
   if (Status s = getString("launch_maps", false, launchMaps); !s.ok())
     return s;
+  if (Status s = getString("aligned", false, aligned); !s.ok())
+    return s;
+  if (!aligned.empty() && !detail::isKernelName(aligned))
+    return fail("'aligned' must be a kernel name (a PTX identifier), found " +
+                describe(Json(aligned)));
 
   info.name = name;
   info.numWarps = unsigned(warps);
   info.sharedBytes = uint32_t(shared);
   info.clusterSize = unsigned(cluster);
+  info.alignedVariant = aligned;
   info.signatureText = signature;
   // The line's field parsers, and their messages ("signature entry 3 ...",
   // "bad tma '...': ...", "bad launch_maps '...': ...").
@@ -164,6 +170,8 @@ tilec::kernelMetadataToJson(const std::vector<KernelInfo> &kernels) {
     entry["signature"] = detail::signatureTextOf(k);
     entry["tma"] = detail::formatTMAField(k.signature);
     entry["launch_maps"] = detail::formatLaunchMapsField(k);
+    if (!k.alignedVariant.empty())
+      entry["aligned"] = k.alignedVariant;
     doc["kernels"].push_back(std::move(entry));
   }
   // A name that is not UTF-8 (never one the parsers accept) is written

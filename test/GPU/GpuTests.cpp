@@ -259,8 +259,7 @@ void expectClose(const std::vector<uint32_t> &found, size_t index, double want,
 /// torch and Triton: exp(-inf - -inf)).
 void runSoftmax(const Env &env, const std::string &caseName,
                 const std::string &kernelName, int M, int N, int block,
-                bool persistent, bool infRow) {
-  const int strideIn = N + 5, strideOut = N + 3;
+                bool persistent, bool infRow, int strideIn, int strideOut) {
   Kernel k = env.kernel(kernelName);
   Rng rng = env.rng(caseName);
   std::vector<float> in(size_t(M) * strideIn, bitsFloat(kPoison32));
@@ -303,44 +302,70 @@ void runSoftmax(const Env &env, const std::string &caseName,
   expectUntouched(out, outCount, outCount + kGuard, "guard element");
 }
 
-/// Layer norm (or RMS norm) forward over M x N fp32 rows, against float64;
-/// also checks the saved mean and 1/std of layer norm.
-void runNorm(const Env &env, const std::string &caseName, bool rms, int M,
-             int N) {
-  const int stride = N + 7;
+/// Where a row-wise test puts its rows: the row stride in elements, and the
+/// elements before the first row of the input and the output (0: the
+/// buffers' own, 256-byte aligned, start). Kernels compiled from a plain
+/// `i32` / `*fp32` signature get an aligned variant
+/// (tile-version-alignment): the launch runs it where these are multiples
+/// of 16 bytes, the kernel as written elsewhere.
+struct RowLayout {
+  int stride;
+  int inOffset = 0, outOffset = 0;
+};
+
+/// Layer norm (or RMS norm) forward over M x N fp32 rows laid out as
+/// `layout` says, against float64; also checks the saved mean and 1/std of
+/// layer norm, and that nothing outside the rows was written.
+void runNorm(const Env &env, const std::string &caseName,
+             const std::string &kernelName, bool rms, int M, int N,
+             RowLayout layout) {
+  const int stride = layout.stride;
+  const size_t xo = size_t(layout.inOffset), yo = size_t(layout.outOffset);
   const float eps = 1e-5f;
-  Kernel k = env.kernel(rms ? "rms_norm_fwd_kernel" : "layer_norm_fwd_kernel");
+  Kernel k = env.kernel(kernelName,
+                        rms ? "rms_norm_fwd_kernel" : "layer_norm_fwd_kernel");
   Rng rng = env.rng(caseName);
-  std::vector<float> x(size_t(M) * stride, bitsFloat(kPoison32));
+  std::vector<float> x(xo + size_t(M) * stride, bitsFloat(kPoison32));
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j)
-      x[size_t(i) * stride + j] = rng.value() + 1.5f; // a non-zero mean
+      x[xo + size_t(i) * stride + j] = rng.value() + 1.5f; // a non-zero mean
   std::vector<float> w = randomFloats(rng, N), bias = randomFloats(rng, N);
   size_t count = size_t(M) * stride;
-  DeviceBuffer dx(count * 4), dy((count + kGuard) * 4), dw(N * 4), db(N * 4),
-      dmean(M * 4), drstd(M * 4);
+  DeviceBuffer dx(x.size() * 4), dy((yo + count + kGuard) * 4), dw(N * 4),
+      db(N * 4), dmean(M * 4), drstd(M * 4);
   dx.upload(x);
   dw.upload(w);
   db.upload(bias);
   dy.poison();
   dmean.poison();
   drstd.poison();
-  if (rms)
-    check(k.launch(Grid{unsigned(M), 1, 1},
-                   {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dw.get()),
-                    Arg::i32(stride), Arg::i32(N), Arg::f32(eps)}));
-  else
-    check(k.launch(Grid{unsigned(M), 1, 1},
-                   {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dw.get()),
-                    Arg::ptr(db.get()), Arg::ptr(dmean.get()),
-                    Arg::ptr(drstd.get()), Arg::i32(stride), Arg::i32(N),
-                    Arg::f32(eps)}));
+  CUdeviceptr px = dx.get() + xo * 4, py = dy.get() + yo * 4;
+  std::vector<Arg> args =
+      rms ? std::vector<Arg>{Arg::ptr(px), Arg::ptr(py), Arg::ptr(dw.get()),
+                             Arg::i32(stride), Arg::i32(N), Arg::f32(eps)}
+          : std::vector<Arg>{Arg::ptr(px), Arg::ptr(py), Arg::ptr(dw.get()),
+                             Arg::ptr(db.get()), Arg::ptr(dmean.get()),
+                             Arg::ptr(drstd.get()), Arg::i32(stride),
+                             Arg::i32(N), Arg::f32(eps)};
+  // Every kernel here reads and writes whole 16-byte vectors (4 floats)
+  // exactly where the stride, the length and the rows' starts are
+  // multiples of 4 elements: the launch must pick the variant then.
+  bool aligned = stride % 4 == 0 && N % 4 == 0 && xo % 4 == 0 && yo % 4 == 0;
+  if (!k.hasAlignedVariant())
+    failCase("the kernel has no aligned variant (tile-version-alignment)");
+  if ((k.functionFor(args.data(), args.size()) != k.function()) != aligned)
+    failCase(std::string("the launch would run ") +
+             (aligned ? "the kernel as written" : "the aligned variant") +
+             " for this layout");
+  check(k.launch(Grid{unsigned(M), 1, 1}, args));
   env.sync();
-  std::vector<uint32_t> y = dy.download<uint32_t>(count + kGuard);
+  std::vector<uint32_t> all = dy.download<uint32_t>(yo + count + kGuard);
+  expectUntouched(all, 0, yo, "element before the output");
+  std::vector<uint32_t> y(all.begin() + yo, all.end());
   std::vector<uint32_t> mean = dmean.download<uint32_t>(M);
   std::vector<uint32_t> rstd = drstd.download<uint32_t>(M);
   for (int i = 0; i < M; ++i) {
-    const float *row = &x[size_t(i) * stride];
+    const float *row = &x[xo + size_t(i) * stride];
     double mu = 0, sq = 0;
     for (int j = 0; j < N; ++j)
       mu += row[j];
@@ -1111,17 +1136,56 @@ std::vector<TestCase> allCases() {
                        ",N=" + std::to_string(c.N);
     cases.push_back({name, false, true, [name, c](const Env &e) {
                        runSoftmax(e, name, c.kernel, c.M, c.N, c.block,
-                                  c.persistent, c.inf);
+                                  c.persistent, c.inf, c.N + 5, c.N + 3);
+                     }});
+  }
+  // The plain-`i32` softmax on rows whose strides are multiples of 4
+  // elements (the vectorized version of the body) and on rows where only
+  // one is (the body as written).
+  for (auto [N, strideIn, strideOut] :
+       {std::tuple{1000, 1000, 1004}, std::tuple{1000, 1000, 1001},
+        std::tuple{996, 1024, 996}, std::tuple{17, 20, 24}}) {
+    std::string name = "softmax_kernel/M=301,N=" + std::to_string(N) +
+                       ",strides=" + std::to_string(strideIn) + "," +
+                       std::to_string(strideOut);
+    cases.push_back({name, false, true,
+                     [name, N, strideIn, strideOut](const Env &e) {
+                       runSoftmax(e, name, "softmax_kernel", 301, N, 1024,
+                                  false, true, strideIn, strideOut);
                      }});
   }
   for (int N : {1000, 4097})
     for (bool rms : {false, true}) {
-      std::string name = std::string(rms ? "rms_norm_fwd_kernel" : "layer_norm_fwd_kernel") +
-                         "/M=517,N=" + std::to_string(N);
-      cases.push_back({name, false, true, [name, rms, N](const Env &e) {
-                         runNorm(e, name, rms, 517, N);
+      std::string kernel = rms ? "rms_norm_fwd_kernel" : "layer_norm_fwd_kernel";
+      std::string name = kernel + "/M=517,N=" + std::to_string(N);
+      cases.push_back({name, false, true, [name, kernel, rms, N](const Env &e) {
+                         runNorm(e, name, kernel, rms, 517, N, RowLayout{N + 7});
                        }});
     }
+  // Norms on aligned and misaligned rows: strides multiples of 4 elements
+  // or not, the rows starting at the buffers' start or 1-3 elements after
+  // (the `*fp32` kernels, whose pointers may be unaligned). Each runs one
+  // of the two versions of the body; both must agree with float64.
+  struct NormCase { const char *kernel; bool rms; int M, N; RowLayout layout; };
+  for (NormCase c : {NormCase{"layer_norm_fwd_kernel", false, 517, 1000, {1000}},
+                     NormCase{"rms_norm_fwd_kernel", true, 517, 4096, {4100}},
+                     NormCase{"layer_norm_fwd_anyptr", false, 300, 1000, {1000}},
+                     NormCase{"layer_norm_fwd_anyptr", false, 300, 1000, {1000, 1, 0}},
+                     NormCase{"layer_norm_fwd_anyptr", false, 300, 1000, {1000, 0, 3}},
+                     NormCase{"layer_norm_fwd_anyptr", false, 300, 1001, {1001, 4, 4}},
+                     NormCase{"layer_norm_fwd_anyptr", false, 3, 16384, {16384, 2, 2}},
+                     NormCase{"rms_norm_fwd_anyptr", true, 257, 3000, {3000}},
+                     NormCase{"rms_norm_fwd_anyptr", true, 257, 3000, {3000, 0, 1}},
+                     NormCase{"rms_norm_fwd_anyptr", true, 257, 999, {1003, 8, 8}}}) {
+    std::string name = std::string(c.kernel) + "/M=" + std::to_string(c.M) +
+                       ",N=" + std::to_string(c.N) + ",stride=" +
+                       std::to_string(c.layout.stride) + ",offsets=" +
+                       std::to_string(c.layout.inOffset) + "," +
+                       std::to_string(c.layout.outOffset);
+    cases.push_back({name, false, true, [name, c](const Env &e) {
+                       runNorm(e, name, c.kernel, c.rms, c.M, c.N, c.layout);
+                     }});
+  }
   cases.push_back({"layer_norm_bwd/M=1151,N=1000", false, true,
                    [](const Env &e) {
                      runLayerNormBwd(e, "layer_norm_bwd/M=1151,N=1000", 1151, 1000);

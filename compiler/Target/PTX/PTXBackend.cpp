@@ -38,7 +38,7 @@ using namespace mlir;
 namespace {
 
 struct KernelInfo {
-  std::string name, signature, tma, launchMaps;
+  std::string name, signature, tma, launchMaps, aligned;
   int64_t numWarps = 4, shared = 0, clusterSize = 1;
 };
 
@@ -75,6 +75,9 @@ translate(ModuleOp module, llvm::LLVMContext &ctx,
         k.tma = t.str();
       if (auto t = func->getAttrOfType<StringAttr>("tile.launch_maps"))
         k.launchMaps = t.str();
+      if (auto a = func->getAttrOfType<StringAttr>(
+              "tile.aligned_variant"))
+        k.aligned = a.str();
       kernels.push_back(k);
     }
     // TMA descriptors are `__grid_constant__` parameters: 128 bytes in
@@ -306,6 +309,7 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
        << " shared=" << k.shared
        << (k.clusterSize > 1 ? " cluster=" + std::to_string(k.clusterSize)
                              : std::string())
+       << (k.aligned.empty() ? "" : " aligned=" + k.aligned)
        << (k.tma.empty() ? "" : " tma=" + k.tma)
        << (k.launchMaps.empty() ? "" : " launch_maps=" + k.launchMaps)
        << " signature=" << k.signature << "\n";

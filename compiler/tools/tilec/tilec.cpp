@@ -126,8 +126,9 @@ cl::opt<bool> divisibilityRemarks(
     "divisibility-remarks",
     cl::desc("Remark on each plain integer parameter that would widen a load "
              "or store if the signature said it is a multiple of 16 (i32:16), "
-             "as Triton's JIT assumes by itself (.py input; default on; "
-             "=false to silence)"),
+             "as Triton's JIT assumes by itself (.py input; on by default "
+             "with --version-alignment=false, else when given; =false to "
+             "silence)"),
     cl::init(true), cl::cat(tilecCategory));
 
 cl::opt<unsigned> maxInlinedCalls(
@@ -170,6 +171,17 @@ cl::opt<bool> tmaPointerLoads(
              "column indices are >= 0 and the tensors' sizes and strides "
              "positive, the masked loads elsewhere. On by default; "
              "--tma-pointer-loads=false keeps cp.async"),
+    cl::init(true), cl::cat(tilecCategory));
+
+cl::opt<bool> versionAlignment(
+    "version-alignment",
+    cl::desc("Version each kernel whose loads and stores would be wider if "
+             "some integer or pointer arguments were multiples of 2-16 (a "
+             "row stride of 3000 fp16 elements: 8): the body runs in a copy "
+             "that assumes so where a check at entry finds it true, as "
+             "written elsewhere; --emit=layout remarks on each kernel. On by "
+             "default (not for kernels with tl.dot or tensor descriptors); "
+             "=false: one version"),
     cl::init(true), cl::cat(tilecCategory));
 
 cl::opt<std::string> warpSpecialize(
@@ -589,6 +601,8 @@ int main(int argc, char **argv) {
   compileOptions.mmaVersion = mmaVersion;
   compileOptions.tma = tma;
   compileOptions.tmaPointerLoads = tmaPointerLoads;
+  // --aot's launchers call one kernel each: no aligned variants there yet.
+  compileOptions.versionAlignment = versionAlignment && !aot;
   compileOptions.warpSpecialize = warpSpecialize;
   compileOptions.numConsumerGroups = numConsumerGroups;
   compileOptions.clusterSize = clusterSize;
@@ -622,7 +636,12 @@ int main(int argc, char **argv) {
   // Library modules choose definitions by environment variables at import
   // (FLA_USE_FAST_OPS): the command line reads them as Python would.
   kernelOptions.readEnvironment = true;
-  kernelOptions.divisibilityRemarks = divisibilityRemarks;
+  // With alignment versioning the kernel checks such arguments at run time
+  // itself; the remark (a `:16` saves the check and the second version)
+  // then prints only when asked for.
+  kernelOptions.divisibilityRemarks =
+      divisibilityRemarks &&
+      (!versionAlignment || divisibilityRemarks.getNumOccurrences() > 0);
 
   // -o naming the input would replace the source with the output.
   if (outputFilename != "-" && inputFilename != "-" &&
@@ -764,6 +783,7 @@ int main(int argc, char **argv) {
     return ok;
   };
   tilec::PipelineOptions opts = tilec::toPipelineOptions(compileOptions);
+  opts.versionRemarks = emitStage == Stage::Layout;
   {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

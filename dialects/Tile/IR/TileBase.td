@@ -35,6 +35,13 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getDivisibilityAttrName() {
       return "tile.divisibility";
     }
+    /// Function attribute (a string): the name of the kernel's aligned
+    /// variant, a kernel of the module that computes the same from the same
+    /// arguments with stronger facts on them (tile-version-alignment); the
+    /// runtime launches it where the arguments have those facts.
+    static constexpr ::llvm::StringLiteral getAlignedVariantAttrName() {
+      return "tile.aligned_variant";
+    }
     /// Argument attribute: the integer argument equals this value (Triton
     /// specializes `== 1`).
     static constexpr ::llvm::StringLiteral getEqualToAttrName() {

@@ -143,6 +143,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << " (PTX combines no eviction priority with a cache operator)";
     return success();
   }
+  if (attr.getName() == getAlignedVariantAttrName()) {
+    // (It travels with the kernel to gpu.func and llvm.func.)
+    if (!isa<FunctionOpInterface>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitOpError("expected ")
+             << attr.getName().getValue()
+             << " to be a string attribute of a kernel (its aligned "
+                "variant's name)";
+    return success();
+  }
   if (attr.getName() == getSharedOffsetAttrName()) {
     auto v = dyn_cast<IntegerAttr>(attr.getValue());
     if (!v || v.getInt() < 0 || v.getInt() % 16 != 0)

@@ -238,15 +238,22 @@ struct KernelInfo {
   std::string signatureText;
   /// Tensor maps the launch encodes from the arguments (`launch_maps=`).
   std::vector<LaunchMap> launchMaps;
+  /// The kernel's aligned variant (`aligned=`; empty: none): another kernel
+  /// of the module that computes the same from the same arguments, compiled
+  /// with stronger specialization facts (tilec's alignment versioning,
+  /// docs/runtime.md). Kernel::launch runs it where the arguments satisfy
+  /// its signature, this kernel elsewhere.
+  std::string alignedVariant;
 };
 
 /// The line prefix of kernel metadata in PTX text.
 inline constexpr std::string_view kMetadataPrefix = "// tilec.kernel";
 
 /// Parses one metadata line, exactly
-/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [cluster=2] [tma=<maps>] [launch_maps=<lmaps>] signature=<sig>`
+/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [cluster=2] [aligned=<id>] [tma=<maps>] [launch_maps=<lmaps>] signature=<sig>`
 /// (single spaces, keys in this order; a trailing '\r' is ignored).
-/// `cluster` is the kernel's CTAs per cluster (Kernel::launch). `maps`
+/// `cluster` is the kernel's CTAs per cluster (Kernel::launch), `aligned`
+/// its aligned variant (KernelInfo::alignedVariant). `maps`
 /// lists the tensor descriptors read with TMA, `;`-separated, each
 /// `P:B0xB1...:SW[:nan]`: the 0-based signature entry (a `tensordesc`),
 /// the box (outermost first; each 1..256 and dividing the block), the
@@ -278,13 +285,14 @@ std::string formatKernelMetadataLine(const KernelInfo &info);
 /// "num_warps": 4, "shared": 0, "cluster": 1, "signature": "*fp32:16,i32",
 /// "tma": "", "launch_maps": ""}, ...]}`, two-space indented, keys in this
 /// order, ending with a newline. `tma` and `launch_maps` are the values of
-/// the line's fields ("" for none).
+/// the line's fields ("" for none); a kernel with an aligned variant also
+/// has `"aligned": "<name>"` (last).
 std::string kernelMetadataToJson(const std::vector<KernelInfo> &kernels);
 
 /// Parses a sidecar (kernelMetadataToJson's format), validating each field
 /// exactly as parseKernelMetadataLine does. `name`, `num_warps`, `shared`
-/// and `signature` are required; `cluster` (1 or 2), `tma` and
-/// `launch_maps` default to 1, "" and ""; unknown keys are ignored. Errors
+/// and `signature` are required; `cluster` (1 or 2), `tma`, `launch_maps`
+/// and `aligned` default to 1, "", "" and ""; unknown keys are ignored. Errors
 /// start "kernel metadata JSON: " and name the kernel and field, e.g.
 /// "kernel metadata JSON: kernel 0 'add': 'num_warps' must be an integer
 /// in [1, 32], found \"x\""; invalid JSON, a wrong `format` or `version`,
@@ -502,7 +510,10 @@ public:
   const std::vector<KernelInfo> &kernels() const;
   /// Looks up `name`: it must have a metadata line and be in the module.
   /// Also checks, where the driver can say (cuFuncGetParamInfo, CUDA 12.4+),
-  /// that the PTX parameter list matches the signature's ABI sizes.
+  /// that the PTX parameter list matches the signature's ABI sizes. A
+  /// kernel with an aligned variant (KernelInfo::alignedVariant) gets it
+  /// too; the variant must be in the module with the same parameter types
+  /// and no weaker facts.
   Status getKernel(std::string_view name, Kernel &out) const;
 
 private:
@@ -530,19 +541,33 @@ public:
   /// execution surface at the next synchronizing call. Thread-safe. A
   /// successful launch allocates nothing up to 64 PTX parameters, 32
   /// descriptor scalars and 4 tensor maps (docs/runtime.md, "Launch path").
+  /// A kernel with an aligned variant launches the variant where the
+  /// arguments satisfy the variant's signature (the row strides and
+  /// pointers it assumes aligned are), itself elsewhere.
   Status launch(const Grid &grid, const Arg *args, size_t numArgs,
                 CUstream stream = nullptr) const;
   Status launch(const Grid &grid, const std::vector<Arg> &args,
                 CUstream stream = nullptr) const {
     return launch(grid, args.data(), args.size(), stream);
   }
+  /// The function a launch with `args` runs: the aligned variant's where
+  /// the kernel has one and the arguments satisfy its signature, else
+  /// function().
+  CUfunction functionFor(const Arg *args, size_t numArgs) const;
+  /// Whether the kernel has an aligned variant (KernelInfo::alignedVariant).
+  bool hasAlignedVariant() const { return variantFunc != nullptr; }
 
 private:
   friend class Module;
+  bool usesVariant(const Arg *args, size_t numArgs) const;
   std::shared_ptr<ModuleState> module;
   const KernelInfo *meta = nullptr;
   CUfunction func = nullptr;
   size_t index = 0;
+  /// The aligned variant, when the kernel has one.
+  const KernelInfo *variantMeta = nullptr;
+  CUfunction variantFunc = nullptr;
+  size_t variantIndex = 0;
 };
 
 struct GraphState;

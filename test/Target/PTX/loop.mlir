@@ -1,8 +1,10 @@
 // PTX for a kernel with an scf.for loop carrying a tile (column sums): the
 // loop survives as a backward branch with the masked loads inside it, and
 // the accumulated tile is stored once after it.
+// (--version-alignment=false: the kernel as written, without its aligned
+// variant; test/Passes/tile-version-alignment.mlir tests those.)
 // REQUIRES: ptxas
-// RUN: tilec %s --emit=ptx -o %t.ptx
+// RUN: tilec %s --version-alignment=false --emit=ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 

@@ -70,6 +70,13 @@ const char *const kLines[] = {
     "signature=*fp16:16,i32,i64,*fp32,*bf16:16",
     "// tilec.kernel name=$odd.name_1 num_warps=32 shared=4294967295 "
     "signature=",
+    // A kernel with its aligned variant (tile-version-alignment).
+    "// tilec.kernel name=layer_norm_fwd_kernel num_warps=8 shared=32 "
+    "aligned=layer_norm_fwd_kernel__aligned signature=*fp16:16,*fp16:16,"
+    "*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32,i32,fp32",
+    "// tilec.kernel name=layer_norm_fwd_kernel__aligned num_warps=8 shared=32 "
+    "signature=*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32:8,"
+    "i32:8,fp32",
 };
 
 KernelInfo parseLine(const std::string &line) {
@@ -115,6 +122,7 @@ TEST(MetadataFormat, LinesRoundTrip) {
     EXPECT_EQ(again.numWarps, info.numWarps);
     EXPECT_EQ(again.sharedBytes, info.sharedBytes);
     EXPECT_EQ(again.clusterSize, info.clusterSize);
+    EXPECT_EQ(again.alignedVariant, info.alignedVariant);
     EXPECT_EQ(again.launchMaps.size(), info.launchMaps.size());
     EXPECT_EQ(formatKernelMetadataLine(again), formatted);
   }
@@ -215,6 +223,38 @@ TEST(MetadataJson, OptionalAndUnknownKeys) {
   k = parseJsonOk(oneKernel(kAddFields + R"(, "cluster": 2, "tma": "",
                                             "launch_maps": "")"));
   EXPECT_EQ(k[0].clusterSize, 2u);
+  EXPECT_TRUE(k[0].alignedVariant.empty());
+  k = parseJsonOk(oneKernel(kAddFields + R"(, "aligned": "add__aligned")"));
+  EXPECT_EQ(k[0].alignedVariant, "add__aligned");
+}
+
+TEST(MetadataFormat, AlignedVariant) {
+  const size_t n = std::size(kLines);
+  KernelInfo info = parseLine(kLines[n - 2]), variant = parseLine(kLines[n - 1]);
+  EXPECT_EQ(info.alignedVariant, "layer_norm_fwd_kernel__aligned");
+  EXPECT_TRUE(variant.alignedVariant.empty());
+  // The sidecar carries it, last, only for the kernel that has one.
+  std::string json = kernelMetadataToJson({info, variant});
+  EXPECT_NE(json.find("\"launch_maps\": \"\",\n      \"aligned\": "
+                      "\"layer_norm_fwd_kernel__aligned\"\n    }"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(json.find("\"aligned\"", json.find("\"aligned\"") + 1),
+            std::string::npos)
+      << json;
+  KernelInfo bad;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=k num_warps=4 shared=0 aligned=2k signature=i32",
+      bad);
+  EXPECT_EQ(s.message(), "malformed tilec.kernel line: bad aligned '2k': "
+                         "expected a kernel name in '// tilec.kernel name=k "
+                         "num_warps=4 shared=0 aligned=2k signature=i32'");
+  EXPECT_EQ(jsonError(oneKernel(kAddFields + R"(, "aligned": "a b")")),
+            "kernel metadata JSON: kernel 0 'add': 'aligned' must not contain "
+            "whitespace, found \"a b\"");
+  EXPECT_EQ(jsonError(oneKernel(kAddFields + R"(, "aligned": "9")")),
+            "kernel metadata JSON: kernel 0 'add': 'aligned' must be a kernel "
+            "name (a PTX identifier), found \"9\"");
 }
 
 TEST(MetadataJson, DocumentErrors) {

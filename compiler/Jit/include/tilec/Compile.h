@@ -68,6 +68,9 @@ struct CompileOptions {
   bool tma = true;
   /// A GEMM's masked pointer loads through TMA (--tma-pointer-loads).
   bool tmaPointerLoads = true;
+  /// Version kernels on the run-time alignment of their arguments
+  /// (--version-alignment; tile-version-alignment).
+  bool versionAlignment = true;
   /// Warp specialization: "hint", "on" or "off" (--warp-specialize).
   std::string warpSpecialize = "hint";
   /// Consumer groups of a warp-specialized persistent loop: 1 or 2.

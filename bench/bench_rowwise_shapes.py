@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Row-wise kernels on tuned and untuned shapes (issue 14): softmax fp32 and
+layer-norm forward fp16, tilec vs Triton vs torch on one GPU, the same
+@triton.jit functions (test/GPU/kernels/py/softmax.py and layer_norm.py)
+through both compilers.
+
+Two steps, because the GPU machine has no LLVM:
+
+1. On the build machine, compile every shape's kernels with the tilec CLI:
+
+       bench/bench_rowwise_shapes.py --compile build/bin/tilec --out .dev/rowwise
+
+   For each shape three PTX files: `spec`, the signature Triton's JIT would
+   specialize for the launch's arguments (`i32:16` for an integer divisible
+   by 16, `:16` pointers: torch's allocations are 256-byte aligned); `plain`,
+   every integer a plain `i32` (tilec versions the kernel on the arguments'
+   alignment at run time, tile-version-alignment); and `noversion`, plain
+   with --version-alignment=false (one version: what a plain signature gave
+   before). BLOCK_SIZE and num_warps as the tutorials choose them.
+
+2. On the GPU machine (torch, triton; TILEC_RUNTIME_LIB or a gpu-bundle's
+   lib/ for the runtime):
+
+       bench/bench_rowwise_shapes.py --kernels .dev/rowwise [--rounds 3]
+
+   Every output is checked against torch first. Timing: triton.testing.
+   do_bench medians (warmup 25 ms, rep 100 ms), rounds interleaved over all
+   variants; the table shows each variant's best round. Bandwidth counts the
+   bytes read and written once: softmax 2*M*N*4, layer norm 2*M*N*2 (the
+   weights and statistics are not counted, as in bench_rowwise.py).
+"""
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHAPES = [(8192, 1000), (8192, 1024), (8192, 3000), (8192, 4096), (8192, 8192),
+          (8192, 16384), (4097, 1000), (3, 16384)]
+
+
+def next_pow2(n):
+    return 1 << (n - 1).bit_length()
+
+
+def softmax_config(n):
+    block = next_pow2(n)
+    # Tutorial 02's choice.
+    warps = 4 if block < 2048 else 8 if block < 4096 else 16
+    return block, warps
+
+
+def layer_norm_config(n):
+    # Tutorial 05's choice (fp16: at most 64 KiB per row).
+    block = min(65536 // 2, next_pow2(n))
+    warps = min(max(block // 256, 1), 8)
+    return block, warps
+
+
+def int_entry(value, variant):
+    # Triton's JIT: divisible by 16 -> i32:16, equal to 1 -> a constant 1
+    # (not hit by these shapes' strides and sizes but M = 1).
+    if variant == "spec" and value % 16 == 0:
+        return "i32:16"
+    return "i32"
+
+
+def kernels_for(kind, m, n):
+    """(file stem, source, kernel, signature, flags) per variant."""
+    out = []
+    for variant in ("spec", "plain", "noversion"):
+        if kind == "softmax":
+            block, warps = softmax_config(n)
+            ints = ",".join(int_entry(v, variant) for v in (n, n, m, n))
+            sig = f"*fp32:16,*fp32:16,{ints}"
+            src, name = "softmax.py", "softmax_kernel"
+        else:
+            block, warps = layer_norm_config(n)
+            ints = ",".join(int_entry(v, variant) for v in (n, n))
+            sig = f"*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,{ints},fp32"
+            src, name = "layer_norm.py", "layer_norm_fwd_kernel"
+        flags = [f"-DBLOCK_SIZE={block}", "--num-warps", str(warps)]
+        if variant == "noversion":
+            flags.append("--version-alignment=false")
+        out.append((f"{kind}_{m}x{n}_{variant}", src, name, sig, flags, variant))
+    return out
+
+
+def compile_all(tilec, out):
+    os.makedirs(out, exist_ok=True)
+    sources = os.path.join(HERE, "..", "test", "GPU", "kernels", "py")
+    for f in ("softmax.py", "layer_norm.py"):
+        shutil.copy(os.path.join(sources, f), os.path.join(out, f))
+    for kind in ("softmax", "layer_norm"):
+        for m, n in SHAPES:
+            for stem, src, name, sig, flags, _ in kernels_for(kind, m, n):
+                cmd = [tilec, os.path.join(sources, src), "--kernel", name,
+                       "--signature", sig, *flags, "-o", os.path.join(out, stem + ".ptx")]
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                if r.returncode != 0:
+                    sys.exit(f"{' '.join(cmd)}\n{r.stderr}")
+    print(f"compiled {2 * len(SHAPES) * 3} kernels into {out}")
+
+
+def load(path, name):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bench(args):
+    import torch
+    import triton
+    sys.path.insert(0, HERE)
+    import tilec_rt
+
+    torch.cuda.init()
+    dev = torch.device("cuda", torch.cuda.current_device())
+    ctx = tilec_rt.Context(dev.index)
+    sm = load(os.path.join(args.kernels, "softmax.py"), "bench_shapes_softmax")
+    ln = load(os.path.join(args.kernels, "layer_norm.py"), "bench_shapes_layer_norm")
+    torch.manual_seed(0)
+
+    def timed(fn):
+        return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+                                       return_mode="median")
+
+    cases = []  # (kind, m, n, {variant: fn}, nbytes)
+    keep = []
+    for kind in ("softmax", "layer_norm"):
+        for m, n in SHAPES:
+            fns = {}
+            if kind == "softmax":
+                block, warps = softmax_config(n)
+                x = torch.randn(m, n, device=dev, dtype=torch.float32)
+                y = torch.empty_like(x)
+                ref = torch.softmax(x, dim=1)
+                tol = 1e-5
+                for stem, _, name, _, _, variant in kernels_for(kind, m, n):
+                    k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
+                    fns["tilec " + variant] = (lambda k=k, x=x, y=y, m=m, n=n:
+                                               k.launch((m,), y, x, x.stride(0), y.stride(0), m, n))
+                fns["triton"] = (lambda x=x, y=y, m=m, n=n, block=block, warps=warps:
+                                 sm.softmax_kernel[(m,)](y, x, x.stride(0), y.stride(0), m, n,
+                                                         BLOCK_SIZE=block, num_warps=warps))
+                fns["torch"] = lambda x=x: torch.softmax(x, dim=1)
+                nbytes = 2 * m * n * 4
+                keep.append((x, y, ref))
+            else:
+                block, warps = layer_norm_config(n)
+                x = torch.randn(m, n, device=dev, dtype=torch.float16)
+                w = torch.rand(n, device=dev, dtype=torch.float16)
+                b = torch.rand(n, device=dev, dtype=torch.float16)
+                y = torch.empty_like(x)
+                mean = torch.empty(m, device=dev, dtype=torch.float32)
+                rstd = torch.empty(m, device=dev, dtype=torch.float32)
+                eps = 1e-5
+                ref = torch.nn.functional.layer_norm(x, (n,), w, b, eps)
+                tol = 2e-2
+                for stem, _, name, _, _, variant in kernels_for(kind, m, n):
+                    k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
+                    fns["tilec " + variant] = (
+                        lambda k=k, x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n:
+                        k.launch((m,), x, y, w, b, mean, rstd, x.stride(0), n, eps))
+                fns["triton"] = (
+                    lambda x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n, block=block,
+                    warps=warps: ln.layer_norm_fwd_kernel[(m,)](
+                        x, y, w, b, mean, rstd, x.stride(0), n, eps, BLOCK_SIZE=block,
+                        num_warps=warps))
+                fns["torch"] = (lambda x=x, w=w, b=b, n=n:
+                                torch.nn.functional.layer_norm(x, (n,), w, b, eps))
+                nbytes = 2 * m * n * 2
+                keep.append((x, y, ref, w, b, mean, rstd))
+            for label, fn in fns.items():
+                if label == "torch":
+                    continue
+                y.fill_(float("nan"))
+                fn()
+                torch.cuda.synchronize()
+                err = (y.float() - ref.float()).abs().max().item()
+                if not err <= tol:
+                    sys.exit(f"{kind} {m}x{n}: {label} differs from torch by {err}")
+            cases.append((kind, m, n, fns, nbytes))
+
+    best = {}
+    for r in range(args.rounds):
+        for kind, m, n, fns, nbytes in cases:
+            for label, fn in fns.items():
+                tbps = nbytes / (timed(fn) * 1e-3) / 1e12
+                key = (kind, m, n, label)
+                best[key] = max(best.get(key, 0.0), tbps)
+
+    labels = ["tilec spec", "tilec plain", "tilec noversion", "triton", "torch"]
+    print(f"device: {torch.cuda.get_device_name(dev)}; do_bench medians, best of "
+          f"{args.rounds} interleaved rounds; TB/s")
+    print(f"{'kernel':>10} {'shape':>11} " + " ".join(f"{l:>15}" for l in labels) +
+          f" {'spec/triton':>11} {'plain/triton':>12} {'plain/spec':>10} {'spec/torch':>10}")
+    ratios = {"spec": [], "plain": []}
+    for kind, m, n, _, _ in cases:
+        v = {l: best[(kind, m, n, l)] for l in labels}
+        ratios["spec"].append(v["tilec spec"] / v["triton"])
+        ratios["plain"].append(v["tilec plain"] / v["triton"])
+        print(f"{kind:>10} {f'{m}x{n}':>11} " + " ".join(f"{v[l]:15.3f}" for l in labels) +
+              f" {v['tilec spec'] / v['triton']:11.3f} {v['tilec plain'] / v['triton']:12.3f}"
+              f" {v['tilec plain'] / v['tilec spec']:10.3f} {v['tilec spec'] / v['torch']:10.3f}")
+    for k, rs in ratios.items():
+        gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
+        print(f"geometric mean tilec {k} / triton: {gm:.3f} (min {min(rs):.3f})")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--compile", metavar="TILEC", help="compile the kernels with this tilec")
+    p.add_argument("--out", default=".dev/rowwise", help="with --compile: the output folder")
+    p.add_argument("--kernels", default=".dev/rowwise", help="the folder --compile wrote")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--warmup", type=int, default=25)
+    p.add_argument("--rep", type=int, default=100)
+    args = p.parse_args()
+    if args.compile:
+        compile_all(args.compile, args.out)
+    else:
+        bench(args)
+
+
+if __name__ == "__main__":
+    main()
