@@ -853,7 +853,32 @@ static Status sweep(AutotunedKernel::State &st,
   bool verbose = tuningVerbose(st.tuning);
   result.ms.assign(st.configs.size(), -1);
   result.skipped.clear();
+  // prune_configs_by: the configs worth timing for these arguments.
+  std::vector<bool> timed(st.configs.size(), true);
+  if (st.tuning.prune) {
+    std::vector<size_t> keep = st.tuning.prune(st.configs, args, numArgs);
+    if (keep.empty())
+      return Status::error("kernel '" + st.options.kernel +
+                           "': the autotune prune function kept no config");
+    timed.assign(st.configs.size(), false);
+    for (size_t i : keep) {
+      if (i >= st.configs.size())
+        return Status::error("kernel '" + st.options.kernel +
+                             "': the autotune prune function returned config " +
+                             std::to_string(i) + " of " +
+                             std::to_string(st.configs.size()));
+      timed[i] = true;
+    }
+  }
   for (size_t i = 0; i < st.configs.size(); ++i) {
+    if (!timed[i]) {
+      result.skipped.push_back("config " + std::to_string(i) + ": pruned");
+      if (verbose)
+        std::fprintf(stderr, "tilec: autotune %s: config %zu/%zu (%s): pruned\n",
+                     label.c_str(), i + 1, st.configs.size(),
+                     st.configs[i].str().c_str());
+      continue;
+    }
     double ms = -1;
     Status s = timeConfig(st, int(i), grid, args, numArgs, stream, roles,
                           savedPtrs, ms);

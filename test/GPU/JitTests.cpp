@@ -715,6 +715,54 @@ int main(int argc, char **argv) {
                again.config == tr.config && got == int32_t(want),
            "autotune_choice_from_disk", s.message());
 
+    // prune_configs_by in C++: only the last config is timed (and chosen)
+    // for a new key (n - 4096 elements); an index out of range is an error.
+    tilec::AutotuneOptions pruning;
+    pruning.prune = [](const std::vector<tilec::AutotuneConfig> &configs,
+                       const tilec::Arg *, size_t) {
+      return std::vector<size_t>{configs.size() - 1};
+    };
+    tilec::AutotunedKernel pruned;
+    s = tilec::AutotunedKernel::create(*jit, text, path, o, pruned, pruning);
+    const int n2 = n - 4096;
+    int64_t want2 = 0;
+    for (int i = 0; i < n2; ++i)
+      want2 += x[i];
+    tilec::Arg args2[] = {tilec::Arg::ptr(dx.ptr), tilec::Arg::ptr(dsum.ptr),
+                          tilec::Arg::i32(n2)};
+    auto grid2 = [&](const tilec::AutotuneConfig &c) {
+      int64_t block = c.intValue("BLOCK", 1024);
+      return tilec::Grid{unsigned((n2 + block - 1) / block), 1, 1};
+    };
+    tilec::AutotuneResult pr;
+    cuMemsetD8(dsum.ptr, 0, 64);
+    if (s)
+      s = pruned.launch(grid2, args2, 3, nullptr, {{1, 4}}, &pr);
+    cuCtxSynchronize();
+    cuMemcpyDtoH(&got, dsum.ptr, 4);
+    size_t numConfigs = s.ok() ? pruned.configs().size() : 0;
+    report(s.ok() && pr.from == tilec::AutotuneResult::From::Tuned &&
+               numConfigs > 1 && pr.config == int(numConfigs - 1) &&
+               pr.skipped.size() == numConfigs - 1 &&
+               pr.skipped.front().find("pruned") != std::string::npos &&
+               got == int32_t(want2),
+           "autotune_prune_configs",
+           (s.ok() ? "" : s.message()) + " config " + std::to_string(pr.config) +
+               " got " + std::to_string(got) + " want " + std::to_string(want2));
+    pruning.prune = [](const std::vector<tilec::AutotuneConfig> &configs,
+                       const tilec::Arg *, size_t) {
+      return std::vector<size_t>{configs.size()};
+    };
+    tilec::AutotunedKernel badPrune;
+    s = tilec::AutotunedKernel::create(*jit, text, path, o, badPrune, pruning);
+    tilec::Arg args3[] = {tilec::Arg::ptr(dx.ptr), tilec::Arg::ptr(dsum.ptr),
+                          tilec::Arg::i32(n2 - 4096)};
+    if (s)
+      s = badPrune.launch(grid2, args3, 3, nullptr, {{1, 4}});
+    report(!s.ok() && s.message().find("prune function returned config") !=
+                          std::string::npos,
+           "autotune_prune_out_of_range", s.message());
+
     // restore_value: y += x in place, tuned, must add x exactly once.
     tilec::CompileOptions ao;
     ao.kernel = "axpy_inplace_kernel";

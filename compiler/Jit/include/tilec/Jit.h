@@ -223,6 +223,17 @@ struct AutotuneOptions {
   /// config; each batch's launches are timed together with CUDA events.
   double batchMs = 10;
   unsigned batches = 5;
+  /// Triton's `prune_configs_by={'early_config_prune': f}` in C++: called
+  /// before a key is tuned with the configs and the launch's arguments,
+  /// it returns the indices (into the configs) worth timing -- e.g. those
+  /// whose block fits the problem; the others are skipped as "pruned".
+  /// Unset: every config is timed. An index out of range is an error of
+  /// the launch; an empty result, every config pruned, too. (A `.py`
+  /// file's prune_configs_by is Python code tilec does not run: docs/
+  /// language.md.)
+  std::function<std::vector<size_t>(const std::vector<AutotuneConfig> &,
+                                    const Arg *args, size_t numArgs)>
+      prune;
 };
 
 /// A kernel tuned over configs at first launch per key, as Triton's
