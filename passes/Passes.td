@@ -133,7 +133,7 @@ def TileVersionAlignmentPass
     its signature (`i32:8`: a multiple of 8), `k` elsewhere -- one check of
     a few integers on the host, and each kernel keeps its own registers (an
     in-kernel branch between the versions would give the fast one the slow
-    one's register count, measured in docs/performance.md).
+    one's register count, measured in docs/architecture.md).
 
     The arguments and divisors are found with the axis analysis: every
     integer argument (not `i1`, not `tile.equal_to`) and pointer argument
@@ -152,7 +152,15 @@ def TileVersionAlignmentPass
     they are; at most 8 arguments are considered; a kernel gets at most
     one variant (the module's code at most doubles). With `remarks`, each
     kernel versioned or refused says so and why (tilec prints them with
-    --emit=layout).
+    --emit=layout). Once per kernel: a kernel that has a variant, or is
+    one, is left alone.
+
+    The widths are estimated before layouts (at most 16 bytes, whatever
+    the elements per thread), so a variant can ask for more than its
+    layout then uses (a tile of 64 fp16 elements over 4 warps stays
+    2-byte), and it may need more registers than the kernel. tilec runs
+    the pipeline again without variants where one fails to compile
+    (tilec::runWithVersioningFallback).
   }];
   let options = [
     Option<"maxOperations", "max-operations", "unsigned", /*default=*/"4000",

@@ -17,6 +17,7 @@
 #include "passes/Analysis/AxisInfo.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEVERSIONALIGNMENTPASS
@@ -33,8 +34,9 @@ namespace {
 /// pointer, a multiple of 16 for an integer) is what a 16-byte access
 /// ever needs.
 constexpr int64_t kMaxAssumed = 16;
-/// Arguments considered per kernel (each costs up to four analysis runs).
-constexpr unsigned kMaxCandidates = 8;
+/// Arguments considered per kernel (each costs up to four analysis runs of
+/// the kernel).
+constexpr unsigned kMaxCandidates = 16;
 
 /// An argument the guard tests: `arg % divisor == 0` (the address, for a
 /// pointer).
@@ -51,8 +53,13 @@ public:
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<FuncOp> kernels;
+    llvm::StringSet<> variants;
     for (auto func : module.getOps<FuncOp>())
-      if (func.isKernel())
+      if (auto v = func->getAttrOfType<StringAttr>(
+              TileDialect::getAlignedVariantAttrName()))
+        variants.insert(v.getValue());
+    for (auto func : module.getOps<FuncOp>())
+      if (func.isKernel() && !variants.contains(func.getSymName()))
         kernels.push_back(func);
     for (FuncOp func : kernels)
       versionKernel(module, func);
@@ -62,6 +69,10 @@ private:
   /// Why `func` is left as it is, or an empty string where it may be
   /// versioned.
   std::string refusal(FuncOp func, SmallVectorImpl<Operation *> &accesses) {
+    // Once per kernel: not a kernel that has a variant or is one (the pass
+    // may run twice, as tilec-opt's output through tilec does).
+    if (func->hasAttr(TileDialect::getAlignedVariantAttrName()))
+      return "it has an aligned variant already";
     int64_t ops = 0;
     std::string why;
     func.walk([&](Operation *op) {
@@ -108,7 +119,9 @@ private:
     }
     SmallVector<int64_t> bytes;
     {
-      ModuleAxisInfo axis(module);
+      // The kernel alone (its calls are inlined): the cost of a trial does
+      // not grow with the module's other kernels.
+      ModuleAxisInfo axis(func);
       for (Operation *op : accesses)
         bytes.push_back(axis.getAccessBytes(op));
     }
@@ -158,8 +171,14 @@ private:
           givenDivisibility(func, i) >= kMaxAssumed ||
           func.getArgument(i).use_empty())
         continue;
-      if (candidates.size() == kMaxCandidates)
+      if (candidates.size() == kMaxCandidates) {
+        if (remarks)
+          emitRemark(func.getLoc())
+              << "kernel '" << func.getSymName() << "': alignment versioning "
+              << "considers its first " << kMaxCandidates
+              << " integer and pointer parameters only";
         break;
+      }
       candidates.push_back({i, kMaxAssumed});
     }
     if (candidates.empty())

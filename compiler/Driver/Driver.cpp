@@ -502,17 +502,50 @@ LogicalResult tilec::checkOperationBudget(ModuleOp module,
   return result;
 }
 
+LogicalResult tilec::runWithVersioningFallback(
+    ModuleOp module, bool versionAlignment,
+    llvm::function_ref<LogicalResult(ModuleOp, bool)> run,
+    const bool *crashed) {
+  if (!versionAlignment)
+    return run(module, false);
+  OwningOpRef<ModuleOp> attempt = module.clone();
+  std::vector<Diagnostic> held;
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler hold(module.getContext(), [&](Diagnostic &d) {
+      held.push_back(std::move(d));
+      return success();
+    });
+    result = run(*attempt, true);
+  }
+  if (succeeded(result)) {
+    module.getBodyRegion().takeBody(attempt->getBodyRegion());
+    module->setAttrs((*attempt)->getAttrDictionary());
+    for (Diagnostic &d : held)
+      module.getContext()->getDiagEngine().emit(std::move(d));
+    return success();
+  }
+  if (crashed && *crashed)
+    return failure();
+  return run(module, false);
+}
+
 LogicalResult tilec::runPipeline(ModuleOp module, Stage stop,
                                  const PipelineOptions &options) {
-  PassManager pm(module.getContext());
-  buildTilePipeline(pm, options);
-  if (stop >= Stage::Layout)
-    buildLayoutPipeline(pm, options);
-  if (stop >= Stage::SIMT)
-    buildSIMTPipeline(pm, options);
-  if (stop >= Stage::LLVMDialect)
-    buildLLVMPipeline(pm, options);
-  return pm.run(module);
+  return runWithVersioningFallback(
+      module, options.versionAlignment, [&](ModuleOp m, bool version) {
+        PipelineOptions o = options;
+        o.versionAlignment = version;
+        PassManager pm(m.getContext());
+        buildTilePipeline(pm, o);
+        if (stop >= Stage::Layout)
+          buildLayoutPipeline(pm, o);
+        if (stop >= Stage::SIMT)
+          buildSIMTPipeline(pm, o);
+        if (stop >= Stage::LLVMDialect)
+          buildLLVMPipeline(pm, o);
+        return pm.run(m);
+      });
 }
 
 namespace {

@@ -90,9 +90,24 @@ parseTileFile(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
               unsigned numWarps, uint64_t maxOperations,
               bool *looksLikePython = nullptr);
 
-/// Runs the pipeline on tile IR up to `stop` (Tile..LLVMDialect).
+/// Runs the pipeline on tile IR up to `stop` (Tile..LLVMDialect), with
+/// runWithVersioningFallback.
 mlir::LogicalResult runPipeline(mlir::ModuleOp module, Stage stop,
                                 const PipelineOptions &options);
+
+/// Runs `run(m, versionAlignment)` -- the pipeline on `m`, giving kernels
+/// aligned variants where `versionAlignment` -- so that a variant never
+/// costs its kernel: with `versionAlignment` on, first on a copy of
+/// `module` with the diagnostics held; if that succeeds the copy's result
+/// replaces `module`'s body and the held diagnostics (remarks) are emitted,
+/// if it fails (a variant the later passes cannot compile: its facts chose
+/// other layouts) they are dropped and `run(module, false)` decides, with
+/// its own diagnostics. `crashed` (optional), set by `run` when it failed
+/// by a crash, stops the second try.
+mlir::LogicalResult runWithVersioningFallback(
+    mlir::ModuleOp module, bool versionAlignment,
+    llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp, bool)> run,
+    const bool *crashed = nullptr);
 
 /// One call, for host programs: compiles kernel `kernel.kernelName` of the
 /// Triton-language `source` (named `fileName` in messages) for `arch` to

@@ -834,6 +834,10 @@ CUfunction Kernel::functionFor(const Arg *args, size_t numArgs) const {
   return usesVariant(args, numArgs) ? variantFunc : func;
 }
 
+const KernelInfo &Kernel::infoFor(const Arg *args, size_t numArgs) const {
+  return usesVariant(args, numArgs) ? *variantMeta : info();
+}
+
 Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
                       CUstream stream) const {
   return detail::guarded([&]() -> Status {

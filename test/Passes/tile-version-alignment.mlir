@@ -7,6 +7,12 @@
 // RUN: tilec-opt %s --tile-version-alignment="remarks=true" 2>/dev/null | FileCheck %s
 // RUN: tilec-opt %s --tile-version-alignment="remarks=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tilec-opt %s --tile-version-alignment="max-operations=8 remarks=true" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// Once per kernel: a second run adds nothing (a kernel with a variant, and
+// the variant, are left as they are).
+// RUN: tilec-opt %s --tile-version-alignment --tile-version-alignment 2>/dev/null | FileCheck %s --check-prefix=TWICE
+// TWICE-COUNT-2: tile.aligned_variant
+// TWICE-NOT: tile.aligned_variant
+// TWICE-NOT: __aligned2
 // Down to PTX, both kernels, the first naming the second.
 // RUN: tilec %s -o - | FileCheck %s --check-prefix=PTX
 

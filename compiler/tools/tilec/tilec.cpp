@@ -175,13 +175,13 @@ cl::opt<bool> tmaPointerLoads(
 
 cl::opt<bool> versionAlignment(
     "version-alignment",
-    cl::desc("Version each kernel whose loads and stores would be wider if "
+    cl::desc("Give each kernel whose loads and stores would be wider if "
              "some integer or pointer arguments were multiples of 2-16 (a "
-             "row stride of 3000 fp16 elements: 8): the body runs in a copy "
-             "that assumes so where a check at entry finds it true, as "
-             "written elsewhere; --emit=layout remarks on each kernel. On by "
-             "default (not for kernels with tl.dot or tensor descriptors); "
-             "=false: one version"),
+             "row stride of 3000 fp16 elements: 8) an aligned variant: a "
+             "second kernel with those facts in its signature, which the "
+             "runtime launches where the arguments have them; --emit=layout "
+             "remarks on each kernel. On by default (not for kernels with "
+             "tl.dot or tensor descriptors, nor with --aot); =false: none"),
     cl::init(true), cl::cat(tilecCategory));
 
 cl::opt<std::string> warpSpecialize(
@@ -640,8 +640,8 @@ int main(int argc, char **argv) {
   // itself; the remark (a `:16` saves the check and the second version)
   // then prints only when asked for.
   kernelOptions.divisibilityRemarks =
-      divisibilityRemarks &&
-      (!versionAlignment || divisibilityRemarks.getNumOccurrences() > 0);
+      divisibilityRemarks && (!compileOptions.versionAlignment ||
+                              divisibilityRemarks.getNumOccurrences() > 0);
 
   // -o naming the input would replace the source with the output.
   if (outputFilename != "-" && inputFilename != "-" &&
@@ -775,34 +775,42 @@ int main(int argc, char **argv) {
   // The pipeline and the backend: an LLVM fatal error or a crash (e.g. an
   // NVVM op of a .mlir input the target cannot select) is an "internal
   // compiler error", exit 1.
-  auto recovering = [](llvm::function_ref<LogicalResult()> step) {
+  bool crashed = false;
+  auto recovering = [&crashed](llvm::function_ref<LogicalResult()> step) {
     std::string ice;
     bool ok = tilec::runRecoveringFromCrashes(
         [&] { return succeeded(step()); }, ice);
     llvm::errs() << ice;
+    crashed |= !ice.empty();
     return ok;
   };
   tilec::PipelineOptions opts = tilec::toPipelineOptions(compileOptions);
   opts.versionRemarks = emitStage == Stage::Layout;
-  {
+  // With aligned variants first; where one cannot be compiled, without
+  // (tilec::runWithVersioningFallback).
+  auto runStages = [&](ModuleOp m, bool version) -> LogicalResult {
+    tilec::PipelineOptions o = opts;
+    o.versionAlignment = version;
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
-      return fail();
+      return failure();
     // --mlir-timing: the report prints when `timing` goes out of scope.
     DefaultTimingManager timingManager;
     applyDefaultTimingManagerCLOptions(timingManager);
     TimingScope timing = timingManager.getRootScope();
     pm.enableTiming(timing);
-    tilec::buildTilePipeline(pm, opts);
+    tilec::buildTilePipeline(pm, o);
     if (emitStage >= Stage::Layout)
-      tilec::buildLayoutPipeline(pm, opts);
+      tilec::buildLayoutPipeline(pm, o);
     if (emitStage >= Stage::SIMT)
-      tilec::buildSIMTPipeline(pm, opts);
+      tilec::buildSIMTPipeline(pm, o);
     if (emitStage >= Stage::LLVMDialect)
-      tilec::buildLLVMPipeline(pm, opts);
-    if (!recovering([&] { return pm.run(*module); }))
-      return fail();
-  }
+      tilec::buildLLVMPipeline(pm, o);
+    return success(recovering([&] { return pm.run(m); }));
+  };
+  if (failed(tilec::runWithVersioningFallback(*module, opts.versionAlignment,
+                                              runStages, &crashed)))
+    return fail();
 
   if (emitStage == Stage::Cubin)
     return writeCubin(*module, opts, ptxas, argNames, recovering);

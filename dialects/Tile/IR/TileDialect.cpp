@@ -144,12 +144,23 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() == getAlignedVariantAttrName()) {
-    // (It travels with the kernel to gpu.func and llvm.func.)
-    if (!isa<FunctionOpInterface>(op) || !isa<StringAttr>(attr.getValue()))
+    // (It travels with the kernel to gpu.func and llvm.func.) The name goes
+    // into the PTX's metadata line: a PTX identifier, not the kernel's own.
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    auto isIdentifier = [](StringRef s) {
+      return !s.empty() && !llvm::isDigit(s.front()) &&
+             llvm::all_of(s, [](char c) {
+               return llvm::isAlnum(c) || c == '_' || c == '$';
+             });
+    };
+    auto fn = dyn_cast<FunctionOpInterface>(op);
+    if (!fn || !name || !isIdentifier(name.getValue()) ||
+        name.getValue() == fn.getName())
       return op->emitOpError("expected ")
              << attr.getName().getValue()
-             << " to be a string attribute of a kernel (its aligned "
-                "variant's name)";
+             << " to be a string attribute of a kernel naming another "
+                "kernel (a PTX identifier: its aligned variant), found "
+             << attr.getValue();
     return success();
   }
   if (attr.getName() == getSharedOffsetAttrName()) {

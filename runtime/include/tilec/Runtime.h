@@ -554,6 +554,10 @@ public:
   /// the kernel has one and the arguments satisfy its signature, else
   /// function().
   CUfunction functionFor(const Arg *args, size_t numArgs) const;
+  /// The metadata of that function (the variant's shared memory and
+  /// signature may differ from info()'s): what a host that launches
+  /// functionFor() itself (cuLaunchKernel, a graph node) must use.
+  const KernelInfo &infoFor(const Arg *args, size_t numArgs) const;
   /// Whether the kernel has an aligned variant (KernelInfo::alignedVariant).
   bool hasAlignedVariant() const { return variantFunc != nullptr; }
 
