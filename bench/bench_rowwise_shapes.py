@@ -105,19 +105,12 @@ def compile_all(tilec, out):
     print(f"compiled {2 * len(SHAPES) * 3} kernels into {out}")
 
 
-def load(path, name):
-    import importlib.util
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def bench(args):
     import torch
     import triton
     sys.path.insert(0, HERE)
     import tilec_rt
+    from bench_rowwise import load
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())

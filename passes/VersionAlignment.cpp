@@ -104,18 +104,18 @@ private:
 
   /// Bytes per access of each of `accesses` with argument `i` assumed a
   /// multiple of `assumed[i]` (where above what the signature says).
-  static SmallVector<int64_t> widths(ModuleOp module, FuncOp func,
+  static SmallVector<int64_t> widths(FuncOp func,
                                      ArrayRef<Operation *> accesses,
                                      ArrayRef<Assumption> assumed) {
-    StringAttr name = StringAttr::get(module.getContext(),
-                                      TileDialect::getDivisibilityAttrName());
+    MLIRContext *ctx = func.getContext();
+    StringAttr name =
+        StringAttr::get(ctx, TileDialect::getDivisibilityAttrName());
     SmallVector<Attribute> saved;
     for (const Assumption &a : assumed) {
       saved.push_back(func.getArgAttr(a.arg, name));
       if (a.divisor > givenDivisibility(func, a.arg))
         func.setArgAttr(a.arg, name,
-                        IntegerAttr::get(IntegerType::get(module.getContext(), 32),
-                                         a.divisor));
+                        IntegerAttr::get(IntegerType::get(ctx, 32), a.divisor));
     }
     SmallVector<int64_t> bytes;
     {
@@ -183,8 +183,8 @@ private:
     }
     if (candidates.empty())
       return;
-    SmallVector<int64_t> before = widths(module, func, accesses, {});
-    SmallVector<int64_t> best = widths(module, func, accesses, candidates);
+    SmallVector<int64_t> before = widths(func, accesses, {});
+    SmallVector<int64_t> best = widths(func, accesses, candidates);
     if (best == before)
       return;
     // Each argument's smallest divisor that keeps every access as wide as
@@ -193,7 +193,7 @@ private:
       for (int64_t d = 1; d < kMaxAssumed; d *= 2) {
         int64_t was = c.divisor;
         c.divisor = d;
-        if (widths(module, func, accesses, candidates) == best)
+        if (widths(func, accesses, candidates) == best)
           break;
         c.divisor = was;
       }

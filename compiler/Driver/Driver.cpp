@@ -530,6 +530,17 @@ LogicalResult tilec::runWithVersioningFallback(
   return run(module, false);
 }
 
+void tilec::buildPipeline(OpPassManager &pm, Stage stop,
+                          const PipelineOptions &options) {
+  buildTilePipeline(pm, options);
+  if (stop >= Stage::Layout)
+    buildLayoutPipeline(pm, options);
+  if (stop >= Stage::SIMT)
+    buildSIMTPipeline(pm, options);
+  if (stop >= Stage::LLVMDialect)
+    buildLLVMPipeline(pm, options);
+}
+
 LogicalResult tilec::runPipeline(ModuleOp module, Stage stop,
                                  const PipelineOptions &options) {
   return runWithVersioningFallback(
@@ -537,13 +548,7 @@ LogicalResult tilec::runPipeline(ModuleOp module, Stage stop,
         PipelineOptions o = options;
         o.versionAlignment = version;
         PassManager pm(m.getContext());
-        buildTilePipeline(pm, o);
-        if (stop >= Stage::Layout)
-          buildLayoutPipeline(pm, o);
-        if (stop >= Stage::SIMT)
-          buildSIMTPipeline(pm, o);
-        if (stop >= Stage::LLVMDialect)
-          buildLLVMPipeline(pm, o);
+        buildPipeline(pm, stop, o);
         return pm.run(m);
       });
 }

@@ -90,6 +90,10 @@ parseTileFile(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx,
               unsigned numWarps, uint64_t maxOperations,
               bool *looksLikePython = nullptr);
 
+/// Adds the pipeline from tile IR up to `stop` (Tile..LLVMDialect) to `pm`.
+void buildPipeline(mlir::OpPassManager &pm, Stage stop,
+                   const PipelineOptions &options);
+
 /// Runs the pipeline on tile IR up to `stop` (Tile..LLVMDialect), with
 /// runWithVersioningFallback.
 mlir::LogicalResult runPipeline(mlir::ModuleOp module, Stage stop,

@@ -849,7 +849,7 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
     bool variant = usesVariant(args, numArgs);
     const KernelInfo &k = variant ? *variantMeta : *meta;
     KernelState &ks = module->kernelStates[variant ? variantIndex : index];
-    CUfunction func = variant ? variantFunc : this->func;
+    CUfunction fn = variant ? variantFunc : func;
     const Context &ctx = *module->context;
     // The checks, each first as a comparison that builds nothing, then, when
     // that fails, as the function that decides and words the refusal.
@@ -865,12 +865,12 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
       return s;
     if (ks.needsSharedConfig &&
         !ks.sharedConfigured.load(std::memory_order_acquire))
-      if (Status s = configureSharedMemory(ks, k, func, ctx); !s.ok())
+      if (Status s = configureSharedMemory(ks, k, fn, ctx); !s.ok())
         return s;
     if (gActiveCaptures.load(std::memory_order_relaxed) > 0)
       retainForCaptures(module);
     if (!ks.plan.simple)
-      return launchWithDescriptors(k, ks, func, grid, args, numArgs, stream);
+      return launchWithDescriptors(k, ks, fn, grid, args, numArgs, stream);
 
     // Pointers and scalars only: kernelParams is one pointer per argument
     // to its value (Arg keeps it in the low bytes of a little-endian
@@ -884,7 +884,7 @@ Status Kernel::launch(const Grid &grid, const Arg *args, size_t numArgs,
     }
     for (size_t i = 0; i < numArgs; ++i)
       params[i] = const_cast<void *>(args[i].data());
-    return launchFunction(k, ks, func, grid, numArgs ? params : nullptr,
+    return launchFunction(k, ks, fn, grid, numArgs ? params : nullptr,
                           stream);
   });
 }

@@ -799,13 +799,9 @@ int main(int argc, char **argv) {
     applyDefaultTimingManagerCLOptions(timingManager);
     TimingScope timing = timingManager.getRootScope();
     pm.enableTiming(timing);
-    tilec::buildTilePipeline(pm, o);
-    if (emitStage >= Stage::Layout)
-      tilec::buildLayoutPipeline(pm, o);
-    if (emitStage >= Stage::SIMT)
-      tilec::buildSIMTPipeline(pm, o);
-    if (emitStage >= Stage::LLVMDialect)
-      tilec::buildLLVMPipeline(pm, o);
+    // (Cubin and the LLVM IR/PTX stages run the backend after the last
+    // MLIR stage.)
+    tilec::buildPipeline(pm, std::min(Stage(emitStage), Stage::LLVMDialect), o);
     return success(recovering([&] { return pm.run(m); }));
   };
   if (failed(tilec::runWithVersioningFallback(*module, opts.versionAlignment,
