@@ -28,6 +28,9 @@ Two steps, because the GPU machine has no LLVM:
    variants; the table shows each variant's best round. Bandwidth counts the
    bytes read and written once: softmax 2*M*N*4, layer norm 2*M*N*2 (the
    weights and statistics are not counted, as in bench_rowwise.py).
+   `--baseline DIR` also times the spec kernels of another tilec build
+   (step 1 with that build's tilec into DIR) in the same rounds, for a
+   change's before/after on one GPU.
 """
 
 import argparse
@@ -123,6 +126,17 @@ def bench(args):
         return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
                                        return_mode="median")
 
+    def kernels_for_run(kind, m, n):
+        """kernels_for's entries with their loaded kernel; with --baseline,
+        also the baseline build's spec kernel as variant "baseline"."""
+        for entry in kernels_for(kind, m, n):
+            stem, name = entry[0], entry[2]
+            k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
+            yield (*entry, k)
+            if args.baseline and entry[5] == "spec":
+                kb = ctx.load_file(os.path.join(args.baseline, stem + ".ptx")).kernel(name)
+                yield (*entry[:5], "baseline", kb)
+
     cases = []  # (kind, m, n, {variant: fn}, nbytes)
     keep = []
     for kind in ("softmax", "layer_norm"):
@@ -134,8 +148,7 @@ def bench(args):
                 y = torch.empty_like(x)
                 ref = torch.softmax(x, dim=1)
                 tol = 1e-5
-                for stem, _, name, _, _, variant in kernels_for(kind, m, n):
-                    k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
+                for stem, _, name, _, _, variant, k in kernels_for_run(kind, m, n):
                     fns["tilec " + variant] = (lambda k=k, x=x, y=y, m=m, n=n:
                                                k.launch((m,), y, x, x.stride(0), y.stride(0), m, n))
                 fns["triton"] = (lambda x=x, y=y, m=m, n=n, block=block, warps=warps:
@@ -155,8 +168,7 @@ def bench(args):
                 eps = 1e-5
                 ref = torch.nn.functional.layer_norm(x, (n,), w, b, eps)
                 tol = 2e-2
-                for stem, _, name, _, _, variant in kernels_for(kind, m, n):
-                    k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
+                for stem, _, name, _, _, variant, k in kernels_for_run(kind, m, n):
                     fns["tilec " + variant] = (
                         lambda k=k, x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n:
                         k.launch((m,), x, y, w, b, mean, rstd, x.stride(0), n, eps))
@@ -189,6 +201,8 @@ def bench(args):
                 best[key] = max(best.get(key, 0.0), tbps)
 
     labels = ["tilec spec", "tilec plain", "tilec noversion", "triton", "torch"]
+    if args.baseline:
+        labels.insert(3, "tilec baseline")
     print(f"device: {torch.cuda.get_device_name(dev)}; do_bench medians, best of "
           f"{args.rounds} interleaved rounds; TB/s")
     print(f"{'kernel':>10} {'shape':>11} " + " ".join(f"{l:>15}" for l in labels) +
@@ -201,9 +215,16 @@ def bench(args):
         print(f"{kind:>10} {f'{m}x{n}':>11} " + " ".join(f"{v[l]:15.3f}" for l in labels) +
               f" {v['tilec spec'] / v['triton']:11.3f} {v['tilec plain'] / v['triton']:12.3f}"
               f" {v['tilec plain'] / v['tilec spec']:10.3f} {v['tilec spec'] / v['torch']:10.3f}")
+    if args.baseline:
+        rs = [best[(kind, m, n, "tilec spec")] / best[(kind, m, n, "tilec baseline")]
+              for kind, m, n, _, _ in cases]
+        ratios["spec / baseline"] = rs
+        for (kind, m, n, _, _), r in zip(cases, rs):
+            print(f"{kind:>10} {f'{m}x{n}':>11} spec / baseline {r:.3f}")
     for k, rs in ratios.items():
         gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
-        print(f"geometric mean tilec {k} / triton: {gm:.3f} (min {min(rs):.3f})")
+        what = k if "/" in k else f"tilec {k} / triton"
+        print(f"geometric mean {what}: {gm:.3f} (min {min(rs):.3f})")
 
 
 def main():
@@ -211,6 +232,9 @@ def main():
     p.add_argument("--compile", metavar="TILEC", help="compile the kernels with this tilec")
     p.add_argument("--out", default=".dev/rowwise", help="with --compile: the output folder")
     p.add_argument("--kernels", default=".dev/rowwise", help="the folder --compile wrote")
+    p.add_argument("--baseline", metavar="DIR",
+                   help="also time the spec kernels --compile wrote into DIR with another "
+                        "tilec build (same names), in the same interleaved rounds")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=int, default=25)
     p.add_argument("--rep", type=int, default=100)

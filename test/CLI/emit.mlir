@@ -1,6 +1,7 @@
 // tilec --emit: each stage prints the IR of that stage (a private helper is
 // inlined at `tile`, encodings appear at `layout`, gpu.func at `simt`,
-// llvm.func at `llvm-dialect`, LLVM IR at `llvm`); -o writes the file.
+// llvm.func at `llvm-dialect`, LLVM IR at `llvm`, its vectors split into
+// lanes; the PTX accesses are vectors again); -o writes the file.
 // RUN: tilec %s --emit=tile | FileCheck %s --check-prefix=TILE
 // RUN: tilec %s --emit=layout | FileCheck %s --check-prefix=LAYOUT
 // RUN: tilec %s --emit=simt | FileCheck %s --check-prefix=SIMT
@@ -35,7 +36,8 @@
 
 // LLVM:         target triple = "nvptx64-nvidia-cuda"
 // LLVM:         define ptx_kernel void @scale(i64 %0)
-// LLVM:           load <2 x float>, ptr addrspace(1) %{{.*}}, align 8
+// LLVM:           load float, ptr addrspace(1) %{{.*}}, align
+// LLVM:           fadd float
 
 // PTX:          // tilec.kernel name=scale num_warps=4 shared=0 signature=*fp32:16
 // PTX:          .visible .entry scale(
