@@ -71,8 +71,22 @@ def int_entry(value, variant):
     return "i32"
 
 
-def kernels_for(kind, m, n):
-    """(file stem, source, kernel, signature, flags) per variant."""
+def maxnreg_candidates(warps):
+    """Register limits worth trying (Triton's maxnreg): the most a thread
+    may use for 2, 4 and 6 CTAs of `warps` warps per SM (65536 registers),
+    rounded down to 8, in [32, 255]."""
+    out = []
+    for ctas in (2, 4, 6):
+        r = min(255, 65536 // (ctas * 32 * warps) // 8 * 8)
+        if r >= 32 and r not in out:
+            out.append(r)
+    return out
+
+
+def kernels_for(kind, m, n, tune=False):
+    """(file stem, source, kernel, signature, flags, variant) per variant;
+    with `tune`, also the spec kernel with each maxnreg_candidates limit
+    (variant "r<N>")."""
     out = []
     for variant in ("spec", "plain", "noversion"):
         if kind == "softmax":
@@ -89,6 +103,10 @@ def kernels_for(kind, m, n):
         if variant == "noversion":
             flags.append("--version-alignment=false")
         out.append((f"{kind}_{m}x{n}_{variant}", src, name, sig, flags, variant))
+        if tune and variant == "spec":
+            for r in maxnreg_candidates(warps):
+                out.append((f"{kind}_{m}x{n}_spec_r{r}", src, name, sig,
+                            flags + ["--maxnreg", str(r)], f"r{r}"))
     return out
 
 
@@ -99,13 +117,15 @@ def compile_all(tilec, out):
         shutil.copy(os.path.join(sources, f), os.path.join(out, f))
     for kind in ("softmax", "layer_norm"):
         for m, n in SHAPES:
-            for stem, src, name, sig, flags, _ in kernels_for(kind, m, n):
+            for stem, src, name, sig, flags, _ in kernels_for(kind, m, n, tune=True):
                 cmd = [tilec, os.path.join(sources, src), "--kernel", name,
                        "--signature", sig, *flags, "-o", os.path.join(out, stem + ".ptx")]
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
                     sys.exit(f"{' '.join(cmd)}\n{r.stderr}")
-    print(f"compiled {2 * len(SHAPES) * 3} kernels into {out}")
+    count = sum(len(kernels_for(kind, m, n, tune=True))
+                for kind in ("softmax", "layer_norm") for m, n in SHAPES)
+    print(f"compiled {count} kernels into {out}")
 
 
 def bench(args):
@@ -129,7 +149,7 @@ def bench(args):
     def kernels_for_run(kind, m, n):
         """kernels_for's entries with their loaded kernel; with --baseline,
         also the baseline build's spec kernel as variant "baseline"."""
-        for entry in kernels_for(kind, m, n):
+        for entry in kernels_for(kind, m, n, tune=args.tune_maxnreg):
             stem, name = entry[0], entry[2]
             k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
             yield (*entry, k)
@@ -151,9 +171,12 @@ def bench(args):
                 for stem, _, name, _, _, variant, k in kernels_for_run(kind, m, n):
                     fns["tilec " + variant] = (lambda k=k, x=x, y=y, m=m, n=n:
                                                k.launch((m,), y, x, x.stride(0), y.stride(0), m, n))
-                fns["triton"] = (lambda x=x, y=y, m=m, n=n, block=block, warps=warps:
-                                 sm.softmax_kernel[(m,)](y, x, x.stride(0), y.stride(0), m, n,
-                                                         BLOCK_SIZE=block, num_warps=warps))
+                for r in [None] + (maxnreg_candidates(warps) if args.tune_maxnreg else []):
+                    fns["triton" + (f" r{r}" if r else "")] = (
+                        lambda x=x, y=y, m=m, n=n, block=block, warps=warps, r=r:
+                        sm.softmax_kernel[(m,)](y, x, x.stride(0), y.stride(0), m, n,
+                                                BLOCK_SIZE=block, num_warps=warps,
+                                                **({"maxnreg": r} if r else {})))
                 fns["torch"] = lambda x=x: torch.softmax(x, dim=1)
                 nbytes = 2 * m * n * 4
                 keep.append((x, y, ref))
@@ -172,20 +195,28 @@ def bench(args):
                     fns["tilec " + variant] = (
                         lambda k=k, x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n:
                         k.launch((m,), x, y, w, b, mean, rstd, x.stride(0), n, eps))
-                fns["triton"] = (
-                    lambda x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n, block=block,
-                    warps=warps: ln.layer_norm_fwd_kernel[(m,)](
-                        x, y, w, b, mean, rstd, x.stride(0), n, eps, BLOCK_SIZE=block,
-                        num_warps=warps))
+                for r in [None] + (maxnreg_candidates(warps) if args.tune_maxnreg else []):
+                    fns["triton" + (f" r{r}" if r else "")] = (
+                        lambda x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n, block=block,
+                        warps=warps, r=r: ln.layer_norm_fwd_kernel[(m,)](
+                            x, y, w, b, mean, rstd, x.stride(0), n, eps, BLOCK_SIZE=block,
+                            num_warps=warps, **({"maxnreg": r} if r else {})))
                 fns["torch"] = (lambda x=x, w=w, b=b, n=n:
                                 torch.nn.functional.layer_norm(x, (n,), w, b, eps))
                 nbytes = 2 * m * n * 2
                 keep.append((x, y, ref, w, b, mean, rstd))
-            for label, fn in fns.items():
+            for label, fn in list(fns.items()):
                 if label == "torch":
                     continue
                 y.fill_(float("nan"))
-                fn()
+                try:
+                    fn()
+                except Exception as e:  # a Triton without the maxnreg option
+                    if not label.startswith("triton r"):
+                        raise
+                    print(f"{kind} {m}x{n}: {label}: {e}; left out")
+                    del fns[label]
+                    continue
                 torch.cuda.synchronize()
                 err = (y.float() - ref.float()).abs().max().item()
                 if not err <= tol:
@@ -215,6 +246,22 @@ def bench(args):
         print(f"{kind:>10} {f'{m}x{n}':>11} " + " ".join(f"{v[l]:15.3f}" for l in labels) +
               f" {v['tilec spec'] / v['triton']:11.3f} {v['tilec plain'] / v['triton']:12.3f}"
               f" {v['tilec plain'] / v['tilec spec']:10.3f} {v['tilec spec'] / v['torch']:10.3f}")
+    if args.tune_maxnreg:
+        # Each compiler's best over maxnreg (none and the candidates), the
+        # same .py and block/warps config.
+        rs = []
+        print("maxnreg tuned: each compiler's best over no limit and "
+              "maxnreg_candidates (TB/s, the winning limit)")
+        for kind, m, n, fns, _ in cases:
+            def tuned(default, prefix):
+                return max((best[(kind, m, n, l)], l) for l in fns
+                           if l == default or l.startswith(prefix))
+            tv, tl = tuned("tilec spec", "tilec r")
+            rv, rl = tuned("triton", "triton r")
+            rs.append(tv / rv)
+            print(f"{kind:>10} {f'{m}x{n}':>11} tilec {tv:.3f} ({tl}) triton {rv:.3f} ({rl}) "
+                  f"tilec/triton {tv / rv:.3f}")
+        ratios["tuned / tuned"] = rs
     if args.baseline:
         rs = [best[(kind, m, n, "tilec spec")] / best[(kind, m, n, "tilec baseline")]
               for kind, m, n, _, _ in cases]
@@ -235,6 +282,10 @@ def main():
     p.add_argument("--baseline", metavar="DIR",
                    help="also time the spec kernels --compile wrote into DIR with another "
                         "tilec build (same names), in the same interleaved rounds")
+    p.add_argument("--tune-maxnreg", action="store_true",
+                   help="also time the spec kernels with each maxnreg_candidates limit "
+                        "(compiled by --compile) and Triton with the same limits; prints "
+                        "each compiler's best")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=int, default=25)
     p.add_argument("--rep", type=int, default=100)

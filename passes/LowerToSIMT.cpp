@@ -783,6 +783,26 @@ private:
       if (extraWarps.count(func.getSymNameAttr()))
         gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                          b.getI32IntegerAttr(1));
+      // The register limit (Triton's maxnreg): the kernel's own, else the
+      // option's.
+      int64_t maxNRegs = maxNReg;
+      if (auto a = func->getAttrOfType<IntegerAttr>(
+              tile::TileDialect::getMaxNRegAttrName()))
+        maxNRegs = a.getInt();
+      gpuFunc->removeAttr(tile::TileDialect::getMaxNRegAttrName());
+      if (maxNRegs != 0) {
+        if (maxNRegs < 16 || maxNRegs > 255)
+          return emitError(func.getLoc())
+                 << "expected maxnreg (registers per thread) in [16, 255], "
+                    "found "
+                 << maxNRegs;
+        if (extraWarps.count(func.getSymNameAttr()))
+          return emitError(func.getLoc())
+                 << "maxnreg cannot limit a warp-specialized kernel: its "
+                    "warp groups set their registers with setmaxnreg";
+        gpuFunc->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                         b.getI32IntegerAttr(int32_t(maxNRegs)));
+      }
       // Specialization facts travel as the kernel's signature string; TMA
       // descriptors as "tile.tma" (the runtime encodes them) and the
       // parameters they take (grid constants, PTXBackend).

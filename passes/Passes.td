@@ -617,12 +617,19 @@ def TileLowerToSIMTPass : Pass<"tile-lower-to-simt", "mlir::ModuleOp"> {
     recorded (`tile.shared_offset` on each user, `tile.shared` on the
     kernel); barriers between users are tile-insert-barriers' business.
 
+    A kernel's `tile.maxnreg` (or the `max-nreg` option) becomes the
+    gpu.func's `nvvm.maxnreg`, PTX `.maxnreg`.
+
     Errors: an op or type this lowering does not implement
-    (`unimplemented: ...`), or a user of shared memory without an offset.
+    (`unimplemented: ...`), a user of shared memory without an offset, a
+    register limit outside [16, 255] or on a warp-specialized kernel
+    (whose warp groups set their registers with setmaxnreg).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "target GPU: sm_80 to sm_121f as passes/Target.h lists them (anything else is an error)">,
+    Option<"maxNReg", "max-nreg", "unsigned", /*default=*/"0",
+           "registers per thread at most (PTX .maxnreg) for kernels without their own tile.maxnreg; 0: no limit, else 16 to 255">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

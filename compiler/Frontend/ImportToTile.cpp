@@ -420,6 +420,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     }
   }
   unsigned numWarps = options.numWarps, numStages = options.numStages;
+  // The autotune config's maxnreg (tile.maxnreg; tilec --maxnreg applies to
+  // kernels without one, in tile-lower-to-simt).
+  int64_t maxNReg = 0;
   // num_stages: as tl.range's, at most 1024 (a pipeline that deep has no
   // use, and each stage is unrolled into the prologue).
   constexpr unsigned kMaxNumStages = 1024;
@@ -521,9 +524,11 @@ OwningOpRef<ModuleOp> CodeGen::run() {
     if (cfg.numCtas != 1)
       return refuse("num_ctas=" + std::to_string(cfg.numCtas) +
                     " (thread-block clusters)");
-    if (cfg.maxnreg)
-      return refuse("maxnreg=" + std::to_string(*cfg.maxnreg) +
-                    " (a register limit)");
+    if (cfg.maxnreg && (*cfg.maxnreg < 16 || *cfg.maxnreg > 255)) {
+      emitError(cfgLoc) << "expected maxnreg in [16, 255] in autotune config "
+                        << index << ", found " << *cfg.maxnreg;
+      return nullptr;
+    }
     if (cfg.hasPreHook)
       return refuse("a pre_hook (host code run before each launch)");
     if (cfg.hasIROverride)
@@ -557,6 +562,8 @@ OwningOpRef<ModuleOp> CodeGen::run() {
       numWarps = unsigned(cfg.numWarps);
     if (!numStages)
       numStages = unsigned(cfg.numStages);
+    if (cfg.maxnreg)
+      maxNReg = *cfg.maxnreg;
 
     // Every config, as data on the kernel.
     SmallVector<Attribute> configs;
@@ -772,6 +779,9 @@ OwningOpRef<ModuleOp> CodeGen::run() {
                 b.getI32IntegerAttr(numWarps));
   func->setAttr(tile::TileDialect::getNumStagesAttrName(),
                 b.getI32IntegerAttr(numStages));
+  if (maxNReg)
+    func->setAttr(tile::TileDialect::getMaxNRegAttrName(),
+                  b.getI32IntegerAttr(int32_t(maxNReg)));
   if (!autotuneAttrs.empty())
     func->setAttr("tile.autotune", b.getDictionaryAttr(autotuneAttrs));
   Block *entry = func.addEntryBlock();

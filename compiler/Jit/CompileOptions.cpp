@@ -67,6 +67,9 @@ std::string CompileOptions::validate(SourceLanguage language) const {
            std::to_string(numConsumerGroups);
   if (clusterSize != 1 && clusterSize != 2)
     return "cluster size must be 1 or 2, found " + std::to_string(clusterSize);
+  if (maxnreg != 0 && (maxnreg < 16 || maxnreg > 255))
+    return "maxnreg must be 0 (no limit) or in [16, 255], found " +
+           std::to_string(maxnreg);
   if (autotuneConfig < -1)
     return "autotune config must be an index (0 or more) or -1, found " +
            std::to_string(autotuneConfig);
@@ -128,6 +131,7 @@ std::string compileKeyText(std::string_view source, std::string_view fileName,
   addField(t, "warp_specialize", options.warpSpecialize);
   addField(t, "num_consumer_groups", options.numConsumerGroups);
   addField(t, "cluster_size", options.clusterSize);
+  addField(t, "maxnreg", options.maxnreg);
   addField(t, "import_paths", options.importPaths.size());
   for (const std::string &dir : options.importPaths)
     addField(t, "path", dir);
@@ -172,6 +176,7 @@ PipelineOptions toPipelineOptions(const CompileOptions &options) {
   p.warpSpecialize = options.warpSpecialize;
   p.numConsumerGroups = options.numConsumerGroups;
   p.clusterSize = options.clusterSize;
+  p.maxNReg = options.maxnreg;
   return p;
 }
 
@@ -291,12 +296,15 @@ bool compileUnprotected(std::string_view source, std::string_view fileName,
 
 std::string describeAutotuneConfig(
     const std::vector<std::pair<std::string, std::string>> &constexprs,
-    unsigned numWarps, unsigned numStages) {
+    unsigned numWarps, unsigned numStages, unsigned maxnreg) {
   std::string s;
   for (const auto &[name, value] : constexprs)
     s += name + "=" + value + ", ";
-  return s + "num_warps=" + std::to_string(numWarps) +
-         ", num_stages=" + std::to_string(numStages);
+  s += "num_warps=" + std::to_string(numWarps) +
+       ", num_stages=" + std::to_string(numStages);
+  if (maxnreg)
+    s += ", maxnreg=" + std::to_string(maxnreg);
+  return s;
 }
 
 std::string autotuneArgIndices(const KernelInspection &info,
@@ -354,6 +362,8 @@ static void readInspection(tile::FuncOp func, KernelInspection &out) {
         config.numWarps = unsigned(w.getInt());
       if (auto st = dyn_cast_or_null<IntegerAttr>(dict.get("num_stages")))
         config.numStages = unsigned(st.getInt());
+      if (auto r = dyn_cast_or_null<IntegerAttr>(dict.get("maxnreg")))
+        config.maxnreg = unsigned(r.getInt());
       if (auto values =
               dyn_cast_or_null<DictionaryAttr>(dict.get("constexprs")))
         for (NamedAttribute v : values) {

@@ -72,17 +72,19 @@ struct KernelInspection {
   struct Config {
     std::vector<std::pair<std::string, std::string>> constexprs;
     unsigned numWarps = 4, numStages = 3;
+    /// triton.Config's maxnreg (0: none).
+    unsigned maxnreg = 0;
   };
   std::vector<Config> configs;
   /// Its key=, reset_to_zero= and restore_value= (parameter names).
   std::vector<std::string> key, resetToZero, restoreValue;
 };
 
-/// "BLOCK=128, num_warps=4, num_stages=3": a config as the autotuners
-/// (the JIT's and tilec --aot's) describe it.
+/// "BLOCK=128, num_warps=4, num_stages=3" (", maxnreg=N" when not 0): a
+/// config as the autotuners (the JIT's and tilec --aot's) describe it.
 std::string describeAutotuneConfig(
     const std::vector<std::pair<std::string, std::string>> &constexprs,
-    unsigned numWarps, unsigned numStages);
+    unsigned numWarps, unsigned numStages, unsigned maxnreg = 0);
 
 /// `info`'s key=, reset_to_zero= and restore_value= as argument indices
 /// (its paramNames). A key name that is not a run-time parameter (a

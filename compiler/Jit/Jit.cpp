@@ -511,7 +511,7 @@ Status SpecializingKernel::launch(const Grid &grid, const Arg *args,
 namespace tilec {
 
 std::string AutotuneConfig::str() const {
-  return describeAutotuneConfig(constexprs, numWarps, numStages);
+  return describeAutotuneConfig(constexprs, numWarps, numStages, maxnreg);
 }
 
 int64_t AutotuneConfig::intValue(const std::string &name,
@@ -559,6 +559,8 @@ struct AutotunedKernel::State {
     }
     o.numWarps = c.numWarps;
     o.numStages = c.numStages;
+    if (c.maxnreg)
+      o.maxnreg = c.maxnreg;
     return o;
   }
 
@@ -667,6 +669,7 @@ Status AutotunedKernel::create(Jit &jit, std::string source,
     a.constexprs = c.constexprs;
     a.numWarps = c.numWarps;
     a.numStages = c.numStages;
+    a.maxnreg = c.maxnreg;
     st->configs.push_back(std::move(a));
   }
   // Names to argument indices. A key name that is not a run-time

@@ -79,6 +79,7 @@ void tilec::buildSIMTPipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createTileInsertBarriersPass());
   TileLowerToSIMTPassOptions o;
   o.chip = opts.arch;
+  o.maxNReg = opts.maxNReg;
   pm.addPass(createTileLowerToSIMTPass(o));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

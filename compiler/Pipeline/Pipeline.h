@@ -49,6 +49,10 @@ struct PipelineOptions {
   /// CTAs per thread-block cluster (tile-pipeline's `cluster-size`): 2
   /// lets pairs of CTAs multicast the TMA copies they share (sm_90+).
   unsigned clusterSize = 1;
+  /// Registers per thread at most (Triton's maxnreg, PTX .maxnreg) for
+  /// kernels without their own tile.maxnreg (tile-lower-to-simt's
+  /// `max-nreg`): 0 no limit, else 16 to 255.
+  unsigned maxNReg = 0;
 };
 
 /// Whether `arch` is one tilec targets.

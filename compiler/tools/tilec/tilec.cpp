@@ -203,6 +203,15 @@ cl::opt<unsigned> numConsumerGroups(
              "loop keeps one group. 1 (the default): one group"),
     cl::value_desc("1|2"), cl::init(1), cl::cat(tilecCategory));
 
+cl::opt<unsigned> maxNReg(
+    "maxnreg",
+    cl::desc("Registers per thread at most, as Triton's maxnreg (PTX "
+             ".maxnreg), for kernels whose autotune config sets none: "
+             "ptxas then schedules for that budget (more loads in flight "
+             "where the occupancy allows). 16 to 255; 0 (the default): "
+             "ptxas's choice"),
+    cl::value_desc("N"), cl::init(0), cl::cat(tilecCategory));
+
 cl::opt<unsigned> clusterSize(
     "cluster-size",
     cl::desc("CTAs per thread-block cluster (sm_90+): 2 lets two CTAs that "
@@ -390,7 +399,8 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
     }
     const tilec::KernelInspection::Config &c = info.configs[i];
     std::string name =
-        tilec::describeAutotuneConfig(c.constexprs, c.numWarps, c.numStages);
+        tilec::describeAutotuneConfig(c.constexprs, c.numWarps, c.numStages,
+                                      c.maxnreg);
     std::string stem = base + ".config" + std::to_string(i);
     files.emplace_back(stem + ".cubin", cubin);
     files.emplace_back(stem + ".json", tilec::kernelMetadataToJson(kernels));
@@ -545,6 +555,12 @@ int main(int argc, char **argv) {
                  << clusterSize << "\n";
     return fail();
   }
+  if (maxNReg != 0 && (maxNReg < 16 || maxNReg > 255)) {
+    llvm::errs() << "tilec: error: expected --maxnreg in [16, 255] (or 0: no "
+                    "limit), found "
+                 << maxNReg << "\n";
+    return fail();
+  }
   if (!inputLanguage.empty() && inputLanguage != "py" &&
       inputLanguage != "mlir") {
     llvm::errs() << "tilec: error: expected -x py or -x mlir, found -x "
@@ -606,6 +622,7 @@ int main(int argc, char **argv) {
   compileOptions.warpSpecialize = warpSpecialize;
   compileOptions.numConsumerGroups = numConsumerGroups;
   compileOptions.clusterSize = clusterSize;
+  compileOptions.maxnreg = maxNReg;
   compileOptions.errorLimit = errorLimit;
   compileOptions.maxInlinedCalls = maxInlinedCalls;
   compileOptions.maxUnrolledIterations = maxUnrolledIterations;

@@ -163,6 +163,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == getMaxNRegAttrName()) {
+    auto v = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FuncOp>(op) || !v || v.getInt() < 16 || v.getInt() > 255)
+      return op->emitOpError("expected ")
+             << getMaxNRegAttrName()
+             << " to be an integer in [16, 255] on a tile.func, found "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() == getSharedOffsetAttrName()) {
     auto v = dyn_cast<IntegerAttr>(attr.getValue());
     if (!v || v.getInt() < 0 || v.getInt() % 16 != 0)

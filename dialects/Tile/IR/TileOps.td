@@ -38,7 +38,9 @@ def Tile_FuncOp : Tile_Op<"func", [
     Argument attributes carry specialization facts that the runtime checks at
     every launch: `tile.divisibility = 16` (a pointer's address, in bytes, or
     an integer is a multiple of 16) and `tile.equal_to = 1`. Function
-    attributes: `tile.num_warps` (default 4), `tile.num_stages`.
+    attributes: `tile.num_warps` (default 4), `tile.num_stages`,
+    `tile.maxnreg` (registers per thread at most, 16 to 255: PTX
+    `.maxnreg`, Triton's `maxnreg`).
 
     ```mlir
     tile.func @add_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},

@@ -88,6 +88,7 @@ def k_config_name(x_ptr, n, BLOCK: tl.constexpr):
     triton.Config({'BLOCK': 64}, num_warps=4, num_ctas=2),
     triton.Config({'BLOCK': 64}, pre_hook=lambda nargs: nargs['x_ptr'].zero_()),
     triton.Config({'BLOCK': 64}, num_warps=3),
+    triton.Config({'BLOCK': 64}, num_warps=4, maxnreg=8),
 ], key=['n'])
 @triton.jit
 def k_choices(x_ptr, n, BLOCK: tl.constexpr):

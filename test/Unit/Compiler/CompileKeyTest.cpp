@@ -76,6 +76,7 @@ TEST(CompileKey, EveryShapingFieldChangesIt) {
       [](CompileOptions &o) { o.warpSpecialize = "on"; },
       [](CompileOptions &o) { o.numConsumerGroups = 2; },
       [](CompileOptions &o) { o.clusterSize = 2; },
+      [](CompileOptions &o) { o.maxnreg = 128; },
       [](CompileOptions &o) { o.importPaths = {"/lib"}; },
   };
   std::set<std::string> keys = {keyOf(addOptions())};
@@ -128,6 +129,11 @@ TEST(CompileOptions, ValidateNamesTheProblem) {
             "warp specialization must be hint, on or off, found 'yes'");
   EXPECT_EQ(problem([](CompileOptions &o) { o.clusterSize = 4; }),
             "cluster size must be 1 or 2, found 4");
+  EXPECT_EQ(problem([](CompileOptions &o) { o.maxnreg = 8; }),
+            "maxnreg must be 0 (no limit) or in [16, 255], found 8");
+  EXPECT_EQ(problem([](CompileOptions &o) { o.maxnreg = 256; }),
+            "maxnreg must be 0 (no limit) or in [16, 255], found 256");
+  EXPECT_EQ(problem([](CompileOptions &o) { o.maxnreg = 255; }), "");
   EXPECT_EQ(problem([](CompileOptions &o) { o.constexprs = {{"", "1"}}; }),
             "a constexpr value without a name");
   EXPECT_NE(problem([](CompileOptions &) {}, SourceLanguage::MLIR)

@@ -77,6 +77,9 @@ struct CompileOptions {
   unsigned numConsumerGroups = 1;
   /// CTAs per thread-block cluster: 1 or 2.
   unsigned clusterSize = 1;
+  /// Registers per thread at most (Triton's maxnreg; PTX .maxnreg): 0 no
+  /// limit (or an autotune config's), else 16 to 255.
+  unsigned maxnreg = 0;
   /// Folders `import` searches after the kernel file's (-I). Part of the
   /// key as paths; the contents of the modules a compile read are checked
   /// by the JIT's cache (Jit.h), not hashed into the key.
@@ -92,7 +95,8 @@ struct CompileOptions {
 
   /// Checks the fields' ranges and spellings (num_warps a power of two in
   /// [1, 32], a known arch, mma version 0/2/3, warp specialization
-  /// hint/on/off, 1 or 2 consumer groups and cluster CTAs, constexpr
+  /// hint/on/off, 1 or 2 consumer groups and cluster CTAs, maxnreg 0 or
+  /// in [16, 255], constexpr
   /// names non-empty, the Python-only fields (signature, constexprs,
   /// num_stages, autotune config) empty for MLIR). Returns "" when
   /// valid, else the first problem, e.g. "num_warps must be a power of two

@@ -180,12 +180,16 @@ private:
 };
 
 /// One autotune config: constexpr values (by name, Python's spelling) with
-/// num_warps and num_stages -- a `triton.Config`.
+/// num_warps, num_stages and maxnreg -- a `triton.Config`.
 struct AutotuneConfig {
   std::vector<std::pair<std::string, std::string>> constexprs;
   unsigned numWarps = 4;
   unsigned numStages = 3;
-  /// "BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3".
+  /// Registers per thread at most (PTX .maxnreg; 16 to 255); 0: the
+  /// options' maxnreg (by default none).
+  unsigned maxnreg = 0;
+  /// "BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3" (", maxnreg=N"
+  /// when set).
   std::string str() const;
   /// The value of constexpr `name` as an integer (for grid functions);
   /// `fallback` when the config does not set it or it is not an integer.
