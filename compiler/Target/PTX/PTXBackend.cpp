@@ -5,10 +5,10 @@
 // tensor cores into scalars (ScalarizeLanes below), runs LLVM's O3 pipeline
 // with the NVPTX target machine and emits PTX assembly. Kernel metadata
 // (tile.* attributes the SIMT lowering left on each kernel) becomes the
-// PTX's header lines and is removed before translation. Calls into libdevice (`__nv_*`, what the
-// upstream math-to-NVVM lowering emits for math ops) are resolved by linking
-// the CUDA toolkit's libdevice.10.bc, found through $TILEC_LIBDEVICE,
-// $CUDA_HOME or /usr/local/cuda.
+// PTX's header lines and is removed before translation. Calls into
+// libdevice (`__nv_*`, what the upstream math-to-NVVM lowering emits for math
+// ops) are resolved by linking the CUDA toolkit's libdevice.10.bc, found
+// through $TILEC_LIBDEVICE, $CUDA_HOME or /usr/local/cuda.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/PTX/PTXBackend.h"
@@ -18,22 +18,22 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IRReader/IRReader.h"
-#include "llvm/Linker/Linker.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 
 #include <map>
 #include <mutex>
@@ -204,8 +204,9 @@ bool usesTensorCores(llvm::Function &f) {
     auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
     if (!call)
       continue;
-    if (auto *asmCall = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
-      llvm::StringRef text = asmCall->getAsmString();
+    if (auto *inlineAsm =
+            llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+      llvm::StringRef text = inlineAsm->getAsmString();
       if (text.contains("wgmma") || text.contains("mma.sync"))
         return true;
       continue;

@@ -398,9 +398,8 @@ static int writeAutotunedAot(const tilec::CompileOptions &options,
       return 1;
     }
     const tilec::KernelInspection::Config &c = info.configs[i];
-    std::string name =
-        tilec::describeAutotuneConfig(c.constexprs, c.numWarps, c.numStages,
-                                      c.maxnreg);
+    std::string name = tilec::describeAutotuneConfig(c.constexprs, c.numWarps,
+                                                     c.numStages, c.maxnreg);
     std::string stem = base + ".config" + std::to_string(i);
     files.emplace_back(stem + ".cubin", cubin);
     files.emplace_back(stem + ".json", tilec::kernelMetadataToJson(kernels));
