@@ -36,6 +36,20 @@ def load(path, name):
     return module
 
 
+def layer_norm_case(m, n, dev, eps=1e-5):
+    """Inputs of an fp16 layer-norm forward on m rows of n and torch's
+    result: (x, w, b, y, mean, rstd, eps, ref); y, mean and rstd are the
+    outputs to fill (fp16, fp32, fp32)."""
+    x = torch.randn(m, n, device=dev, dtype=torch.float16)
+    w = torch.rand(n, device=dev, dtype=torch.float16)
+    b = torch.rand(n, device=dev, dtype=torch.float16)
+    y = torch.empty_like(x)
+    mean = torch.empty(m, device=dev, dtype=torch.float32)
+    rstd = torch.empty(m, device=dev, dtype=torch.float32)
+    ref = torch.nn.functional.layer_norm(x, (n,), w, b, eps)
+    return x, w, b, y, mean, rstd, eps, ref
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -89,14 +103,7 @@ def main():
 
     for M, N, warps in ((8192, 1024, 4), (8192, 4096, 8), (8192, 8192, 8)):
         kernel = ctx.load_file(os.path.join(args.kernels, f"bench_layer_norm_{N}.ptx")).kernel("layer_norm_fwd_kernel")
-        x = torch.randn(M, N, device=dev, dtype=torch.float16)
-        w = torch.rand(N, device=dev, dtype=torch.float16)
-        b = torch.rand(N, device=dev, dtype=torch.float16)
-        y = torch.empty_like(x)
-        mean = torch.empty(M, device=dev, dtype=torch.float32)
-        rstd = torch.empty(M, device=dev, dtype=torch.float32)
-        eps = 1e-5
-        ref = torch.nn.functional.layer_norm(x, (N,), w, b, eps)
+        x, w, b, y, mean, rstd, eps, ref = layer_norm_case(M, N, dev)
 
         def run_tilec():
             kernel.launch((M,), x, y, w, b, mean, rstd, x.stride(0), N, eps)

@@ -133,7 +133,7 @@ def bench(args):
     import triton
     sys.path.insert(0, HERE)
     import tilec_rt
-    from bench_rowwise import load
+    from bench_rowwise import layer_norm_case, load
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -182,14 +182,7 @@ def bench(args):
                 keep.append((x, y, ref))
             else:
                 block, warps = layer_norm_config(n)
-                x = torch.randn(m, n, device=dev, dtype=torch.float16)
-                w = torch.rand(n, device=dev, dtype=torch.float16)
-                b = torch.rand(n, device=dev, dtype=torch.float16)
-                y = torch.empty_like(x)
-                mean = torch.empty(m, device=dev, dtype=torch.float32)
-                rstd = torch.empty(m, device=dev, dtype=torch.float32)
-                eps = 1e-5
-                ref = torch.nn.functional.layer_norm(x, (n,), w, b, eps)
+                x, w, b, y, mean, rstd, eps, ref = layer_norm_case(m, n, dev)
                 tol = 2e-2
                 for stem, _, name, _, _, variant, k in kernels_for_run(kind, m, n):
                     fns["tilec " + variant] = (
