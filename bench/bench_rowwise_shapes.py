@@ -30,7 +30,9 @@ Two steps, because the GPU machine has no LLVM:
    weights and statistics are not counted, as in bench_rowwise.py).
    `--baseline DIR` also times the spec kernels of another tilec build
    (step 1 with that build's tilec into DIR) in the same rounds, for a
-   change's before/after on one GPU.
+   change's before/after on one GPU; step 1's `--tilec-flag=FLAG` compiles
+   such a folder with one more option instead (e.g. the register budget
+   off: `--tilec-flag=--auto-maxnreg=false`).
 """
 
 import argparse
@@ -110,7 +112,7 @@ def kernels_for(kind, m, n, tune=False):
     return out
 
 
-def compile_all(tilec, out):
+def compile_all(tilec, out, extra=()):
     os.makedirs(out, exist_ok=True)
     sources = os.path.join(HERE, "..", "test", "GPU", "kernels", "py")
     for f in ("softmax.py", "layer_norm.py"):
@@ -119,7 +121,8 @@ def compile_all(tilec, out):
         for m, n in SHAPES:
             for stem, src, name, sig, flags, _ in kernels_for(kind, m, n, tune=True):
                 cmd = [tilec, os.path.join(sources, src), "--kernel", name,
-                       "--signature", sig, *flags, "-o", os.path.join(out, stem + ".ptx")]
+                       "--signature", sig, *flags, *extra,
+                       "-o", os.path.join(out, stem + ".ptx")]
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
                     sys.exit(f"{' '.join(cmd)}\n{r.stderr}")
@@ -271,6 +274,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--compile", metavar="TILEC", help="compile the kernels with this tilec")
     p.add_argument("--out", default=".dev/rowwise", help="with --compile: the output folder")
+    p.add_argument("--tilec-flag", action="append", default=[], metavar="FLAG",
+                   help="with --compile: one more tilec option for every kernel "
+                        "(repeatable), e.g. --tilec-flag=--auto-maxnreg=false for a "
+                        "--baseline folder")
     p.add_argument("--kernels", default=".dev/rowwise", help="the folder --compile wrote")
     p.add_argument("--baseline", metavar="DIR",
                    help="also time the spec kernels --compile wrote into DIR with another "
@@ -284,7 +291,7 @@ def main():
     p.add_argument("--rep", type=int, default=100)
     args = p.parse_args()
     if args.compile:
-        compile_all(args.compile, args.out)
+        compile_all(args.compile, args.out, args.tilec_flag)
     else:
         bench(args)
 

@@ -2,6 +2,8 @@
 
 #include "passes/Target.h"
 
+#include <algorithm>
+
 using namespace tilec;
 
 namespace {
@@ -25,6 +27,36 @@ const TargetInfo kTargets[] = {
 } // namespace
 
 llvm::ArrayRef<TargetInfo> tilec::getSupportedTargets() { return kTargets; }
+
+unsigned TargetInfo::maxWarpsPerSM() const {
+  bool full = computeCapability == 80 ||
+              (computeCapability >= 90 && computeCapability < 120);
+  return full ? 64 : 48;
+}
+
+unsigned TargetInfo::maxCTAsPerSM() const {
+  if (computeCapability >= 86 && computeCapability <= 88)
+    return 16;
+  return computeCapability == 89 ? 24 : 32;
+}
+
+unsigned TargetInfo::residentCTAs(unsigned numWarps, unsigned regsPerThread,
+                                  unsigned sharedBytesPerCTA) const {
+  if (numWarps == 0 || numWarps > maxWarpsPerSM() || regsPerThread > 255)
+    return 0;
+  unsigned ctas = std::min(maxCTAsPerSM(), maxWarpsPerSM() / numWarps);
+  // Registers: per warp, in units of 256.
+  unsigned perWarp = (std::max(regsPerThread, 1u) * 32 + 255) / 256 * 256;
+  ctas = std::min(ctas, registersPerSM() / (perWarp * numWarps));
+  // Shared memory: the SM's carve-out is the opt-in maximum plus the 1 KiB
+  // every CTA reserves.
+  constexpr unsigned kReserved = 1024;
+  if (sharedBytesPerCTA > sharedBytes)
+    return 0;
+  ctas = std::min(ctas,
+                  (sharedBytes + kReserved) / (sharedBytesPerCTA + kReserved));
+  return ctas;
+}
 
 const TargetInfo *tilec::lookupTarget(llvm::StringRef name) {
   for (const TargetInfo &t : kTargets)

@@ -44,6 +44,22 @@ struct TargetInfo {
     return computeCapability >= 90 &&
            (name.ends_with("a") || name.ends_with("f"));
   }
+  /// Resident warps per SM at most: 64 on sm_80, sm_90 and sm_100 to
+  /// sm_110, 48 on the others (CUDA C++ Programming Guide, "Technical
+  /// Specifications per Compute Capability").
+  unsigned maxWarpsPerSM() const;
+  /// Resident CTAs per SM at most (the same table): 32, 16 on sm_86 to
+  /// sm_88, 24 on sm_89.
+  unsigned maxCTAsPerSM() const;
+  /// 32-bit registers per SM: 65536 on every target.
+  unsigned registersPerSM() const { return 65536; }
+  /// The CTAs of `numWarps` warps, `regsPerThread` registers a thread and
+  /// `sharedBytes` of shared memory each (static and dynamic) that fit on
+  /// one SM at once: the CUDA occupancy calculator's rule (registers
+  /// allocated per warp in units of 256, 1 KiB of shared memory reserved
+  /// per CTA). 0 when one does not fit.
+  unsigned residentCTAs(unsigned numWarps, unsigned regsPerThread,
+                        unsigned sharedBytes) const;
   /// The NVPTX subtarget feature of ptxVersion: "+ptx84".
   std::string ptxFeature() const { return "+ptx" + std::to_string(ptxVersion); }
 };

@@ -668,7 +668,7 @@ bool tilec::compileTritonToPTXUnprotected(
         if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
           return false;
         llvm::raw_string_ostream ptxStream(ptx);
-        return succeeded(
-            emitPTX(*module, options.arch, ptxStream, options.fpFusion));
+        return succeeded(emitPTX(*module, options.arch, ptxStream,
+                                 options.fpFusion, options.autoMaxNReg));
       });
 }

@@ -132,6 +132,7 @@ std::string compileKeyText(std::string_view source, std::string_view fileName,
   addField(t, "num_consumer_groups", options.numConsumerGroups);
   addField(t, "cluster_size", options.clusterSize);
   addField(t, "maxnreg", options.maxnreg);
+  addField(t, "auto_maxnreg", options.autoMaxNReg);
   addField(t, "import_paths", options.importPaths.size());
   for (const std::string &dir : options.importPaths)
     addField(t, "path", dir);
@@ -177,6 +178,7 @@ PipelineOptions toPipelineOptions(const CompileOptions &options) {
   p.numConsumerGroups = options.numConsumerGroups;
   p.clusterSize = options.clusterSize;
   p.maxNReg = options.maxnreg;
+  p.autoMaxNReg = options.autoMaxNReg;
   return p;
 }
 
@@ -288,8 +290,8 @@ bool compileUnprotected(std::string_view source, std::string_view fileName,
             failed(runPipeline(*module, Stage::LLVMDialect, pipeline)))
           return false;
         llvm::raw_string_ostream ptxStream(ptx);
-        return succeeded(
-            emitPTX(*module, pipeline.arch, ptxStream, pipeline.fpFusion));
+        return succeeded(emitPTX(*module, pipeline.arch, ptxStream,
+                                 pipeline.fpFusion, pipeline.autoMaxNReg));
       });
 }
 } // namespace

@@ -15,6 +15,7 @@
 #include "compiler/Pipeline/Pipeline.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -108,7 +109,23 @@ std::string findPtxas();
 
 /// Assembles `ptx` for `arch` into `cubin` with the ptxas at `ptxas` (run
 /// as a process on temporary files, at most 300 s). The error carries
-/// ptxas's output.
+/// ptxas's output. Kernels marked `maxnreg=auto` get the register budget
+/// of their occupancy as the runtime gives it to PTX
+/// (occupancyRegisterBudget), with the target's limits
+/// (TargetInfo::residentCTAs) and ptxas's own register count from a
+/// first, verbose run: a second run with `.maxnreg` where that budget is
+/// above the count.
+/// What `ptxas -v` reports of one entry function.
+struct PtxasUsage {
+  unsigned registers = 0;
+  /// Static shared memory, in bytes.
+  unsigned sharedBytes = 0;
+};
+/// The entries of a `ptxas -v` log ("Compiling entry function 'k'", then
+/// "Used N registers, ..., B bytes smem, ..."), by name. Entries whose
+/// usage line is missing or unreadable have zeros.
+std::map<std::string, PtxasUsage> parsePtxasUsage(llvm::StringRef log);
+
 Status assembleCubin(const std::string &ptxas, llvm::StringRef arch,
                      llvm::StringRef ptx, std::string &cubin);
 

@@ -1,5 +1,8 @@
 //===- Ptxas.cpp - PTX to cubin with the toolkit's ptxas -------------------===//
 #include "compiler/Jit/Compiler.h"
+#include "passes/Target.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -8,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 using llvm::StringRef;
@@ -36,10 +40,10 @@ std::string findPtxas() {
   return "";
 }
 
-/// Assembles `ptx` for `arch` with `ptxas` into `cubin`. The error carries
-/// ptxas's output.
-Status assembleCubin(const std::string &ptxas, StringRef arch, StringRef ptx,
-                std::string &cubin) {
+/// Runs `ptxas` on `ptx` for `arch` (with `-v` where `verbose`) into
+/// `cubin`; `logText` is what ptxas printed. The error carries that output.
+static Status runPtxas(const std::string &ptxas, StringRef arch, StringRef ptx,
+                       bool verbose, std::string &cubin, std::string &logText) {
   llvm::SmallString<128> in, out, log;
   int fd = -1;
   if (std::error_code ec =
@@ -73,7 +77,9 @@ Status assembleCubin(const std::string &ptxas, StringRef arch, StringRef ptx,
     return Status::error("cannot create a temporary file for ptxas: " +
                          ec.message());
   std::string archArg = ("-arch=" + arch).str();
-  llvm::SmallVector<StringRef, 6> args = {ptxas, archArg, "-o", out, in};
+  llvm::SmallVector<StringRef, 7> args = {ptxas, archArg, "-o", out, in};
+  if (verbose)
+    args.insert(args.begin() + 1, "-v");
   std::optional<StringRef> redirects[] = {StringRef(""), log, log};
   std::string errMsg;
   // Generated PTX assembles in well under a second; the limit only ends a
@@ -81,7 +87,7 @@ Status assembleCubin(const std::string &ptxas, StringRef arch, StringRef ptx,
   constexpr unsigned kPtxasSeconds = 300;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
                                      redirects, kPtxasSeconds, 0, &errMsg);
-  std::string logText;
+  logText.clear();
   if (auto buf = llvm::MemoryBuffer::getFile(log))
     logText = (*buf)->getBuffer().str();
   if (rc != 0) {
@@ -96,6 +102,83 @@ Status assembleCubin(const std::string &ptxas, StringRef arch, StringRef ptx,
     return Status::error("cannot read ptxas's output '" + out.str().str() +
                          "': " + buf.getError().message());
   cubin = (*buf)->getBuffer().str();
+  return Status::success();
+}
+
+std::map<std::string, PtxasUsage> parsePtxasUsage(StringRef log) {
+  std::map<std::string, PtxasUsage> usage;
+  std::string current;
+  llvm::SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    // "ptxas info    : Compiling entry function 'k' for 'sm_90a'"
+    constexpr StringRef kEntry = "Compiling entry function '";
+    if (size_t at = line.find(kEntry); at != StringRef::npos) {
+      StringRef rest = line.drop_front(at + kEntry.size());
+      current = rest.take_until([](char c) { return c == '\''; }).str();
+      usage[current];
+      continue;
+    }
+    // "ptxas info    : Used 112 registers, used 1 barriers, 64 bytes smem,
+    // 416 bytes cmem[0]"
+    constexpr StringRef kUsed = "Used ";
+    size_t at = line.find(kUsed);
+    if (current.empty() || at == StringRef::npos ||
+        !line.contains(" registers"))
+      continue;
+    PtxasUsage &u = usage[current];
+    StringRef regs = line.drop_front(at + kUsed.size());
+    regs.consumeInteger(10, u.registers);
+    if (size_t smem = line.find(" bytes smem"); smem != StringRef::npos) {
+      StringRef before = line.take_front(smem);
+      size_t space = before.find_last_of(" ,");
+      if (space != StringRef::npos)
+        before.drop_front(space + 1).getAsInteger(10, u.sharedBytes);
+    }
+  }
+  return usage;
+}
+
+Status assembleCubin(const std::string &ptxas, StringRef arch, StringRef ptx,
+                     std::string &cubin) {
+  std::string log;
+  std::vector<KernelInfo> kernels;
+  bool budget =
+      parseKernelMetadata(std::string_view(ptx.data(), ptx.size()), kernels)
+          .ok() &&
+      llvm::any_of(kernels, [](const KernelInfo &k) { return k.autoMaxNReg; });
+  if (Status s = runPtxas(ptxas, arch, ptx, budget, cubin, log); !s || !budget)
+    return s;
+  // The register budget (docs/runtime.md, "Register budget"): what the
+  // runtime does for PTX with the driver's figures, here with the
+  // target's, then a second ptxas run. Where the usage cannot be read or
+  // nothing changes, the first cubin stands.
+  const TargetInfo *target = lookupTarget(arch);
+  if (!target)
+    return Status::success();
+  std::map<std::string, PtxasUsage> usage = parsePtxasUsage(log);
+  std::string patched = ptx.str();
+  bool changed = false;
+  for (const KernelInfo &k : kernels) {
+    auto it = usage.find(k.name);
+    if (!k.autoMaxNReg || it == usage.end() || it->second.registers == 0)
+      continue;
+    unsigned shared = it->second.sharedBytes + k.sharedBytes;
+    unsigned ctas =
+        target->residentCTAs(k.numWarps, it->second.registers, shared);
+    unsigned limit = occupancyRegisterBudget(it->second.registers, k.numWarps,
+                                             ctas, target->registersPerSM());
+    // The budget keeps the occupancy by construction; check it anyway.
+    if (limit && target->residentCTAs(k.numWarps, limit, shared) >= ctas &&
+        setEntryMaxNReg(patched, k.name, limit).ok())
+      changed = true;
+  }
+  if (!changed)
+    return Status::success();
+  std::string limited;
+  if (Status s = runPtxas(ptxas, arch, patched, false, limited, log); !s)
+    return s;
+  cubin = std::move(limited);
   return Status::success();
 }
 

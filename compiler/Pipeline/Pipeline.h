@@ -53,6 +53,10 @@ struct PipelineOptions {
   /// kernels without their own tile.maxnreg (tile-lower-to-simt's
   /// `max-nreg`): 0 no limit, else 16 to 255.
   unsigned maxNReg = 0;
+  /// Mark kernels without tensor cores or a limit of their own
+  /// `maxnreg=auto` (emitPTX's `autoMaxNReg`): the loader gives them the
+  /// register budget of their occupancy.
+  bool autoMaxNReg = true;
 };
 
 /// Whether `arch` is one tilec targets.

@@ -272,6 +272,81 @@ static Status loadModule(std::shared_ptr<Context> context, const void *image,
   return Status::success();
 }
 
+/// The occupancy (CTAs per SM) of `func` at `info`'s block and dynamic
+/// shared memory, 0 where the driver cannot say.
+static int occupancyOf(CUfunction func, const KernelInfo &info) {
+  int ctas = 0;
+  if (info.sharedBytes > 48 * 1024 ||
+      cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &ctas, func, int(info.numWarps * 32), info.sharedBytes) !=
+          CUDA_SUCCESS)
+    return 0;
+  return ctas;
+}
+
+/// Gives each `maxnreg=auto` kernel of the PTX module `state` (loaded from
+/// `ptx`) the register budget of the occupancy it reached
+/// (occupancyRegisterBudget): where the budget is above the registers the
+/// kernel uses, the PTX is loaded again with `.maxnreg` on those entries
+/// and replaces the first load. An optimization only: where the device
+/// cannot report the figures, the reload fails, or a reloaded kernel would
+/// run fewer CTAs per SM, the first load stays and nothing is reported.
+/// The driver's JIT cache (~/.nv/ComputeCache) makes the reload cheap
+/// after the first time.
+static void applyRegisterBudgets(ModuleState &state, const std::string &ptx) {
+  if (std::none_of(state.kernels.begin(), state.kernels.end(),
+                   [](const KernelInfo &k) { return k.autoMaxNReg; }))
+    return;
+  int regsPerSM = 0;
+  if (cuDeviceGetAttribute(&regsPerSM,
+                           CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+                           state.context->device()) != CUDA_SUCCESS ||
+      regsPerSM <= 0)
+    return;
+  struct Change {
+    size_t index;
+    unsigned budget;
+    int ctas;
+  };
+  std::vector<Change> changes;
+  std::string patched = ptx;
+  for (size_t i = 0; i < state.kernels.size(); ++i) {
+    const KernelInfo &k = state.kernels[i];
+    CUfunction func = nullptr;
+    int regs = 0;
+    if (!k.autoMaxNReg ||
+        cuModuleGetFunction(&func, state.module, k.name.c_str()) !=
+            CUDA_SUCCESS ||
+        cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, func) !=
+            CUDA_SUCCESS)
+      continue;
+    int ctas = occupancyOf(func, k);
+    unsigned budget = occupancyRegisterBudget(
+        unsigned(regs), k.numWarps, unsigned(ctas), unsigned(regsPerSM));
+    if (budget && setEntryMaxNReg(patched, k.name, budget).ok())
+      changes.push_back({i, budget, ctas});
+  }
+  if (changes.empty())
+    return;
+  CUmodule reloaded = nullptr;
+  if (cuModuleLoadData(&reloaded, patched.c_str()) != CUDA_SUCCESS)
+    return;
+  for (const Change &c : changes) {
+    CUfunction func = nullptr;
+    if (cuModuleGetFunction(&func, reloaded,
+                            state.kernels[c.index].name.c_str()) !=
+            CUDA_SUCCESS ||
+        occupancyOf(func, state.kernels[c.index]) < c.ctas) {
+      (void)cuModuleUnload(reloaded);
+      return;
+    }
+  }
+  (void)cuModuleUnload(state.module);
+  state.module = reloaded;
+  for (const Change &c : changes)
+    state.kernels[c.index].appliedMaxNReg = c.budget;
+}
+
 Status Module::loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
                        Module &out, std::string_view displayName) {
   return detail::guarded([&]() -> Status {
@@ -288,6 +363,7 @@ Status Module::loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
                               std::move(kernels), displayName, state);
         !s.ok())
       return s;
+    applyRegisterBudgets(*state, text);
     out.state = std::move(state);
     return Status::success();
   });
@@ -328,8 +404,13 @@ static Status loadImageFrom(std::shared_ptr<Context> context,
     std::memcpy(aligned.data(), image.data(), image.size());
     data = aligned.data();
   }
-  return loadModule(std::move(context), data, std::move(kernels), displayName,
-                    loaded);
+  if (Status s = loadModule(std::move(context), data, std::move(kernels),
+                            displayName, loaded);
+      !s.ok())
+    return s;
+  if (!text.empty())
+    applyRegisterBudgets(*loaded, text);
+  return Status::success();
 }
 
 Status Module::loadImage(std::shared_ptr<Context> context,

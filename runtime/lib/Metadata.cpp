@@ -726,6 +726,17 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
         return fail("bad aligned '" + std::string(aligned) +
                     "': expected a kernel name");
     }
+    bool autoMaxNReg = false;
+    if (rest.substr(0, 9) == " maxnreg=") {
+      std::string_view text;
+      if (Status s = field("maxnreg", false, text); !s.ok())
+        return s;
+      if (text != "auto")
+        return fail("bad maxnreg '" + std::string(text) +
+                    "': expected 'auto' (a kernel's own limit is its "
+                    "PTX's .maxnreg)");
+      autoMaxNReg = true;
+    }
     std::string_view tma;
     bool hasTma = rest.substr(0, 5) == " tma=";
     if (hasTma)
@@ -746,6 +757,7 @@ Status tilec::parseKernelMetadataLine(std::string_view line, KernelInfo &out) {
     info.sharedBytes = uint32_t(sh);
     info.clusterSize = unsigned(cluster);
     info.alignedVariant = std::string(aligned);
+    info.autoMaxNReg = autoMaxNReg;
     info.signatureText = std::string(sig);
     if (Status s = Signature::parse(sig, info.signature); !s.ok())
       return Status::error("kernel '" + info.name + "': " + s.message());
@@ -881,6 +893,8 @@ std::string tilec::formatKernelMetadataLine(const KernelInfo &info) {
     line += " cluster=" + std::to_string(info.clusterSize);
   if (!info.alignedVariant.empty())
     line += " aligned=" + info.alignedVariant;
+  if (info.autoMaxNReg)
+    line += " maxnreg=auto";
   if (std::string tma = detail::formatTMAField(info.signature); !tma.empty())
     line += " tma=" + tma;
   if (std::string maps = detail::formatLaunchMapsField(info); !maps.empty())

@@ -100,7 +100,7 @@ Status parseKernel(const Json &entry, size_t index, KernelInfo &out) {
   };
 
   KernelInfo info;
-  std::string name, tma, launchMaps, signature, aligned;
+  std::string name, tma, launchMaps, signature, aligned, maxnreg;
   if (Status s = getString("name", true, name); !s.ok())
     return s;
   if (!detail::isKernelName(name))
@@ -131,12 +131,18 @@ Status parseKernel(const Json &entry, size_t index, KernelInfo &out) {
   if (!aligned.empty() && !detail::isKernelName(aligned))
     return fail("'aligned' must be a kernel name (a PTX identifier), found " +
                 describe(Json(aligned)));
+  if (Status s = getString("maxnreg", false, maxnreg); !s.ok())
+    return s;
+  if (!maxnreg.empty() && maxnreg != "auto")
+    return fail("'maxnreg' must be \"auto\" (or absent), found " +
+                describe(Json(maxnreg)));
 
   info.name = name;
   info.numWarps = unsigned(warps);
   info.sharedBytes = uint32_t(shared);
   info.clusterSize = unsigned(cluster);
   info.alignedVariant = aligned;
+  info.autoMaxNReg = maxnreg == "auto";
   info.signatureText = signature;
   // The line's field parsers, and their messages ("signature entry 3 ...",
   // "bad tma '...': ...", "bad launch_maps '...': ...").
@@ -172,6 +178,8 @@ tilec::kernelMetadataToJson(const std::vector<KernelInfo> &kernels) {
     entry["launch_maps"] = detail::formatLaunchMapsField(k);
     if (!k.alignedVariant.empty())
       entry["aligned"] = k.alignedVariant;
+    if (k.autoMaxNReg)
+      entry["maxnreg"] = "auto";
     doc["kernels"].push_back(std::move(entry));
   }
   // A name that is not UTF-8 (never one the parsers accept) is written

@@ -39,7 +39,7 @@
 // LLVM:           load float, ptr addrspace(1) %{{.*}}, align
 // LLVM:           fadd float
 
-// PTX:          // tilec.kernel name=scale num_warps=4 shared=0 signature=*fp32:16
+// PTX:          // tilec.kernel name=scale num_warps=4 shared=0 maxnreg=auto signature=*fp32:16
 // PTX:          .visible .entry scale(
 // PTX:          ld.global.v2.b32
 

@@ -8,7 +8,7 @@
 // LAYOUT: #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 // LAYOUT: tile.func @k({{.*}}) attributes {tile.num_warps = 8 : i32}
 
-// CHECK: // tilec.kernel name=k num_warps=8 shared=0 signature=*fp32:16
+// CHECK: // tilec.kernel name=k num_warps=8 shared=0 maxnreg=auto signature=*fp32:16
 // CHECK: .maxntid 256, 1, 1
 
 tile.func @k(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.num_warps = 2 : i32} {

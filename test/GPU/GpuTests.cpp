@@ -35,11 +35,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
-#include <tuple>
 #include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace tilec;
@@ -391,6 +394,189 @@ void runNorm(const Env &env, const std::string &caseName,
     }
   }
   expectUntouched(y, count, count + kGuard, "guard element");
+}
+
+/// The loader's register budget (KernelInfo::autoMaxNReg): `<file>.ptx`
+/// loaded as compiled and with its `maxnreg=auto` marks removed. Each
+/// marked kernel must get exactly occupancyRegisterBudget of the unlimited
+/// kernel's registers and occupancy (0 where there is no slack), use at
+/// most that many registers, and keep the occupancy. With `layerNorm`
+/// (an fp16 layer norm, BLOCK >= N), both modules also run it on 37 random
+/// rows of N elements: the outputs must be the same bits.
+void runRegisterBudget(const Env &env, const std::string &caseName,
+                       const std::string &file, int layerNormN = 0) {
+  std::string path = env.kernelDir + "/" + file + ".ptx";
+  std::ifstream in(path);
+  if (!in)
+    throw CaseSkip{path + " not found"};
+  std::string ptx((std::istreambuf_iterator<char>(in)),
+                  std::istreambuf_iterator<char>());
+  std::string plain = ptx;
+  for (size_t at; (at = plain.find(" maxnreg=auto")) != std::string::npos;)
+    plain.erase(at, std::strlen(" maxnreg=auto"));
+  if (plain == ptx)
+    failCase("no kernel of " + file + " is marked maxnreg=auto");
+  Module budgeted, unlimited;
+  check(Module::loadPTX(env.context, ptx, budgeted, path));
+  check(Module::loadPTX(env.context, plain, unlimited, path + " (plain)"));
+  int regsPerSM = 0;
+  CHECK_CU(cuDeviceGetAttribute(
+      &regsPerSM, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+      env.context->device()));
+  auto usage = [](const Kernel &k, int &regs, int &ctas) {
+    CHECK_CU(
+        cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, k.function()));
+    CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        &ctas, k.function(), int(k.numWarps() * 32), k.sharedBytes()));
+  };
+  unsigned limited = 0;
+  for (const KernelInfo &info : budgeted.kernels()) {
+    Kernel a, b;
+    check(budgeted.getKernel(info.name, a));
+    check(unlimited.getKernel(info.name, b));
+    int regsA = 0, ctasA = 0, regsB = 0, ctasB = 0;
+    usage(a, regsA, ctasA);
+    usage(b, regsB, ctasB);
+    unsigned want =
+        info.autoMaxNReg
+            ? occupancyRegisterBudget(unsigned(regsB), info.numWarps,
+                                      unsigned(ctasB), unsigned(regsPerSM))
+            : 0;
+    if (env.verbose)
+      std::printf("INFO %s: %s: %d registers, %d CTAs/SM unlimited; "
+                  ".maxnreg %u: %d registers, %d CTAs/SM\n",
+                  caseName.c_str(), info.name.c_str(), regsB, ctasB,
+                  info.appliedMaxNReg, regsA, ctasA);
+    if (info.appliedMaxNReg != want)
+      failCase(info.name + ": the loader set .maxnreg " +
+               std::to_string(info.appliedMaxNReg) + ", expected " +
+               std::to_string(want) + " (" + std::to_string(regsB) +
+               " registers at " + std::to_string(ctasB) + " CTAs per SM)");
+    if (want && (regsA > int(want) || ctasA != ctasB))
+      failCase(info.name + ": with .maxnreg " + std::to_string(want) +
+               " it uses " + std::to_string(regsA) + " registers at " +
+               std::to_string(ctasA) +
+               " CTAs per SM (unlimited: " + std::to_string(ctasB) + ")");
+    if (!want && (regsA != regsB || ctasA != ctasB))
+      failCase(info.name + ": no limit was set, yet the kernel changed");
+    limited += want != 0;
+  }
+  if (limited == 0)
+    failCase("no kernel of " + file + " had slack for a limit (expected one)");
+  if (layerNormN == 0)
+    return;
+  const int M = 37, N = layerNormN;
+  Rng rng = env.rng(caseName);
+  std::vector<uint16_t> x(size_t(M) * N), w(N), bias(N);
+  for (uint16_t &v : x)
+    v = floatToHalf(rng.value() * 3.0f + 0.5f);
+  for (int j = 0; j < N; ++j) {
+    w[j] = floatToHalf(rng.value());
+    bias[j] = floatToHalf(rng.value());
+  }
+  DeviceBuffer dx(x.size() * 2), dw(N * 2), db(N * 2);
+  dx.upload(x);
+  dw.upload(w);
+  db.upload(bias);
+  std::vector<std::vector<uint16_t>> outs;
+  for (const Module *m : {&budgeted, &unlimited}) {
+    Kernel k;
+    check(m->getKernel("layer_norm_fwd_kernel", k));
+    DeviceBuffer dy(x.size() * 2), dmean(M * 4), drstd(M * 4);
+    dy.poison();
+    check(k.launch(Grid{unsigned(M), 1, 1},
+                   {Arg::ptr(dx.get()), Arg::ptr(dy.get()), Arg::ptr(dw.get()),
+                    Arg::ptr(db.get()), Arg::ptr(dmean.get()),
+                    Arg::ptr(drstd.get()), Arg::i32(N), Arg::i32(N),
+                    Arg::f32(1e-5f)}));
+    env.sync();
+    outs.push_back(dy.download<uint16_t>(x.size()));
+  }
+  for (size_t i = 0; i < x.size(); ++i)
+    if (outs[0][i] != outs[1][i] || outs[0][i] == 0xFFFF)
+      failCase("element " + std::to_string(i) + ": " +
+               std::to_string(outs[0][i]) + " with the limit, " +
+               std::to_string(outs[1][i]) + " without");
+}
+
+/// The register budget on the cubin path: `budget_softmax_4096_true.cubin`
+/// (tilec --emit=cubin: ptxas's own count, then `.maxnreg`) against
+/// `..._false.cubin` (--auto-maxnreg=false). For each kernel (the softmax
+/// and its aligned variant), the budget that the unlimited kernel's
+/// registers and occupancy give on this GPU must be met (at most that many
+/// registers, the same occupancy), at least one kernel must have slack,
+/// and both cubins must compute the same bits on 29 ragged rows.
+void runCubinRegisterBudget(const Env &env, const std::string &caseName) {
+  std::string stem = env.kernelDir + "/budget_softmax_4096_";
+  struct stat st;
+  if (::stat((stem + "true.cubin").c_str(), &st) != 0)
+    throw CaseSkip{stem + "true.cubin not found (no ptxas at build time)"};
+  Module budgeted, unlimited;
+  check(Module::loadFile(env.context, stem + "true.cubin", budgeted));
+  check(Module::loadFile(env.context, stem + "false.cubin", unlimited));
+  int regsPerSM = 0;
+  CHECK_CU(cuDeviceGetAttribute(
+      &regsPerSM, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+      env.context->device()));
+  unsigned slack = 0;
+  for (const char *name : {"softmax_kernel", "softmax_kernel__aligned"}) {
+    Kernel a, b;
+    check(budgeted.getKernel(name, a));
+    check(unlimited.getKernel(name, b));
+    int regs[2], ctas[2];
+    for (int i = 0; i < 2; ++i) {
+      const Kernel &k = i == 0 ? a : b;
+      CHECK_CU(cuFuncGetAttribute(&regs[i], CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                  k.function()));
+      CHECK_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &ctas[i], k.function(), int(k.numWarps() * 32), k.sharedBytes()));
+    }
+    unsigned budget = occupancyRegisterBudget(
+        unsigned(regs[1]), 8, unsigned(ctas[1]), unsigned(regsPerSM));
+    if (env.verbose)
+      std::printf("INFO %s: %s: %d registers, %d CTAs/SM unlimited; budget "
+                  "%u: %d registers, %d CTAs/SM\n",
+                  caseName.c_str(), name, regs[1], ctas[1], budget, regs[0],
+                  ctas[0]);
+    if (ctas[0] != ctas[1] || (budget && regs[0] > int(budget)) ||
+        (!budget && regs[0] != regs[1]))
+      failCase(std::string(name) + ": " + std::to_string(regs[0]) +
+               " registers at " + std::to_string(ctas[0]) +
+               " CTAs per SM with the budget (" + std::to_string(budget) +
+               "), " + std::to_string(regs[1]) + " at " +
+               std::to_string(ctas[1]) + " without");
+    slack += budget != 0;
+  }
+  if (slack == 0)
+    failCase("neither kernel had slack for a limit (expected some)");
+  const int M = 29, N = 3001, stride = 3005;
+  Rng rng = env.rng(caseName);
+  std::vector<float> in(size_t(M) * stride);
+  for (float &v : in)
+    v = rng.value() * 8.0f;
+  DeviceBuffer din(in.size() * 4);
+  din.upload(in);
+  std::vector<std::vector<uint32_t>> outs;
+  for (const Module *m : {&budgeted, &unlimited}) {
+    Kernel k;
+    check(m->getKernel("softmax_kernel", k));
+    DeviceBuffer dout(in.size() * 4);
+    dout.poison();
+    check(k.launch(Grid{unsigned(M), 1, 1},
+                   {Arg::ptr(dout.get()), Arg::ptr(din.get()), Arg::i32(stride),
+                    Arg::i32(stride), Arg::i32(M), Arg::i32(N)}));
+    env.sync();
+    outs.push_back(dout.download<uint32_t>(in.size()));
+  }
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      size_t o = size_t(i) * stride + j;
+      if (outs[0][o] != outs[1][o] || outs[0][o] == kPoison32)
+        failCase("(" + std::to_string(i) + ", " + std::to_string(j) +
+                 "): bits " + std::to_string(outs[0][o]) +
+                 " with the budget, " + std::to_string(outs[1][o]) +
+                 " without");
+    }
 }
 
 /// Layer-norm backward (tutorial 05): dx per row, and dw/db summed under a
@@ -1186,6 +1372,22 @@ std::vector<TestCase> allCases() {
                        runNorm(e, name, c.kernel, c.rms, c.M, c.N, c.layout);
                      }});
   }
+  // The register budget: the 8192-wide fp16 layer norm (ptxas: 60
+  // registers, 4 CTAs of 8 warps; budget 64 on an H100), the 16384-wide
+  // fp32 softmax, and layer_norm_fwd_anyptr with its aligned variant.
+  for (auto [file, n] :
+       {std::pair<const char *, int>{"bench_layer_norm_8192", 8192},
+        {"bench_softmax_16384", 0},
+        {"layer_norm_fwd_anyptr", 0}}) {
+    std::string name = std::string("register_budget/") + file;
+    cases.push_back({name, false, true,
+                     [name, file = std::string(file), n = n](const Env &e) {
+                       runRegisterBudget(e, name, file, n);
+                     }});
+  }
+  cases.push_back({"register_budget/cubin", false, true, [](const Env &e) {
+                     runCubinRegisterBudget(e, "register_budget/cubin");
+                   }});
   cases.push_back({"layer_norm_bwd/M=1151,N=1000", false, true,
                    [](const Env &e) {
                      runLayerNormBwd(e, "layer_norm_bwd/M=1151,N=1000", 1151, 1000);

@@ -507,6 +507,53 @@ int main(int argc, char **argv) {
                          r.seconds);
   }
 
+  // 9b. The register budget on the cubin path (assembleCubin): ptxas's own
+  // count, then .maxnreg where the occupancy leaves registers unused. The
+  // 4096-wide softmax of 8 warps has such slack (47 registers, 5 CTAs per
+  // SM: a budget of 48).
+  {
+    tilec::Jit::Options o = jo;
+    o.diskCache = false;
+    std::unique_ptr<tilec::Jit> j;
+    s = tilec::Jit::create(ctx, o, j);
+    tilec::CompileOptions with = softmaxOptions(4096), without = with;
+    with.numWarps = without.numWarps = 8;
+    without.autoMaxNReg = false;
+    tilec::Kernel a, b;
+    tilec::JitResult ra, rb;
+    if (s)
+      s = j->compileFile(src + "/softmax.py", with, a, &ra);
+    if (s)
+      s = j->compileFile(src + "/softmax.py", without, b, &rb);
+    std::string err = s ? checkSoftmax(a, 33, 4000, 4000, 3) : s.message();
+    if (err.empty())
+      err = checkSoftmax(b, 33, 4000, 4000, 3);
+    int regsPerSM = 0, regsA = 0, regsB = 0, ctasA = 0, ctasB = 0;
+    unsigned budget = 0;
+    if (err.empty()) {
+      cuDeviceGetAttribute(&regsPerSM,
+                           CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+                           ctx->device());
+      cuFuncGetAttribute(&regsA, CU_FUNC_ATTRIBUTE_NUM_REGS, a.function());
+      cuFuncGetAttribute(&regsB, CU_FUNC_ATTRIBUTE_NUM_REGS, b.function());
+      cuOccupancyMaxActiveBlocksPerMultiprocessor(&ctasA, a.function(), 256,
+                                                  a.sharedBytes());
+      cuOccupancyMaxActiveBlocksPerMultiprocessor(&ctasB, b.function(), 256,
+                                                  b.sharedBytes());
+      budget = tilec::occupancyRegisterBudget(
+          unsigned(regsB), 8, unsigned(ctasB), unsigned(regsPerSM));
+      err = "without a budget " + std::to_string(regsB) + " registers, " +
+            std::to_string(ctasB) + " CTAs/SM; budget " +
+            std::to_string(budget) + "; with it " + std::to_string(regsA) +
+            " registers, " + std::to_string(ctasA) + " CTAs/SM";
+      std::printf("cubin register budget: %s\n", err.c_str());
+      if (budget != 0 && regsA <= int(budget) && ctasA == ctasB && ra.cubin &&
+          rb.cubin)
+        err.clear();
+    }
+    report(err.empty(), "cubin_register_budget", err);
+  }
+
   // 10. Facts chosen at launch (Triton's JIT specialization).
   {
     tilec::CompileOptions o;

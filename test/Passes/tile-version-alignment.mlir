@@ -31,8 +31,8 @@
 // CHECK:         tile.load
 // CHECK:         tile.store
 // CHECK:         tile.return
-// PTX: // tilec.kernel name=copy_rows num_warps=4 shared=0 aligned=copy_rows__aligned signature=*fp16:16,*fp16,i32,i32,i32
-// PTX: // tilec.kernel name=copy_rows__aligned num_warps=4 shared=0 signature=*fp16:16,*fp16:16,i32:8,i32:8,i32
+// PTX: // tilec.kernel name=copy_rows num_warps=4 shared=0 aligned=copy_rows__aligned maxnreg=auto signature=*fp16:16,*fp16,i32,i32,i32
+// PTX: // tilec.kernel name=copy_rows__aligned num_warps=4 shared=0 maxnreg=auto signature=*fp16:16,*fp16:16,i32:8,i32:8,i32
 // PTX: .visible .entry copy_rows(
 // PTX-NOT: ld.global.v4
 // PTX: .visible .entry copy_rows__aligned(

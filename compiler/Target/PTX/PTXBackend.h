@@ -26,8 +26,13 @@ mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, llvm::StringRef arch,
 /// metadata lines first. With
 /// `fpFusion` (the default, as Triton's enable_fp_fusion), a multiply and
 /// an add may contract into one fma; without, every fp32 op rounds (`.rn`).
+/// With `autoMaxNReg` (the default), kernels without tensor-core
+/// instructions or a register limit of their own are marked `maxnreg=auto`:
+/// the loader gives them the register budget of their occupancy
+/// (tilec::occupancyRegisterBudget, docs/runtime.md "Register budget").
 mlir::LogicalResult emitPTX(mlir::ModuleOp module, llvm::StringRef arch,
-                            llvm::raw_ostream &os, bool fpFusion = true);
+                            llvm::raw_ostream &os, bool fpFusion = true,
+                            bool autoMaxNReg = true);
 
 /// The CUDA toolkit's libdevice bitcode that kernels calling `__nv_*`
 /// functions link: $TILEC_LIBDEVICE, else $CUDA_HOME/nvvm/libdevice,

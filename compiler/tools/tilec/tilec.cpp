@@ -212,6 +212,17 @@ cl::opt<unsigned> maxNReg(
              "ptxas's choice"),
     cl::value_desc("N"), cl::init(0), cl::cat(tilecCategory));
 
+cl::opt<bool> autoMaxNReg(
+    "auto-maxnreg",
+    cl::desc("Mark kernels without tensor-core instructions or a register "
+             "limit of their own maxnreg=auto in their metadata: the runtime "
+             "loading the PTX (and ptxas assembling a cubin here) gives each "
+             "the register limit of the occupancy it reaches without one, "
+             "so that ptxas uses the registers that occupancy leaves "
+             "(docs/runtime.md, \"Register budget\"). On by default; =false: "
+             "ptxas's own choice"),
+    cl::init(true), cl::cat(tilecCategory));
+
 cl::opt<unsigned> clusterSize(
     "cluster-size",
     cl::desc("CTAs per thread-block cluster (sm_90+): 2 lets two CTAs that "
@@ -434,7 +445,8 @@ static int writeCubin(
   std::string ptx;
   llvm::raw_string_ostream ptxStream(ptx);
   if (!recovering([&] {
-        return tilec::emitPTX(module, opts.arch, ptxStream, opts.fpFusion);
+        return tilec::emitPTX(module, opts.arch, ptxStream, opts.fpFusion,
+                              opts.autoMaxNReg);
       }))
     return 1;
   std::vector<tilec::KernelInfo> kernels;
@@ -622,6 +634,7 @@ int main(int argc, char **argv) {
   compileOptions.numConsumerGroups = numConsumerGroups;
   compileOptions.clusterSize = clusterSize;
   compileOptions.maxnreg = maxNReg;
+  compileOptions.autoMaxNReg = autoMaxNReg;
   compileOptions.errorLimit = errorLimit;
   compileOptions.maxInlinedCalls = maxInlinedCalls;
   compileOptions.maxUnrolledIterations = maxUnrolledIterations;
@@ -834,7 +847,8 @@ int main(int argc, char **argv) {
   }
   if (emitStage == Stage::PTX) {
     if (!recovering([&] {
-          return tilec::emitPTX(*module, opts.arch, output->os(), opts.fpFusion);
+          return tilec::emitPTX(*module, opts.arch, output->os(), opts.fpFusion,
+                                opts.autoMaxNReg);
         }))
       return fail();
   } else if (emitStage == Stage::LLVMIR) {

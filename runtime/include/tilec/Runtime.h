@@ -244,16 +244,57 @@ struct KernelInfo {
   /// docs/runtime.md). Kernel::launch runs it where the arguments satisfy
   /// its signature, this kernel elsewhere.
   std::string alignedVariant;
+  /// Whether the loader may give the kernel a register limit
+  /// (`maxnreg=auto`, tilec's default for kernels without tensor cores or a
+  /// limit of their own): loading PTX (Module::loadPTX, and loadImage of
+  /// PTX text), the runtime JIT-compiles it, reads each
+  /// such kernel's registers and occupancy, and where that occupancy leaves
+  /// registers unused, reloads the PTX with `.maxnreg` set to the budget of
+  /// the same occupancy (occupancyRegisterBudget; docs/runtime.md,
+  /// "Register budget").
+  bool autoMaxNReg = false;
+  /// The `.maxnreg` the loader gave the kernel (0: none). Set by
+  /// Module::loadPTX, never parsed or printed.
+  unsigned appliedMaxNReg = 0;
 };
+
+/// The register limit that keeps a kernel's occupancy: the most registers
+/// a thread may use (a multiple of 8, at most `maxRegsPerThread`) while
+/// `ctasPerSM` CTAs of `numWarps` warps still fit in `regsPerSM` registers,
+/// registers being allocated per warp in units of 256 (8 a thread; the CUDA
+/// occupancy calculator's rule for sm_70 to sm_90). Returns 0 when that
+/// budget is not above `numRegs` (a limit would change nothing), and for
+/// zero inputs. The comparison is with `numRegs` itself, not rounded up to
+/// the unit: at 60 registers a thread holds 64 already, and ptxas given
+/// 64 uses them (the 8192-wide layer norm: +21%).
+///
+/// ptxas, given no limit, often uses fewer registers than the occupancy it
+/// reaches allows; given this limit it keeps the occupancy and schedules
+/// more loads ahead of their uses (the 16384-wide fp16 layer norm: 112 ->
+/// 125 registers at 2 CTAs per SM, +22% bandwidth on an H100;
+/// docs/performance.md).
+unsigned occupancyRegisterBudget(unsigned numRegs, unsigned numWarps,
+                                 unsigned ctasPerSM, unsigned regsPerSM,
+                                 unsigned maxRegsPerThread = 255);
+
+/// Sets `.maxnreg maxnreg` (PTX ISA 11.4.2, a performance-tuning
+/// directive) on the entry `kernel` of `ptx`, just before its body.
+/// Errors: no `.entry kernel(` in the text, an entry without a body, an
+/// entry that already has `.maxnreg`, `.minnctapersm` or `.maxnctapersm`,
+/// or `maxnreg` outside [16, 255].
+Status setEntryMaxNReg(std::string &ptx, std::string_view kernel,
+                       unsigned maxnreg);
 
 /// The line prefix of kernel metadata in PTX text.
 inline constexpr std::string_view kMetadataPrefix = "// tilec.kernel";
 
 /// Parses one metadata line, exactly
-/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [cluster=2] [aligned=<id>] [tma=<maps>] [launch_maps=<lmaps>] signature=<sig>`
-/// (single spaces, keys in this order; a trailing '\r' is ignored).
-/// `cluster` is the kernel's CTAs per cluster (Kernel::launch), `aligned`
-/// its aligned variant (KernelInfo::alignedVariant). `maps`
+/// `// tilec.kernel name=<id> num_warps=<1..32> shared=<bytes> [cluster=2]
+/// [aligned=<id>] [maxnreg=auto] [tma=<maps>] [launch_maps=<lmaps>]
+/// signature=<sig>` (single spaces, keys in this order; a trailing '\r' is
+/// ignored). `cluster` is the kernel's CTAs per cluster (Kernel::launch),
+/// `aligned` its aligned variant (KernelInfo::alignedVariant), `maxnreg=auto`
+/// KernelInfo::autoMaxNReg. `maps`
 /// lists the tensor descriptors read with TMA, `;`-separated, each
 /// `P:B0xB1...:SW[:nan]`: the 0-based signature entry (a `tensordesc`),
 /// the box (outermost first; each 1..256 and dividing the block), the
@@ -286,13 +327,17 @@ std::string formatKernelMetadataLine(const KernelInfo &info);
 /// "tma": "", "launch_maps": ""}, ...]}`, two-space indented, keys in this
 /// order, ending with a newline. `tma` and `launch_maps` are the values of
 /// the line's fields ("" for none); a kernel with an aligned variant also
-/// has `"aligned": "<name>"` (last).
+/// has `"aligned": "<name>"`, and one with `maxnreg=auto` has
+/// `"maxnreg": "auto"` (last). A cubin's registers were fixed when ptxas
+/// assembled it (tilec's assembleCubin applies the register budget then):
+/// the loader acts on `"maxnreg": "auto"` only where the image is PTX.
 std::string kernelMetadataToJson(const std::vector<KernelInfo> &kernels);
 
 /// Parses a sidecar (kernelMetadataToJson's format), validating each field
 /// exactly as parseKernelMetadataLine does. `name`, `num_warps`, `shared`
 /// and `signature` are required; `cluster` (1 or 2), `tma`, `launch_maps`
-/// and `aligned` default to 1, "", "" and ""; unknown keys are ignored. Errors
+/// `aligned` and `maxnreg` (`"auto"`) default to 1, "", "", "" and "";
+/// unknown keys are ignored. Errors
 /// start "kernel metadata JSON: " and name the kernel and field, e.g.
 /// "kernel metadata JSON: kernel 0 'add': 'num_warps' must be an integer
 /// in [1, 32], found \"x\""; invalid JSON, a wrong `format` or `version`,
@@ -484,12 +529,15 @@ public:
   /// Parses the metadata lines of `ptx`, then JIT-compiles it with
   /// cuModuleLoadDataEx. On a JIT failure the message ends with the JIT
   /// error log. `displayName` names the module in messages (e.g. a file).
+  /// Kernels marked `maxnreg=auto` get the register budget of their
+  /// occupancy (KernelInfo::autoMaxNReg): a second JIT compile of the PTX
+  /// with `.maxnreg` where that budget is above what they use.
   static Status loadPTX(std::shared_ptr<Context> context, std::string_view ptx,
                         Module &out, std::string_view displayName = "<ptx>");
   /// Loads `image` with cuModuleLoadDataEx, its kernels' metadata taken
   /// from `metadataJson` (the sidecar, parseKernelMetadataJson) and not from
   /// comments. The image is a cubin (ELF, as ptxas writes it), a fat binary,
-  /// or PTX text (JIT-compiled; the error log is reported as by loadPTX);
+  /// or PTX text (JIT-compiled as by loadPTX, register budgets included);
   /// its bytes are read during the call only. Errors: an empty image, the
   /// sidecar's ("module '<image>': kernel metadata JSON: ..."), the
   /// driver's (a cubin for another architecture:

@@ -7,7 +7,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// CHECK:       // tilec.kernel name=copy num_warps=4 shared=0 signature=*fp32:16,*fp32:16
+// CHECK:       // tilec.kernel name=copy num_warps=4 shared=0 maxnreg=auto signature=*fp32:16,*fp32:16
 // CHECK-LABEL: .visible .entry copy(
 // CHECK-NOT:   @%p
 // CHECK:       {{^}}	ld.global.v4.b32 	{%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%[[X:rd[0-9]+]]];

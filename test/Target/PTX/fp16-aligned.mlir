@@ -5,7 +5,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// CHECK:       // tilec.kernel name=add_f16 num_warps=4 shared=0 signature=*fp16:16,*fp16:16,*fp16:16,i32:16
+// CHECK:       // tilec.kernel name=add_f16 num_warps=4 shared=0 maxnreg=auto signature=*fp16:16,*fp16:16,*fp16:16,i32:16
 // CHECK-LABEL: .visible .entry add_f16(
 // CHECK-NOT:   ld.global.b16
 // CHECK-COUNT-2: @%p{{[0-9]+}} ld.global.v4.b32 { %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %rd{{[0-9]+}} + 0 ];

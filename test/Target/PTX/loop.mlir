@@ -8,7 +8,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// CHECK:       // tilec.kernel name=colsum_kernel num_warps=4 shared=0 signature=*fp32:16,*fp32:16,i32,i32
+// CHECK:       // tilec.kernel name=colsum_kernel num_warps=4 shared=0 maxnreg=auto signature=*fp32:16,*fp32:16,i32,i32
 // CHECK-LABEL: .visible .entry colsum_kernel(
 // CHECK:       [[LOOP:\$L__BB0_[0-9]+]]:
 // CHECK:       @%p{{[0-9]+}} ld.global.b32 %r{{[0-9]+}}, [ %rd{{[0-9]+}} + 0 ];

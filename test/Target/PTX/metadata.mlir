@@ -8,9 +8,9 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// CHECK:       // tilec.kernel name=scalar num_warps=2 shared=0 signature=*fp32,i32:1,i64:16,fp16,bf16,fp32{{$}}
-// CHECK-NEXT:  // tilec.kernel name=cvt num_warps=4 shared=2048 signature=*fp32:16{{$}}
-// CHECK-NEXT:  // tilec.kernel name=unsigned_args num_warps=4 shared=0 signature=*u32:16,u32,u8:1,*i32{{$}}
+// CHECK:       // tilec.kernel name=scalar num_warps=2 shared=0 maxnreg=auto signature=*fp32,i32:1,i64:16,fp16,bf16,fp32{{$}}
+// CHECK-NEXT:  // tilec.kernel name=cvt num_warps=4 shared=2048 maxnreg=auto signature=*fp32:16{{$}}
+// CHECK-NEXT:  // tilec.kernel name=unsigned_args num_warps=4 shared=0 maxnreg=auto signature=*u32:16,u32,u8:1,*i32{{$}}
 // CHECK:       .extern .shared .align 1024 .b8 tilec_shared[];
 // CHECK-LABEL: .visible .entry scalar(
 // CHECK:       .maxntid 64, 1, 1

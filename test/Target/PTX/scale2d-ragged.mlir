@@ -9,7 +9,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// CHECK:       // tilec.kernel name=scale2d_kernel num_warps=4 shared=0 signature=*fp32:16,*fp32:16,i32,i32,i32,i32
+// CHECK:       // tilec.kernel name=scale2d_kernel num_warps=4 shared=0 maxnreg=auto signature=*fp32:16,*fp32:16,i32,i32,i32,i32
 // CHECK-LABEL: .visible .entry scale2d_kernel(
 // CHECK:       .maxntid 128, 1, 1
 // CHECK-DAG:   mov.u32 %r{{[0-9]+}}, %ctaid.x;

@@ -8,7 +8,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 
-// CHECK:       // tilec.kernel name=add_kernel_ragged num_warps=4 shared=0 signature=*fp32:16,*fp32:16,*fp32:16,i32
+// CHECK:       // tilec.kernel name=add_kernel_ragged num_warps=4 shared=0 maxnreg=auto signature=*fp32:16,*fp32:16,*fp32:16,i32
 // CHECK-LABEL: .visible .entry add_kernel_ragged(
 // CHECK:       @%[[ALL:p[0-9]+]] ld.global.v4.b32 { %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}} }, [ %[[A0:rd[0-9]+]] + 0 ];
 // CHECK:       xor.pred %[[TAIL:p[0-9]+]], %p{{[0-9]+}}, %[[ALL]];

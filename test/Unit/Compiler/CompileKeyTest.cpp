@@ -61,9 +61,15 @@ TEST(CompileKey, IsAStableValidCacheKey) {
 TEST(CompileKey, EveryShapingFieldChangesIt) {
   std::vector<std::function<void(CompileOptions &)>> changes = {
       [](CompileOptions &o) { o.kernel = "other"; },
-      [](CompileOptions &o) { o.signature = "*fp32:16,*fp32:16,*fp32:16,i32:16"; },
-      [](CompileOptions &o) { o.constexprs = {{"BLOCK", "512"}}; },
-      [](CompileOptions &o) { o.constexprs.push_back({"X", "1"}); },
+      [](CompileOptions &o) {
+        o.signature = "*fp32:16,*fp32:16,*fp32:16,i32:16";
+      },
+      [](CompileOptions &o) {
+        o.constexprs = {{"BLOCK", "512"}};
+      },
+      [](CompileOptions &o) {
+        o.constexprs.push_back({"X", "1"});
+      },
       [](CompileOptions &o) { o.numWarps = 8; },
       [](CompileOptions &o) { o.numStages = 2; },
       [](CompileOptions &o) { o.autotuneConfig = 1; },
@@ -77,6 +83,7 @@ TEST(CompileKey, EveryShapingFieldChangesIt) {
       [](CompileOptions &o) { o.numConsumerGroups = 2; },
       [](CompileOptions &o) { o.clusterSize = 2; },
       [](CompileOptions &o) { o.maxnreg = 128; },
+      [](CompileOptions &o) { o.autoMaxNReg = false; },
       [](CompileOptions &o) { o.importPaths = {"/lib"}; },
   };
   std::set<std::string> keys = {keyOf(addOptions())};

@@ -77,6 +77,11 @@ const char *const kLines[] = {
     "// tilec.kernel name=layer_norm_fwd_kernel__aligned num_warps=8 shared=32 "
     "signature=*fp16:16,*fp16:16,*fp16:16,*fp16:16,*fp32:16,*fp32:16,i32:8,"
     "i32:8,fp32",
+    // Register budgets the loader chooses, with and without a variant.
+    "// tilec.kernel name=ln num_warps=8 shared=32 aligned=ln__aligned "
+    "maxnreg=auto signature=*fp16,i32",
+    "// tilec.kernel name=ln__aligned num_warps=8 shared=32 maxnreg=auto "
+    "tma=0:64:128 signature=tensordesc<fp16[64]>,i32:8",
 };
 
 KernelInfo parseLine(const std::string &line) {
@@ -230,7 +235,9 @@ TEST(MetadataJson, OptionalAndUnknownKeys) {
 
 TEST(MetadataFormat, AlignedVariant) {
   const size_t n = std::size(kLines);
-  KernelInfo info = parseLine(kLines[n - 2]), variant = parseLine(kLines[n - 1]);
+  // The layer norm and its variant, before the two `maxnreg=auto` lines.
+  KernelInfo info = parseLine(kLines[n - 4]),
+             variant = parseLine(kLines[n - 3]);
   EXPECT_EQ(info.alignedVariant, "layer_norm_fwd_kernel__aligned");
   EXPECT_TRUE(variant.alignedVariant.empty());
   // The sidecar carries it, last, only for the kernel that has one.
@@ -255,6 +262,45 @@ TEST(MetadataFormat, AlignedVariant) {
   EXPECT_EQ(jsonError(oneKernel(kAddFields + R"(, "aligned": "9")")),
             "kernel metadata JSON: kernel 0 'add': 'aligned' must be a kernel "
             "name (a PTX identifier), found \"9\"");
+}
+
+TEST(MetadataJson, AutoMaxNReg) {
+  KernelInfo info = parseLine("// tilec.kernel name=k num_warps=4 shared=0 "
+                              "maxnreg=auto signature=i32");
+  EXPECT_TRUE(info.autoMaxNReg);
+  EXPECT_EQ(info.appliedMaxNReg, 0u);
+  EXPECT_FALSE(parseLine("// tilec.kernel name=k num_warps=4 shared=0 "
+                         "signature=i32")
+                   .autoMaxNReg);
+  std::string json = kernelMetadataToJson({info});
+  EXPECT_NE(json.find("\"launch_maps\": \"\",\n      \"maxnreg\": \"auto\"\n"),
+            std::string::npos)
+      << json;
+  std::vector<KernelInfo> back = parseJsonOk(json);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0].autoMaxNReg);
+  EXPECT_FALSE(parseJsonOk(oneKernel(kAddFields))[0].autoMaxNReg);
+  // A number is the PTX's own .maxnreg, never a metadata value.
+  KernelInfo bad;
+  Status s = parseKernelMetadataLine(
+      "// tilec.kernel name=k num_warps=4 shared=0 maxnreg=64 signature=i32",
+      bad);
+  EXPECT_EQ(s.message(),
+            "malformed tilec.kernel line: bad maxnreg '64': expected 'auto' (a "
+            "kernel's own limit is its PTX's .maxnreg) in '// tilec.kernel "
+            "name=k num_warps=4 shared=0 maxnreg=64 signature=i32'");
+  // Out of order: after tma= it is not a key the line has.
+  EXPECT_FALSE(parseKernelMetadataLine("// tilec.kernel name=k num_warps=4 "
+                                       "shared=0 tma=0:64:128 maxnreg=auto "
+                                       "signature=tensordesc<fp16[64]>",
+                                       bad)
+                   .ok());
+  EXPECT_EQ(jsonError(oneKernel(kAddFields + R"(, "maxnreg": "64")")),
+            "kernel metadata JSON: kernel 0 'add': 'maxnreg' must be \"auto\" "
+            "(or absent), found \"64\"");
+  EXPECT_EQ(jsonError(oneKernel(kAddFields + R"(, "maxnreg": 64)")),
+            "kernel metadata JSON: kernel 0 'add': 'maxnreg' must be a string, "
+            "found 64");
 }
 
 TEST(MetadataJson, DocumentErrors) {

@@ -80,6 +80,10 @@ struct CompileOptions {
   /// Registers per thread at most (Triton's maxnreg; PTX .maxnreg): 0 no
   /// limit (or an autotune config's), else 16 to 255.
   unsigned maxnreg = 0;
+  /// Let the loader give kernels without tensor cores or a limit the
+  /// register budget of their occupancy (--auto-maxnreg; `maxnreg=auto`,
+  /// docs/runtime.md "Register budget").
+  bool autoMaxNReg = true;
   /// Folders `import` searches after the kernel file's (-I). Part of the
   /// key as paths; the contents of the modules a compile read are checked
   /// by the JIT's cache (Jit.h), not hashed into the key.
