@@ -31,6 +31,7 @@
 #include "GpuTestUtils.h"
 #include "tilec/runtime_c.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -400,9 +401,10 @@ void runNorm(const Env &env, const std::string &caseName,
 /// loaded as compiled and with its `maxnreg=auto` marks removed. Each
 /// marked kernel must get exactly occupancyRegisterBudget of the unlimited
 /// kernel's registers and occupancy (0 where there is no slack), use at
-/// most that many registers, and keep the occupancy. With `layerNorm`
-/// (an fp16 layer norm, BLOCK >= N), both modules also run it on 37 random
-/// rows of N elements: the outputs must be the same bits.
+/// most that many registers, and keep at least that occupancy (ptxas may
+/// use fewer registers under a limit, and then more CTAs fit). With
+/// `layerNormN` (an fp16 layer norm, BLOCK >= N), both modules also run it
+/// on 37 random rows of N elements against float64.
 void runRegisterBudget(const Env &env, const std::string &caseName,
                        const std::string &file, int layerNormN = 0) {
   std::string path = env.kernelDir + "/" + file + ".ptx";
@@ -452,13 +454,13 @@ void runRegisterBudget(const Env &env, const std::string &caseName,
                std::to_string(info.appliedMaxNReg) + ", expected " +
                std::to_string(want) + " (" + std::to_string(regsB) +
                " registers at " + std::to_string(ctasB) + " CTAs per SM)");
-    if (want && (regsA > int(want) || ctasA != ctasB))
+    if (want && (regsA > int(want) || ctasA < ctasB))
       failCase(info.name + ": with .maxnreg " + std::to_string(want) +
                " it uses " + std::to_string(regsA) + " registers at " +
                std::to_string(ctasA) +
                " CTAs per SM (unlimited: " + std::to_string(ctasB) + ")");
-    if (!want && (regsA != regsB || ctasA != ctasB))
-      failCase(info.name + ": no limit was set, yet the kernel changed");
+    if (!want && regsA != regsB)
+      failCase(info.name + ": no limit was set, yet its registers changed");
     limited += want != 0;
   }
   if (limited == 0)
@@ -478,7 +480,22 @@ void runRegisterBudget(const Env &env, const std::string &caseName,
   dx.upload(x);
   dw.upload(w);
   db.upload(bias);
-  std::vector<std::vector<uint16_t>> outs;
+  std::vector<double> want(x.size());
+  for (int i = 0; i < M; ++i) {
+    double mu = 0, var = 0;
+    for (int j = 0; j < N; ++j)
+      mu += halfToFloat(x[size_t(i) * N + j]);
+    mu /= N;
+    for (int j = 0; j < N; ++j) {
+      double d = halfToFloat(x[size_t(i) * N + j]) - mu;
+      var += d * d;
+    }
+    double rstd = 1.0 / std::sqrt(var / N + 1e-5);
+    for (int j = 0; j < N; ++j)
+      want[size_t(i) * N + j] =
+          (halfToFloat(x[size_t(i) * N + j]) - mu) * rstd * halfToFloat(w[j]) +
+          halfToFloat(bias[j]);
+  }
   for (const Module *m : {&budgeted, &unlimited}) {
     Kernel k;
     check(m->getKernel("layer_norm_fwd_kernel", k));
@@ -490,13 +507,16 @@ void runRegisterBudget(const Env &env, const std::string &caseName,
                     Arg::ptr(drstd.get()), Arg::i32(N), Arg::i32(N),
                     Arg::f32(1e-5f)}));
     env.sync();
-    outs.push_back(dy.download<uint16_t>(x.size()));
+    std::vector<uint16_t> y = dy.download<uint16_t>(x.size());
+    // fp16 output: its rounding (2^-11 relative) plus fp32 sums.
+    for (size_t i = 0; i < x.size(); ++i) {
+      double got = halfToFloat(y[i]);
+      if (!(std::fabs(got - want[i]) <= 2e-3 + 2e-3 * std::fabs(want[i])))
+        failCase(std::string(m == &budgeted ? "with" : "without") +
+                 " the limit, element " + std::to_string(i) + ": " +
+                 std::to_string(got) + ", expected " + std::to_string(want[i]));
+    }
   }
-  for (size_t i = 0; i < x.size(); ++i)
-    if (outs[0][i] != outs[1][i] || outs[0][i] == 0xFFFF)
-      failCase("element " + std::to_string(i) + ": " +
-               std::to_string(outs[0][i]) + " with the limit, " +
-               std::to_string(outs[1][i]) + " without");
 }
 
 /// The register budget on the cubin path: `budget_softmax_4096_true.cubin`
@@ -504,8 +524,8 @@ void runRegisterBudget(const Env &env, const std::string &caseName,
 /// `..._false.cubin` (--auto-maxnreg=false). For each kernel (the softmax
 /// and its aligned variant), the budget that the unlimited kernel's
 /// registers and occupancy give on this GPU must be met (at most that many
-/// registers, the same occupancy), at least one kernel must have slack,
-/// and both cubins must compute the same bits on 29 ragged rows.
+/// registers, at least that occupancy), at least one kernel must have
+/// slack, and both cubins must match float64 on 29 ragged rows.
 void runCubinRegisterBudget(const Env &env, const std::string &caseName) {
   std::string stem = env.kernelDir + "/budget_softmax_4096_";
   struct stat st;
@@ -538,7 +558,7 @@ void runCubinRegisterBudget(const Env &env, const std::string &caseName) {
                   "%u: %d registers, %d CTAs/SM\n",
                   caseName.c_str(), name, regs[1], ctas[1], budget, regs[0],
                   ctas[0]);
-    if (ctas[0] != ctas[1] || (budget && regs[0] > int(budget)) ||
+    if (ctas[0] < ctas[1] || (budget && regs[0] > int(budget)) ||
         (!budget && regs[0] != regs[1]))
       failCase(std::string(name) + ": " + std::to_string(regs[0]) +
                " registers at " + std::to_string(ctas[0]) +
@@ -556,7 +576,6 @@ void runCubinRegisterBudget(const Env &env, const std::string &caseName) {
     v = rng.value() * 8.0f;
   DeviceBuffer din(in.size() * 4);
   din.upload(in);
-  std::vector<std::vector<uint32_t>> outs;
   for (const Module *m : {&budgeted, &unlimited}) {
     Kernel k;
     check(m->getKernel("softmax_kernel", k));
@@ -566,17 +585,22 @@ void runCubinRegisterBudget(const Env &env, const std::string &caseName) {
                    {Arg::ptr(dout.get()), Arg::ptr(din.get()), Arg::i32(stride),
                     Arg::i32(stride), Arg::i32(M), Arg::i32(N)}));
     env.sync();
-    outs.push_back(dout.download<uint32_t>(in.size()));
-  }
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      size_t o = size_t(i) * stride + j;
-      if (outs[0][o] != outs[1][o] || outs[0][o] == kPoison32)
-        failCase("(" + std::to_string(i) + ", " + std::to_string(j) +
-                 "): bits " + std::to_string(outs[0][o]) +
-                 " with the budget, " + std::to_string(outs[1][o]) +
-                 " without");
+    std::vector<uint32_t> out = dout.download<uint32_t>(in.size());
+    for (int i = 0; i < M; ++i) {
+      const float *row = &in[size_t(i) * stride];
+      double mx = -INFINITY, sum = 0;
+      for (int j = 0; j < N; ++j)
+        mx = std::max<double>(mx, row[j]);
+      for (int j = 0; j < N; ++j)
+        sum += std::exp(double(row[j]) - mx);
+      for (int j = 0; j < N; ++j)
+        expectClose(out, size_t(i) * stride + j,
+                    std::exp(double(row[j]) - mx) / sum, 1e-7, 2e-5,
+                    std::string(m == &budgeted ? "with" : "without") +
+                        " the budget, (" + std::to_string(i) + ", " +
+                        std::to_string(j) + ")");
     }
+  }
 }
 
 /// Layer-norm backward (tutorial 05): dx per row, and dw/db summed under a
