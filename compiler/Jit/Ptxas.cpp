@@ -175,10 +175,11 @@ Status assembleCubin(const std::string &ptxas, StringRef arch, StringRef ptx,
   }
   if (!changed)
     return Status::success();
+  // An optimization only: where ptxas refuses the limited PTX, the first
+  // cubin stands.
   std::string limited;
-  if (Status s = runPtxas(ptxas, arch, patched, false, limited, log); !s)
-    return s;
-  cubin = std::move(limited);
+  if (runPtxas(ptxas, arch, patched, false, limited, log))
+    cubin = std::move(limited);
   return Status::success();
 }
 

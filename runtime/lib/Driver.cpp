@@ -273,10 +273,13 @@ static Status loadModule(std::shared_ptr<Context> context, const void *image,
 }
 
 /// The occupancy (CTAs per SM) of `func` at `info`'s block and dynamic
-/// shared memory, 0 where the driver cannot say.
+/// shared memory, 0 where the driver cannot say. Above 48 KiB the function
+/// is opted in to its dynamic shared memory first, as a launch does.
 static int occupancyOf(CUfunction func, const KernelInfo &info) {
   int ctas = 0;
-  if (info.sharedBytes > 48 * 1024 ||
+  if ((info.sharedBytes > 48 * 1024 &&
+       cuFuncSetAttribute(func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          int(info.sharedBytes)) != CUDA_SUCCESS) ||
       cuOccupancyMaxActiveBlocksPerMultiprocessor(
           &ctas, func, int(info.numWarps * 32), info.sharedBytes) !=
           CUDA_SUCCESS)

@@ -23,12 +23,16 @@ unsigned tilec::occupancyRegisterBudget(unsigned numRegs, unsigned numWarps,
                                         unsigned maxRegsPerThread) {
   if (numRegs == 0 || numWarps == 0 || ctasPerSM == 0 || regsPerSM == 0)
     return 0;
-  // Registers are allocated per warp in units of 256: 8 a thread.
-  constexpr unsigned kUnit = 8;
+  // Registers are allocated per warp in units of 256 (8 a thread), and a
+  // warp's all come from one of the SM's four sub-partitions (one per
+  // scheduler): `ctasPerSM` CTAs need ceil(warps / 4) warps' registers in
+  // each (cuda_occupancy.h's rule).
+  constexpr unsigned kUnit = 8, kPartitions = 4;
   uint64_t warps = uint64_t(numWarps) * ctasPerSM;
-  uint64_t perWarp = regsPerSM / warps;
+  uint64_t perPartition = (warps + kPartitions - 1) / kPartitions;
+  uint64_t perWarp = regsPerSM / kPartitions / perPartition;
   uint64_t budget = perWarp / (32 * kUnit) * kUnit;
-  budget = std::min<uint64_t>(budget, maxRegsPerThread / kUnit * kUnit);
+  budget = std::min<uint64_t>(budget, maxRegsPerThread);
   // Not rounded: 60 registers occupy 64 a thread already, but ptxas told
   // 64 schedules for 64.
   return budget > numRegs ? unsigned(budget) : 0;

@@ -259,12 +259,13 @@ struct KernelInfo {
 };
 
 /// The register limit that keeps a kernel's occupancy: the most registers
-/// a thread may use (a multiple of 8, at most `maxRegsPerThread`) while
-/// `ctasPerSM` CTAs of `numWarps` warps still fit in `regsPerSM` registers,
-/// registers being allocated per warp in units of 256 (8 a thread; the CUDA
-/// occupancy calculator's rule for sm_70 to sm_90). Returns 0 when that
-/// budget is not above `numRegs` (a limit would change nothing), and for
-/// zero inputs. The comparison is with `numRegs` itself, not rounded up to
+/// a thread may use (a multiple of 8, or `maxRegsPerThread` where that is
+/// less) while `ctasPerSM` CTAs of `numWarps` warps still fit in
+/// `regsPerSM` registers, registers being allocated per warp in units of
+/// 256 (8 a thread) from one of the SM's four sub-partitions (the CUDA
+/// occupancy calculator's rule, cuda_occupancy.h, sm_70 to sm_120). Returns 0
+/// when that budget is not above `numRegs` (a limit would change nothing), and
+/// for zero inputs. The comparison is with `numRegs` itself, not rounded up to
 /// the unit: at 60 registers a thread holds 64 already, and ptxas given
 /// 64 uses them (the 8192-wide layer norm: +21%).
 ///

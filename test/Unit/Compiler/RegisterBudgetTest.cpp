@@ -59,6 +59,11 @@ TEST(RegisterBudget, ResidentCTAs) {
   EXPECT_EQ(h100.residentCTAs(4, 32, 100 * 1024), 2u);
   EXPECT_EQ(h100.residentCTAs(4, 32, 227 * 1024), 1u);
   EXPECT_EQ(h100.residentCTAs(4, 32, 227 * 1024 + 1), 0u);
+  // Sub-partitions: 2-warp CTAs at 200 registers (6400 a warp): 2 warps
+  // a partition, 8 an SM, 4 CTAs (not 65536 / 12800 = 5); at 168, 6.
+  EXPECT_EQ(h100.residentCTAs(2, 200, 0), 4u);
+  EXPECT_EQ(h100.residentCTAs(2, 168, 0), 6u);
+  EXPECT_EQ(h100.residentCTAs(1, 255, 0), 8u);
   // Does not fit at all.
   EXPECT_EQ(h100.residentCTAs(32, 255, 0), 0u);
   EXPECT_EQ(h100.residentCTAs(0, 32, 0), 0u);

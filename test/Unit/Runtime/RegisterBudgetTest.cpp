@@ -20,9 +20,15 @@ TEST(RegisterBudget, KeepsTheOccupancy) {
   // No slack: the budget is what the kernel uses.
   EXPECT_EQ(occupancyRegisterBudget(32, 8, 8, 65536), 0u);
   EXPECT_EQ(occupancyRegisterBudget(64, 8, 4, 65536), 0u);
-  // One CTA: capped at 255, in units of 8.
-  EXPECT_EQ(occupancyRegisterBudget(236, 8, 1, 65536), 248u);
-  EXPECT_EQ(occupancyRegisterBudget(100, 4, 1, 65536), 248u);
+  // One CTA: capped at 255.
+  EXPECT_EQ(occupancyRegisterBudget(236, 8, 1, 65536), 255u);
+  EXPECT_EQ(occupancyRegisterBudget(100, 4, 1, 65536), 255u);
+  // Warps come in fours per SM sub-partition: 5 CTAs of 2 warps need 3 a
+  // partition, 5461 registers a warp at most (not 65536 / 10 = 6553: at 200
+  // registers only 4 CTAs would fit; cuda_occupancy.h).
+  EXPECT_EQ(occupancyRegisterBudget(40, 2, 5, 65536), 168u);
+  EXPECT_EQ(occupancyRegisterBudget(40, 1, 3, 65536), 255u);
+  EXPECT_EQ(occupancyRegisterBudget(40, 1, 9, 65536), 168u);
   EXPECT_EQ(occupancyRegisterBudget(100, 4, 1, 65536, 200), 200u);
   // 1024 threads: 64 registers a thread at most.
   EXPECT_EQ(occupancyRegisterBudget(30, 32, 1, 65536), 64u);
