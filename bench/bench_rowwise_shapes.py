@@ -32,7 +32,9 @@ Two steps, because the GPU machine has no LLVM:
    (step 1 with that build's tilec into DIR) in the same rounds, for a
    change's before/after on one GPU; step 1's `--tilec-flag=FLAG` compiles
    such a folder with one more option instead (e.g. the register budget
-   off: `--tilec-flag=--auto-maxnreg=false`).
+   off: `--tilec-flag=--auto-maxnreg=false`). `--baseline` repeats: each
+   folder is a column "tilec baseline NAME" and a "spec / baseline NAME"
+   ratio.
 """
 
 import argparse
@@ -150,15 +152,19 @@ def bench(args):
                                        return_mode="median")
 
     def kernels_for_run(kind, m, n):
-        """kernels_for's entries with their loaded kernel; with --baseline,
-        also the baseline build's spec kernel as variant "baseline"."""
+        """kernels_for's entries with their loaded kernel; for each
+        --baseline DIR, also that build's spec kernel as variant
+        "baseline NAME" (NAME: the folder's name)."""
         for entry in kernels_for(kind, m, n, tune=args.tune_maxnreg):
             stem, name = entry[0], entry[2]
             k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
             yield (*entry, k)
-            if args.baseline and entry[5] == "spec":
-                kb = ctx.load_file(os.path.join(args.baseline, stem + ".ptx")).kernel(name)
-                yield (*entry[:5], "baseline", kb)
+            for folder in (args.baseline if entry[5] == "spec" else []):
+                kb = ctx.load_file(os.path.join(folder, stem + ".ptx")).kernel(name)
+                yield (*entry[:5], baseline_label(folder), kb)
+
+    def baseline_label(folder):
+        return "baseline " + os.path.basename(os.path.normpath(folder))
 
     cases = []  # (kind, m, n, {variant: fn}, nbytes)
     keep = []
@@ -228,8 +234,8 @@ def bench(args):
                 best[key] = max(best.get(key, 0.0), tbps)
 
     labels = ["tilec spec", "tilec plain", "tilec noversion", "triton", "torch"]
-    if args.baseline:
-        labels.insert(3, "tilec baseline")
+    for i, folder in enumerate(args.baseline):
+        labels.insert(3 + i, "tilec " + baseline_label(folder))
     print(f"device: {torch.cuda.get_device_name(dev)}; do_bench medians, best of "
           f"{args.rounds} interleaved rounds; TB/s")
     print(f"{'kernel':>10} {'shape':>11} " + " ".join(f"{l:>15}" for l in labels) +
@@ -258,12 +264,13 @@ def bench(args):
             print(f"{kind:>10} {f'{m}x{n}':>11} tilec {tv:.3f} ({tl}) triton {rv:.3f} ({rl}) "
                   f"tilec/triton {tv / rv:.3f}")
         ratios["tuned / tuned"] = rs
-    if args.baseline:
-        rs = [best[(kind, m, n, "tilec spec")] / best[(kind, m, n, "tilec baseline")]
+    for folder in args.baseline:
+        label = baseline_label(folder)
+        rs = [best[(kind, m, n, "tilec spec")] / best[(kind, m, n, "tilec " + label)]
               for kind, m, n, _, _ in cases]
-        ratios["spec / baseline"] = rs
+        ratios["spec / " + label] = rs
         for (kind, m, n, _, _), r in zip(cases, rs):
-            print(f"{kind:>10} {f'{m}x{n}':>11} spec / baseline {r:.3f}")
+            print(f"{kind:>10} {f'{m}x{n}':>11} spec / {label} {r:.3f}")
     for k, rs in ratios.items():
         gm = math.exp(sum(math.log(r) for r in rs) / len(rs))
         what = k if "/" in k else f"tilec {k} / triton"
@@ -279,9 +286,10 @@ def main():
                         "(repeatable), e.g. --tilec-flag=--auto-maxnreg=false for a "
                         "--baseline folder")
     p.add_argument("--kernels", default=".dev/rowwise", help="the folder --compile wrote")
-    p.add_argument("--baseline", metavar="DIR",
+    p.add_argument("--baseline", metavar="DIR", action="append", default=[],
                    help="also time the spec kernels --compile wrote into DIR with another "
-                        "tilec build (same names), in the same interleaved rounds")
+                        "tilec build or options (same names), in the same interleaved "
+                        "rounds, labelled 'baseline' and DIR's name (repeatable)")
     p.add_argument("--tune-maxnreg", action="store_true",
                    help="also time the spec kernels with each maxnreg_candidates limit "
                         "(compiled by --compile) and Triton with the same limits; prints "

@@ -6,11 +6,12 @@
 // layout conversions have their own pattern files under passes/SIMT/.
 //
 //===----------------------------------------------------------------------===//
-#include "tilec/Runtime.h"
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 #include "passes/Target.h"
+#include "tilec/Runtime.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "passes/SIMT/SIMTUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -249,9 +250,25 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
 };
 
 /// Elementwise arith/math ops on tiles: the same op on the thread's vector.
+///
+/// An integer result that the axis analysis proves constant over aligned
+/// blocks (a mask `cols < N` with N a multiple of the thread's run, a row
+/// index `offs // BLOCK_N`) is computed once per block: every register
+/// takes the value of the first register of its block in the thread
+/// (LinearLayout::getMaskWithinBlock), through one shufflevector, so that
+/// LLVM deletes the other lanes' instructions and whatever only fed them
+/// (the `cols + k` of `tl.where(cols < N, ...)` in a layer norm's variance
+/// loop: eight compares and adds become one). Triton computes each lane.
+/// Kernels on the tensor cores (`tensorCoreKernels`) keep every lane: ptxas
+/// allocated their registers both better (fused attention 174 -> 154) and
+/// worse (a GELU-epilogue GEMM's spills 12 -> 76 bytes) with it, and
+/// neither was timed (docs/performance.md).
 struct ElementwiseLowering : public ConversionPattern {
-  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx)
-      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  ElementwiseLowering(const TypeConverter &tc, MLIRContext *ctx,
+                      const ModuleAxisInfo &axis,
+                      const llvm::StringSet<> &tensorCoreKernels)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        axis(axis), tensorCoreKernels(tensorCoreKernels) {}
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
@@ -265,9 +282,48 @@ struct ElementwiseLowering : public ConversionPattern {
     OperationState state(op->getLoc(), op->getName(), operands, resultTypes,
                          op->getAttrs());
     Operation *newOp = rewriter.create(state);
-    rewriter.replaceOp(op, newOp->getResults());
+    SmallVector<Value> results(newOp->getResults());
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      results[i] = shareConstantBlocks(rewriter, result, results[i]);
+    rewriter.replaceOp(op, results);
     return success();
   }
+
+private:
+  /// `lowered` (the thread's registers of `result`) with each register
+  /// replaced by the first register of its constant block.
+  Value shareConstantBlocks(OpBuilder &b, Value result, Value lowered) const {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    auto vecType = dyn_cast<VectorType>(lowered.getType());
+    if (!type || !vecType || !type.getElementType().isInteger() ||
+        vecType.getRank() != 1 || failed(tile::getLinearLayout(type)))
+      return lowered;
+    auto kernel =
+        result.getDefiningOp()->getParentOfType<FunctionOpInterface>();
+    if (!kernel || tensorCoreKernels.contains(kernel.getName()))
+      return lowered;
+    AxisInfo info = axis.getAxisInfo(result);
+    if (info.getRank() != unsigned(type.getRank()))
+      return lowered;
+    SmallVector<int64_t> block;
+    for (unsigned d = 0; d < info.getRank(); ++d)
+      block.push_back(int64_t(llvm::bit_floor(
+          uint64_t(std::max<int64_t>(1, info.getConstancy(d))))));
+    tile::LinearLayout l = getLayout(type);
+    uint64_t within =
+        l.getMaskWithinBlock(tile::LinearLayout::kRegister, block);
+    int64_t n = vecType.getNumElements();
+    if (within == 0 || n != l.getNumRegisters())
+      return lowered;
+    SmallVector<int32_t> first;
+    for (int64_t r = 0; r < n; ++r)
+      first.push_back(int32_t(r & ~int64_t(within)));
+    return LLVM::ShuffleVectorOp::create(b, lowered.getLoc(), lowered, lowered,
+                                         first);
+  }
+
+  const ModuleAxisInfo &axis;
+  const llvm::StringSet<> &tensorCoreKernels;
 };
 
 /// tile.hint is the identity; its facts were read by the axis analysis.
@@ -317,6 +373,16 @@ public:
       return signalPassFailure();
     // Axis facts are read off the tile IR before it is rewritten.
     ModuleAxisInfo axis(module);
+    llvm::StringSet<> tensorCoreKernels;
+    module.walk([&](tile::FuncOp func) {
+      if (func->walk([](Operation *op) {
+                return isa<tile::DotOp, tile::WarpGroupDotOp>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted())
+        tensorCoreKernels.insert(func.getName());
+    });
     // Warp-specialized kernels launch their producer warps (and any more
     // consumer groups) too.
     DenseMap<StringAttr, unsigned> extraWarps;
@@ -350,9 +416,8 @@ public:
                  SplatLowering, BroadcastLowering, ExpandDimsLowering,
                  AddPtrLowering, simt::ForwardSrcLowering<tile::IntToPtrOp>,
                  simt::ForwardSrcLowering<tile::PtrToIntOp>, ConstantLowering,
-                 ElementwiseLowering,
-                 HintLowering, AssumeLowering, BarrierLowering>(converter,
-                                                                 ctx);
+                 HintLowering, AssumeLowering, BarrierLowering>(converter, ctx);
+    patterns.add<ElementwiseLowering>(converter, ctx, axis, tensorCoreKernels);
     populateMemoryOpToSIMTPatterns(converter, axis, patterns);
     populateLayoutConversionToSIMTPatterns(converter, patterns);
     populateReduceToSIMTPatterns(converter, patterns);

@@ -7,6 +7,9 @@
 
 // Vector add, masked: 1024 elements over 4 warps are 8 f32 per thread,
 // accessed as two 16-byte chunks, each predicated on its mask element.
+// The mask is constant over aligned blocks of 16 (n is a multiple of 16),
+// so each thread computes it once per run of 4 registers: the shuffle
+// hands register 0's compare to registers 1-3 and register 4's to 5-7.
 // CHECK-LABEL: gpu.module @tilec_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx84">] {
 // CHECK:         llvm.mlir.global external @tilec_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK:         gpu.func @add_kernel(%[[X:.*]]: i64, %[[Y:.*]]: i64, %[[OUT:.*]]: i64, %[[N:.*]]: i32) kernel
@@ -14,6 +17,8 @@
 // CHECK-SAME:        tile.num_warps = 4 : i32, tile.shared = 0 : i32, tile.signature = "*fp32:16,*fp32:16,*fp32:16,i32:16"
 // CHECK:           gpu.block_id  x
 // CHECK:           gpu.thread_id  x
+// CHECK:           %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NEXT:      llvm.shufflevector %[[MASK]], %[[MASK]] [0, 0, 0, 0, 4, 4, 4, 4] : vector<8xi1>
 // CHECK-NOT:       llvm.load
 // CHECK-COUNT-4:   llvm.inline_asm asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l" %{{.*}}, %{{.*}} : (i1, i64) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK:           %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
@@ -47,6 +52,29 @@ tile.func @add_kernel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
   %ob = tile.splat %out : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
   %op = tile.addptr %ob, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
   tile.store %op, %sum, %mask : tensor<1024x!tile.ptr<f32>>
+  tile.return
+}
+
+// -----
+
+// The same compare against an n with no divisibility fact is computed for
+// every register: nothing proves two elements' masks equal.
+// CHECK-LABEL: gpu.func @ragged_mask(
+// CHECK:           %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NOT:       llvm.shufflevector %[[MASK]]
+// CHECK:           gpu.return
+tile.func @ragged_mask(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
+                       %n: i32)
+    attributes {tile.num_warps = 4 : i32} {
+  %range = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  %nv = tile.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %range, %nv : tensor<1024xi32>
+  %xb = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+  %xp = tile.addptr %xb, %range : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  %xv = tile.load %xp, %mask : tensor<1024x!tile.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<1024xf32>
+  %y = arith.addf %xv, %one : tensor<1024xf32>
+  tile.store %xp, %y, %mask : tensor<1024x!tile.ptr<f32>>
   tile.return
 }
 

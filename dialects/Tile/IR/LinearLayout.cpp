@@ -106,6 +106,21 @@ uint64_t LinearLayout::getFreeMask(InDim in) const {
   return mask;
 }
 
+uint64_t LinearLayout::getMaskWithinBlock(InDim in,
+                                          llvm::ArrayRef<int64_t> block) const {
+  assert(block.size() == getRank() && "one block size per tile dimension");
+  uint64_t mask = 0;
+  for (unsigned bit = 0; bit < bases[in].size(); ++bit) {
+    bool inside = true;
+    for (unsigned d = 0; d < block.size() && inside; ++d)
+      inside = block[d] > 0 && llvm::isPowerOf2_64(block[d]) &&
+               (bases[in][bit][d] & ~(block[d] - 1)) == 0;
+    if (inside)
+      mask |= uint64_t(1) << bit;
+  }
+  return mask;
+}
+
 bool LinearLayout::hasSingleDimBases() const {
   for (const auto &in : bases)
     for (const Coord &c : in) {

@@ -92,6 +92,13 @@ public:
 
   /// Bits of hardware index `in` whose basis is zero (they only replicate).
   uint64_t getFreeMask(InDim in) const;
+  /// Bits of hardware index `in` whose basis stays inside an aligned block
+  /// of `block` elements (one power of two per tile dimension): flipping
+  /// such a bit moves an element within its block, for every value of the
+  /// other bits, because a coordinate is the XOR of the bases. Zero bases
+  /// (replicas) are included. With `block` the constancy of a value, the
+  /// registers r and r & ~mask of every thread hold equal elements.
+  uint64_t getMaskWithinBlock(InDim in, llvm::ArrayRef<int64_t> block) const;
   /// Whether every basis has at most one non-zero tile dimension, that
   /// component a power of two (blocked, mma and dot-operand layouts do).
   bool hasSingleDimBases() const;

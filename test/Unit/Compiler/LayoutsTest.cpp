@@ -119,6 +119,31 @@ TEST_F(LayoutsTest, TwoDimensionalRowMajor) {
   expectCovers(l);
 }
 
+TEST_F(LayoutsTest, MaskWithinBlock) {
+  // 1024 over 4 warps, 4 per thread: register bits step 1, 2 and 512.
+  LL l = layout({1024}, getBlockedEncoding(&ctx, {1024}, 4, 4));
+  EXPECT_EQ(l.getMaskWithinBlock(LL::kRegister, {1}), 0u);
+  EXPECT_EQ(l.getMaskWithinBlock(LL::kRegister, {2}), 1u);
+  EXPECT_EQ(l.getMaskWithinBlock(LL::kRegister, {16}), 3u);
+  EXPECT_EQ(l.getMaskWithinBlock(LL::kRegister, {1024}), 7u);
+  // Lanes step 4 .. 64: inside a block of 8, only the first.
+  EXPECT_EQ(l.getMaskWithinBlock(LL::kLane, {8}), 1u);
+  // Registers r and r & ~mask hold elements of the same aligned block in
+  // every thread.
+  for (int64_t block : {2, 4, 16, 256}) {
+    uint64_t mask = l.getMaskWithinBlock(LL::kRegister, {block});
+    for (int64_t t = 0; t < 128; t += 5)
+      for (int64_t r = 0; r < l.getNumRegisters(); ++r)
+        EXPECT_EQ(at(l, t, r)[0] / block,
+                  at(l, t, r & ~int64_t(mask))[0] / block);
+  }
+  // 2-D, 4 per thread along the rows' dimension 1: a block of 1 x 4 holds
+  // the run, one of 2 x 2 half of it.
+  LL m = layout({16, 64}, getBlockedEncoding(&ctx, {16, 64}, 4, 4));
+  EXPECT_EQ(m.getMaskWithinBlock(LL::kRegister, {1, 4}), 3u);
+  EXPECT_EQ(m.getMaskWithinBlock(LL::kRegister, {2, 2}), 1u);
+}
+
 TEST_F(LayoutsTest, SmallTileWraps) {
   // 32 elements over 128 threads: each element held by 4 threads, the
   // warps replicating it (zero warp bases).
