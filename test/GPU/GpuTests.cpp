@@ -402,11 +402,14 @@ void runNorm(const Env &env, const std::string &caseName,
 /// marked kernel must get exactly occupancyRegisterBudget of the unlimited
 /// kernel's registers and occupancy (0 where there is no slack), use at
 /// most that many registers, and keep at least that occupancy (ptxas may
-/// use fewer registers under a limit, and then more CTAs fit). With
-/// `layerNormN` (an fp16 layer norm, BLOCK >= N), both modules also run it
-/// on 37 random rows of N elements against float64.
+/// use fewer registers under a limit, and then more CTAs fit). Which
+/// kernels have slack is ptxas's choice: `expectSlack` where it was seen on
+/// the GPU and the case should fail if it went. With `layerNormN` (an fp16
+/// layer norm, BLOCK >= N), both modules also run it on 37 random rows of
+/// N elements against float64.
 void runRegisterBudget(const Env &env, const std::string &caseName,
-                       const std::string &file, int layerNormN = 0) {
+                       const std::string &file, bool expectSlack,
+                       int layerNormN = 0) {
   std::string path = env.kernelDir + "/" + file + ".ptx";
   std::ifstream in(path);
   if (!in)
@@ -463,7 +466,7 @@ void runRegisterBudget(const Env &env, const std::string &caseName,
       failCase(info.name + ": no limit was set, yet its registers changed");
     limited += want != 0;
   }
-  if (limited == 0)
+  if (expectSlack && limited == 0)
     failCase("no kernel of " + file + " had slack for a limit (expected one)");
   if (layerNormN == 0)
     return;
@@ -1396,17 +1399,22 @@ std::vector<TestCase> allCases() {
                        runNorm(e, name, c.kernel, c.rms, c.M, c.N, c.layout);
                      }});
   }
-  // The register budget: the 8192-wide fp16 layer norm (ptxas: 60
-  // registers, 4 CTAs of 8 warps; budget 64 on an H100), the 16384-wide
-  // fp32 softmax, and layer_norm_fwd_anyptr with its aligned variant.
-  for (auto [file, n] :
-       {std::pair<const char *, int>{"bench_layer_norm_8192", 8192},
-        {"bench_softmax_16384", 0},
-        {"layer_norm_fwd_anyptr", 0}}) {
-    std::string name = std::string("register_budget/") + file;
-    cases.push_back({name, false, true,
-                     [name, file = std::string(file), n = n](const Env &e) {
-                       runRegisterBudget(e, name, file, n);
+  // The register budget: the 8192-wide fp16 layer norm (60 registers, 4
+  // CTAs of 8 warps; budget 64 on an H100, seen there), the 16384-wide
+  // fp32 softmax and layer_norm_fwd_anyptr with its aligned variant (no
+  // slack on an H100 with ptxas 13.0: the loader must then set nothing).
+  struct BudgetCase {
+    const char *file;
+    bool expectSlack;
+    int layerNormN;
+  };
+  for (BudgetCase c : {BudgetCase{"bench_layer_norm_8192", true, 8192},
+                       BudgetCase{"bench_softmax_16384", false, 0},
+                       BudgetCase{"layer_norm_fwd_anyptr", false, 0}}) {
+    std::string name = std::string("register_budget/") + c.file;
+    cases.push_back({name, false, true, [name, c](const Env &e) {
+                       runRegisterBudget(e, name, c.file, c.expectSlack,
+                                         c.layerNormN);
                      }});
   }
   cases.push_back({"register_budget/cubin", false, true, [](const Env &e) {
