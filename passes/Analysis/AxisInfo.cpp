@@ -159,14 +159,17 @@ AxisInfo mul(const AxisInfo &a, const AxisInfo &b) {
   return AxisInfo(c, d, k, cst);
 }
 
-/// a / m and a % m for a power-of-two constant m > 0 (unsigned or known
-/// non-negative runs; for signed division of negative values the run facts
-/// are still conservative because runs are aligned to multiples of m).
-AxisInfo divByPow2(const AxisInfo &a, int64_t m) {
+/// a / m and a % m for a power-of-two constant m > 0. `aligned`: the
+/// division rounds down (unsigned, or a dividend known non-negative), so
+/// aligned runs of a stay aligned runs of the result; signed division of
+/// possibly negative values truncates toward zero, and then only a's own
+/// constancy survives (isKnownNonNegative).
+AxisInfo divByPow2(const AxisInfo &a, int64_t m, bool aligned = true) {
   unsigned rank = a.getRank();
   DimVector c(rank, 1), d, k;
   for (unsigned i = 0; i < rank; ++i) {
-    int64_t run = gcd2(gcd2(a.getContiguity(i), a.getDivisibility(i)), m);
+    int64_t run =
+        aligned ? gcd2(gcd2(a.getContiguity(i), a.getDivisibility(i)), m) : 1;
     k.push_back(std::max(a.getConstancy(i), run));
     d.push_back(a.getContiguity(i) > 1
                     ? 1
@@ -175,13 +178,14 @@ AxisInfo divByPow2(const AxisInfo &a, int64_t m) {
   return AxisInfo(c, d, k);
 }
 
-AxisInfo remByPow2(const AxisInfo &a, int64_t m) {
+AxisInfo remByPow2(const AxisInfo &a, int64_t m, bool aligned = true) {
   unsigned rank = a.getRank();
   DimVector c, d, k;
   for (unsigned i = 0; i < rank; ++i) {
-    int64_t run = gcd2(gcd2(a.getContiguity(i), a.getDivisibility(i)), m);
+    int64_t run =
+        aligned ? gcd2(gcd2(a.getContiguity(i), a.getDivisibility(i)), m) : 1;
     c.push_back(run);
-    d.push_back(run > 1 ? run : gcd2(a.getDivisibility(i), m));
+    d.push_back(run > 1 ? run : gcd2(a.getElementDivisibility(i), m));
     k.push_back(a.getConstancy(i));
   }
   return AxisInfo(c, d, k);
@@ -217,6 +221,53 @@ std::optional<int64_t> constantOf(Value v) {
   if (matchPattern(v, m_ConstantInt(&value)))
     return value.getSExtValue();
   return std::nullopt;
+}
+
+/// Whether every element of `v` is provably >= 0: program ids, aranges from
+/// a non-negative start, non-negative constants, loop counters of such
+/// loops, and sums, products and quotients of those (offsets are assumed
+/// not to wrap around, as Triton assumes; an offset that overflows i32
+/// addresses the wrong element anyway). Signed division and remainder
+/// truncate toward zero, so their runs are aligned only for such values.
+bool isKnownNonNegative(Value v, unsigned depth = 0) {
+  if (depth > 12)
+    return false;
+  if (std::optional<int64_t> c = constantOf(v))
+    return *c >= 0;
+  auto nonNeg = [&](Value x) { return isKnownNonNegative(x, depth + 1); };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!forOp || arg != forOp.getInductionVar())
+      return false;
+    std::optional<int64_t> step = constantOf(forOp.getStep());
+    return step && *step > 0 && nonNeg(forOp.getLowerBound());
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseIntElementsAttr>(cst.getValue());
+    return dense && dense.isSplat() &&
+           !dense.getSplatValue<APInt>().isNegative();
+  }
+  return llvm::TypeSwitch<Operation *, bool>(def)
+      .Case<tile::ProgramIdOp, tile::NumProgramsOp, arith::ExtUIOp>(
+          [](auto) { return true; })
+      .Case([](tile::MakeRangeOp r) { return r.getStart() >= 0; })
+      .Case<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
+            tile::ConvertLayoutOp, tile::HintOp, arith::ExtSIOp,
+            arith::IndexCastOp>(
+          [&](Operation *op) { return nonNeg(op->getOperand(0)); })
+      .Case<arith::AddIOp, arith::MulIOp, arith::MinSIOp>([&](Operation *op) {
+        return nonNeg(op->getOperand(0)) && nonNeg(op->getOperand(1));
+      })
+      .Case<arith::DivSIOp, arith::RemSIOp, arith::ShRSIOp>(
+          // x / m and x % m (truncating) and x >> k keep the sign of x.
+          [&](Operation *op) { return nonNeg(op->getOperand(0)); })
+      .Case<arith::AndIOp, arith::MaxSIOp>([&](Operation *op) {
+        return nonNeg(op->getOperand(0)) || nonNeg(op->getOperand(1));
+      })
+      .Default([](Operation *) { return false; });
 }
 } // namespace
 
@@ -330,9 +381,15 @@ AxisInfoAnalysis::visitOperation(Operation *op,
                             p.getConstancy());
           })
           .Case([&](tile::LoadOp) -> std::optional<AxisInfo> {
-            const AxisInfo &p = in(0);
-            return AxisInfo(DimVector(rank, 1), DimVector(rank, 1),
-                            p.getConstancy());
+            // Equal where the pointers are, unless a masked-off element
+            // reads `other` instead: the mask and `other` bound it too.
+            DimVector k(in(0).getConstancy());
+            for (unsigned i = 1; i < operands.size(); ++i)
+              for (unsigned d = 0; d < rank; ++d)
+                k[d] = in(i).getRank() == rank
+                           ? gcd2(k[d], in(i).getConstancy(d))
+                           : 1;
+            return AxisInfo(DimVector(rank, 1), DimVector(rank, 1), k);
           })
           .Case<arith::AddIOp>([&](auto) -> std::optional<AxisInfo> {
             return addLike(in(0), in(1), false);
@@ -350,11 +407,15 @@ AxisInfoAnalysis::visitOperation(Operation *op,
             return mul(in(0), AxisInfo::getConstant(int64_t(1) << *k, shape));
           })
           .Case<arith::DivSIOp, arith::DivUIOp>(
-              [&](auto) -> std::optional<AxisInfo> {
+              [&](auto div) -> std::optional<AxisInfo> {
                 std::optional<int64_t> m = in(1).getConstantValue();
                 if (!m || *m <= 0 || !llvm::isPowerOf2_64(*m))
                   return std::nullopt;
-                return divByPow2(in(0), *m);
+                // Truncating division of negative values breaks aligned
+                // runs (-8..-5 / 4 = -2, -1, -1, -1).
+                bool aligned = isa<arith::DivUIOp>(div.getOperation()) ||
+                               isKnownNonNegative(div.getLhs());
+                return divByPow2(in(0), *m, aligned);
               })
           .Case<arith::ShRSIOp, arith::ShRUIOp>(
               [&](auto) -> std::optional<AxisInfo> {
@@ -364,10 +425,14 @@ AxisInfoAnalysis::visitOperation(Operation *op,
                 return divByPow2(in(0), int64_t(1) << *k);
               })
           .Case<arith::RemSIOp, arith::RemUIOp>(
-              [&](auto) -> std::optional<AxisInfo> {
+              [&](auto rem) -> std::optional<AxisInfo> {
+                // Truncating remainders of negative values are not runs
+                // (-8..-5 % 4 = 0, -3, -2, -1).
+                bool aligned = isa<arith::RemUIOp>(rem.getOperation()) ||
+                               isKnownNonNegative(rem.getLhs());
                 std::optional<int64_t> m = in(1).getConstantValue();
                 if (m && *m > 0 && llvm::isPowerOf2_64(*m))
-                  return remByPow2(in(0), *m);
+                  return remByPow2(in(0), *m, aligned);
                 // x % M for a run-time M divisible by d (tutorial 03's
                 // `(pid * BLOCK + arange) % M` with M specialized i32:16):
                 // the wrap points are multiples of d, so runs aligned to d
@@ -378,12 +443,11 @@ AxisInfoAnalysis::visitOperation(Operation *op,
                 int64_t d = rhs.getDivisibility(0);
                 for (unsigned i = 1; i < rhs.getRank(); ++i)
                   d = std::min(d, rhs.getDivisibility(i));
-                return remByPow2(in(0), d);
+                return remByPow2(in(0), d, aligned);
               })
           .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-                arith::IndexCastOp>([&](auto) -> std::optional<AxisInfo> {
-            return in(0);
-          })
+                arith::IndexCastOp>(
+              [&](auto) -> std::optional<AxisInfo> { return in(0); })
           .Case([&](arith::CmpIOp c) -> std::optional<AxisInfo> {
             switch (c.getPredicate()) {
             case arith::CmpIPredicate::slt:

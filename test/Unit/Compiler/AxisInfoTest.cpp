@@ -212,3 +212,52 @@ tile.func @k(%x: !tile.ptr<f32>, %n: i32) {
   EXPECT_EQ(lower.getContiguity(0), 64);
   EXPECT_EQ(lower.getDivisibility(0), AxisInfo::kMaxDivisor); // starts at 0
 }
+
+namespace {
+// Signed division and remainder of possibly negative values, and a masked
+// load with `other` (found by review: each fact was read as a run where the
+// values differ, and the per-block values of tile-lower-to-simt would have
+// computed wrong results from it).
+constexpr StringLiteral kSigned = R"mlir(
+tile.func @k(%p: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) {
+  %c4 = arith.constant dense<4> : tensor<64xi32>
+  %pid = tile.program_id 0 : i32
+  %c64 = arith.constant 64 : i32
+  %base = arith.muli %pid, %c64 : i32
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %nv = tile.splat %n : i32 -> tensor<64xi32>
+  %rel = arith.subi %r, %nv : tensor<64xi32>
+  %q = arith.divsi %rel, %c4 {q} : tensor<64xi32>
+  %rm = arith.remsi %rel, %c4 {rm} : tensor<64xi32>
+  %bv = tile.splat %base : i32 -> tensor<64xi32>
+  %offs = arith.addi %bv, %r : tensor<64xi32>
+  %q2 = arith.divsi %offs, %c4 {q_nonneg} : tensor<64xi32>
+  %rm2 = arith.remsi %offs, %nv {rm_nonneg} : tensor<64xi32>
+  %pb = tile.splat %p : !tile.ptr<i32> -> tensor<64x!tile.ptr<i32>>
+  %mask = arith.cmpi slt, %r, %nv : tensor<64xi32>
+  %m1 = arith.constant dense<-1> : tensor<64xi32>
+  %x = tile.load %pb, %mask, %m1 {x} : tensor<64x!tile.ptr<i32>>
+  %y = tile.load %pb {y} : tensor<64x!tile.ptr<i32>>
+  tile.return
+}
+)mlir";
+} // namespace
+
+TEST_F(AxisInfoTest, SignedDivisionAndMaskedLoads) {
+  auto m = parse(kSigned);
+  ASSERT_TRUE(m);
+  ModuleAxisInfo axis(*m);
+  // (r - n) / 4 with r - n in -n..63-n: -8..-5 / 4 is -2, -1, -1, -1.
+  EXPECT_EQ(axis.getAxisInfo(tagged(*m, "q")).getConstancy(0), 1);
+  // (r - n) % 4: -8..-5 % 4 is 0, -3, -2, -1, not a run.
+  AxisInfo rm = axis.getAxisInfo(tagged(*m, "rm"));
+  EXPECT_EQ(rm.getContiguity(0), 1);
+  EXPECT_EQ(rm.getConstancy(0), 1);
+  // pid * 64 + r is non-negative: the aligned runs stay.
+  EXPECT_EQ(axis.getAxisInfo(tagged(*m, "q_nonneg")).getConstancy(0), 4);
+  EXPECT_EQ(axis.getAxisInfo(tagged(*m, "rm_nonneg")).getContiguity(0), 16);
+  // Same pointer everywhere, but masked-off elements read -1: constant
+  // only as far as the mask is.
+  EXPECT_EQ(axis.getAxisInfo(tagged(*m, "x")).getConstancy(0), 16);
+  EXPECT_EQ(axis.getAxisInfo(tagged(*m, "y")).getConstancy(0), 64);
+}
