@@ -236,7 +236,7 @@ bool isKnownNonNegative(Value v, unsigned depth = 0) {
     return *c >= 0;
   auto nonNeg = [&](Value x) { return isKnownNonNegative(x, depth + 1); };
   if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    auto forOp = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!forOp || arg != forOp.getInductionVar())
       return false;
     std::optional<int64_t> step = constantOf(forOp.getStep());
