@@ -80,6 +80,43 @@ tile.func @ragged_mask(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
 
 // -----
 
+// Values that are not constant over blocks keep every register: `(r - 1024)
+// / 4` truncates toward zero (-1024..-1021 / 4 is -256, -255, -255, -255),
+// and a load through one pointer reads `other` where its mask is off. The
+// same quotient of a non-negative dividend is shared over runs of 4.
+// CHECK-LABEL: gpu.func @not_blocks(
+// CHECK:           %[[Q:.*]] = arith.divsi %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NOT:       llvm.shufflevector %[[Q]], %[[Q]] [0, 0
+// CHECK:           %[[P:.*]] = arith.divsi %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NEXT:      llvm.shufflevector %[[P]], %[[P]] [0, 0, 0, 0, 4, 4, 4, 4] : vector<8xi32>
+// CHECK:           %[[Y:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NOT:       llvm.shufflevector %[[Y]], %[[Y]] [0, 0
+// CHECK:           gpu.return
+tile.func @not_blocks(%out: !tile.ptr<i32> {tile.divisibility = 16 : i32},
+                      %n: i32)
+    attributes {tile.num_warps = 4 : i32} {
+  %range = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32>
+  %c1024 = arith.constant dense<1024> : tensor<1024xi32>
+  %neg = arith.subi %range, %c1024 : tensor<1024xi32>
+  %c4 = arith.constant dense<4> : tensor<1024xi32>
+  %q = arith.divsi %neg, %c4 : tensor<1024xi32>
+  %ob = tile.splat %out : !tile.ptr<i32> -> tensor<1024x!tile.ptr<i32>>
+  %op = tile.addptr %ob, %range : tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>
+  tile.store %op, %q : tensor<1024x!tile.ptr<i32>>
+  %p = arith.divsi %range, %c4 : tensor<1024xi32>
+  tile.store %op, %p : tensor<1024x!tile.ptr<i32>>
+  %nv = tile.splat %n : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %range, %nv : tensor<1024xi32>
+  %m1 = arith.constant dense<-1> : tensor<1024xi32>
+  %x = tile.load %ob, %mask, %m1 : tensor<1024x!tile.ptr<i32>>
+  %one = arith.constant dense<1> : tensor<1024xi32>
+  %y = arith.addi %x, %one : tensor<1024xi32>
+  tile.store %op, %y : tensor<1024x!tile.ptr<i32>>
+  tile.return
+}
+
+// -----
+
 // Unmasked, 16-byte aligned: plain vector loads and stores, alignment 16.
 // CHECK-LABEL: gpu.func @copy(
 // CHECK-SAME:        tile.signature = "*fp32:16,*fp32:16"
