@@ -296,24 +296,24 @@ private:
     auto type = dyn_cast<RankedTensorType>(result.getType());
     auto vecType = dyn_cast<VectorType>(lowered.getType());
     if (!type || !vecType || !type.getElementType().isInteger() ||
-        vecType.getRank() != 1 || failed(tile::getLinearLayout(type)))
+        vecType.getRank() != 1)
       return lowered;
     auto kernel =
         result.getDefiningOp()->getParentOfType<FunctionOpInterface>();
     if (!kernel || tensorCoreKernels.contains(kernel.getName()))
       return lowered;
     AxisInfo info = axis.getAxisInfo(result);
-    if (info.getRank() != unsigned(type.getRank()))
+    FailureOr<tile::LinearLayout> l = tile::getLinearLayout(type);
+    if (info.getRank() != unsigned(type.getRank()) || failed(l))
       return lowered;
     SmallVector<int64_t> block;
     for (unsigned d = 0; d < info.getRank(); ++d)
       block.push_back(int64_t(llvm::bit_floor(
           uint64_t(std::max<int64_t>(1, info.getConstancy(d))))));
-    tile::LinearLayout l = getLayout(type);
     uint64_t within =
-        l.getMaskWithinBlock(tile::LinearLayout::kRegister, block);
+        l->getMaskWithinBlock(tile::LinearLayout::kRegister, block);
     int64_t n = vecType.getNumElements();
-    if (within == 0 || n != l.getNumRegisters())
+    if (within == 0 || n != l->getNumRegisters())
       return lowered;
     SmallVector<int32_t> first;
     for (int64_t r = 0; r < n; ++r)

@@ -2,6 +2,8 @@
 
 #include "passes/Target.h"
 
+#include "tilec/Runtime.h"
+
 #include <algorithm>
 
 using namespace tilec;
@@ -45,12 +47,9 @@ unsigned TargetInfo::residentCTAs(unsigned numWarps, unsigned regsPerThread,
   if (numWarps == 0 || numWarps > maxWarpsPerSM() || regsPerThread > 255)
     return 0;
   unsigned ctas = std::min(maxCTAsPerSM(), maxWarpsPerSM() / numWarps);
-  // Registers: per warp, in units of 256, each warp's from one of the SM's
-  // four sub-partitions; a CTA's at most 64K (cuda_occupancy.h).
-  unsigned perWarp = (std::max(regsPerThread, 1u) * 32 + 255) / 256 * 256;
-  if (perWarp * numWarps > 65536)
-    return 0;
-  ctas = std::min(ctas, 4 * (registersPerSM() / 4 / perWarp) / numWarps);
+  // Registers: the runtime's allocation rule (the inverse of the budget's).
+  ctas = std::min(ctas, registerLimitedCTAs(std::max(regsPerThread, 1u),
+                                            numWarps, registersPerSM()));
   // Shared memory: the SM's carve-out is the opt-in maximum plus the 1 KiB
   // every CTA reserves.
   constexpr unsigned kReserved = 1024;

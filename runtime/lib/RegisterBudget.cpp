@@ -18,16 +18,31 @@
 
 using namespace tilec;
 
+namespace {
+// Registers are allocated per warp in units of 256 (8 a thread), and a
+// warp's all come from one of the SM's four sub-partitions (one per
+// scheduler), cuda_occupancy.h's rule.
+constexpr unsigned kUnit = 8, kPartitions = 4;
+constexpr unsigned kMaxRegsPerCTA = 65536;
+} // namespace
+
+unsigned tilec::registerLimitedCTAs(unsigned regsPerThread, unsigned numWarps,
+                                    unsigned regsPerSM) {
+  if (regsPerThread == 0 || numWarps == 0)
+    return 0;
+  uint64_t perWarp = uint64_t(regsPerThread + kUnit - 1) / kUnit * kUnit * 32;
+  if (perWarp * numWarps > kMaxRegsPerCTA)
+    return 0;
+  return unsigned(kPartitions * (regsPerSM / kPartitions / perWarp) / numWarps);
+}
+
 unsigned tilec::occupancyRegisterBudget(unsigned numRegs, unsigned numWarps,
                                         unsigned ctasPerSM, unsigned regsPerSM,
                                         unsigned maxRegsPerThread) {
   if (numRegs == 0 || numWarps == 0 || ctasPerSM == 0 || regsPerSM == 0)
     return 0;
-  // Registers are allocated per warp in units of 256 (8 a thread), and a
-  // warp's all come from one of the SM's four sub-partitions (one per
-  // scheduler): `ctasPerSM` CTAs need ceil(warps / 4) warps' registers in
-  // each (cuda_occupancy.h's rule).
-  constexpr unsigned kUnit = 8, kPartitions = 4;
+  // `ctasPerSM` CTAs need ceil(warps / 4) warps' registers in each
+  // sub-partition.
   uint64_t warps = uint64_t(numWarps) * ctasPerSM;
   uint64_t perPartition = (warps + kPartitions - 1) / kPartitions;
   uint64_t perWarp = regsPerSM / kPartitions / perPartition;

@@ -278,6 +278,14 @@ unsigned occupancyRegisterBudget(unsigned numRegs, unsigned numWarps,
                                  unsigned ctasPerSM, unsigned regsPerSM,
                                  unsigned maxRegsPerThread = 255);
 
+/// The CTAs of `numWarps` warps that `regsPerSM` registers hold at
+/// `regsPerThread` registers a thread, allocated as for
+/// occupancyRegisterBudget (its inverse), a CTA at most 64K; 0 for zero
+/// inputs or a CTA that does not fit. The register limit only: the SM's
+/// warp and CTA slots and shared memory are the caller's to apply.
+unsigned registerLimitedCTAs(unsigned regsPerThread, unsigned numWarps,
+                             unsigned regsPerSM);
+
 /// Sets `.maxnreg maxnreg` (PTX ISA 11.4.2, a performance-tuning
 /// directive) on the entry `kernel` of `ptx`, just before its body.
 /// Errors: no `.entry kernel(` in the text, an entry without a body, an

@@ -40,6 +40,25 @@ TEST(RegisterBudget, KeepsTheOccupancy) {
   EXPECT_EQ(occupancyRegisterBudget(100, 8, 2, 0), 0u);
 }
 
+TEST(RegisterBudget, RegisterLimitedCTAsIsItsInverse) {
+  // The CTAs a register count allows, as occupancy calculators give them.
+  EXPECT_EQ(registerLimitedCTAs(112, 8, 65536), 2u);
+  EXPECT_EQ(registerLimitedCTAs(60, 8, 65536), 4u);
+  EXPECT_EQ(registerLimitedCTAs(200, 2, 65536), 4u); // sub-partitions
+  EXPECT_EQ(registerLimitedCTAs(65, 32, 65536), 0u); // over 64K a CTA
+  EXPECT_EQ(registerLimitedCTAs(0, 8, 65536), 0u);
+  // Every budget keeps its CTAs, and 8 registers more would lose one.
+  for (unsigned warps : {1u, 2u, 4u, 8u, 16u, 32u})
+    for (unsigned ctas = 1; ctas <= 16; ++ctas) {
+      unsigned b = occupancyRegisterBudget(16, warps, ctas, 65536);
+      if (b == 0)
+        continue;
+      EXPECT_GE(registerLimitedCTAs(b, warps, 65536), ctas);
+      if (b + 8 <= 255)
+        EXPECT_LT(registerLimitedCTAs(b + 8, warps, 65536), ctas);
+    }
+}
+
 const char *kPtx = R"(//
 .version 8.4
 .target sm_90a
