@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Tile/IR/TileDialect.h"
+#include "dialects/Tile/IR/TileGraphOps.h"
 #include "dialects/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -95,6 +96,10 @@ void TileDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Tile/IR/TileOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Tile/IR/TileGraphOps.cpp.inc"
       >();
   addInterfaces<TileInlinerInterface, TileOpAsmInterface>();
 }

@@ -1,0 +1,276 @@
+//===- TileGraphOps.cpp - tile operator graphs ------------------*- C++ -*-===//
+//
+// Verifiers and syntax of the graph-level operations: what a graph's body
+// may hold, how launch operands match a kernel's parameters, and how map
+// inputs broadcast.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Tile/IR/TileGraphOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/IR/TileGraphOps.cpp.inc"
+
+bool tilec::tile::isGraphBuffer(Type type) {
+  auto m = dyn_cast<MemRefType>(type);
+  return m && m.getLayout().isIdentity() && !m.getMemorySpace() &&
+         isa<IntegerType, FloatType>(m.getElementType());
+}
+
+bool tilec::tile::isGraphScalar(Type type) {
+  return isa<IntegerType, FloatType, IndexType>(type);
+}
+
+bool tilec::tile::isBroadcastableTo(MemRefType input, MemRefType output,
+                                    std::string *why) {
+  int64_t offset = output.getRank() - input.getRank();
+  if (offset < 0) {
+    if (why)
+      *why = llvm::formatv("a buffer of rank {0} does not broadcast to rank "
+                           "{1}",
+                           input.getRank(), output.getRank());
+    return false;
+  }
+  for (int64_t i = 0, e = input.getRank(); i < e; ++i) {
+    int64_t in = input.getDimSize(i), out = output.getDimSize(i + offset);
+    if (in == 1 || ShapedType::isDynamic(in) || ShapedType::isDynamic(out) ||
+        in == out)
+      continue;
+    if (why)
+      *why = llvm::formatv("dimension {0} has size {1}, which neither equals "
+                           "the output's {2} nor is 1",
+                           i, in, out);
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// GraphOp
+//===----------------------------------------------------------------------===//
+
+void GraphOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                    FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Type t : type.getInputs())
+    block->addArgument(t, state.location);
+}
+
+ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  // An empty body `{}` parses as a region without blocks.
+  Region &body = *result.regions.front();
+  if (body.empty())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected a body for the graph");
+  return success();
+}
+
+void GraphOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult GraphOp::verify() {
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("expected a graph to return nothing (outputs are "
+                       "buffer arguments), found ")
+           << getFunctionType().getNumResults() << " results";
+  if (!isPublic())
+    return emitOpError("expected a graph to be public");
+  for (auto [i, t] : llvm::enumerate(getArgumentTypes())) {
+    if (!isGraphBuffer(t) && !isGraphScalar(t))
+      return emitOpError("expected argument ")
+             << i
+             << " to be a contiguous buffer (a memref of integers or floats "
+                "with the identity layout) or a scalar (integer, float, "
+                "index), found "
+             << t;
+    if (auto a = getArgAttr(i, TileDialect::getDivisibilityAttrName())) {
+      auto v = dyn_cast<IntegerAttr>(a);
+      if (!v || v.getInt() < 1 || !llvm::isPowerOf2_64(v.getInt()))
+        return emitOpError("expected ")
+               << TileDialect::getDivisibilityAttrName() << " of argument "
+               << i << " to be a power of two, found " << a;
+      if (!isGraphBuffer(t) && !isa<IntegerType>(t))
+        return emitOpError("expected ")
+               << TileDialect::getDivisibilityAttrName() << " on argument "
+               << i << " of buffer or integer type, found " << t;
+    }
+  }
+  return success();
+}
+
+LogicalResult GraphOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getArgumentTypes().size())
+    return emitOpError("expected the body to take the graph's ")
+           << getArgumentTypes().size() << " arguments";
+  for (Operation &op : body) {
+    if (isa<AllocOp, LaunchOp, MapOp, memref::DimOp>(op))
+      continue;
+    bool scalarArith =
+        isa_and_nonnull<arith::ArithDialect>(op.getDialect()) && op.getNumRegions() == 0 &&
+        llvm::all_of(op.getOperandTypes(), isGraphScalar) &&
+        llvm::all_of(op.getResultTypes(), isGraphScalar);
+    if (scalarArith)
+      continue;
+    return op.emitOpError("is not allowed in a 'tile.graph' body, which holds "
+                          "only tile.alloc, tile.launch, tile.map, "
+                          "memref.dim and arith ops on scalars");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  auto type = cast<MemRefType>(getResult().getType());
+  if (static_cast<int64_t>(getDynamicSizes().size()) !=
+      static_cast<int64_t>(type.getNumDynamicDims()))
+    return emitOpError("expected one size operand per dynamic dimension of ")
+           << type << " (" << type.getNumDynamicDims() << "), found "
+           << getDynamicSizes().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verify() {
+  if (getGrid().empty() || getGrid().size() > 3)
+    return emitOpError("expected 1 to 3 grid sizes (x, y, z), found ")
+           << getGrid().size();
+  return success();
+}
+
+LogicalResult
+LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getKernelAttr());
+  if (!kernel)
+    return emitOpError("expected '")
+           << getKernel() << "' to name a tile.func of the module";
+  if (!kernel.isKernel())
+    return emitOpError("expected '")
+           << getKernel()
+           << "' to be a kernel (a public tile.func with a body)";
+  ArrayRef<Type> params = kernel.getArgumentTypes();
+  for (unsigned i = 0, e = params.size(); i < e; ++i)
+    if (kernel.getArgAttr(i, TileDialect::getTensorDescAttrName()) ||
+        isa<TensorMapType>(params[i]))
+      return emitOpError("cannot launch '")
+             << getKernel() << "' from a graph: argument " << i
+             << " is a tensor descriptor or tensor map (not supported in "
+                "graphs yet)";
+  if (params.size() != getArgs().size())
+    return emitOpError("expected ")
+           << params.size() << " operands for the arguments of '"
+           << getKernel() << "', found " << getArgs().size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
+    auto [param, arg] = pair;
+    Type t = arg.getType();
+    if (auto ptr = dyn_cast<PtrType>(param)) {
+      auto buf = dyn_cast<MemRefType>(t);
+      if (!buf || buf.getElementType() != ptr.getPointeeType())
+        return emitOpError("expected operand ")
+               << i << " to be a buffer of " << ptr.getPointeeType()
+               << " for the kernel's argument of type " << param
+               << ", found " << t;
+      continue;
+    }
+    if (t != param)
+      return emitOpError("expected operand ")
+             << i << " to have the kernel's argument type " << param
+             << ", found " << t;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapOp::verify() {
+  MemRefType out = getOutputType();
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    Type t = input.getType();
+    if (auto buf = dyn_cast<MemRefType>(t)) {
+      if (!isGraphBuffer(buf))
+        return emitOpError("expected input ")
+               << i << " to be a contiguous buffer, found " << t;
+      std::string why;
+      if (!isBroadcastableTo(buf, out, &why))
+        return emitOpError("expected input ")
+               << i << " (" << t << ") to broadcast to the output " << out
+               << ": " << why;
+      continue;
+    }
+    if (!isGraphScalar(t))
+      return emitOpError("expected input ")
+             << i << " to be a buffer or a scalar, found " << t;
+  }
+  return success();
+}
+
+LogicalResult MapOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("expected the body to take one argument per input (")
+           << getInputs().size() << "), found " << block.getNumArguments();
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(getInputs(), block.getArguments()))) {
+    auto [input, arg] = pair;
+    Type elem = mlir::getElementTypeOrSelf(input.getType());
+    if (arg.getType() != elem)
+      return emitOpError("expected body argument ")
+             << i << " to have type " << elem << " (input " << i
+             << "'s element type), found " << arg.getType();
+  }
+  auto ret = dyn_cast<MapReturnOp>(block.getTerminator());
+  if (!ret)
+    return emitOpError("expected the body to end with tile.map.return");
+  Type want = getOutputType().getElementType();
+  if (ret.getResult().getType() != want)
+    return ret.emitOpError("expected a value of the output's element type ")
+           << want << ", found " << ret.getResult().getType();
+  for (Operation &op : block.without_terminator()) {
+    bool ok = op.getNumRegions() == 0 && isPure(&op) &&
+              llvm::all_of(op.getOperandTypes(), isGraphScalar) &&
+              llvm::all_of(op.getResultTypes(), isGraphScalar) &&
+              (op.hasTrait<OpTrait::Elementwise>() ||
+               op.hasTrait<OpTrait::ConstantLike>());
+    if (!ok)
+      return op.emitOpError("is not allowed in a 'tile.map' body, which "
+                            "holds only pure elementwise ops and constants "
+                            "on scalars");
+  }
+  return success();
+}

@@ -1,0 +1,199 @@
+// Verifier errors of the graph-level ops: one chunk per error message.
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'tile.graph' op expected argument 0 to be a contiguous buffer (a memref of integers or floats with the identity layout) or a scalar (integer, float, index), found 'memref<4x4xf32, strided<[8, 1]>>'}}
+tile.graph @strided(%a: memref<4x4xf32, strided<[8, 1]>>) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.graph' op expected argument 0 to be a contiguous buffer}}
+tile.graph @tensor(%a: tensor<4xf32>) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.graph' op expected a graph to return nothing (outputs are buffer arguments), found 1 results}}
+tile.graph @returns(%a: f32) -> f32 {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.graph' op expected tile.divisibility on argument 0 of buffer or integer type, found 'f32'}}
+tile.graph @div_on_float(%a: f32 {tile.divisibility = 16 : i32}) {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.graph' op expected tile.divisibility of argument 0 to be a power of two, found 12 : i32}}
+tile.graph @div_not_pow2(%a: memref<4xf32> {tile.divisibility = 12 : i32}) {
+}
+
+// -----
+
+tile.graph @tile_op_in_graph(%a: i32) {
+  // expected-error @+1 {{'tile.splat' op is not allowed in a 'tile.graph' body, which holds only tile.alloc, tile.launch, tile.map, memref.dim and arith ops on scalars}}
+  %t = tile.splat %a : i32 -> tensor<4xi32>
+}
+
+// -----
+
+tile.graph @tensor_arith() {
+  // expected-error @+1 {{'arith.constant' op is not allowed in a 'tile.graph' body}}
+  %t = arith.constant dense<1> : tensor<4xi32>
+}
+
+// -----
+
+tile.graph @alloc_sizes(%n: index) {
+  // expected-error @+1 {{'tile.alloc' op expected one size operand per dynamic dimension of 'memref<?x?xf16>' (2), found 1}}
+  %t = tile.alloc(%n) : memref<?x?xf16>
+}
+
+// -----
+
+tile.func @alloc_outside() {
+  // expected-error @+1 {{'tile.alloc' op expects parent op 'tile.graph'}}
+  %t = tile.alloc() : memref<4xf16>
+  tile.return
+}
+
+// -----
+
+tile.graph @launch_unknown(%n: index) {
+  // expected-error @+1 {{'tile.launch' op expected 'nope' to name a tile.func of the module}}
+  tile.launch @nope grid(%n) ()
+}
+
+// -----
+
+tile.func private @device_fn() {
+  tile.return
+}
+tile.graph @launch_device_fn(%n: index) {
+  // expected-error @+1 {{'tile.launch' op expected 'device_fn' to be a kernel (a public tile.func with a body)}}
+  tile.launch @device_fn grid(%n) ()
+}
+
+// -----
+
+tile.func @k(%p: !tile.ptr<f16>, %n: i32) {
+  tile.return
+}
+tile.graph @launch_count(%n: index, %a: memref<4xf16>) {
+  // expected-error @+1 {{'tile.launch' op expected 2 operands for the arguments of 'k', found 1}}
+  tile.launch @k grid(%n) (%a) : memref<4xf16>
+}
+
+// -----
+
+tile.func @k(%p: !tile.ptr<f16>, %n: i32) {
+  tile.return
+}
+tile.graph @launch_elem(%n: index, %a: memref<4xf32>, %i: i32) {
+  // expected-error @+1 {{'tile.launch' op expected operand 0 to be a buffer of 'f16' for the kernel's argument of type '!tile.ptr<f16>', found 'memref<4xf32>'}}
+  tile.launch @k grid(%n) (%a, %i) : memref<4xf32>, i32
+}
+
+// -----
+
+tile.func @k(%p: !tile.ptr<f16>, %n: i32) {
+  tile.return
+}
+tile.graph @launch_scalar(%n: index, %a: memref<4xf16>, %i: i64) {
+  // expected-error @+1 {{'tile.launch' op expected operand 1 to have the kernel's argument type 'i32', found 'i64'}}
+  tile.launch @k grid(%n) (%a, %i) : memref<4xf16>, i64
+}
+
+// -----
+
+tile.func @k() {
+  tile.return
+}
+tile.graph @launch_grid(%n: index) {
+  // expected-error @+1 {{'tile.launch' op expected 1 to 3 grid sizes (x, y, z), found 4}}
+  tile.launch @k grid(%n, %n, %n, %n) ()
+}
+
+// -----
+
+tile.graph @map_broadcast(%a: memref<3x5xf32>, %b: memref<4x5xf32>) {
+  // expected-error @+1 {{'tile.map' op expected input 0 ('memref<3x5xf32>') to broadcast to the output 'memref<4x5xf32>': dimension 0 has size 3, which neither equals the output's 4 nor is 1}}
+  tile.map ins(%a : memref<3x5xf32>) outs(%b : memref<4x5xf32>) {
+  ^bb0(%x: f32):
+    tile.map.return %x : f32
+  }
+}
+
+// -----
+
+tile.graph @map_rank(%a: memref<2x3x5xf32>, %b: memref<3x5xf32>) {
+  // expected-error @+1 {{'tile.map' op expected input 0 ('memref<2x3x5xf32>') to broadcast to the output 'memref<3x5xf32>': a buffer of rank 3 does not broadcast to rank 2}}
+  tile.map ins(%a : memref<2x3x5xf32>) outs(%b : memref<3x5xf32>) {
+  ^bb0(%x: f32):
+    tile.map.return %x : f32
+  }
+}
+
+// -----
+
+tile.graph @map_arg_type(%a: memref<5xf16>, %b: memref<5xf32>) {
+  // expected-error @+1 {{'tile.map' op expected body argument 0 to have type 'f16' (input 0's element type), found 'f32'}}
+  tile.map ins(%a : memref<5xf16>) outs(%b : memref<5xf32>) {
+  ^bb0(%x: f32):
+    tile.map.return %x : f32
+  }
+}
+
+// -----
+
+tile.graph @map_arg_count(%a: memref<5xf32>, %b: memref<5xf32>) {
+  // expected-error @+1 {{'tile.map' op expected the body to take one argument per input (1), found 2}}
+  tile.map ins(%a : memref<5xf32>) outs(%b : memref<5xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    tile.map.return %x : f32
+  }
+}
+
+// -----
+
+tile.graph @map_result(%a: memref<5xf16>, %b: memref<5xf32>) {
+  tile.map ins(%a : memref<5xf16>) outs(%b : memref<5xf32>) {
+  ^bb0(%x: f16):
+    // expected-error @+1 {{'tile.map.return' op expected a value of the output's element type 'f32', found 'f16'}}
+    tile.map.return %x : f16
+  }
+}
+
+// -----
+
+tile.graph @map_body(%a: memref<5xi32>, %b: memref<5xi32>) {
+  tile.map ins(%a : memref<5xi32>) outs(%b : memref<5xi32>) {
+  ^bb0(%x: i32):
+    // expected-error @+1 {{'tile.splat' op is not allowed in a 'tile.map' body, which holds only pure elementwise ops and constants on scalars}}
+    %t = tile.splat %x : i32 -> tensor<4xi32>
+    tile.map.return %x : i32
+  }
+}
+
+// -----
+
+tile.graph @map_div(%a: memref<5xi32>, %b: memref<5xi32>) {
+  tile.map ins(%a : memref<5xi32>) outs(%b : memref<5xi32>) {
+  ^bb0(%x: i32):
+    // Division by zero is undefined behaviour, so arith.divsi is not pure.
+    // expected-error @+1 {{'arith.divsi' op is not allowed in a 'tile.map' body}}
+    %q = arith.divsi %x, %x : i32
+    tile.map.return %q : i32
+  }
+}
+
+// -----
+
+tile.graph @map_scalar_output(%a: memref<5xi32>, %b: i32) {
+  // expected-error @+1 {{'tile.map' op operand #1 must be contiguous buffer (ranked memref with the identity layout), but got 'i32'}}
+  "tile.map"(%a, %b) ({
+  ^bb0(%x: i32):
+    tile.map.return %x : i32
+  }) : (memref<5xi32>, i32) -> ()
+}
