@@ -7,6 +7,7 @@
 #include "compiler/InitAll.h"
 
 #include "dialects/Tile/IR/TileOps.h"
+#include "passes/Graph/GraphPasses.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -54,6 +55,7 @@ void tilec::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void tilec::registerAllPasses() {
   tilec::registerTilecPasses();
+  tilec::registerTilecGraphPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

@@ -6,6 +6,7 @@
 // layout conversions have their own pattern files under passes/SIMT/.
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Tile/IR/TileGraphOps.h"
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
 #include "passes/Target.h"
@@ -408,6 +409,10 @@ public:
     });
     // Combiner terminators go away with their reduce.
     target.addLegalOp<tile::ReduceReturnOp, tile::ScanReturnOp>();
+    // Operator graphs are host code, kept whole for the backend to
+    // describe to the runtime.
+    target.addLegalOp<tile::GraphOp>();
+    target.markOpRecursivelyLegal<tile::GraphOp>();
     target.markUnknownOpDynamicallyLegal(
         [&](Operation *op) { return converter.isLegal(op); });
 
@@ -813,6 +818,12 @@ private:
     auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
                                               "tilec_kernels",
                                               b.getArrayAttr({target}));
+    // Graphs launch the kernels where they now are.
+    module.walk([&](tile::LaunchOp launch) {
+      launch.setKernelAttr(SymbolRefAttr::get(
+          gpuModule.getNameAttr(),
+          {FlatSymbolRefAttr::get(launch.getKernelAttr().getRootReference())}));
+    });
     b.setInsertionPointToStart(gpuModule.getBody());
     auto i8 = b.getI8Type();
     LLVM::GlobalOp::create(b, module.getLoc(), LLVM::LLVMArrayType::get(i8, 0),

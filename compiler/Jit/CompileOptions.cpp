@@ -128,6 +128,7 @@ std::string compileKeyText(std::string_view source, std::string_view fileName,
   addField(t, "tma", options.tma);
   addField(t, "tma_pointer_loads", options.tmaPointerLoads);
   addField(t, "version_alignment", options.versionAlignment);
+  addField(t, "fuse_kernels", options.fuseKernels);
   addField(t, "warp_specialize", options.warpSpecialize);
   addField(t, "num_consumer_groups", options.numConsumerGroups);
   addField(t, "cluster_size", options.clusterSize);
@@ -174,6 +175,7 @@ PipelineOptions toPipelineOptions(const CompileOptions &options) {
   p.tma = options.tma;
   p.tmaPointerLoads = options.tmaPointerLoads;
   p.versionAlignment = options.versionAlignment;
+  p.fuseKernels = options.fuseKernels;
   p.warpSpecialize = options.warpSpecialize;
   p.numConsumerGroups = options.numConsumerGroups;
   p.clusterSize = options.clusterSize;

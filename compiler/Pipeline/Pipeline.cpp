@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline/Pipeline.h"
 
+#include "passes/Graph/GraphPasses.h"
 #include "passes/Passes.h"
 #include "passes/Target.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -20,8 +21,17 @@ bool tilec::isSupportedArch(llvm::StringRef arch) {
   return isSupportedChip(arch);
 }
 
-void tilec::buildTilePipeline(OpPassManager &pm, const PipelineOptions &) {
+void tilec::buildTilePipeline(OpPassManager &pm,
+                              const PipelineOptions &opts) {
   pm.addPass(createInlinerPass());
+  // The graph level: kernels are whole (their device functions inlined) so
+  // that fusion sees every access.
+  if (opts.fuseKernels) {
+    TileFuseKernelsPassOptions fuse;
+    fuse.remarks = opts.fusionRemarks;
+    pm.addPass(createTileFuseKernelsPass(fuse));
+  }
+  pm.addPass(createTileOutlineMapsPass());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

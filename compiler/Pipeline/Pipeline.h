@@ -35,6 +35,13 @@ struct PipelineOptions {
   /// pointer arguments where that widens loads and stores
   /// (tile-version-alignment).
   bool versionAlignment = true;
+  /// Fuse the maps of operator graphs into kernels and each other
+  /// (tile-fuse-kernels); the maps left become kernels either way
+  /// (tile-outline-maps).
+  bool fuseKernels = true;
+  /// Remark on each fusion and each refused candidate (tile-fuse-kernels'
+  /// `remarks`; tilec's --fusion-remarks).
+  bool fusionRemarks = false;
   /// Remark on each kernel versioned or not (tile-version-alignment's
   /// `remarks`; tilec sets it for --emit=layout).
   bool versionRemarks = false;
@@ -62,7 +69,8 @@ struct PipelineOptions {
 /// Whether `arch` is one tilec targets.
 bool isSupportedArch(llvm::StringRef arch);
 
-/// Level 1: inline device functions, canonicalize, CSE, drop dead helpers.
+/// Level 1: inline device functions; fuse the operator graphs and turn
+/// their maps into kernels; canonicalize, CSE, drop dead helpers.
 void buildTilePipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);
 /// Level 2: layout assignment (tile-assign-layouts) and clean-up.
 void buildLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opts);

@@ -184,6 +184,21 @@ cl::opt<bool> versionAlignment(
              "tl.dot or tensor descriptors, nor with --aot); =false: none"),
     cl::init(true), cl::cat(tilecCategory));
 
+cl::opt<bool> fuseKernels(
+    "fuse-kernels",
+    cl::desc("Fuse the maps of tile.graph operator graphs into the kernels "
+             "that write or read their buffers (epilogue and prologue "
+             "fusion) and into each other (tile-fuse-kernels). On by "
+             "default; =false: every launch as written and each map its own "
+             "kernel"),
+    cl::init(true), cl::cat(tilecCategory));
+
+cl::opt<bool> fusionRemarks(
+    "fusion-remarks",
+    cl::desc("Remark on each fusion of a graph and on each candidate pair "
+             "left unfused, with the reason"),
+    cl::init(false), cl::cat(tilecCategory));
+
 cl::opt<std::string> warpSpecialize(
     "warp-specialize",
     cl::desc("Warp specialization of TMA-copying wgmma loops (sm_90a): a "
@@ -630,6 +645,7 @@ int main(int argc, char **argv) {
   compileOptions.tmaPointerLoads = tmaPointerLoads;
   // --aot's launchers call one kernel each: no aligned variants there yet.
   compileOptions.versionAlignment = versionAlignment && !aot;
+  compileOptions.fuseKernels = fuseKernels;
   compileOptions.warpSpecialize = warpSpecialize;
   compileOptions.numConsumerGroups = numConsumerGroups;
   compileOptions.clusterSize = clusterSize;
@@ -815,6 +831,7 @@ int main(int argc, char **argv) {
   };
   tilec::PipelineOptions opts = tilec::toPipelineOptions(compileOptions);
   opts.versionRemarks = emitStage == Stage::Layout;
+  opts.fusionRemarks = fusionRemarks;
   // With aligned variants first; where one cannot be compiled, without
   // (tilec::runWithVersioningFallback).
   auto runStages = [&](ModuleOp m, bool version) -> LogicalResult {

@@ -131,7 +131,7 @@ LogicalResult GraphOp::verifyRegions() {
     return emitOpError("expected the body to take the graph's ")
            << getArgumentTypes().size() << " arguments";
   for (Operation &op : body) {
-    if (isa<AllocOp, LaunchOp, MapOp, memref::DimOp>(op))
+    if (isa<AllocOp, LaunchOp, MapOp, CheckOp, memref::DimOp>(op))
       continue;
     bool scalarArith =
         isa_and_nonnull<arith::ArithDialect>(op.getDialect()) && op.getNumRegions() == 0 &&
@@ -141,7 +141,8 @@ LogicalResult GraphOp::verifyRegions() {
       continue;
     return op.emitOpError("is not allowed in a 'tile.graph' body, which holds "
                           "only tile.alloc, tile.launch, tile.map, "
-                          "memref.dim and arith ops on scalars");
+                          "tile.check, memref.dim and arith ops on "
+                          "scalars");
   }
   return success();
 }
@@ -173,27 +174,34 @@ LogicalResult LaunchOp::verify() {
 
 LogicalResult
 LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto kernel =
-      symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getKernelAttr());
-  if (!kernel)
+  StringRef name = getKernelAttr().getLeafReference().getValue();
+  Operation *symbol =
+      symbolTable.lookupNearestSymbolFrom(*this, getKernelAttr());
+  // A kernel that tile-lower-to-simt moved (a gpu.func) was checked at the
+  // tile level.
+  if (symbol && !isa<FuncOp>(symbol) && isa<FunctionOpInterface>(symbol) &&
+      getKernelAttr().getNestedReferences().size() == 1)
+    return success();
+  auto kernel = dyn_cast_or_null<FuncOp>(symbol);
+  if (!kernel || !getKernelAttr().getNestedReferences().empty())
     return emitOpError("expected '")
-           << getKernel() << "' to name a tile.func of the module";
+           << name << "' to name a tile.func of the module";
   if (!kernel.isKernel())
     return emitOpError("expected '")
-           << getKernel()
+           << name
            << "' to be a kernel (a public tile.func with a body)";
   ArrayRef<Type> params = kernel.getArgumentTypes();
   for (unsigned i = 0, e = params.size(); i < e; ++i)
     if (kernel.getArgAttr(i, TileDialect::getTensorDescAttrName()) ||
         isa<TensorMapType>(params[i]))
       return emitOpError("cannot launch '")
-             << getKernel() << "' from a graph: argument " << i
+             << name << "' from a graph: argument " << i
              << " is a tensor descriptor or tensor map (not supported in "
                 "graphs yet)";
   if (params.size() != getArgs().size())
     return emitOpError("expected ")
            << params.size() << " operands for the arguments of '"
-           << getKernel() << "', found " << getArgs().size();
+           << name << "', found " << getArgs().size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
     auto [param, arg] = pair;
     Type t = arg.getType();
@@ -233,9 +241,10 @@ LogicalResult MapOp::verify() {
                << ": " << why;
       continue;
     }
-    if (!isGraphScalar(t))
+    if (!isa<IntegerType, FloatType>(t))
       return emitOpError("expected input ")
-             << i << " to be a buffer or a scalar, found " << t;
+             << i << " to be a buffer or an integer or float scalar, found "
+             << t;
   }
   return success();
 }

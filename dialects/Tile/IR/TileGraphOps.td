@@ -107,7 +107,9 @@ def Tile_LaunchOp : Tile_Op<"launch", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "launch a kernel of the module on a grid";
   let description = [{
-    Launches the kernel `@kernel` (a public `tile.func` of the module) on a
+    Launches the kernel `@kernel` (a public `tile.func` of the module; once
+    tile-lower-to-simt has moved the kernels, `@tilec_kernels::@name`, a
+    `gpu.func`) on a
     grid of 1 to 3 `index` sizes (x, then y, z; missing ones are 1), with
     one operand per kernel argument: a buffer for a `!tile.ptr<T>`
     argument (its element type T; the kernel receives its base address),
@@ -125,7 +127,7 @@ def Tile_LaunchOp : Tile_Op<"launch", [
         : memref<?x64xf16>, memref<64x32xf16>, memref<?x32xf16>, i32, i32, i32
     ```
   }];
-  let arguments = (ins FlatSymbolRefAttr:$kernel, Variadic<Index>:$grid,
+  let arguments = (ins SymbolRefAttr:$kernel, Variadic<Index>:$grid,
                        Variadic<AnyType>:$args);
   let assemblyFormat = [{
     $kernel `grid` `(` $grid `)` ` ` `(` $args `)` attr-dict
@@ -134,8 +136,26 @@ def Tile_LaunchOp : Tile_Op<"launch", [
   let hasVerifier = 1;
 }
 
+def Tile_CheckOp : Tile_Op<"check", [HasParent<"GraphOp">]> {
+  let summary = "a condition on a graph's sizes, checked before it runs";
+  let description = [{
+    The runtime evaluates `cond` (from the graph's scalar arguments and
+    buffer sizes) when it binds the graph's arguments, and refuses to run
+    the graph where it is false, with `message` and the op's location.
+    The graph passes emit these where they remove an op whose sizes had to
+    agree: a map's dynamic input sizes must equal its output's.
+
+    ```mlir
+    %ok = arith.cmpi eq, %m, %n : index
+    tile.check %ok, "input 0 of the map at x.mlir:7:3: dimension 0 differs from the output's"
+    ```
+  }];
+  let arguments = (ins I1:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict";
+}
+
 def Tile_MapOp : Tile_Op<"map", [
-    HasParent<"GraphOp">]> {
+    HasParent<"GraphOp">, IsolatedFromAbove]> {
   let summary = "apply a scalar function to every element of a buffer";
   let description = [{
     Writes `output[i] = f(inputs...[i])` for every index i of `output`,
@@ -143,7 +163,8 @@ def Tile_MapOp : Tile_Op<"map", [
     buffer's element type, or a scalar input's own type) returning one
     value of the output's element type with `tile.map.return`. The body
     holds only pure elementwise scalar ops (`arith`, `math`) and
-    constants.
+    constants, and uses no value from outside (scalars come in as
+    inputs).
 
     Inputs broadcast as in NumPy: a buffer of lower rank is aligned with
     the output's trailing dimensions, and a dimension of static size 1

@@ -32,7 +32,7 @@ tile.graph @div_not_pow2(%a: memref<4xf32> {tile.divisibility = 12 : i32}) {
 // -----
 
 tile.graph @tile_op_in_graph(%a: i32) {
-  // expected-error @+1 {{'tile.splat' op is not allowed in a 'tile.graph' body, which holds only tile.alloc, tile.launch, tile.map, memref.dim and arith ops on scalars}}
+  // expected-error @+1 {{'tile.splat' op is not allowed in a 'tile.graph' body, which holds only tile.alloc, tile.launch, tile.map, tile.check, memref.dim and arith ops on scalars}}
   %t = tile.splat %a : i32 -> tensor<4xi32>
 }
 
@@ -196,4 +196,22 @@ tile.graph @map_scalar_output(%a: memref<5xi32>, %b: i32) {
   ^bb0(%x: i32):
     tile.map.return %x : i32
   }) : (memref<5xi32>, i32) -> ()
+}
+
+// -----
+
+tile.graph @map_index_input(%a: memref<5xi64>, %n: index) {
+  // expected-error @+1 {{'tile.map' op expected input 0 to be a buffer or an integer or float scalar, found 'index'}}
+  tile.map ins(%n : index) outs(%a : memref<5xi64>) {
+  ^bb0(%x: index):
+    %c = arith.index_cast %x : index to i64
+    tile.map.return %c : i64
+  }
+}
+
+// -----
+
+tile.graph @check_not_i1(%n: index) {
+  // expected-error @+1 {{'tile.check' op operand #0 must be 1-bit signless integer, but got 'index'}}
+  "tile.check"(%n) {message = "n"} : (index) -> ()
 }

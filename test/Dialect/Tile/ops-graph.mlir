@@ -42,6 +42,10 @@ tile.graph @graph(%x: memref<?x64xf16> {tile.divisibility = 16 : i32},
     %z = arith.constant 0.0 : f32
     tile.map.return %z : f32
   }
+  // CHECK: %[[OK:.*]] = arith.cmpi eq
+  // CHECK: tile.check %[[OK]], "sizes agree"
+  %ok = arith.cmpi eq, %m, %c64 : index
+  tile.check %ok, "sizes agree"
   // A grid of three sizes.
   // CHECK: tile.launch @scale_kernel grid(%{{.*}}, %{{.*}}, %{{.*}})
   tile.launch @scale_kernel grid(%g, %c64, %c64) (%x, %t, %ni) : memref<?x64xf16>, memref<?x64xf16>, i32

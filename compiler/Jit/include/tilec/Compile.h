@@ -71,6 +71,10 @@ struct CompileOptions {
   /// Version kernels on the run-time alignment of their arguments
   /// (--version-alignment; tile-version-alignment).
   bool versionAlignment = true;
+  /// Fuse the maps of operator graphs into kernels and each other
+  /// (tile-fuse-kernels); false compiles every launch and map as written
+  /// (each map its own kernel).
+  bool fuseKernels = true;
   /// Warp specialization: "hint", "on" or "off" (--warp-specialize).
   std::string warpSpecialize = "hint";
   /// Consumer groups of a warp-specialized persistent loop: 1 or 2.

@@ -1,0 +1,713 @@
+//===- FuseKernels.cpp - Fusing the maps of operator graphs -----*- C++ -*-===//
+//
+// tile-fuse-kernels: for each intermediate buffer of a graph written by one
+// op and read by one later op, merges the pair -- two maps into one map, a
+// launch and the map reading its result into one launch of a kernel that
+// applies the map at its stores (epilogue), a map and the launch reading
+// its result into one launch of a kernel that applies the map at its loads
+// (prologue) -- until no pair is left, and removes buffers nothing reads.
+//
+// The kernel side is general because it works on addresses, not on the
+// kernel's source: every store (load) through the intermediate's pointer
+// argument has an address `base + offset`, and the same offset addresses
+// the map's output and its inputs of the same shape (the buffers are
+// contiguous and shaped alike); broadcast inputs get their offsets from it
+// by division (MapCodegen.h). The offset is rebuilt from the addptr chain
+// that made the address (KernelAccess.h).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Graph/GraphPasses.h"
+#include "passes/Graph/GraphUtils.h"
+#include "passes/Graph/KernelAccess.h"
+#include "passes/Graph/MapCodegen.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "tile-fuse-kernels"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEFUSEKERNELSPASS
+#include "passes/Graph/GraphPasses.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// A buffer read or written by a graph op.
+struct BufferAccess {
+  Value buffer;
+  bool write;
+};
+
+/// Runs the fusions of one graph.
+class GraphFuser {
+public:
+  GraphFuser(GraphOp graph, SymbolTable &symbols, bool remarks)
+      : graph(graph), symbols(symbols), remarks(remarks) {}
+
+  void run();
+
+private:
+  /// The buffers `op` reads and writes.
+  SmallVector<BufferAccess> getAccesses(Operation *op);
+  /// Failure, with `why`, when an op strictly between `from` and `to`
+  /// writes one of `read` or touches one of `written`.
+  LogicalResult checkBetween(Operation *from, Operation *to,
+                             ArrayRef<Value> read, ArrayRef<Value> written,
+                             std::string &why);
+  /// Moves the ops computing `v` before `point` where they are allocations,
+  /// shape queries or scalar arithmetic; failure when `v` cannot dominate it.
+  LogicalResult hoistBefore(Value v, Operation *point);
+
+  LogicalResult mergeMaps(MapOp producer, MapOp consumer, AllocOp t,
+                          std::string &why);
+  LogicalResult fuseEpilogue(LaunchOp producer, MapOp consumer, AllocOp t,
+                             std::string &why);
+  LogicalResult fusePrologue(MapOp producer, LaunchOp consumer, AllocOp t,
+                             std::string &why);
+  /// Tries the fusions for the intermediate `t`; true when the graph
+  /// changed.
+  bool tryFuse(AllocOp t);
+
+  /// The map's inputs and the kernel arguments that carry them into a
+  /// fused kernel; appended to `kernel`, their operands to `operands`.
+  struct MapInputs {
+    SmallVector<Value> values; // per map input: its value inside the kernel
+    SmallVector<Value> dims;   // per output dimension: an i64 size or null
+  };
+  MapInputs addMapArguments(FuncOp kernel, MapOp map, Value skip,
+                            Value output, Operation *launchPoint,
+                            SmallVectorImpl<Value> &operands);
+
+  /// The tile.func `launch` launches, or null (a lowered kernel).
+  FuncOp getKernel(LaunchOp launch) {
+    SymbolRefAttr ref = launch.getKernelAttr();
+    if (!ref.getNestedReferences().empty())
+      return nullptr;
+    return symbols.lookup<FuncOp>(ref.getRootReference());
+  }
+
+  void remark(Operation *op, const Twine &message) {
+    if (remarks)
+      op->emitRemark(message);
+  }
+
+  GraphOp graph;
+  SymbolTable &symbols;
+  bool remarks;
+  /// Set for the last sweep, which only reports what stays unfused.
+  bool reportRefusals = false;
+};
+
+SmallVector<BufferAccess> GraphFuser::getAccesses(Operation *op) {
+  SmallVector<BufferAccess> accesses;
+  if (auto map = dyn_cast<MapOp>(op)) {
+    for (Value in : map.getInputs())
+      if (isa<MemRefType>(in.getType()))
+        accesses.push_back({in, false});
+    accesses.push_back({map.getOutput(), true});
+  } else if (auto launch = dyn_cast<LaunchOp>(op)) {
+    FuncOp kernel = getKernel(launch);
+    for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
+      if (!isa<MemRefType>(arg.getType()))
+        continue;
+      // A kernel this pass cannot see (lowered already) may do anything.
+      PointerArgAccess a;
+      if (kernel)
+        a = analyzePointerArg(kernel, i);
+      else
+        a.other = "a kernel that is not a tile.func";
+      if (a.reads())
+        accesses.push_back({arg, false});
+      if (a.writes())
+        accesses.push_back({arg, true});
+    }
+  }
+  return accesses;
+}
+
+LogicalResult GraphFuser::checkBetween(Operation *from, Operation *to,
+                                       ArrayRef<Value> read,
+                                       ArrayRef<Value> written,
+                                       std::string &why) {
+  for (Operation *op = from->getNextNode(); op != to; op = op->getNextNode())
+    for (BufferAccess a : getAccesses(op)) {
+      bool conflict = llvm::is_contained(written, a.buffer) ||
+                      (a.write && llvm::is_contained(read, a.buffer));
+      if (!conflict)
+        continue;
+      why = llvm::formatv("'{0}' at {1} {2} a buffer the fused op uses",
+                          op->getName().getStringRef(), describeLocation(op->getLoc()),
+                          a.write ? "writes" : "reads");
+      return failure();
+    }
+  return success();
+}
+
+LogicalResult GraphFuser::hoistBefore(Value v, Operation *point) {
+  if (isa<BlockArgument>(v))
+    return success();
+  Operation *def = v.getDefiningOp();
+  if (def->getBlock() == point->getBlock() && def->isBeforeInBlock(point))
+    return success();
+  bool movable = isa<AllocOp, memref::DimOp>(def) ||
+                 isa<arith::ArithDialect>(def->getDialect());
+  if (!movable || def->getBlock() != point->getBlock())
+    return failure();
+  for (Value operand : def->getOperands())
+    if (failed(hoistBefore(operand, point)))
+      return failure();
+  def->moveBefore(point);
+  return success();
+}
+
+/// The i64 value of `size` (an index) before `point`.
+Value toI64(OpBuilder &b, Location loc, Value size) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+}
+
+GraphFuser::MapInputs
+GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip,
+                            Value output, Operation *launchPoint,
+                            SmallVectorImpl<Value> &operands) {
+  MapInputs inputs;
+  OpBuilder gb(launchPoint);
+  Location loc = map.getLoc();
+  auto addArgument = [&](Type type, DictionaryAttr attrs) {
+    unsigned i = kernel.getNumArguments();
+    (void)kernel.insertArgument(i, type, attrs, loc);
+    return kernel.getArgument(i);
+  };
+  auto bufferFacts = [&](Value buffer) -> DictionaryAttr {
+    Builder b(kernel.getContext());
+    int64_t divisibility = 0;
+    if (buffer.getDefiningOp<AllocOp>())
+      divisibility = 16;
+    else if (auto arg = dyn_cast<BlockArgument>(buffer))
+      if (auto a = graph.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), TileDialect::getDivisibilityAttrName()))
+        divisibility = a.getInt();
+    if (!divisibility)
+      return nullptr;
+    return b.getDictionaryAttr(b.getNamedAttr(
+        TileDialect::getDivisibilityAttrName(),
+        b.getI32IntegerAttr(divisibility)));
+  };
+  DenseMap<Value, Value> seen;
+  auto addBuffer = [&](Value buffer) {
+    auto it = seen.find(buffer);
+    if (it != seen.end())
+      return it->second;
+    auto type = cast<MemRefType>(buffer.getType());
+    Value arg = addArgument(PtrType::get(kernel.getContext(), type.getElementType()),
+                            bufferFacts(buffer));
+    operands.push_back(buffer);
+    seen[buffer] = arg;
+    return arg;
+  };
+  if (output)
+    inputs.values.push_back(addBuffer(output));
+  for (Value in : map.getInputs()) {
+    if (in == skip) {
+      inputs.values.push_back(Value());
+      continue;
+    }
+    if (isa<MemRefType>(in.getType())) {
+      inputs.values.push_back(addBuffer(in));
+      continue;
+    }
+    auto it = seen.find(in);
+    if (it == seen.end()) {
+      it = seen.try_emplace(in, addArgument(in.getType(), nullptr)).first;
+      operands.push_back(in);
+    }
+    inputs.values.push_back(it->second);
+  }
+  // The dynamic output sizes some broadcast input needs.
+  MemRefType out = map.getOutputType();
+  llvm::SmallBitVector needed(out.getRank());
+  for (Value in : map.getInputs())
+    if (auto t = dyn_cast<MemRefType>(in.getType()); t && in != skip)
+      for (unsigned d : getNeededOutputDims(t, out))
+        if (out.isDynamicDim(d))
+          needed.set(d);
+  inputs.dims.assign(out.getRank(), Value());
+  for (unsigned d : needed.set_bits()) {
+    inputs.dims[d] = addArgument(gb.getI64Type(), nullptr);
+    operands.push_back(
+        toI64(gb, loc, getDimValue(gb, loc, map.getOutput(), d)));
+  }
+  return inputs;
+}
+
+/// Erases the ops of `kernel` left without uses (the old address chains).
+void eraseDeadOps(FuncOp kernel) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<Operation *> dead;
+    kernel.walk([&](Operation *op) {
+      if (op != kernel && isOpTriviallyDead(op))
+        dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead)) {
+      if (!op->use_empty())
+        continue;
+      op->erase();
+      changed = true;
+    }
+  }
+}
+
+/// Erases argument `i` of the fused kernel `fused`, whose accesses were
+/// all rewritten; on failure (a bug: analyzePointerArg missed a use,
+/// reported rather than asserted) erases `fused`.
+LogicalResult eraseIntermediateArgument(FuncOp fused, unsigned i,
+                                        std::string &why) {
+  eraseDeadOps(fused);
+  if (fused.getArgument(i).use_empty() && succeeded(fused.eraseArgument(i)))
+    return success();
+  why = "internal: the intermediate's pointer is still used";
+  fused.erase();
+  return failure();
+}
+
+/// The position of `v` among `operands`, if it occurs exactly once.
+std::optional<unsigned> getOnlyPosition(OperandRange operands, Value v) {
+  std::optional<unsigned> position;
+  for (auto [i, operand] : llvm::enumerate(operands))
+    if (operand == v) {
+      if (position)
+        return std::nullopt;
+      position = i;
+    }
+  return position;
+}
+
+/// Function attribute on the kernels tile-fuse-kernels makes: the name
+/// of the kernel they were made from (for the names of later copies).
+constexpr llvm::StringLiteral kFusedFromAttr = "tile.fused_from";
+
+/// A copy of `kernel` inserted after it, named `<source>_fused` (made
+/// unique) after the user's kernel it comes from.
+FuncOp cloneKernel(FuncOp kernel, SymbolTable &symbols) {
+  FuncOp clone = kernel.clone();
+  StringAttr source = kernel->getAttrOfType<StringAttr>(kFusedFromAttr);
+  if (!source)
+    source = kernel.getNameAttr();
+  clone.setName((source.getValue() + "_fused").str());
+  clone->setAttr(kFusedFromAttr, source);
+  clone->removeAttr(TileDialect::getAlignedVariantAttrName());
+  symbols.insert(clone, std::next(Block::iterator(kernel)));
+  return clone;
+}
+
+/// Erases `kernel` if this pass made it and nothing launches it any more;
+/// `fused`, made from it, then takes its name if it was `<source>_fused`.
+void eraseIfUnused(FuncOp kernel, FuncOp fused, SymbolTable &symbols) {
+  Operation *module = symbols.getOp();
+  if (!kernel->hasAttr(kFusedFromAttr) ||
+      !SymbolTable::symbolKnownUseEmpty(kernel, module))
+    return;
+  StringAttr name = kernel.getNameAttr();
+  symbols.erase(kernel);
+  StringAttr source = fused->getAttrOfType<StringAttr>(kFusedFromAttr);
+  if (name.getValue() == (source.getValue() + "_fused").str())
+    (void)symbols.rename(fused, name);
+}
+
+LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer,
+                                    AllocOp t, std::string &why) {
+  Value buffer = t.getResult();
+  if (!readsOneToOne(cast<MemRefType>(buffer.getType()),
+                     consumer.getOutputType())) {
+    why = "the second map broadcasts the intermediate buffer";
+    return failure();
+  }
+  if (llvm::is_contained(producer.getInputs(), consumer.getOutput())) {
+    why = "the first map reads the second map's output";
+    return failure();
+  }
+  SmallVector<Value> producerReads;
+  for (Value in : producer.getInputs())
+    if (isa<MemRefType>(in.getType()))
+      producerReads.push_back(in);
+  if (failed(checkBetween(producer, consumer, producerReads, {}, why)))
+    return failure();
+
+  // The merged map: the consumer's inputs but the buffer, then the
+  // producer's (each value once).
+  SmallVector<Value> inputs;
+  for (Value in : consumer.getInputs())
+    if (in != buffer && !llvm::is_contained(inputs, in))
+      inputs.push_back(in);
+  for (Value in : producer.getInputs())
+    if (!llvm::is_contained(inputs, in))
+      inputs.push_back(in);
+  OpBuilder b(consumer);
+  // The merged map keeps the size contract of every input but the
+  // intermediate's with the consumer's output.
+  emitMapChecks(b, consumer, buffer);
+  auto merged = MapOp::create(b, consumer.getLoc(), inputs,
+                              consumer.getOutput());
+  Block *block = b.createBlock(&merged.getBody());
+  DenseMap<Value, Value> argOf;
+  for (Value in : inputs)
+    argOf[in] = block->addArgument(mlir::getElementTypeOrSelf(in.getType()),
+                                   consumer.getLoc());
+  IRMapping mapping;
+  Block &first = producer.getBody().front();
+  for (auto [arg, in] : llvm::zip(first.getArguments(), producer.getInputs()))
+    mapping.map(arg, argOf[in]);
+  for (Operation &op : first.without_terminator())
+    b.clone(op, mapping);
+  Value intermediate = mapping.lookup(first.getTerminator()->getOperand(0));
+  Block &second = consumer.getBody().front();
+  for (auto [arg, in] :
+       llvm::zip(second.getArguments(), consumer.getInputs()))
+    mapping.map(arg, in == buffer ? intermediate : argOf[in]);
+  for (Operation &op : second)
+    b.clone(op, mapping);
+  consumer.erase();
+  producer.erase();
+  t.erase();
+  return success();
+}
+
+LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
+                                       AllocOp t, std::string &why) {
+  Value buffer = t.getResult();
+  Value output = consumer.getOutput();
+  if (!readsOneToOne(cast<MemRefType>(buffer.getType()),
+                     consumer.getOutputType())) {
+    why = "the map broadcasts the kernel's result";
+    return failure();
+  }
+  std::optional<unsigned> position =
+      getOnlyPosition(producer.getArgs(), buffer);
+  if (!position) {
+    why = "the launch passes the intermediate buffer more than once";
+    return failure();
+  }
+  FuncOp kernel = getKernel(producer);
+  if (!kernel) {
+    why = "the kernel is not a tile.func of the module";
+    return failure();
+  }
+  PointerArgAccess access = analyzePointerArg(kernel, *position);
+  if (!access.other.empty() || !access.loads.empty()) {
+    why = llvm::formatv("kernel @{0} does more than store through argument "
+                        "{1}: {2}",
+                        kernel.getName(), *position,
+                        access.other.empty() ? "it loads through it"
+                                             : access.other);
+    return failure();
+  }
+  // The launch must not write what the map reads, nor touch its output.
+  SmallVector<Value> mapReads;
+  for (Value in : consumer.getInputs())
+    if (in != buffer && isa<MemRefType>(in.getType()))
+      mapReads.push_back(in);
+  for (BufferAccess a : getAccesses(producer))
+    if (a.buffer == output || (a.write && llvm::is_contained(mapReads, a.buffer))) {
+      why = a.buffer == output ? "the launch also uses the map's output"
+                               : "the launch writes an input of the map";
+      return failure();
+    }
+  if (failed(checkBetween(producer, consumer, mapReads, {output}, why)))
+    return failure();
+  for (Value in : consumer.getInputs())
+    if (in != buffer && failed(hoistBefore(in, producer))) {
+      why = "an input of the map is computed after the launch";
+      return failure();
+    }
+  if (failed(hoistBefore(output, producer))) {
+    why = "the map's output is allocated after the launch";
+    return failure();
+  }
+
+  FuncOp fused = cloneKernel(kernel, symbols);
+  BlockArgument base = fused.getArgument(*position);
+  PointerArgAccess stores = analyzePointerArg(fused, *position);
+  PointerOffsets offsets(base);
+  SmallVector<Value> storeOffsets;
+  for (StoreOp store : stores.stores) {
+    FailureOr<Value> off = offsets.getOffset(store.getPtr(), why);
+    if (failed(off)) {
+      why = llvm::formatv("a store of kernel @{0} at {1}: {2}",
+                          kernel.getName(), describeLocation(store.getLoc()), why);
+      fused.erase();
+      return failure();
+    }
+    storeOffsets.push_back(*off);
+  }
+  SmallVector<Value> operands(producer.getArgs());
+  MapInputs inputs =
+      addMapArguments(fused, consumer, buffer, output, producer, operands);
+  Value outputPtr = inputs.values.front();
+  ArrayRef<Value> values = ArrayRef<Value>(inputs.values).drop_front();
+  MemRefType outType = consumer.getOutputType();
+  for (auto [store, off] : llvm::zip(stores.stores, storeOffsets)) {
+    OpBuilder b(store);
+    Location loc = store.getLoc();
+    SmallVector<Value> args;
+    for (auto [in, value] : llvm::zip(consumer.getInputs(), values)) {
+      if (in == buffer)
+        args.push_back(store.getValue());
+      else if (auto t = dyn_cast<MemRefType>(in.getType()))
+        args.push_back(loadMapInput(b, loc, t, outType, value, off,
+                                    store.getMask(), inputs.dims));
+      else
+        args.push_back(value);
+    }
+    Value result = emitMapBody(
+        b, loc, consumer, args,
+        dyn_cast<RankedTensorType>(store.getValue().getType()));
+    auto newStore =
+        StoreOp::create(b, loc, offsetPointer(b, loc, outputPtr, off), result,
+                        store.getMask());
+    for (NamedAttribute a : store->getDiscardableAttrs())
+      newStore->setAttr(a.getName(), a.getValue());
+    store.erase();
+  }
+  if (failed(eraseIntermediateArgument(fused, *position, why)))
+    return failure();
+  operands.erase(operands.begin() + *position);
+
+  OpBuilder b(producer);
+  emitMapChecks(b, consumer);
+  LaunchOp::create(b, producer.getLoc(),
+                   FlatSymbolRefAttr::get(fused.getNameAttr()),
+                   producer.getGrid(), operands);
+  std::string source = kernel.getName().str();
+  producer.erase();
+  eraseIfUnused(kernel, fused, symbols);
+  remark(consumer, llvm::formatv("fused into the stores of @{0} (epilogue) "
+                                 "as @{1}",
+                                 source, fused.getName()));
+  consumer.erase();
+  t.erase();
+  return success();
+}
+
+LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
+                                       AllocOp t, std::string &why) {
+  Value buffer = t.getResult();
+  if (llvm::is_contained(producer.getInputs(), buffer)) {
+    why = "the map reads its own output";
+    return failure();
+  }
+  std::optional<unsigned> position =
+      getOnlyPosition(consumer.getArgs(), buffer);
+  if (!position) {
+    why = "the launch passes the intermediate buffer more than once";
+    return failure();
+  }
+  FuncOp kernel = getKernel(consumer);
+  if (!kernel) {
+    why = "the kernel is not a tile.func of the module";
+    return failure();
+  }
+  PointerArgAccess access = analyzePointerArg(kernel, *position);
+  if (!access.other.empty() || !access.stores.empty()) {
+    why = llvm::formatv("kernel @{0} does more than load through argument "
+                        "{1}: {2}",
+                        kernel.getName(), *position,
+                        access.other.empty() ? "it stores through it"
+                                             : access.other);
+    return failure();
+  }
+  SmallVector<Value> mapReads;
+  for (Value in : producer.getInputs())
+    if (isa<MemRefType>(in.getType()))
+      mapReads.push_back(in);
+  for (BufferAccess a : getAccesses(consumer))
+    if (a.write && llvm::is_contained(mapReads, a.buffer)) {
+      why = "the launch writes an input of the map";
+      return failure();
+    }
+  if (failed(checkBetween(producer, consumer, mapReads, {}, why)))
+    return failure();
+
+  FuncOp fused = cloneKernel(kernel, symbols);
+  BlockArgument base = fused.getArgument(*position);
+  PointerArgAccess loads = analyzePointerArg(fused, *position);
+  PointerOffsets offsets(base);
+  SmallVector<Value> loadOffsets;
+  for (LoadOp load : loads.loads) {
+    FailureOr<Value> off = offsets.getOffset(load.getPtr(), why);
+    if (failed(off)) {
+      why = llvm::formatv("a load of kernel @{0} at {1}: {2}",
+                          kernel.getName(), describeLocation(load.getLoc()), why);
+      fused.erase();
+      return failure();
+    }
+    loadOffsets.push_back(*off);
+  }
+  SmallVector<Value> operands(consumer.getArgs());
+  MapInputs inputs =
+      addMapArguments(fused, producer, Value(), Value(), consumer, operands);
+  MemRefType outType = producer.getOutputType();
+  for (auto [load, off] : llvm::zip(loads.loads, loadOffsets)) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    SmallVector<Value> args;
+    for (auto [in, value] : llvm::zip(producer.getInputs(), inputs.values)) {
+      if (auto t = dyn_cast<MemRefType>(in.getType()))
+        args.push_back(loadMapInput(b, loc, t, outType, value, off,
+                                    load.getMask(), inputs.dims, load));
+      else
+        args.push_back(value);
+    }
+    auto like = dyn_cast<RankedTensorType>(load.getType());
+    Value result = emitMapBody(b, loc, producer, args, like);
+    if (Value mask = load.getMask()) {
+      // Masked-off elements read as `other`, or zero.
+      Value other = load.getOther();
+      if (!other)
+        other = arith::ConstantOp::create(b, loc, b.getZeroAttr(load.getType()));
+      result = arith::SelectOp::create(b, loc, mask, result, other);
+    }
+    load.replaceAllUsesWith(result);
+    load.erase();
+  }
+  if (failed(eraseIntermediateArgument(fused, *position, why)))
+    return failure();
+  operands.erase(operands.begin() + *position);
+
+  OpBuilder b(consumer);
+  emitMapChecks(b, producer);
+  auto launch = LaunchOp::create(b, consumer.getLoc(),
+                                 FlatSymbolRefAttr::get(fused.getNameAttr()),
+                                 consumer.getGrid(), operands);
+  std::string source = kernel.getName().str();
+  consumer.erase();
+  eraseIfUnused(kernel, fused, symbols);
+  remark(launch, llvm::formatv("fused the map at {0} into the loads of @{1} "
+                               "(prologue) as @{2}",
+                               describeLocation(producer.getLoc()), source,
+                               fused.getName()));
+  producer.erase();
+  t.erase();
+  return success();
+}
+
+bool GraphFuser::tryFuse(AllocOp t) {
+  Value buffer = t.getResult();
+  // Shape queries of the intermediate read its allocation's sizes.
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+    if (auto dim = dyn_cast<memref::DimOp>(user)) {
+      std::optional<int64_t> d = dim.getConstantIndex();
+      if (!d)
+        continue;
+      OpBuilder b(dim);
+      dim.replaceAllUsesWith(getDimValue(b, dim.getLoc(), buffer, *d));
+      dim.erase();
+    }
+  SmallVector<Operation *> writers, readers;
+  DenseSet<Operation *> users;
+  for (Operation *user : buffer.getUsers()) {
+    if (!users.insert(user).second)
+      continue;
+    for (BufferAccess a : getAccesses(user))
+      if (a.buffer == buffer)
+        (a.write ? writers : readers).push_back(user);
+  }
+  if (users.empty()) {
+    t.erase();
+    return true;
+  }
+  // Nothing reads it: the maps writing it are dead.
+  if (readers.empty() && llvm::all_of(users, [](Operation *op) {
+        return isa<MapOp>(op);
+      })) {
+    for (Operation *op : users)
+      op->erase();
+    t.erase();
+    return true;
+  }
+  // One writer, one later reader (a launch that also reads what it writes
+  // is the writer; fuseEpilogue says why that does not fuse).
+  if (writers.size() != 1)
+    return false;
+  Operation *writer = writers.front();
+  llvm::erase(readers, writer);
+  bool involvesMap = isa<MapOp>(writer) || llvm::any_of(readers, [](auto *op) {
+                       return isa<MapOp>(op);
+                     });
+  if (readers.size() != 1 || users.size() != 2) {
+    if (reportRefusals && involvesMap && users.size() > 2)
+      remark(writer, llvm::formatv("not fused: the buffer it writes has {0} "
+                                   "other users",
+                                   users.size() - 1));
+    return false;
+  }
+  Operation *reader = readers.front();
+  if (!writer->isBeforeInBlock(reader))
+    return false;
+  std::string why;
+  LogicalResult fused = failure();
+  StringRef kind;
+  if (auto first = dyn_cast<MapOp>(writer)) {
+    if (auto second = dyn_cast<MapOp>(reader)) {
+      kind = "into the map that reads its output";
+      fused = mergeMaps(first, second, t, why);
+    } else {
+      kind = "into the loads of the launch (prologue)";
+      fused = fusePrologue(first, cast<LaunchOp>(reader), t, why);
+    }
+  } else if (auto map = dyn_cast<MapOp>(reader)) {
+    kind = "into the stores of the launch (epilogue)";
+    fused = fuseEpilogue(cast<LaunchOp>(writer), map, t, why);
+  } else {
+    return false;
+  }
+  if (failed(fused)) {
+    if (reportRefusals)
+      remark(reader, llvm::formatv("not fused {0}: {1}", kind, why));
+    return false;
+  }
+  return true;
+}
+
+void GraphFuser::run() {
+  // Each success erases ops: rescan from the start until nothing changes
+  // (a fusion can make another legal). Then, with remarks, one more sweep
+  // reports the refusals left.
+  for (;;) {
+    bool changed = false;
+    for (AllocOp t : llvm::to_vector(graph.getBody().getOps<AllocOp>()))
+      if (tryFuse(t)) {
+        changed = true;
+        break;
+      }
+    if (changed)
+      continue;
+    if (remarks && !reportRefusals) {
+      reportRefusals = true;
+      continue;
+    }
+    return;
+  }
+}
+
+struct TileFuseKernelsPass
+    : public tilec::impl::TileFuseKernelsPassBase<TileFuseKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (GraphOp graph :
+         llvm::to_vector(module.getBody()->getOps<GraphOp>()))
+      GraphFuser(graph, symbols, remarks).run();
+  }
+};
+
+} // namespace

@@ -1,0 +1,181 @@
+//===- KernelAccess.cpp - How a kernel uses its pointer arguments -*- C++ -*-=//
+//
+// Follows each pointer argument of a kernel forward through the ops that
+// keep pointers pointers (shape ops, addptr, select, loop and branch values)
+// to the loads and stores that use them, and rebuilds the element offset
+// of a pointer from the base as integer arithmetic, for fusion to address
+// other buffers at the same elements.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Graph/KernelAccess.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tilec;
+
+PointerArgAccess tilec::analyzePointerArg(tile::FuncOp kernel,
+                                          unsigned index) {
+  PointerArgAccess access;
+  SmallVector<Value> work{kernel.getArgument(index)};
+  DenseSet<Value> seen(work.begin(), work.end());
+  auto push = [&](Value v) {
+    if (seen.insert(v).second)
+      work.push_back(v);
+  };
+  auto other = [&](Operation *op, StringRef what) {
+    if (access.other.empty())
+      access.other = ("'" + op->getName().getStringRef() + "' " + what).str();
+  };
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      unsigned n = use.getOperandNumber();
+      llvm::TypeSwitch<Operation *>(user)
+          .Case([&](tile::LoadOp load) {
+            if (n == 0)
+              access.loads.push_back(load);
+            else
+              other(user, "uses it as a loaded value");
+          })
+          .Case([&](tile::StoreOp store) {
+            if (n == 0)
+              access.stores.push_back(store);
+            else
+              other(user, "stores it to memory");
+          })
+          .Case<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
+                tile::ReshapeOp, tile::TransOp, tile::ConvertLayoutOp,
+                tile::AddPtrOp, arith::SelectOp>(
+              [&](Operation *op) { push(op->getResult(0)); })
+          .Case([&](scf::ForOp loop) {
+            if (n < loop.getNumControlOperands()) {
+              other(user, "uses it as a bound");
+              return;
+            }
+            unsigned i = n - loop.getNumControlOperands();
+            push(loop.getRegionIterArgs()[i]);
+            push(loop->getResult(i));
+          })
+          .Case([&](scf::WhileOp loop) {
+            push(loop.getBeforeArguments()[n]);
+          })
+          .Case([&](scf::ConditionOp cond) {
+            auto loop = cast<scf::WhileOp>(cond->getParentOp());
+            if (n == 0)
+              return;
+            push(loop.getAfterArguments()[n - 1]);
+            push(loop->getResult(n - 1));
+          })
+          .Case([&](scf::YieldOp yield) {
+            Operation *parent = yield->getParentOp();
+            push(parent->getResult(n));
+            if (auto loop = dyn_cast<scf::ForOp>(parent))
+              push(loop.getRegionIterArgs()[n]);
+            else if (auto loop = dyn_cast<scf::WhileOp>(parent))
+              push(loop.getBeforeArguments()[n]);
+          })
+          .Default([&](Operation *op) { other(op, "uses it"); });
+    }
+  }
+  return access;
+}
+
+FailureOr<Value> PointerOffsets::compute(Value ptr, std::string &why) {
+  if (ptr == base)
+    return Value();
+  if (auto it = cache.find(ptr); it != cache.end())
+    return it->second;
+  Operation *def = ptr.getDefiningOp();
+  if (!def) {
+    why = "its address is carried by a loop or a block argument";
+    return failure();
+  }
+  OpBuilder b(def->getContext());
+  b.setInsertionPointAfter(def);
+  Location loc = def->getLoc();
+  // The same shape op on the offsets: the pointer tile's shape and
+  // encoding with the offsets' element type.
+  auto reshapeLike = [&](Value src) -> FailureOr<Value> {
+    FailureOr<Value> off = compute(src, why);
+    if (failed(off) || !*off)
+      return off;
+    auto ptrType = cast<RankedTensorType>(ptr.getType());
+    Type elem = getElementTypeOrSelf(off->getType());
+    OperationState state(loc, def->getName());
+    state.addOperands(*off);
+    state.addAttributes(def->getAttrs());
+    state.addTypes(RankedTensorType::get(ptrType.getShape(), elem,
+                                         ptrType.getEncoding()));
+    return b.create(state)->getResult(0);
+  };
+  FailureOr<Value> result =
+      llvm::TypeSwitch<Operation *, FailureOr<Value>>(def)
+          .Case([&](tile::SplatOp op) -> FailureOr<Value> {
+            FailureOr<Value> off = compute(op.getSrc(), why);
+            if (failed(off) || !*off)
+              return off;
+            auto t = cast<RankedTensorType>(ptr.getType());
+            return tile::SplatOp::create(
+                       b, loc,
+                       RankedTensorType::get(t.getShape(), off->getType(),
+                                             t.getEncoding()),
+                       *off)
+                .getResult();
+          })
+          .Case<tile::BroadcastOp, tile::ExpandDimsOp, tile::ReshapeOp,
+                tile::TransOp, tile::ConvertLayoutOp>(
+              [&](Operation *op) { return reshapeLike(op->getOperand(0)); })
+          .Case([&](tile::AddPtrOp op) -> FailureOr<Value> {
+            FailureOr<Value> off = compute(op.getPtr(), why);
+            if (failed(off))
+              return failure();
+            Value o = op.getOffset();
+            if (!*off)
+              return o;
+            // Each addptr sign-extends its offsets to 64 bits; so does the
+            // sum.
+            auto wide = [&](Value v) -> Value {
+              Type t = v.getType();
+              Type i64 = b.getI64Type();
+              Type w = isa<RankedTensorType>(t)
+                           ? cast<RankedTensorType>(t).clone(i64)
+                           : i64;
+              if (getElementTypeOrSelf(t).isInteger(64))
+                return v;
+              return arith::ExtSIOp::create(b, loc, w, v);
+            };
+            return arith::AddIOp::create(b, loc, wide(*off), wide(o))
+                .getResult();
+          })
+          .Default([&](Operation *op) -> FailureOr<Value> {
+            why = ("its address is computed by '" +
+                   op->getName().getStringRef() + "'")
+                      .str();
+            return failure();
+          });
+  if (succeeded(result))
+    cache[ptr] = *result;
+  return result;
+}
+
+FailureOr<Value> PointerOffsets::getOffset(Value ptr, std::string &why) {
+  FailureOr<Value> off = compute(ptr, why);
+  if (failed(off) || *off)
+    return off;
+  // The base itself: a zero offset, at the kernel's entry.
+  OpBuilder b(base.getContext());
+  b.setInsertionPointToStart(base.getOwner());
+  Location loc = base.getLoc();
+  if (auto t = dyn_cast<RankedTensorType>(ptr.getType())) {
+    auto type = t.clone(b.getI32Type());
+    return arith::ConstantOp::create(
+               b, loc, type, DenseElementsAttr::get(type, b.getI32IntegerAttr(0)))
+        .getResult();
+  }
+  return arith::ConstantIntOp::create(b, loc, 0, 32).getResult();
+}
