@@ -820,6 +820,8 @@ private:
                                               b.getArrayAttr({target}));
     // Graphs launch the kernels where they now are.
     module.walk([&](tile::LaunchOp launch) {
+      if (!launch.getKernelAttr().getNestedReferences().empty())
+        return;
       launch.setKernelAttr(SymbolRefAttr::get(
           gpuModule.getNameAttr(),
           {FlatSymbolRefAttr::get(launch.getKernelAttr().getRootReference())}));

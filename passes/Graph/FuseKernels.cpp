@@ -21,6 +21,7 @@
 #include "passes/Graph/KernelAccess.h"
 #include "passes/Graph/MapCodegen.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -269,12 +270,13 @@ void eraseDeadOps(FuncOp kernel) {
 /// all rewritten; on failure (a bug: analyzePointerArg missed a use,
 /// reported rather than asserted) erases `fused`.
 LogicalResult eraseIntermediateArgument(FuncOp fused, unsigned i,
+                                        SymbolTable &symbols,
                                         std::string &why) {
   eraseDeadOps(fused);
   if (fused.getArgument(i).use_empty() && succeeded(fused.eraseArgument(i)))
     return success();
   why = "internal: the intermediate's pointer is still used";
-  fused.erase();
+  symbols.erase(fused);
   return failure();
 }
 
@@ -351,11 +353,12 @@ LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer,
     if (!llvm::is_contained(inputs, in))
       inputs.push_back(in);
   OpBuilder b(consumer);
-  // The merged map keeps the size contract of every input but the
-  // intermediate's with the consumer's output.
+  // The merged map carries its inputs' size contract; the
+  // intermediate's, which disappears, becomes checks here.
   emitMapChecks(b, consumer, buffer);
-  auto merged = MapOp::create(b, consumer.getLoc(), inputs,
-                              consumer.getOutput());
+  auto merged = MapOp::create(
+      b, FusedLoc::get(b.getContext(), {producer.getLoc(), consumer.getLoc()}),
+      inputs, consumer.getOutput());
   Block *block = b.createBlock(&merged.getBody());
   DenseMap<Value, Value> argOf;
   for (Value in : inputs)
@@ -387,6 +390,12 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
   if (!readsOneToOne(cast<MemRefType>(buffer.getType()),
                      consumer.getOutputType())) {
     why = "the map broadcasts the kernel's result";
+    return failure();
+  }
+  // Applied at each store, an in-place map would read what an earlier
+  // store of the same element already wrote.
+  if (llvm::is_contained(consumer.getInputs(), output)) {
+    why = "the map writes one of its inputs (in place)";
     return failure();
   }
   std::optional<unsigned> position =
@@ -442,7 +451,7 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
     if (failed(off)) {
       why = llvm::formatv("a store of kernel @{0} at {1}: {2}",
                           kernel.getName(), describeLocation(store.getLoc()), why);
-      fused.erase();
+      symbols.erase(fused);
       return failure();
     }
     storeOffsets.push_back(*off);
@@ -476,7 +485,7 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
       newStore->setAttr(a.getName(), a.getValue());
     store.erase();
   }
-  if (failed(eraseIntermediateArgument(fused, *position, why)))
+  if (failed(eraseIntermediateArgument(fused, *position, symbols, why)))
     return failure();
   operands.erase(operands.begin() + *position);
 
@@ -545,7 +554,7 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
     if (failed(off)) {
       why = llvm::formatv("a load of kernel @{0} at {1}: {2}",
                           kernel.getName(), describeLocation(load.getLoc()), why);
-      fused.erase();
+      symbols.erase(fused);
       return failure();
     }
     loadOffsets.push_back(*off);
@@ -577,7 +586,7 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
     load.replaceAllUsesWith(result);
     load.erase();
   }
-  if (failed(eraseIntermediateArgument(fused, *position, why)))
+  if (failed(eraseIntermediateArgument(fused, *position, symbols, why)))
     return failure();
   operands.erase(operands.begin() + *position);
 
@@ -610,14 +619,14 @@ bool GraphFuser::tryFuse(AllocOp t) {
       dim.replaceAllUsesWith(getDimValue(b, dim.getLoc(), buffer, *d));
       dim.erase();
     }
-  SmallVector<Operation *> writers, readers;
+  llvm::SetVector<Operation *> writers, readers;
   DenseSet<Operation *> users;
   for (Operation *user : buffer.getUsers()) {
     if (!users.insert(user).second)
       continue;
     for (BufferAccess a : getAccesses(user))
       if (a.buffer == buffer)
-        (a.write ? writers : readers).push_back(user);
+        (a.write ? writers : readers).insert(user);
   }
   if (users.empty()) {
     t.erase();
@@ -627,20 +636,30 @@ bool GraphFuser::tryFuse(AllocOp t) {
   if (readers.empty() && llvm::all_of(users, [](Operation *op) {
         return isa<MapOp>(op);
       })) {
-    for (Operation *op : users)
+    for (Operation *op : users) {
+      // Its size contract still holds the graph's arguments to account.
+      OpBuilder b(op);
+      emitMapChecks(b, cast<MapOp>(op));
+      remark(op, "removed: nothing reads the buffer it writes");
       op->erase();
+    }
     t.erase();
     return true;
   }
   // One writer, one later reader (a launch that also reads what it writes
   // is the writer; fuseEpilogue says why that does not fuse).
-  if (writers.size() != 1)
+  bool involvesMap = llvm::any_of(users, [](Operation *op) {
+    return isa<MapOp>(op);
+  });
+  if (writers.size() != 1) {
+    if (reportRefusals && involvesMap && writers.size() > 1)
+      remark(writers.back(), llvm::formatv("not fused: {0} ops write the "
+                                           "buffer it writes",
+                                           writers.size()));
     return false;
+  }
   Operation *writer = writers.front();
-  llvm::erase(readers, writer);
-  bool involvesMap = isa<MapOp>(writer) || llvm::any_of(readers, [](auto *op) {
-                       return isa<MapOp>(op);
-                     });
+  readers.remove(writer);
   if (readers.size() != 1 || users.size() != 2) {
     if (reportRefusals && involvesMap && users.size() > 2)
       remark(writer, llvm::formatv("not fused: the buffer it writes has {0} "
@@ -649,8 +668,12 @@ bool GraphFuser::tryFuse(AllocOp t) {
     return false;
   }
   Operation *reader = readers.front();
-  if (!writer->isBeforeInBlock(reader))
+  if (!writer->isBeforeInBlock(reader)) {
+    if (reportRefusals && involvesMap)
+      remark(reader, "not fused: it reads the buffer before the op that "
+                     "writes it");
     return false;
+  }
   std::string why;
   LogicalResult fused = failure();
   StringRef kind;

@@ -43,6 +43,13 @@ std::string tilec::describeLocation(Location loc) {
     return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),
                          file.getLine(), file.getColumn())
         .str();
+  // A merged map: the maps it came from.
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    std::string text;
+    for (Location part : fused.getLocations())
+      text += (text.empty() ? "" : " + ") + describeLocation(part);
+    return text;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   loc.print(os);
@@ -78,12 +85,19 @@ void tilec::emitMapChecks(OpBuilder &b, MapOp map, Value only) {
       Value same = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, getDimValue(b, loc, in, d),
           getDimValue(b, loc, out, o));
-      std::string where = describeLocation(loc);
+      // Buffers by what the user knows them as (map inputs get renumbered
+      // when maps merge).
+      auto describeBuffer = [](Value v) -> std::string {
+        if (auto arg = dyn_cast<BlockArgument>(v))
+          return "graph argument " + std::to_string(arg.getArgNumber());
+        return "the buffer allocated at " + describeLocation(v.getLoc());
+      };
       CheckOp::create(b, loc, same,
-                      llvm::formatv("input {0} of the map at {1}: dimension "
-                                    "{2} differs from the output's "
-                                    "dimension {3}",
-                                    i, where, d, o)
+                      llvm::formatv("the map at {0}: dimension {1} of {2} "
+                                    "differs from dimension {3} of its "
+                                    "output, {4}",
+                                    describeLocation(loc), d,
+                                    describeBuffer(in), o, describeBuffer(out))
                           .str());
     }
   }

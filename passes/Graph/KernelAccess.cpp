@@ -73,11 +73,20 @@ PointerArgAccess tilec::analyzePointerArg(tile::FuncOp kernel,
           })
           .Case([&](scf::YieldOp yield) {
             Operation *parent = yield->getParentOp();
+            // A while's body yields to its condition region (its results
+            // come from scf.condition); a for's yields to the next
+            // iteration and its results; an if's, to its results.
+            if (auto loop = dyn_cast<scf::WhileOp>(parent)) {
+              push(loop.getBeforeArguments()[n]);
+              return;
+            }
+            if (n >= parent->getNumResults()) {
+              other(user, "yields it");
+              return;
+            }
             push(parent->getResult(n));
             if (auto loop = dyn_cast<scf::ForOp>(parent))
               push(loop.getRegionIterArgs()[n]);
-            else if (auto loop = dyn_cast<scf::WhileOp>(parent))
-              push(loop.getBeforeArguments()[n]);
           })
           .Default([&](Operation *op) { other(op, "uses it"); });
     }

@@ -15,6 +15,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tilec;
 
@@ -117,7 +119,10 @@ Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
                               });
   auto tileType = dyn_cast<RankedTensorType>(off.getType());
   Type elem = getElementTypeOrSelf(off.getType());
-  if (dynamic && !elem.isInteger(64)) {
+  // Products of static sizes past 2^31 need 64 bits too.
+  bool huge = output.hasStaticShape() &&
+              output.getNumElements() > std::numeric_limits<int32_t>::max();
+  if ((dynamic || huge) && !elem.isInteger(64)) {
     elem = b.getI64Type();
     Type wide = tileType ? Type(tileType.clone(elem)) : elem;
     off = arith::ExtSIOp::create(b, loc, wide, off);

@@ -14,6 +14,7 @@
 #ifndef TILEC_RUNTIME_LIB_DETAIL_H
 #define TILEC_RUNTIME_LIB_DETAIL_H
 
+#include "tilec/GraphProgram.h"
 #include "tilec/Runtime.h"
 
 #include <cstddef>
@@ -42,6 +43,18 @@ size_t cacheValueHeaderSize(std::string_view key);
 /// "has trailing bytes", "fails its checksum".
 std::string checkCacheValue(const char (&magic)[8], std::string_view key,
                             std::string_view value, const char *notFramed);
+
+//===----------------------------------------------------------------------===//
+// Graphs (GraphMetadata.cpp)
+//===----------------------------------------------------------------------===//
+
+/// GraphProgram::plan's evaluation, for `info` whose launch op i launches
+/// `kernels[kernelOfOp[i]]` (entries for other ops unused).
+Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
+                 const std::vector<unsigned> &kernelOfOp, const GraphArg *args,
+                 size_t numArgs, const CUdeviceptr *intermediates,
+                 std::vector<uint64_t> &allocBytes,
+                 std::vector<GraphLaunch> &launches);
 
 //===----------------------------------------------------------------------===//
 // Metadata fields (Metadata.cpp)

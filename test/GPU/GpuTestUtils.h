@@ -327,6 +327,9 @@ void addAttentionCases(std::vector<TestCase> &cases);
 /// The MLP cases (linear, unfused and fused) and the CPU check of their
 /// reference and tolerances (MlpTests.cpp).
 void addMlpCases(std::vector<TestCase> &cases);
+/// The operator-graph cases, fused and unfused, and CUDA Graph replay
+/// (GraphTests.cpp).
+void addGraphCases(std::vector<TestCase> &cases);
 
 /// Loads tl.dot kernel `name` from `file`.ptx (DotTests.cpp): a SKIP while
 /// the build leaves the dot kernels out (TILEC_GPU_DOT_TESTS off; tutorial

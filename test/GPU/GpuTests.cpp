@@ -1502,6 +1502,7 @@ std::vector<TestCase> allCases() {
   addAttentionCases(cases);
   // The MLP block (mlp.py): Linear -> GELU -> Linear, unfused and fused.
   addMlpCases(cases);
+  addGraphCases(cases);
   // Triton-semantics parity: atomics on replicated tiles, ...
   addSemanticsCases(cases);
   // tl.randint & co. against a CPU Philox; the Philox known answers.

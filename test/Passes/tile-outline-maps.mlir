@@ -58,10 +58,10 @@ tile.graph @small(%x: memref<10x20xf16>) {
 // CHECK-LABEL: tile.graph @scale
 // CHECK-DAG: %[[M:.*]] = memref.dim %arg1, %c0
 // CHECK-DAG: %[[NN:.*]] = memref.dim %arg1, %c1
-// CHECK: tile.check %{{.*}}, "input 0 of the map at {{.*}}: dimension 0 differs from the output's dimension 0"
-// CHECK: tile.check %{{.*}}, "input 0 of the map at {{.*}}: dimension 1 differs from the output's dimension 1"
-// CHECK: tile.check %{{.*}}, "input 1 of the map at {{.*}}: dimension 0 differs from the output's dimension 1"
-// CHECK: tile.check %{{.*}}, "input 2 of the map at {{.*}}: dimension 0 differs from the output's dimension 0"
+// CHECK: tile.check %{{.*}}, "the map at {{.*}}: dimension 0 of graph argument 0 differs from dimension 0 of its output, graph argument 1"
+// CHECK: tile.check %{{.*}}, "the map at {{.*}}: dimension 1 of graph argument 0 differs from dimension 1 of its output, graph argument 1"
+// CHECK: tile.check %{{.*}}, "the map at {{.*}}: dimension 0 of graph argument 2 differs from dimension 1 of its output, graph argument 1"
+// CHECK: tile.check %{{.*}}, "the map at {{.*}}: dimension 0 of graph argument 3 differs from dimension 0 of its output, graph argument 1"
 // CHECK: tile.launch @scale_map grid(%{{.*}}) (%arg1, %arg0, %arg2, %arg3, %arg4, %{{.*}}, %{{.*}}) : memref<?x?xf32>, memref<?x?xf32>, memref<?xf32>, memref<?x1xf32>, f32, i64, i64
 tile.graph @scale(%x: memref<?x?xf32> {tile.divisibility = 16 : i32},
                   %y: memref<?x?xf32> {tile.divisibility = 16 : i32},

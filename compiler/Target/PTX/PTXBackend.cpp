@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/PTX/PTXBackend.h"
+#include "compiler/Target/PTX/GraphMetadata.h"
 #include "passes/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -388,6 +389,9 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
        << (k.tma.empty() ? "" : " tma=" + k.tma)
        << (k.launchMaps.empty() ? "" : " launch_maps=" + k.launchMaps)
        << " signature=" << k.signature << "\n";
+  // The graphs that launch them (GraphProgram runs these lines).
+  if (failed(emitGraphMetadata(module, os)))
+    return failure();
   os << ptx;
   return success();
 }

@@ -19,14 +19,23 @@ using namespace tilec::tile;
 #define GET_OP_CLASSES
 #include "dialects/Tile/IR/TileGraphOps.cpp.inc"
 
+bool tilec::tile::isGraphElementType(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type))
+    return i.isSignless() && llvm::is_contained({8u, 16u, 32u, 64u},
+                                                i.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+             Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
 bool tilec::tile::isGraphBuffer(Type type) {
   auto m = dyn_cast<MemRefType>(type);
   return m && m.getLayout().isIdentity() && !m.getMemorySpace() &&
-         isa<IntegerType, FloatType>(m.getElementType());
+         isGraphElementType(m.getElementType());
 }
 
 bool tilec::tile::isGraphScalar(Type type) {
-  return isa<IntegerType, FloatType, IndexType>(type);
+  return isa<IndexType>(type) || type.isInteger(1) ||
+         (isGraphElementType(type) && !isa<Float8E4M3FNType, Float8E5M2Type>(type));
 }
 
 bool tilec::tile::isBroadcastableTo(MemRefType input, MemRefType output,
@@ -177,9 +186,10 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   StringRef name = getKernelAttr().getLeafReference().getValue();
   Operation *symbol =
       symbolTable.lookupNearestSymbolFrom(*this, getKernelAttr());
-  // A kernel that tile-lower-to-simt moved (a gpu.func) was checked at the
-  // tile level.
+  // A kernel that tile-lower-to-simt moved (a gpu.func in
+  // @tilec_kernels) was checked at the tile level.
   if (symbol && !isa<FuncOp>(symbol) && isa<FunctionOpInterface>(symbol) &&
+      getKernelAttr().getRootReference() == "tilec_kernels" &&
       getKernelAttr().getNestedReferences().size() == 1)
     return success();
   auto kernel = dyn_cast_or_null<FuncOp>(symbol);
@@ -241,7 +251,7 @@ LogicalResult MapOp::verify() {
                << ": " << why;
       continue;
     }
-    if (!isa<IntegerType, FloatType>(t))
+    if (!isGraphScalar(t) || isa<IndexType>(t) || t.isInteger(1))
       return emitOpError("expected input ")
              << i << " to be a buffer or an integer or float scalar, found "
              << t;
@@ -271,9 +281,13 @@ LogicalResult MapOp::verifyRegions() {
     return ret.emitOpError("expected a value of the output's element type ")
            << want << ", found " << ret.getResult().getType();
   for (Operation &op : block.without_terminator()) {
+    // Scalars a tile can hold: no `index` (the body runs on tiles).
+    auto isTileScalar = [](Type t) {
+      return isGraphScalar(t) && !isa<IndexType>(t);
+    };
     bool ok = op.getNumRegions() == 0 && isPure(&op) &&
-              llvm::all_of(op.getOperandTypes(), isGraphScalar) &&
-              llvm::all_of(op.getResultTypes(), isGraphScalar) &&
+              llvm::all_of(op.getOperandTypes(), isTileScalar) &&
+              llvm::all_of(op.getResultTypes(), isTileScalar) &&
               (op.hasTrait<OpTrait::Elementwise>() ||
                op.hasTrait<OpTrait::ConstantLike>());
     if (!ok)

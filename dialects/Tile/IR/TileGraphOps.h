@@ -12,12 +12,18 @@
 #include "mlir/IR/RegionKindInterface.h"
 
 namespace tilec::tile {
+/// Whether `type` is an element type of graph buffers: i8 to i64
+/// (signless), f16, bf16, f32, f64, f8E4M3FN, f8E5M2 (the runtime's
+/// signature types; Triton's tensor dtypes).
+bool isGraphElementType(mlir::Type type);
+
 /// Whether `type` is a graph buffer: a ranked memref with the identity
-/// layout, no memory space, and an integer or float element type.
+/// layout, no memory space, and a graph element type.
 bool isGraphBuffer(mlir::Type type);
 
-/// Whether `type` may be a scalar graph argument or map input: an integer,
-/// a float or `index`.
+/// Whether `type` may be a scalar in a graph: `index`, i1, or an element
+/// type other than fp8. (Map inputs and bodies exclude `index` and i1
+/// inputs.)
 bool isGraphScalar(mlir::Type type);
 
 /// Checks that a buffer of type `input` broadcasts to `output` (NumPy

@@ -215,3 +215,43 @@ tile.graph @check_not_i1(%n: index) {
   // expected-error @+1 {{'tile.check' op operand #0 must be 1-bit signless integer, but got 'index'}}
   "tile.check"(%n) {message = "n"} : (index) -> ()
 }
+
+// -----
+
+tile.graph @index_in_body(%x: memref<256xi32>, %y: memref<256xi32>) {
+  tile.map ins(%x : memref<256xi32>) outs(%y : memref<256xi32>) {
+  ^bb0(%v: i32):
+    // expected-error @+1 {{'arith.index_cast' op is not allowed in a 'tile.map' body}}
+    %i = arith.index_cast %v : i32 to index
+    %r = arith.index_cast %i : index to i32
+    tile.map.return %r : i32
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'tile.graph' op expected argument 0 to be a contiguous buffer}}
+tile.graph @odd_element(%x: memref<64xi7>) {
+}
+
+// -----
+
+tile.graph @unsigned_alloc() {
+  // expected-error @+1 {{'tile.alloc' op result #0 must be contiguous buffer}}
+  %t = tile.alloc() : memref<4xui8>
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f(%p: memref<4xf32>) kernel {
+      gpu.return
+    }
+  }
+  tile.graph @nested_launch(%x: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'tile.launch' op expected 'f' to name a tile.func of the module}}
+    tile.launch @m::@f grid(%c1) (%x) : memref<4xf32>
+  }
+}

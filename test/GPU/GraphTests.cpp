@@ -1,0 +1,294 @@
+//===- GraphTests.cpp - Operator graphs, fused and unfused ------*- C++ -*-===//
+//
+// The graphs of test/GPU/kernels/graph_*.mlir, compiled twice (fused, the
+// default, and with --fuse-kernels=false as graph_*_unfused), run through
+// GraphProgram against CPU references on random inputs at ragged sizes:
+//  - graph_epilogue: a kernel writes 2x (f16), maps add a row-broadcast
+//    bias, apply ReLU and widen to f32 (fused: all at the kernel's store);
+//  - graph_maps: y = (x + r) * g[col] * s[row] * alpha in f32 (fused: one
+//    map kernel for the chain; the dead map gone);
+//  - graph_prologue: row sums of alpha * x (fused: the map at the kernel's
+//    loads, masked with `other` = 1).
+// Each elementwise result is exact (the operations round as the reference
+// does: doubling and a sum of two halves are exact in f32, one rounding to
+// f16; no multiply feeds an add, so nothing contracts into fma); the row
+// sums are compared with a float64 reference within the f32 summation bound
+// and fused against unfused bit for bit. Outputs are poisoned and a guard
+// past their end must keep the poison. Also: 1000 replays as a CUDA Graph
+// with new scalars and buffers each time (checked each time; one
+// instantiation per shape, node updates otherwise), and the run-time
+// refusals (a map's size contract, overlapping buffers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTestUtils.h"
+
+#include "tilec/GraphProgram.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace tilec;
+using namespace tilec::gputest;
+
+namespace {
+
+constexpr size_t kGuard = 256;
+
+/// Loads `<kernelDir>/<file>.ptx` as a graph program.
+GraphProgram loadGraph(const Env &env, const std::string &file) {
+  std::string path = env.kernelDir + "/" + file + ".ptx";
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw CaseSkip{path + " not found"};
+  std::stringstream text;
+  text << in.rdbuf();
+  GraphProgram program;
+  check(GraphProgram::loadPTX(env.context, text.str(), "", program));
+  return program;
+}
+
+/// f16 rounding of a float (round to nearest even).
+float roundHalf(float f) { return halfToFloat(floatToHalf(f)); }
+
+void runEpilogue(const Env &env, const std::string &file, int64_t rows,
+                 const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  size_t n = size_t(rows) * 64;
+  std::vector<uint16_t> x(n), bias(64);
+  // Values in [-4, 4]: doubling stays exact in f16; the sums round.
+  for (uint16_t &v : x)
+    v = floatToHalf(rng.value());
+  for (uint16_t &v : bias)
+    v = floatToHalf(rng.value());
+  DeviceBuffer dx(n * 2), db(64 * 2), dy((n + kGuard) * 4);
+  dx.upload(x);
+  db.upload(bias);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {rows, 64}),
+                     GraphArg::buffer(db.get(), {64}),
+                     GraphArg::buffer(dy.get(), {rows, 64})},
+                    nullptr));
+  env.sync();
+  std::vector<uint32_t> y = dy.download<uint32_t>(n + kGuard);
+  for (size_t i = 0; i < n; ++i) {
+    float twice = roundHalf(2.0f * halfToFloat(x[i]));
+    float sum = roundHalf(twice + halfToFloat(bias[i % 64]));
+    float want = sum > 0.0f ? sum : 0.0f;
+    // ReLU of -0 may keep the sign (maximumf(-0, 0) is +0 in both).
+    if (y[i] != floatBits(want))
+      failCase(file + ": element " + std::to_string(i) + " (row " +
+               std::to_string(i / 64) + "): expected " +
+               describe(floatBits(want)) + ", found " + describe(y[i]));
+  }
+  expectUntouched(y, n, n + kGuard, "guard element");
+}
+
+struct MapsInputs {
+  std::vector<float> x, r, g, s;
+};
+
+MapsInputs mapsInputs(Rng &rng, int64_t rows) {
+  MapsInputs in;
+  size_t n = size_t(rows) * 256;
+  in.x = randomFloats(rng, n);
+  in.r = randomFloats(rng, n);
+  in.g = randomFloats(rng, 256);
+  in.s = randomFloats(rng, size_t(rows));
+  return in;
+}
+
+uint32_t mapsReference(const MapsInputs &in, size_t i, float alpha) {
+  float t = in.x[i] + in.r[i];
+  float p = t * in.g[i % 256];
+  float q = p * in.s[i / 256];
+  return floatBits(q * alpha);
+}
+
+void runMaps(const Env &env, const std::string &file, int64_t rows,
+             const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  MapsInputs in = mapsInputs(rng, rows);
+  size_t n = size_t(rows) * 256;
+  float alpha = 0.75f;
+  DeviceBuffer dx(n * 4), dr(n * 4), dg(256 * 4), ds(size_t(rows) * 4 + 4),
+      dy((n + kGuard) * 4);
+  dx.upload(in.x);
+  dr.upload(in.r);
+  dg.upload(in.g);
+  ds.upload(in.s);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {rows, 256}),
+                     GraphArg::buffer(dr.get(), {rows, 256}),
+                     GraphArg::buffer(dg.get(), {256}),
+                     GraphArg::buffer(ds.get(), {rows, 1}),
+                     GraphArg::buffer(dy.get(), {rows, 256}),
+                     GraphArg::scalar(Arg::f32(alpha))},
+                    nullptr));
+  env.sync();
+  std::vector<uint32_t> y = dy.download<uint32_t>(n + kGuard);
+  for (size_t i = 0; i < n; ++i)
+    if (y[i] != mapsReference(in, i, alpha))
+      failCase(file + ": element " + std::to_string(i) + ": expected " +
+               describe(mapsReference(in, i, alpha)) + ", found " +
+               describe(y[i]));
+  expectUntouched(y, n, n + kGuard, "guard element");
+}
+
+/// Row sums of alpha * x through `file`; returns the sums' bits.
+std::vector<uint32_t> runPrologue(const Env &env, const std::string &file,
+                                  int64_t rows, int64_t cols,
+                                  const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  size_t n = size_t(rows * cols);
+  std::vector<float> x = randomFloats(rng, n);
+  float alpha = -1.25f;
+  DeviceBuffer dx(n * 4 + 4), dsum((size_t(rows) + kGuard) * 4);
+  dx.upload(x);
+  dsum.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {rows, cols}),
+                     GraphArg::buffer(dsum.get(), {rows}),
+                     GraphArg::scalar(Arg::f32(alpha))},
+                    nullptr));
+  env.sync();
+  std::vector<uint32_t> sums = dsum.download<uint32_t>(size_t(rows) + kGuard);
+  for (int64_t i = 0; i < rows; ++i) {
+    double want = 0, magnitude = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      double term = double(alpha * x[size_t(i * cols + j)]);
+      want += term;
+      magnitude += std::fabs(term);
+    }
+    // f32 sums of cols terms (128 lanes, then a tree): each partial sum
+    // rounds at most cols + 8 times.
+    double bound = double(cols + 8) * std::ldexp(1.0, -24) * magnitude + 1e-30;
+    double found = bitsFloat(sums[size_t(i)]);
+    if (!(std::fabs(found - want) <= bound))
+      failCase(file + ": row " + std::to_string(i) + ": expected " +
+               std::to_string(want) + " within " + std::to_string(bound) +
+               ", found " + describe(sums[size_t(i)]));
+  }
+  expectUntouched(sums, size_t(rows), size_t(rows) + kGuard, "guard element");
+  sums.resize(size_t(rows));
+  return sums;
+}
+
+/// 1000 replays of graph_maps as a CUDA Graph: new alpha and buffers each
+/// time (node updates), one change of shape (a second instantiation).
+void runReplay(const Env &env) {
+  GraphProgram program = loadGraph(env, "graph_maps");
+  Rng rng = env.rng("graph/replay_1000");
+  CUstream stream = nullptr;
+  CHECK_CU(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  struct StreamGuard {
+    CUstream s;
+    ~StreamGuard() { (void)cuStreamDestroy(s); }
+  } guard{stream};
+  const int64_t rowsOf[2] = {17, 5};
+  MapsInputs in[2] = {mapsInputs(rng, 17), mapsInputs(rng, 17)};
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  auto upload = [&](const std::vector<float> &v) {
+    buffers.push_back(std::make_unique<DeviceBuffer>(v.size() * 4 + 4));
+    buffers.back()->upload(v);
+    return buffers.back()->get();
+  };
+  CUdeviceptr x[2], r[2], g[2], s[2];
+  for (int k = 0; k < 2; ++k) {
+    x[k] = upload(in[k].x);
+    r[k] = upload(in[k].r);
+    g[k] = upload(in[k].g);
+    s[k] = upload(in[k].s);
+  }
+  DeviceBuffer y0(17 * 256 * 4), y1(17 * 256 * 4);
+  CUdeviceptr ys[2] = {y0.get(), y1.get()};
+  for (int it = 0; it < 1000; ++it) {
+    int k = it % 2, shape = it >= 600 ? 1 : 0;
+    int64_t rows = rowsOf[shape];
+    float alpha = 0.5f + float(it) / 64.0f;
+    check(program.replay({GraphArg::buffer(x[k], {rows, 256}),
+                          GraphArg::buffer(r[k], {rows, 256}),
+                          GraphArg::buffer(g[k], {256}),
+                          GraphArg::buffer(s[k], {rows, 1}),
+                          GraphArg::buffer(ys[(it / 2) % 2], {rows, 256}),
+                          GraphArg::scalar(Arg::f32(alpha))},
+                         stream));
+    CHECK_CU(cuStreamSynchronize(stream));
+    size_t n = size_t(rows) * 256;
+    std::vector<uint32_t> y(n);
+    CHECK_CU(cuMemcpyDtoH(y.data(), ys[(it / 2) % 2], n * 4));
+    for (size_t i = 0; i < n; ++i)
+      if (y[i] != mapsReference(in[k], i, alpha))
+        failCase("replay " + std::to_string(it) + ": element " +
+                 std::to_string(i) + ": expected " +
+                 describe(mapsReference(in[k], i, alpha)) + ", found " +
+                 describe(y[i]));
+  }
+  if (program.instantiations() != 2 || program.updates() != 998)
+    failCase("expected 2 instantiations and 998 updates, found " +
+             std::to_string(program.instantiations()) + " and " +
+             std::to_string(program.updates()));
+}
+
+/// What a bad binding gets: the map's size contract, overlapping buffers.
+void runRefusals(const Env &env) {
+  GraphProgram program = loadGraph(env, "graph_epilogue");
+  DeviceBuffer dx(100 * 64 * 2), db(64 * 2), dy(100 * 64 * 4);
+  Status s = program.run({GraphArg::buffer(dx.get(), {100, 64}),
+                          GraphArg::buffer(db.get(), {64}),
+                          GraphArg::buffer(dy.get(), {99, 64})},
+                         nullptr);
+  if (s.ok() || s.message().find("differs from dimension 0 of its output, graph argument 2") ==
+                    std::string::npos)
+    failCase("rows 100 -> 99: expected the map's size check, found '" +
+             s.message() + "'");
+  s = program.run({GraphArg::buffer(dx.get(), {100, 64}),
+                   GraphArg::buffer(dx.get() + 64, {64}),
+                   GraphArg::buffer(dy.get(), {100, 64})},
+                  nullptr);
+  if (s.ok() || s.message().find("overlap") == std::string::npos)
+    failCase("bias inside x: expected an overlap error, found '" +
+             s.message() + "'");
+}
+
+} // namespace
+
+void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
+  for (const char *variant : {"", "_unfused"})
+    for (int64_t rows : {int64_t(1), int64_t(17), int64_t(1000),
+                         int64_t(4097)}) {
+      std::string suffix = std::string(variant) + "_rows" + std::to_string(rows);
+      std::string epi = std::string("graph_epilogue") + variant;
+      cases.push_back({"graph/epilogue" + suffix, rows > 1000, true,
+                       [=](const Env &env) {
+                         runEpilogue(env, epi, rows, "graph/epilogue" + suffix);
+                       }});
+      std::string maps = std::string("graph_maps") + variant;
+      cases.push_back({"graph/maps" + suffix, rows > 1000, true,
+                       [=](const Env &env) {
+                         runMaps(env, maps, rows, "graph/maps" + suffix);
+                       }});
+    }
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{1, 1},
+                            {17, 300},
+                            {1000, 128},
+                            {64, 4097}}) {
+    std::string name = "graph/prologue_" + std::to_string(rows) + "x" +
+                       std::to_string(cols);
+    cases.push_back({name, rows * cols > 100000, true, [=](const Env &env) {
+                       std::vector<uint32_t> fused =
+                           runPrologue(env, "graph_prologue", rows, cols, name);
+                       std::vector<uint32_t> unfused = runPrologue(
+                           env, "graph_prologue_unfused", rows, cols, name);
+                       for (size_t i = 0; i < fused.size(); ++i)
+                         if (fused[i] != unfused[i])
+                           failCase("row " + std::to_string(i) +
+                                    ": fused " + describe(fused[i]) +
+                                    ", unfused " + describe(unfused[i]));
+                     }});
+  }
+  cases.push_back({"graph/replay_1000", false, true, runReplay});
+  cases.push_back({"graph/refusals", false, true, runRefusals});
+}
