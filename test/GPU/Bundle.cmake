@@ -2,6 +2,7 @@
 # needed) to the GPU machine:
 #   gpu-bundle/bin/tilec-gpu-tests       (stripped)
 #   gpu-bundle/bin/tilec-launch-bench    (stripped; bench/launch_overhead.cpp)
+#   gpu-bundle/bin/tilec-graph-bench     (stripped; bench/graph_bench.cpp)
 #   gpu-bundle/lib/libtilec_runtime.so   (stripped)
 #   gpu-bundle/kernels/*.ptx             (tilec's output: TILEC_GPU_KERNEL_PTX;
 #                                         the tl.dot kernels, their GEMM
@@ -52,6 +53,7 @@ function(_tilec_define_gpu_bundle)
 "set(BUNDLE \"${bundle}\")
 set(TESTS_EXE \"$<TARGET_FILE:tilec-gpu-tests>\")
 set(LAUNCH_BENCH_EXE \"$<TARGET_FILE:tilec-launch-bench>\")
+set(GRAPH_BENCH_EXE \"$<TARGET_FILE:tilec-graph-bench>\")
 set(RUNTIME_LIB \"$<TARGET_FILE:tilec_runtime_shared>\")
 set(KERNEL_PTX \"${ptx}\")
 set(REFERENCE_PTX \"${reference}\")
@@ -66,7 +68,8 @@ set(STRIP \"${CMAKE_STRIP}\")
     DEPENDS ${src}/AssembleBundle.cmake ${src}/run.sh
     COMMENT "Assembling ${bundle}"
     VERBATIM)
-  add_dependencies(gpu-bundle tilec-gpu-tests tilec-launch-bench tilec_runtime_shared)
+  add_dependencies(gpu-bundle tilec-gpu-tests tilec-launch-bench
+                   tilec-graph-bench tilec_runtime_shared)
   if(TARGET tilec-gpu-kernels)
     add_dependencies(gpu-bundle tilec-gpu-kernels)
   endif()

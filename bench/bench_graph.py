@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Operator graphs: tilec fused vs unfused vs torch eager vs torch.compile.
+
+The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
+
+- graph_maps: y = (x + r) * g[col] * s[row] * alpha, f32, x and r of
+  rows x 256, g of 256, s of rows x 1 (tilec fused: the map chain merges into
+  one elementwise kernel; unfused: one kernel per map);
+- graph_epilogue: y = float32(relu(2 x + b)), x of rows x 64 f16, b of 64
+  (tilec fused: the bias, ReLU and cast at the store of the kernel that
+  doubles; unfused: that kernel, then one kernel per map).
+
+tilec's numbers come from bin/tilec-graph-bench (bench/graph_bench.cpp:
+CUDA events around 50 runs, median of 5 rounds, direct launches and CUDA
+Graph replay), run as a subprocess on the same GPU just before torch's.
+torch runs the same chain on tensors of the same shapes: eager (each op a
+kernel), torch.compile(mode="max-autotune-no-cudagraphs") and
+torch.compile(mode="reduce-overhead") (CUDA Graphs), timed the same way
+(CUDA events around 50 calls, median of 5 rounds, after warm-up). Bandwidth
+counts the bytes a run must move at least (inputs read once, output written
+once). The untuned sizes (16383 and 65535 rows) sit beside the round ones.
+
+    python3 bench/bench_graph.py --bundle . [--json graph.json]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import torch
+
+
+def cuda_time(fn, calls=50, rounds=5):
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(rounds):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0 / calls)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def maps_chain(x, r, g, s, alpha):
+    return (x + r) * g * s * alpha
+
+
+def epilogue_chain(x, b):
+    return torch.relu(x * 2 + b).float()
+
+
+def torch_times(graph, rows):
+    dev = "cuda"
+    if graph == "graph_maps":
+        x = torch.rand(rows, 256, device=dev)
+        r = torch.rand(rows, 256, device=dev)
+        g = torch.rand(256, device=dev)
+        s = torch.rand(rows, 1, device=dev)
+        args = (x, r, g, s, 0.5)
+        fn = maps_chain
+    else:
+        x = torch.rand(rows, 64, device=dev, dtype=torch.float16)
+        b = torch.rand(64, device=dev, dtype=torch.float16)
+        args = (x, b)
+        fn = epilogue_chain
+    out = {"eager": cuda_time(lambda: fn(*args))}
+    for mode in ("max-autotune-no-cudagraphs", "reduce-overhead"):
+        compiled = torch.compile(fn, mode=mode, dynamic=False)
+        out[mode] = cuda_time(lambda: compiled(*args))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bundle", default=".", help="gpu-bundle folder")
+    ap.add_argument("--json", help="write the results here")
+    a = ap.parse_args()
+    bench = os.path.join(a.bundle, "bin", "tilec-graph-bench")
+    tilec_json = os.path.join(a.bundle, "graph_bench_tilec.json")
+    proc = subprocess.run([bench, os.path.join(a.bundle, "kernels"),
+                           "--json", tilec_json], capture_output=True, text=True)
+    sys.stdout.write(proc.stdout)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr)
+        return proc.returncode
+    with open(tilec_json) as f:
+        tilec = json.load(f)
+    rows_out = []
+    print("\n%-16s %7s %9s %9s %9s %9s %9s %9s | %7s %7s %7s" % (
+        "graph", "rows", "fused", "unfused", "eager", "compile", "c-graphs",
+        "GB/s", "/unfus", "/eager", "/comp"))
+    for t in tilec:
+        if "graph" not in t:
+            continue
+        tt = torch_times(t["graph"], t["rows"])
+        best = min(t["fused_us"], t["fused_replay_us"])
+        row = dict(t, torch_eager_us=tt["eager"],
+                   torch_compile_us=tt["max-autotune-no-cudagraphs"],
+                   torch_compile_cudagraphs_us=tt["reduce-overhead"])
+        rows_out.append(row)
+        print("%-16s %7d %9.2f %9.2f %9.2f %9.2f %9.2f %9.0f | %7.2f %7.2f %7.2f" % (
+            t["graph"], t["rows"], best, min(t["unfused_us"], t["unfused_replay_us"]),
+            tt["eager"], tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"],
+            t["min_bytes"] / (best * 1e3),
+            min(t["unfused_us"], t["unfused_replay_us"]) / best,
+            tt["eager"] / best,
+            min(tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"]) / best))
+    print("(ratios: the other's time / tilec fused; above 1 is tilec faster)")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(),
+                       "rows": rows_out,
+                       "host": [t for t in tilec if "host" in t]}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

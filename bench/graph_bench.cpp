@@ -1,0 +1,246 @@
+//===- graph_bench.cpp - Fused and unfused operator graphs ---------------===//
+//
+// GPU time and host cost of the test graphs (test/GPU/kernels/graph_*.mlir,
+// compiled fused and with --fuse-kernels=false), through GraphProgram. From
+// a gpu-bundle folder:
+//
+//   bin/tilec-graph-bench kernels [--json FILE]
+//
+// For each graph and size: the GPU time of one run (CUDA events around 50
+// runs, the median of 5 such rounds, fused and unfused interleaved) as
+// direct launches (GraphProgram::run) and as a replayed CUDA Graph
+// (GraphProgram::replay), and the bytes a run must move at least (inputs
+// read once, output written once) over that time. Then the host cost: the
+// microseconds the host spends per call of run and of replay on a tiny
+// binding (median of batches of 256 calls), divided by the kernels each
+// runs (per node). bench/bench_graph.py runs this and torch's eager and
+// compiled versions of the same chains in one process tree and prints the
+// ratios. Exits 77 without a GPU, 1 on an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/GraphProgram.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tilec;
+
+namespace {
+
+[[noreturn]] void fail(const std::string &what) {
+  std::fprintf(stderr, "tilec-graph-bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void check(const Status &s, const std::string &what) {
+  if (!s.ok())
+    fail(what + ": " + s.message());
+}
+
+void checkCu(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *name = nullptr;
+    cuGetErrorName(r, &name);
+    fail(std::string(what) + " failed: " + (name ? name : "?"));
+  }
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    fail("cannot read " + path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A device buffer of `bytes`, filled with a pattern of small values.
+struct Buffer {
+  CUdeviceptr ptr = 0;
+  explicit Buffer(size_t bytes) {
+    checkCu(cuMemAlloc(&ptr, bytes ? bytes : 1), "cuMemAlloc");
+    // 0x3C00 (f16 1.0) pairs; as f32 about 0.0078: finite either way.
+    checkCu(cuMemsetD16(ptr, 0x3C00, (bytes + 1) / 2), "cuMemsetD16");
+  }
+  ~Buffer() { (void)cuMemFree(ptr); }
+};
+
+struct Case {
+  std::string graph, shape;
+  double minBytes;
+  /// The arguments for rows `rows` (buffers allocated by the caller).
+  std::function<std::vector<GraphArg>(int64_t)> args;
+  int64_t rows;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Median over 5 rounds of the GPU microseconds per call of `call`.
+double gpuTime(CUstream stream, const std::function<Status()> &call) {
+  CUevent start, end;
+  checkCu(cuEventCreate(&start, 0), "cuEventCreate");
+  checkCu(cuEventCreate(&end, 0), "cuEventCreate");
+  for (int i = 0; i < 5; ++i)
+    check(call(), "warm-up");
+  std::vector<double> rounds;
+  for (int r = 0; r < 5; ++r) {
+    checkCu(cuEventRecord(start, stream), "cuEventRecord");
+    for (int i = 0; i < 50; ++i)
+      check(call(), "run");
+    checkCu(cuEventRecord(end, stream), "cuEventRecord");
+    checkCu(cuEventSynchronize(end), "cuEventSynchronize");
+    float ms = 0;
+    checkCu(cuEventElapsedTime(&ms, start, end), "cuEventElapsedTime");
+    rounds.push_back(ms * 1000.0 / 50);
+  }
+  (void)cuEventDestroy(start);
+  (void)cuEventDestroy(end);
+  return median(rounds);
+}
+
+/// Median over batches of the host microseconds per call of `call`.
+double hostTime(CUstream stream, const std::function<Status()> &call) {
+  std::vector<double> batches;
+  for (int b = 0; b < 12; ++b) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 256; ++i)
+      check(call(), "host-timed call");
+    auto t1 = std::chrono::steady_clock::now();
+    checkCu(cuStreamSynchronize(stream), "cuStreamSynchronize");
+    if (b >= 2)
+      batches.push_back(
+          std::chrono::duration<double, std::micro>(t1 - t0).count() / 256);
+  }
+  return median(batches);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s KERNEL_DIR [--json FILE]\n", argv[0]);
+    return 2;
+  }
+  std::string dir = argv[1], jsonPath;
+  for (int i = 2; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--json")
+      jsonPath = argv[i + 1];
+  std::shared_ptr<Context> ctx;
+  if (Status s = Context::create(0, ctx); !s.ok()) {
+    std::fprintf(stderr, "tilec-graph-bench: skipped: %s\n",
+                 s.message().c_str());
+    return 77;
+  }
+  CUstream stream;
+  checkCu(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+
+  // The largest sizes, allocated once; smaller bindings use their prefixes.
+  const int64_t mapsRows = 16384, epiRows = 65536;
+  Buffer mx(mapsRows * 256 * 4), mr(mapsRows * 256 * 4), mg(256 * 4),
+      ms(mapsRows * 4), my(mapsRows * 256 * 4);
+  Buffer ex(epiRows * 64 * 2), eb(64 * 2), ey(epiRows * 64 * 4);
+  std::vector<Case> cases;
+  for (int64_t rows : {int64_t(4096), mapsRows, int64_t(16383)})
+    cases.push_back(
+        {"graph_maps", std::to_string(rows) + "x256 f32",
+         double(rows) * 256 * 4 * 3 + 256 * 4 + double(rows) * 4,
+         [&](int64_t m) {
+           return std::vector<GraphArg>{
+               GraphArg::buffer(mx.ptr, {m, 256}),
+               GraphArg::buffer(mr.ptr, {m, 256}),
+               GraphArg::buffer(mg.ptr, {256}), GraphArg::buffer(ms.ptr, {m, 1}),
+               GraphArg::buffer(my.ptr, {m, 256}),
+               GraphArg::scalar(Arg::f32(0.5f))};
+         },
+         rows});
+  for (int64_t rows : {int64_t(16384), epiRows, int64_t(65535)})
+    cases.push_back({"graph_epilogue", std::to_string(rows) + "x64 f16->f32",
+                     double(rows) * 64 * (2 + 4) + 64 * 2,
+                     [&](int64_t m) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(ex.ptr, {m, 64}),
+                           GraphArg::buffer(eb.ptr, {64}),
+                           GraphArg::buffer(ey.ptr, {m, 64})};
+                     },
+                     rows});
+
+  std::string json = "[\n";
+  std::printf("%-16s %-20s %10s %10s %10s %10s %8s %8s\n", "graph", "shape",
+              "fused us", "unfused us", "fusedG us", "unfusG us", "fused/un",
+              "GB/s");
+  for (const Case &c : cases) {
+    GraphProgram fused, unfused;
+    check(GraphProgram::loadPTX(ctx, readFile(dir + "/" + c.graph + ".ptx"), "",
+                                fused),
+          c.graph);
+    check(GraphProgram::loadPTX(
+              ctx, readFile(dir + "/" + c.graph + "_unfused.ptx"), "", unfused),
+          c.graph + "_unfused");
+    std::vector<GraphArg> args = c.args(c.rows);
+    double f = gpuTime(stream, [&] { return fused.run(args, stream); });
+    double u = gpuTime(stream, [&] { return unfused.run(args, stream); });
+    double fg = gpuTime(stream, [&] { return fused.replay(args, stream); });
+    double ug = gpuTime(stream, [&] { return unfused.replay(args, stream); });
+    // Second, interleaved measurement of the direct runs.
+    f = std::min(f, gpuTime(stream, [&] { return fused.run(args, stream); }));
+    u = std::min(u, gpuTime(stream, [&] { return unfused.run(args, stream); }));
+    double gbps = c.minBytes / (f * 1e3);
+    std::printf("%-16s %-20s %10.2f %10.2f %10.2f %10.2f %8.2f %8.0f\n",
+                c.graph.c_str(), c.shape.c_str(), f, u, fg, ug, u / f, gbps);
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "  {\"graph\": \"%s\", \"shape\": \"%s\", \"rows\": %lld, "
+                  "\"fused_us\": %.3f, \"unfused_us\": %.3f, "
+                  "\"fused_replay_us\": %.3f, \"unfused_replay_us\": %.3f, "
+                  "\"min_bytes\": %.0f},\n",
+                  c.graph.c_str(), c.shape.c_str(), (long long)c.rows, f, u, fg,
+                  ug, c.minBytes);
+    json += line;
+  }
+
+  // Host cost per call on a one-row binding, per kernel node.
+  std::printf("\nhost us per call (per kernel):\n");
+  for (const char *graph : {"graph_maps", "graph_epilogue"})
+    for (const char *variant : {"", "_unfused"}) {
+      std::string name = std::string(graph) + variant;
+      GraphProgram p;
+      check(GraphProgram::loadPTX(ctx, readFile(dir + "/" + name + ".ptx"), "",
+                                  p),
+            name);
+      const Case &c = std::string(graph) == "graph_maps" ? cases[0] : cases[3];
+      std::vector<GraphArg> args = c.args(1);
+      std::vector<uint64_t> bytes;
+      std::vector<GraphLaunch> launches;
+      check(p.plan(args.data(), args.size(), nullptr, bytes, launches), name);
+      double run = hostTime(stream, [&] { return p.run(args, stream); });
+      double replay = hostTime(stream, [&] { return p.replay(args, stream); });
+      std::printf("  %-24s kernels %zu  run %7.2f (%5.2f)  replay %7.2f "
+                  "(%5.2f)\n",
+                  name.c_str(), launches.size(), run, run / launches.size(),
+                  replay, replay / launches.size());
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "  {\"host\": \"%s\", \"kernels\": %zu, \"run_us\": %.3f, "
+                    "\"replay_us\": %.3f},\n",
+                    name.c_str(), launches.size(), run, replay);
+      json += line;
+    }
+  if (json.size() > 2)
+    json.erase(json.size() - 2, 1); // the last comma
+  json += "]\n";
+  if (!jsonPath.empty())
+    std::ofstream(jsonPath) << json;
+  (void)cuStreamDestroy(stream);
+  return 0;
+}
