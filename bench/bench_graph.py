@@ -8,7 +8,13 @@ The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
   one elementwise kernel; unfused: one kernel per map);
 - graph_epilogue: y = float32(relu(2 x + b)), x of rows x 64 f16, b of 64
   (tilec fused: the bias, ReLU and cast at the store of the kernel that
-  doubles; unfused: that kernel, then one kernel per map).
+  doubles; unfused: that kernel, then one kernel per map);
+- example_linear_gelu (examples/graphs/linear_gelu.mlir): Y = gelu(X W^T +
+  b), fp16, M = N = K = 4096, 8192 and 4000 (tilec fused: the exact GELU at
+  the GEMM's stores; unfused: the GEMM, then a GELU kernel; torch:
+  F.gelu(F.linear(x, w, b)), i.e. cuBLASLt with its bias epilogue, then GELU;
+  the issue's bar: fused above unfused and torch eager, at or above
+  torch.compile). TFLOP/s count the GEMM's 2 M N K.
 
 tilec's numbers come from bin/tilec-graph-bench (bench/graph_bench.cpp:
 CUDA events around 50 runs, median of 5 rounds, direct launches and CUDA
@@ -58,9 +64,20 @@ def epilogue_chain(x, b):
     return torch.relu(x * 2 + b).float()
 
 
-def torch_times(graph, rows):
+def linear_gelu(x, w, b):
+    return torch.nn.functional.gelu(torch.nn.functional.linear(x, w, b))
+
+
+def torch_times(graph, rows, gemm_autotune=True):
     dev = "cuda"
-    if graph == "graph_maps":
+    if graph == "example_linear_gelu":
+        s = rows
+        x = torch.randn(s, s, device=dev, dtype=torch.float16) / 4
+        w = torch.randn(s, s, device=dev, dtype=torch.float16) / (s ** 0.5)
+        b = torch.randn(s, device=dev, dtype=torch.float16) / 4
+        args = (x, w, b)
+        fn = linear_gelu
+    elif graph == "graph_maps":
         x = torch.rand(rows, 256, device=dev)
         r = torch.rand(rows, 256, device=dev)
         g = torch.rand(256, device=dev)
@@ -74,6 +91,11 @@ def torch_times(graph, rows):
         fn = epilogue_chain
     out = {"eager": cuda_time(lambda: fn(*args))}
     for mode in ("max-autotune-no-cudagraphs", "reduce-overhead"):
+        if mode.startswith("max") and graph == "example_linear_gelu" \
+                and not gemm_autotune:
+            out[mode] = float("nan")
+            continue
+        torch._dynamo.reset()
         compiled = torch.compile(fn, mode=mode, dynamic=False)
         out[mode] = cuda_time(lambda: compiled(*args))
     return out
@@ -83,6 +105,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bundle", default=".", help="gpu-bundle folder")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--no-gemm-autotune", action="store_true",
+                    help="skip torch.compile max-autotune on the GEMM (its "
+                         "Triton autotuning takes minutes)")
     a = ap.parse_args()
     bench = os.path.join(a.bundle, "bin", "tilec-graph-bench")
     tilec_json = os.path.join(a.bundle, "graph_bench_tilec.json")
@@ -95,25 +120,27 @@ def main():
     with open(tilec_json) as f:
         tilec = json.load(f)
     rows_out = []
-    print("\n%-16s %7s %9s %9s %9s %9s %9s %9s | %7s %7s %7s" % (
+    print("\n%-20s %7s %9s %9s %9s %9s %9s %9s | %7s %7s %7s" % (
         "graph", "rows", "fused", "unfused", "eager", "compile", "c-graphs",
-        "GB/s", "/unfus", "/eager", "/comp"))
+        "GB/s|TF/s", "/unfus", "/eager", "/comp"))
     for t in tilec:
         if "graph" not in t:
             continue
-        tt = torch_times(t["graph"], t["rows"])
+        tt = torch_times(t["graph"], t["rows"], not a.no_gemm_autotune)
         best = min(t["fused_us"], t["fused_replay_us"])
         row = dict(t, torch_eager_us=tt["eager"],
                    torch_compile_us=tt["max-autotune-no-cudagraphs"],
                    torch_compile_cudagraphs_us=tt["reduce-overhead"])
         rows_out.append(row)
-        print("%-16s %7d %9.2f %9.2f %9.2f %9.2f %9.2f %9.0f | %7.2f %7.2f %7.2f" % (
+        scale = 1e3 if t["graph"] == "example_linear_gelu" else 1
+        print("%-20s %7d %9.2f %9.2f %9.2f %9.2f %9.2f %9.0f | %7.2f %7.2f %7.2f" % (
             t["graph"], t["rows"], best, min(t["unfused_us"], t["unfused_replay_us"]),
             tt["eager"], tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"],
-            t["min_bytes"] / (best * 1e3),
+            t["min_bytes_or_flops"] / (best * 1e3) / scale,
             min(t["unfused_us"], t["unfused_replay_us"]) / best,
             tt["eager"] / best,
-            min(tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"]) / best))
+            min(v for v in (tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"])
+                if v == v) / best))
     print("(ratios: the other's time / tilec fused; above 1 is tilec faster)")
     if a.json:
         with open(a.json, "w") as f:

@@ -176,6 +176,60 @@ std::vector<uint32_t> runPrologue(const Env &env, const std::string &file,
   return sums;
 }
 
+/// examples/graphs/linear_gelu.mlir: Y = gelu(f16(X W^T + b)) at M x N x K
+/// (multiples of 16, as the kernel's facts require; N not a multiple of the
+/// 256-wide tile). Returns Y's bits; checks it against a float64 reference
+/// within 4 f16 ulps (the fp32 sums, the f16 rounding of the intermediate,
+/// libdevice's erf: each a fraction of that).
+std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
+                                    int64_t M, int64_t N, int64_t K,
+                                    const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  std::vector<uint16_t> x(size_t(M * K)), w(size_t(N * K)), b(static_cast<size_t>(N));
+  // Weights scaled so that the pre-activations are about 1.
+  for (uint16_t &v : x)
+    v = floatToHalf(rng.value() / 4);
+  for (uint16_t &v : w)
+    v = floatToHalf(rng.value() / float(4 * std::sqrt(double(K))) * 4);
+  for (uint16_t &v : b)
+    v = floatToHalf(rng.value() / 4);
+  DeviceBuffer dx(x.size() * 2), dw(w.size() * 2), db(b.size() * 2),
+      dy((size_t(M * N) + kGuard) * 2);
+  dx.upload(x);
+  dw.upload(w);
+  db.upload(b);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {M, K}),
+                     GraphArg::buffer(dw.get(), {N, K}),
+                     GraphArg::buffer(db.get(), {N}),
+                     GraphArg::buffer(dy.get(), {M, N})},
+                    nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(size_t(M * N) + kGuard);
+  for (size_t i = size_t(M * N); i < y.size(); ++i)
+    if (y[i] != 0xFFFF)
+      failCase(file + ": guard element " + std::to_string(i) + " was written");
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double z = halfToFloat(b[size_t(n)]);
+      for (int64_t k = 0; k < K; ++k)
+        z += double(halfToFloat(x[size_t(m * K + k)])) *
+             double(halfToFloat(w[size_t(n * K + k)]));
+      double h = halfToFloat(floatToHalf(float(z)));
+      double want = 0.5 * h * (1.0 + std::erf(h * 0.7071067811865476));
+      double found = halfToFloat(y[size_t(m * N + n)]);
+      double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) +
+                   std::ldexp(1.0, -20);
+      if (!(std::fabs(found - want) <= tol))
+        failCase(file + ": Y[" + std::to_string(m) + ", " +
+                 std::to_string(n) + "]: expected " + std::to_string(want) +
+                 ", found " + std::to_string(found));
+    }
+  y.resize(size_t(M * N));
+  return y;
+}
+
 /// 1000 replays of graph_maps as a CUDA Graph: new alpha and buffers each
 /// time (node updates), one change of shape (a second instantiation).
 void runReplay(const Env &env) {
@@ -289,6 +343,20 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                                     ", unfused " + describe(unfused[i]));
                      }});
   }
+  cases.push_back({"graph/example_linear_gelu_272x512x320", false, true,
+                   [](const Env &env) {
+                     std::string name = "graph/example_linear_gelu";
+                     std::vector<uint16_t> fused = runLinearGelu(
+                         env, "example_linear_gelu", 272, 512, 320, name);
+                     std::vector<uint16_t> unfused = runLinearGelu(
+                         env, "example_linear_gelu_unfused", 272, 512, 320,
+                         name);
+                     for (size_t i = 0; i < fused.size(); ++i)
+                       if (fused[i] != unfused[i])
+                         failCase("element " + std::to_string(i) +
+                                  ": fused 0x" + std::to_string(fused[i]) +
+                                  ", unfused 0x" + std::to_string(unfused[i]));
+                   }});
   cases.push_back({"graph/replay_1000", false, true, runReplay});
   cases.push_back({"graph/refusals", false, true, runRefusals});
 }

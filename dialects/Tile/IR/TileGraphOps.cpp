@@ -201,6 +201,12 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << name
            << "' to be a kernel (a public tile.func with a body)";
   ArrayRef<Type> params = kernel.getArgumentTypes();
+  // Launch maps (tensor maps the runtime encodes from the other arguments,
+  // tile.tma_source) come last and are not the caller's to pass.
+  while (!params.empty() &&
+         kernel.getArgAttr(params.size() - 1,
+                           TileDialect::getTMASourceAttrName()))
+    params = params.drop_back();
   for (unsigned i = 0, e = params.size(); i < e; ++i)
     if (kernel.getArgAttr(i, TileDialect::getTensorDescAttrName()) ||
         isa<TensorMapType>(params[i]))

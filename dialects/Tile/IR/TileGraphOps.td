@@ -113,9 +113,11 @@ def Tile_LaunchOp : Tile_Op<"launch", [
     grid of 1 to 3 `index` sizes (x, then y, z; missing ones are 1), with
     one operand per kernel argument: a buffer for a `!tile.ptr<T>`
     argument (its element type T; the kernel receives its base address),
-    a scalar of the argument's own type otherwise. Kernels whose arguments
-    include tensor descriptors or tensor maps cannot be launched from a
-    graph yet.
+    a scalar of the argument's own type otherwise. The launch maps
+    tile-pointer-loads-to-descriptors appends (`tile.tma_source`: tensor
+    maps the runtime encodes from the other arguments) take no operand.
+    Kernels whose arguments include host-side tensor descriptors or tensor
+    maps cannot be launched from a graph yet.
 
     What the launch reads and writes is the kernel's: a buffer whose
     pointer the kernel only loads through is read, one it stores or
