@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/runtime_c.h"
+#include "tilec/GraphProgram.h"
 #include "tilec/Runtime.h"
 
 #include "CHandles.h"
@@ -27,6 +28,9 @@ using namespace tilec;
 // (the JIT's C API makes them too).
 struct tilec_graph_s {
   Graph graph;
+};
+struct tilec_graph_program_s {
+  GraphProgram program;
 };
 
 static thread_local std::string lastError;
@@ -401,6 +405,87 @@ int tilec_graph_launch(tilec_graph graph, void *stream) {
 }
 
 void tilec_graph_destroy(tilec_graph graph) { delete graph; }
+
+int tilec_graph_program_load_ptx(tilec_context ctx, const char *ptx,
+                                 const char *name, tilec_graph_program *out) {
+  return guarded([&] {
+    if (!ctx || !ptx || !out)
+      return fail("tilec_graph_program_load_ptx: ctx, ptx and out must not "
+                  "be NULL");
+    *out = nullptr;
+    auto handle = std::make_unique<tilec_graph_program_s>();
+    if (Status s = GraphProgram::loadPTX(ctx->context, ptx, name ? name : "",
+                                         handle->program);
+        !s.ok())
+      return report(s);
+    *out = handle.release();
+    return kOk;
+  });
+}
+
+/// The C graph arguments as GraphArgs.
+static Status convertGraphArgs(const tilec_graph_arg *args, size_t nargs,
+                               const std::string &graph,
+                               std::vector<GraphArg> &out) {
+  out.clear();
+  for (size_t i = 0; i < nargs; ++i) {
+    const tilec_graph_arg &a = args[i];
+    if (a.arg.kind == TILEC_ARG_PTR) {
+      if (a.rank < 0 || a.rank > 16 || (a.rank && !a.shape))
+        return Status::error("graph '" + graph + "': argument " +
+                             std::to_string(i) + ": a buffer needs 0 to 16 "
+                             "sizes at a non-NULL shape, found rank " +
+                             std::to_string(a.rank));
+      out.push_back(GraphArg::buffer(CUdeviceptr(a.arg.value.u),
+                                     std::vector<int64_t>(
+                                         a.shape, a.shape + a.rank)));
+      continue;
+    }
+    Arg value = Arg::i32(0);
+    if (Status s = convertArg(a.arg, i, graph, value); !s.ok())
+      return s;
+    out.push_back(GraphArg::scalar(value));
+  }
+  return Status::success();
+}
+
+int tilec_graph_program_run(tilec_graph_program program,
+                            const tilec_graph_arg *args, size_t nargs,
+                            void *stream) {
+  return guarded([&] {
+    if (!program || (nargs && !args))
+      return fail("tilec_graph_program_run: program is NULL, or args is NULL "
+                  "but nargs is not 0");
+    std::vector<GraphArg> converted;
+    if (Status s = convertGraphArgs(args, nargs,
+                                    program->program.info().name, converted);
+        !s.ok())
+      return report(s);
+    return report(
+        program->program.run(converted, static_cast<CUstream>(stream)));
+  });
+}
+
+int tilec_graph_program_replay(tilec_graph_program program,
+                               const tilec_graph_arg *args, size_t nargs,
+                               void *stream) {
+  return guarded([&] {
+    if (!program || (nargs && !args))
+      return fail("tilec_graph_program_replay: program is NULL, or args is "
+                  "NULL but nargs is not 0");
+    std::vector<GraphArg> converted;
+    if (Status s = convertGraphArgs(args, nargs,
+                                    program->program.info().name, converted);
+        !s.ok())
+      return report(s);
+    return report(
+        program->program.replay(converted, static_cast<CUstream>(stream)));
+  });
+}
+
+void tilec_graph_program_destroy(tilec_graph_program program) {
+  delete program;
+}
 
 const char *tilec_kernel_name(tilec_kernel kernel) {
   return kernel ? kernel->kernel.name().c_str() : nullptr;

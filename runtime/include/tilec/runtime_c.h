@@ -141,6 +141,40 @@ int tilec_graph_launch(tilec_graph graph, void *stream);
 /** Releases the handle; the graph is destroyed with it. NULL ok. */
 void tilec_graph_destroy(tilec_graph graph);
 
+/** A compiled operator graph (a `tile.graph` tilec compiled: its
+ *  `// tilec.graph` line and kernels; C++ tilec::GraphProgram,
+ *  docs/runtime.md "Operator graphs"). */
+typedef struct tilec_graph_program_s *tilec_graph_program;
+
+/** One argument of a graph: a buffer (arg.kind TILEC_ARG_PTR, arg.value.u
+ *  its device address, `rank` sizes at `shape`, outermost first) or a
+ *  scalar (any other kind, as for a launch; rank and shape ignored). */
+typedef struct tilec_graph_arg {
+  tilec_arg arg;
+  int32_t rank;
+  int32_t pad; /**< ignored; set to 0 */
+  const int64_t *shape;
+} tilec_graph_arg;
+
+/** Loads NUL-terminated PTX that tilec wrote for a module with graphs and
+ *  takes its graph `name` (NULL or "": its only graph). */
+int tilec_graph_program_load_ptx(tilec_context ctx, const char *ptx,
+                                 const char *name, tilec_graph_program *out);
+/** Runs the graph on `stream`: checks the arguments and the graph's size
+ *  conditions, allocates its intermediate buffers (kept for later runs) and
+ *  launches its kernels. */
+int tilec_graph_program_run(tilec_graph_program program,
+                            const tilec_graph_arg *args, size_t nargs,
+                            void *stream);
+/** As tilec_graph_program_run, as one CUDA Graph (`stream` made with
+ *  cuStreamCreate): instantiated once per sequence of kernels and grids,
+ *  updated in place when only addresses and scalars change. */
+int tilec_graph_program_replay(tilec_graph_program program,
+                               const tilec_graph_arg *args, size_t nargs,
+                               void *stream);
+/** Releases the handle (its buffers and CUDA graphs with the last user). */
+void tilec_graph_program_destroy(tilec_graph_program program);
+
 /** Queries; on a NULL kernel they return -1 / NULL / 0. */
 const char *tilec_kernel_name(tilec_kernel kernel);
 int tilec_kernel_num_warps(tilec_kernel kernel);
