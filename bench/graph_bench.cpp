@@ -152,18 +152,18 @@ int main(int argc, char **argv) {
   Buffer ex(epiRows * 64 * 2), eb(64 * 2), ey(epiRows * 64 * 4);
   std::vector<Case> cases;
   for (int64_t rows : {int64_t(4096), mapsRows, int64_t(16383)})
-    cases.push_back(
-        {"graph_maps", std::to_string(rows) + "x256 f32",
-         double(rows) * 256 * 4 * 3 + 256 * 4 + double(rows) * 4,
-         [&](int64_t m) {
-           return std::vector<GraphArg>{
-               GraphArg::buffer(mx.ptr, {m, 256}),
-               GraphArg::buffer(mr.ptr, {m, 256}),
-               GraphArg::buffer(mg.ptr, {256}), GraphArg::buffer(ms.ptr, {m, 1}),
-               GraphArg::buffer(my.ptr, {m, 256}),
-               GraphArg::scalar(Arg::f32(0.5f))};
-         },
-         rows});
+    cases.push_back({"graph_maps", std::to_string(rows) + "x256 f32",
+                     double(rows) * 256 * 4 * 3 + 256 * 4 + double(rows) * 4,
+                     [&](int64_t m) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(mx.ptr, {m, 256}),
+                           GraphArg::buffer(mr.ptr, {m, 256}),
+                           GraphArg::buffer(mg.ptr, {256}),
+                           GraphArg::buffer(ms.ptr, {m, 1}),
+                           GraphArg::buffer(my.ptr, {m, 256}),
+                           GraphArg::scalar(Arg::f32(0.5f))};
+                     },
+                     rows});
   for (int64_t rows : {int64_t(16384), epiRows, int64_t(65535)})
     cases.push_back({"graph_epilogue", std::to_string(rows) + "x64 f16->f32",
                      double(rows) * 64 * (2 + 4) + 64 * 2,
@@ -180,8 +180,7 @@ int main(int argc, char **argv) {
   Buffer gx(gemmMax * gemmMax * 2), gw(gemmMax * gemmMax * 2), gb(gemmMax * 2),
       gy(gemmMax * gemmMax * 2);
   for (int64_t s : {int64_t(4096), int64_t(8192), int64_t(4000)})
-    cases.push_back({"example_linear_gelu",
-                     std::to_string(s) + "^3 fp16",
+    cases.push_back({"example_linear_gelu", std::to_string(s) + "^3 fp16",
                      2.0 * double(s) * double(s) * double(s), // flops
                      [&](int64_t m) {
                        return std::vector<GraphArg>{

@@ -5,15 +5,15 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Pipeline/Pipeline.h"
 
-#include "passes/Graph/GraphPasses.h"
-#include "passes/Passes.h"
-#include "passes/Target.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Transforms/Passes.h"
+#include "passes/Graph/GraphPasses.h"
+#include "passes/Passes.h"
+#include "passes/Target.h"
 
 using namespace mlir;
 
@@ -21,8 +21,7 @@ bool tilec::isSupportedArch(llvm::StringRef arch) {
   return isSupportedChip(arch);
 }
 
-void tilec::buildTilePipeline(OpPassManager &pm,
-                              const PipelineOptions &opts) {
+void tilec::buildTilePipeline(OpPassManager &pm, const PipelineOptions &opts) {
   pm.addPass(createInlinerPass());
   // The graph level: kernels are whole (their device functions inlined) so
   // that fusion sees every access.

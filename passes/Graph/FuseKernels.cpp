@@ -21,10 +21,10 @@
 #include "passes/Graph/KernelAccess.h"
 #include "passes/Graph/MapCodegen.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #define DEBUG_TYPE "tile-fuse-kernels"
@@ -82,8 +82,8 @@ private:
     SmallVector<Value> values; // per map input: its value inside the kernel
     SmallVector<Value> dims;   // per output dimension: an i64 size or null
   };
-  MapInputs addMapArguments(FuncOp kernel, MapOp map, Value skip,
-                            Value output, Operation *launchPoint,
+  MapInputs addMapArguments(FuncOp kernel, MapOp map, Value skip, Value output,
+                            Operation *launchPoint,
                             SmallVectorImpl<Value> &operands);
 
   /// The tile.func `launch` launches, or null (a lowered kernel).
@@ -144,7 +144,8 @@ LogicalResult GraphFuser::checkBetween(Operation *from, Operation *to,
       if (!conflict)
         continue;
       why = llvm::formatv("'{0}' at {1} {2} a buffer the fused op uses",
-                          op->getName().getStringRef(), describeLocation(op->getLoc()),
+                          op->getName().getStringRef(),
+                          describeLocation(op->getLoc()),
                           a.write ? "writes" : "reads");
       return failure();
     }
@@ -174,8 +175,8 @@ Value toI64(OpBuilder &b, Location loc, Value size) {
 }
 
 GraphFuser::MapInputs
-GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip,
-                            Value output, Operation *launchPoint,
+GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip, Value output,
+                            Operation *launchPoint,
                             SmallVectorImpl<Value> &operands) {
   MapInputs inputs;
   OpBuilder gb(launchPoint);
@@ -196,9 +197,9 @@ GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip,
         divisibility = a.getInt();
     if (!divisibility)
       return nullptr;
-    return b.getDictionaryAttr(b.getNamedAttr(
-        TileDialect::getDivisibilityAttrName(),
-        b.getI32IntegerAttr(divisibility)));
+    return b.getDictionaryAttr(
+        b.getNamedAttr(TileDialect::getDivisibilityAttrName(),
+                       b.getI32IntegerAttr(divisibility)));
   };
   DenseMap<Value, Value> seen;
   auto addBuffer = [&](Value buffer) {
@@ -206,8 +207,9 @@ GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip,
     if (it != seen.end())
       return it->second;
     auto type = cast<MemRefType>(buffer.getType());
-    Value arg = addArgument(PtrType::get(kernel.getContext(), type.getElementType()),
-                            bufferFacts(buffer));
+    Value arg =
+        addArgument(PtrType::get(kernel.getContext(), type.getElementType()),
+                    bufferFacts(buffer));
     operands.push_back(buffer);
     seen[buffer] = arg;
     return arg;
@@ -324,8 +326,8 @@ void eraseIfUnused(FuncOp kernel, FuncOp fused, SymbolTable &symbols) {
     (void)symbols.rename(fused, name);
 }
 
-LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer,
-                                    AllocOp t, std::string &why) {
+LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer, AllocOp t,
+                                    std::string &why) {
   Value buffer = t.getResult();
   if (!readsOneToOne(cast<MemRefType>(buffer.getType()),
                      consumer.getOutputType())) {
@@ -372,8 +374,7 @@ LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer,
     b.clone(op, mapping);
   Value intermediate = mapping.lookup(first.getTerminator()->getOperand(0));
   Block &second = consumer.getBody().front();
-  for (auto [arg, in] :
-       llvm::zip(second.getArguments(), consumer.getInputs()))
+  for (auto [arg, in] : llvm::zip(second.getArguments(), consumer.getInputs()))
     mapping.map(arg, in == buffer ? intermediate : argOf[in]);
   for (Operation &op : second)
     b.clone(op, mapping);
@@ -424,7 +425,8 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
     if (in != buffer && isa<MemRefType>(in.getType()))
       mapReads.push_back(in);
   for (BufferAccess a : getAccesses(producer))
-    if (a.buffer == output || (a.write && llvm::is_contained(mapReads, a.buffer))) {
+    if (a.buffer == output ||
+        (a.write && llvm::is_contained(mapReads, a.buffer))) {
       why = a.buffer == output ? "the launch also uses the map's output"
                                : "the launch writes an input of the map";
       return failure();
@@ -449,8 +451,9 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
   for (StoreOp store : stores.stores) {
     FailureOr<Value> off = offsets.getOffset(store.getPtr(), why);
     if (failed(off)) {
-      why = llvm::formatv("a store of kernel @{0} at {1}: {2}",
-                          kernel.getName(), describeLocation(store.getLoc()), why);
+      why =
+          llvm::formatv("a store of kernel @{0} at {1}: {2}", kernel.getName(),
+                        describeLocation(store.getLoc()), why);
       symbols.erase(fused);
       return failure();
     }
@@ -475,12 +478,11 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
       else
         args.push_back(value);
     }
-    Value result = emitMapBody(
-        b, loc, consumer, args,
-        dyn_cast<RankedTensorType>(store.getValue().getType()));
-    auto newStore =
-        StoreOp::create(b, loc, offsetPointer(b, loc, outputPtr, off), result,
-                        store.getMask());
+    Value result =
+        emitMapBody(b, loc, consumer, args,
+                    dyn_cast<RankedTensorType>(store.getValue().getType()));
+    auto newStore = StoreOp::create(
+        b, loc, offsetPointer(b, loc, outputPtr, off), result, store.getMask());
     for (NamedAttribute a : store->getDiscardableAttrs())
       newStore->setAttr(a.getName(), a.getValue());
     store.erase();
@@ -552,8 +554,8 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
   for (LoadOp load : loads.loads) {
     FailureOr<Value> off = offsets.getOffset(load.getPtr(), why);
     if (failed(off)) {
-      why = llvm::formatv("a load of kernel @{0} at {1}: {2}",
-                          kernel.getName(), describeLocation(load.getLoc()), why);
+      why = llvm::formatv("a load of kernel @{0} at {1}: {2}", kernel.getName(),
+                          describeLocation(load.getLoc()), why);
       symbols.erase(fused);
       return failure();
     }
@@ -580,7 +582,8 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
       // Masked-off elements read as `other`, or zero.
       Value other = load.getOther();
       if (!other)
-        other = arith::ConstantOp::create(b, loc, b.getZeroAttr(load.getType()));
+        other =
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(load.getType()));
       result = arith::SelectOp::create(b, loc, mask, result, other);
     }
     load.replaceAllUsesWith(result);
@@ -633,9 +636,8 @@ bool GraphFuser::tryFuse(AllocOp t) {
     return true;
   }
   // Nothing reads it: the maps writing it are dead.
-  if (readers.empty() && llvm::all_of(users, [](Operation *op) {
-        return isa<MapOp>(op);
-      })) {
+  if (readers.empty() &&
+      llvm::all_of(users, [](Operation *op) { return isa<MapOp>(op); })) {
     for (Operation *op : users) {
       // Its size contract still holds the graph's arguments to account.
       OpBuilder b(op);
@@ -648,9 +650,8 @@ bool GraphFuser::tryFuse(AllocOp t) {
   }
   // One writer, one later reader (a launch that also reads what it writes
   // is the writer; fuseEpilogue says why that does not fuse).
-  bool involvesMap = llvm::any_of(users, [](Operation *op) {
-    return isa<MapOp>(op);
-  });
+  bool involvesMap =
+      llvm::any_of(users, [](Operation *op) { return isa<MapOp>(op); });
   if (writers.size() != 1) {
     if (reportRefusals && involvesMap && writers.size() > 1)
       remark(writers.back(), llvm::formatv("not fused: {0} ops write the "
@@ -727,8 +728,7 @@ struct TileFuseKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    for (GraphOp graph :
-         llvm::to_vector(module.getBody()->getOps<GraphOp>()))
+    for (GraphOp graph : llvm::to_vector(module.getBody()->getOps<GraphOp>()))
       GraphFuser(graph, symbols, remarks).run();
   }
 };

@@ -28,8 +28,7 @@ DimSize tilec::getDimSize(Value buffer, int64_t d) {
   return {ShapedType::kDynamic, buffer, d};
 }
 
-Value tilec::getDimValue(OpBuilder &b, Location loc, Value buffer,
-                         int64_t d) {
+Value tilec::getDimValue(OpBuilder &b, Location loc, Value buffer, int64_t d) {
   DimSize s = getDimSize(buffer, d);
   if (s.value && s.index < 0)
     return s.value;
@@ -82,9 +81,9 @@ void tilec::emitMapChecks(OpBuilder &b, MapOp map, Value only) {
         continue;
       if (getDimSize(in, d) == getDimSize(out, o))
         continue;
-      Value same = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, getDimValue(b, loc, in, d),
-          getDimValue(b, loc, out, o));
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         getDimValue(b, loc, in, d),
+                                         getDimValue(b, loc, out, o));
       // Buffers by what the user knows them as (map inputs get renumbered
       // when maps merge).
       auto describeBuffer = [](Value v) -> std::string {

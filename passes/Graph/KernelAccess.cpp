@@ -17,8 +17,7 @@
 using namespace mlir;
 using namespace tilec;
 
-PointerArgAccess tilec::analyzePointerArg(tile::FuncOp kernel,
-                                          unsigned index) {
+PointerArgAccess tilec::analyzePointerArg(tile::FuncOp kernel, unsigned index) {
   PointerArgAccess access;
   SmallVector<Value> work{kernel.getArgument(index)};
   DenseSet<Value> seen(work.begin(), work.end());
@@ -61,9 +60,7 @@ PointerArgAccess tilec::analyzePointerArg(tile::FuncOp kernel,
             push(loop.getRegionIterArgs()[i]);
             push(loop->getResult(i));
           })
-          .Case([&](scf::WhileOp loop) {
-            push(loop.getBeforeArguments()[n]);
-          })
+          .Case([&](scf::WhileOp loop) { push(loop.getBeforeArguments()[n]); })
           .Case([&](scf::ConditionOp cond) {
             auto loop = cast<scf::WhileOp>(cond->getParentOp());
             if (n == 0)
@@ -118,8 +115,8 @@ FailureOr<Value> PointerOffsets::compute(Value ptr, std::string &why) {
     OperationState state(loc, def->getName());
     state.addOperands(*off);
     state.addAttributes(def->getAttrs());
-    state.addTypes(RankedTensorType::get(ptrType.getShape(), elem,
-                                         ptrType.getEncoding()));
+    state.addTypes(
+        RankedTensorType::get(ptrType.getShape(), elem, ptrType.getEncoding()));
     return b.create(state)->getResult(0);
   };
   FailureOr<Value> result =
@@ -129,11 +126,11 @@ FailureOr<Value> PointerOffsets::compute(Value ptr, std::string &why) {
             if (failed(off) || !*off)
               return off;
             auto t = cast<RankedTensorType>(ptr.getType());
-            return tile::SplatOp::create(
-                       b, loc,
-                       RankedTensorType::get(t.getShape(), off->getType(),
-                                             t.getEncoding()),
-                       *off)
+            return tile::SplatOp::create(b, loc,
+                                         RankedTensorType::get(t.getShape(),
+                                                               off->getType(),
+                                                               t.getEncoding()),
+                                         *off)
                 .getResult();
           })
           .Case<tile::BroadcastOp, tile::ExpandDimsOp, tile::ReshapeOp,
@@ -183,7 +180,8 @@ FailureOr<Value> PointerOffsets::getOffset(Value ptr, std::string &why) {
   if (auto t = dyn_cast<RankedTensorType>(ptr.getType())) {
     auto type = t.clone(b.getI32Type());
     return arith::ConstantOp::create(
-               b, loc, type, DenseElementsAttr::get(type, b.getI32IntegerAttr(0)))
+               b, loc, type,
+               DenseElementsAttr::get(type, b.getI32IntegerAttr(0)))
         .getResult();
   }
   return arith::ConstantIntOp::create(b, loc, 0, 32).getResult();

@@ -38,9 +38,8 @@ Value tilec::emitMapBody(OpBuilder &b, Location loc, tile::MapOp map,
     SmallVector<Value> operands;
     for (Value v : op.getOperands())
       operands.push_back(mapping.lookup(v));
-    bool tiled = llvm::any_of(operands, [](Value v) {
-      return isa<RankedTensorType>(v.getType());
-    });
+    bool tiled = llvm::any_of(
+        operands, [](Value v) { return isa<RankedTensorType>(v.getType()); });
     if (tiled)
       for (Value &v : operands)
         v = splatTo(v);
@@ -113,10 +112,9 @@ Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
   SmallVector<KeptRun> runs = getKeptRuns(input, output);
   unsigned rank = output.getRank();
   // Work in off's type when every size needed is static, else in i64.
-  bool dynamic = llvm::any_of(getNeededOutputDims(input, output),
-                              [&](unsigned d) {
-                                return output.isDynamicDim(d);
-                              });
+  bool dynamic =
+      llvm::any_of(getNeededOutputDims(input, output),
+                   [&](unsigned d) { return output.isDynamicDim(d); });
   auto tileType = dyn_cast<RankedTensorType>(off.getType());
   Type elem = getElementTypeOrSelf(off.getType());
   // Products of static sizes past 2^31 need 64 bits too.
@@ -138,17 +136,17 @@ Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
         continue;
       }
       Value size = dims[d];
-      dynamicPart = dynamicPart
-                        ? arith::MulIOp::create(b, loc, dynamicPart, size)
-                              .getResult()
-                        : size;
+      dynamicPart =
+          dynamicPart
+              ? arith::MulIOp::create(b, loc, dynamicPart, size).getResult()
+              : size;
     }
     Value c = arith::ConstantIntOp::create(b, loc, elem, constant);
     if (!dynamicPart)
       return c;
-    return constant == 1 ? dynamicPart
-                         : arith::MulIOp::create(b, loc, dynamicPart, c)
-                               .getResult();
+    return constant == 1
+               ? dynamicPart
+               : arith::MulIOp::create(b, loc, dynamicPart, c).getResult();
   };
   auto splat = [&](Value scalar) -> Value {
     if (!tileType)
@@ -175,9 +173,9 @@ Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
     for (KeptRun later : runs)
       if (later.first > run.last) {
         Value p = product(later.first, later.last + 1);
-        stride = isOne(stride) ? p
-                               : arith::MulIOp::create(b, loc, stride, p)
-                                     .getResult();
+        stride = isOne(stride)
+                     ? p
+                     : arith::MulIOp::create(b, loc, stride, p).getResult();
       }
     if (!isOne(stride))
       idx = arith::MulIOp::create(b, loc, idx, splat(stride));
@@ -188,8 +186,7 @@ Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
   return sum;
 }
 
-Value tilec::offsetPointer(OpBuilder &b, Location loc, Value base,
-                           Value off) {
+Value tilec::offsetPointer(OpBuilder &b, Location loc, Value base, Value off) {
   Value ptr = base;
   if (auto t = dyn_cast<RankedTensorType>(off.getType()))
     ptr = tile::SplatOp::create(b, loc, t.clone(base.getType()), base);

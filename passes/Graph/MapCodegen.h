@@ -19,9 +19,8 @@ namespace tilec {
 /// the type `like` has, with their own element types, or scalars, which
 /// are splat where an op mixes them with tiles). Returns a tile shaped as
 /// `like` (a null `like`: a scalar, for scalar arguments).
-mlir::Value emitMapBody(mlir::OpBuilder &b, mlir::Location loc,
-                        tile::MapOp map, mlir::ValueRange args,
-                        mlir::RankedTensorType like);
+mlir::Value emitMapBody(mlir::OpBuilder &b, mlir::Location loc, tile::MapOp map,
+                        mlir::ValueRange args, mlir::RankedTensorType like);
 
 /// The output dimensions whose sizes the offset of `input` needs
 /// (`getInputOffset`); the caller supplies the dynamic ones among them.

@@ -73,25 +73,25 @@ struct TileOutlineMapsPass
         continue;
       }
       Value size = memref::DimOp::create(gb, loc, map.getOutput(), d);
-      dynamicSize = dynamicSize ? arith::MulIOp::create(gb, loc, dynamicSize,
-                                                        size)
-                                      .getResult()
-                                : size;
+      dynamicSize =
+          dynamicSize
+              ? arith::MulIOp::create(gb, loc, dynamicSize, size).getResult()
+              : size;
     }
     Value numel = arith::ConstantIndexOp::create(gb, loc, staticSize);
     if (dynamicSize)
-      numel = staticSize == 1
-                  ? dynamicSize
-                  : arith::MulIOp::create(gb, loc, dynamicSize, numel)
-                        .getResult();
+      numel =
+          staticSize == 1
+              ? dynamicSize
+              : arith::MulIOp::create(gb, loc, dynamicSize, numel).getResult();
     bool narrow = !dynamicSize && staticSize < (int64_t(1) << 31);
     Type offType = narrow ? b.getI32Type() : b.getI64Type();
     int64_t block = blockSize;
     if (!dynamicSize)
       block = std::min<int64_t>(
-          block, std::max<int64_t>(32 * numWarps,
-                                   llvm::PowerOf2Ceil(std::max<int64_t>(
-                                       staticSize, 1))));
+          block, std::max<int64_t>(
+                     32 * numWarps,
+                     llvm::PowerOf2Ceil(std::max<int64_t>(staticSize, 1))));
 
     // The kernel's arguments: the output, the buffer inputs (each once),
     // the scalar inputs, the flat size when dynamic, the dynamic output
@@ -182,14 +182,13 @@ struct TileOutlineMapsPass
         kb, loc, start, arith::ConstantIntOp::create(kb, loc, offType, block));
     Value off = arith::AddIOp::create(
         kb, loc, SplatOp::create(kb, loc, tileOf(offType), start), offs);
-    Value limit = dynamicSize
-                      ? Value(body->getArgument(numelArg))
-                      : arith::ConstantIntOp::create(kb, loc, offType,
-                                                     staticSize)
-                            .getResult();
-    Value mask = arith::CmpIOp::create(
-        kb, loc, arith::CmpIPredicate::slt, off,
-        SplatOp::create(kb, loc, tileOf(offType), limit));
+    Value limit =
+        dynamicSize ? Value(body->getArgument(numelArg))
+                    : arith::ConstantIntOp::create(kb, loc, offType, staticSize)
+                          .getResult();
+    Value mask =
+        arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::slt, off,
+                              SplatOp::create(kb, loc, tileOf(offType), limit));
     SmallVector<Value> dims(out.getRank());
     for (int64_t d = 0; d < out.getRank(); ++d)
       if (dimArg[d] >= 0)
@@ -202,11 +201,10 @@ struct TileOutlineMapsPass
       else
         args.push_back(arg);
     }
-    Value result = emitMapBody(kb, loc, map, args,
-                               tileOf(out.getElementType()));
-    StoreOp::create(kb, loc,
-                    offsetPointer(kb, loc, body->getArgument(0), off), result,
-                    mask);
+    Value result =
+        emitMapBody(kb, loc, map, args, tileOf(out.getElementType()));
+    StoreOp::create(kb, loc, offsetPointer(kb, loc, body->getArgument(0), off),
+                    result, mask);
     ReturnOp::create(kb, loc);
 
     // The launch: ceil(numel / block) programs, after the checks of the

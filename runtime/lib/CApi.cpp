@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/runtime_c.h"
 #include "tilec/GraphProgram.h"
 #include "tilec/Runtime.h"
+#include "tilec/runtime_c.h"
 
 #include "CHandles.h"
 
@@ -433,12 +433,13 @@ static Status convertGraphArgs(const tilec_graph_arg *args, size_t nargs,
     if (a.arg.kind == TILEC_ARG_PTR) {
       if (a.rank < 0 || a.rank > 16 || (a.rank && !a.shape))
         return Status::error("graph '" + graph + "': argument " +
-                             std::to_string(i) + ": a buffer needs 0 to 16 "
+                             std::to_string(i) +
+                             ": a buffer needs 0 to 16 "
                              "sizes at a non-NULL shape, found rank " +
                              std::to_string(a.rank));
-      out.push_back(GraphArg::buffer(CUdeviceptr(a.arg.value.u),
-                                     std::vector<int64_t>(
-                                         a.shape, a.shape + a.rank)));
+      out.push_back(
+          GraphArg::buffer(CUdeviceptr(a.arg.value.u),
+                           std::vector<int64_t>(a.shape, a.shape + a.rank)));
       continue;
     }
     Arg value = Arg::i32(0);
@@ -457,8 +458,8 @@ int tilec_graph_program_run(tilec_graph_program program,
       return fail("tilec_graph_program_run: program is NULL, or args is NULL "
                   "but nargs is not 0");
     std::vector<GraphArg> converted;
-    if (Status s = convertGraphArgs(args, nargs,
-                                    program->program.info().name, converted);
+    if (Status s = convertGraphArgs(args, nargs, program->program.info().name,
+                                    converted);
         !s.ok())
       return report(s);
     return report(
@@ -474,8 +475,8 @@ int tilec_graph_program_replay(tilec_graph_program program,
       return fail("tilec_graph_program_replay: program is NULL, or args is "
                   "NULL but nargs is not 0");
     std::vector<GraphArg> converted;
-    if (Status s = convertGraphArgs(args, nargs,
-                                    program->program.info().name, converted);
+    if (Status s = convertGraphArgs(args, nargs, program->program.info().name,
+                                    converted);
         !s.ok())
       return report(s);
     return report(

@@ -26,23 +26,38 @@ struct OpName {
 };
 
 constexpr OpName kOpNames[] = {
-    {GraphInfo::Op::Dim, "dim"},        {GraphInfo::Op::Add, "add"},
-    {GraphInfo::Op::Sub, "sub"},        {GraphInfo::Op::Mul, "mul"},
-    {GraphInfo::Op::DivS, "divs"},      {GraphInfo::Op::DivU, "divu"},
-    {GraphInfo::Op::RemS, "rems"},      {GraphInfo::Op::RemU, "remu"},
+    {GraphInfo::Op::Dim, "dim"},
+    {GraphInfo::Op::Add, "add"},
+    {GraphInfo::Op::Sub, "sub"},
+    {GraphInfo::Op::Mul, "mul"},
+    {GraphInfo::Op::DivS, "divs"},
+    {GraphInfo::Op::DivU, "divu"},
+    {GraphInfo::Op::RemS, "rems"},
+    {GraphInfo::Op::RemU, "remu"},
     {GraphInfo::Op::CeilDivS, "ceildivs"},
     {GraphInfo::Op::CeilDivU, "ceildivu"},
-    {GraphInfo::Op::MinS, "mins"},      {GraphInfo::Op::MaxS, "maxs"},
-    {GraphInfo::Op::MinU, "minu"},      {GraphInfo::Op::MaxU, "maxu"},
-    {GraphInfo::Op::And, "and"},        {GraphInfo::Op::Or, "or"},
-    {GraphInfo::Op::Xor, "xor"},        {GraphInfo::Op::CmpEq, "eq"},
-    {GraphInfo::Op::CmpNe, "ne"},       {GraphInfo::Op::CmpSlt, "slt"},
-    {GraphInfo::Op::CmpSle, "sle"},     {GraphInfo::Op::CmpSgt, "sgt"},
-    {GraphInfo::Op::CmpSge, "sge"},     {GraphInfo::Op::CmpUlt, "ult"},
-    {GraphInfo::Op::CmpUle, "ule"},     {GraphInfo::Op::CmpUgt, "ugt"},
-    {GraphInfo::Op::CmpUge, "uge"},     {GraphInfo::Op::Select, "select"},
-    {GraphInfo::Op::Cast, "cast"},      {GraphInfo::Op::Alloc, "alloc"},
-    {GraphInfo::Op::Check, "check"},    {GraphInfo::Op::Launch, "launch"},
+    {GraphInfo::Op::MinS, "mins"},
+    {GraphInfo::Op::MaxS, "maxs"},
+    {GraphInfo::Op::MinU, "minu"},
+    {GraphInfo::Op::MaxU, "maxu"},
+    {GraphInfo::Op::And, "and"},
+    {GraphInfo::Op::Or, "or"},
+    {GraphInfo::Op::Xor, "xor"},
+    {GraphInfo::Op::CmpEq, "eq"},
+    {GraphInfo::Op::CmpNe, "ne"},
+    {GraphInfo::Op::CmpSlt, "slt"},
+    {GraphInfo::Op::CmpSle, "sle"},
+    {GraphInfo::Op::CmpSgt, "sgt"},
+    {GraphInfo::Op::CmpSge, "sge"},
+    {GraphInfo::Op::CmpUlt, "ult"},
+    {GraphInfo::Op::CmpUle, "ule"},
+    {GraphInfo::Op::CmpUgt, "ugt"},
+    {GraphInfo::Op::CmpUge, "uge"},
+    {GraphInfo::Op::Select, "select"},
+    {GraphInfo::Op::Cast, "cast"},
+    {GraphInfo::Op::Alloc, "alloc"},
+    {GraphInfo::Op::Check, "check"},
+    {GraphInfo::Op::Launch, "launch"},
 };
 
 const char *opName(GraphInfo::Op::Kind kind) {
@@ -329,8 +344,8 @@ private:
       GraphInfo::Op op;
       if (Status s = parseOp(head, args, out, op); !s.ok())
         return fail("op " + std::to_string(out.ops.size()) + " ('" +
-                    std::string(text.substr(pos, i - pos)) + "'): " +
-                    s.message());
+                    std::string(text.substr(pos, i - pos)) +
+                    "'): " + s.message());
       out.ops.push_back(std::move(op));
       pos = i;
       if (pos < text.size()) {
@@ -369,8 +384,9 @@ private:
                  const GraphInfo &info, GraphInfo::Op &op) {
     size_t dot = head.find('.');
     std::string_view name = head.substr(0, dot);
-    std::string_view suffix =
-        dot == std::string_view::npos ? std::string_view() : head.substr(dot + 1);
+    std::string_view suffix = dot == std::string_view::npos
+                                  ? std::string_view()
+                                  : head.substr(dot + 1);
     bool known = false;
     for (const OpName &n : kOpNames)
       if (name == n.name) {
@@ -380,8 +396,8 @@ private:
     if (!known)
       return Status::error("unknown op '" + std::string(name) + "'");
     using K = GraphInfo::Op;
-    bool widthed = isBinary(op.kind) || op.kind == K::Select ||
-                   op.kind == K::Cast;
+    bool widthed =
+        isBinary(op.kind) || op.kind == K::Select || op.kind == K::Cast;
     if (widthed) {
       int64_t w = 0;
       if (!parseInt(suffix, w) ||
@@ -413,8 +429,8 @@ private:
       op.operands.push_back(o);
     }
     size_t n = op.operands.size();
-    size_t expected = op.kind == K::Dim || isBinary(op.kind) ? 2
-                      : op.kind == K::Select                 ? 3
+    size_t expected = op.kind == K::Dim || isBinary(op.kind)      ? 2
+                      : op.kind == K::Select                      ? 3
                       : op.kind == K::Cast || op.kind == K::Check ? 1
                                                                   : n;
     if (n != expected)
@@ -516,20 +532,47 @@ static int64_t scalarValue(const Arg &a, ScalarType type) {
 /// The ArgKind of a scalar of `type`.
 static bool argKindOf(ScalarType type, ArgKind &out) {
   switch (type) {
-  case ScalarType::I1: out = ArgKind::I1; return true;
-  case ScalarType::I8: out = ArgKind::I8; return true;
-  case ScalarType::I16: out = ArgKind::I16; return true;
-  case ScalarType::I32: out = ArgKind::I32; return true;
-  case ScalarType::I64: out = ArgKind::I64; return true;
-  case ScalarType::U8: out = ArgKind::U8; return true;
-  case ScalarType::U16: out = ArgKind::U16; return true;
-  case ScalarType::U32: out = ArgKind::U32; return true;
-  case ScalarType::U64: out = ArgKind::U64; return true;
-  case ScalarType::FP16: out = ArgKind::F16; return true;
-  case ScalarType::BF16: out = ArgKind::BF16; return true;
-  case ScalarType::FP32: out = ArgKind::F32; return true;
-  case ScalarType::FP64: out = ArgKind::F64; return true;
-  default: return false;
+  case ScalarType::I1:
+    out = ArgKind::I1;
+    return true;
+  case ScalarType::I8:
+    out = ArgKind::I8;
+    return true;
+  case ScalarType::I16:
+    out = ArgKind::I16;
+    return true;
+  case ScalarType::I32:
+    out = ArgKind::I32;
+    return true;
+  case ScalarType::I64:
+    out = ArgKind::I64;
+    return true;
+  case ScalarType::U8:
+    out = ArgKind::U8;
+    return true;
+  case ScalarType::U16:
+    out = ArgKind::U16;
+    return true;
+  case ScalarType::U32:
+    out = ArgKind::U32;
+    return true;
+  case ScalarType::U64:
+    out = ArgKind::U64;
+    return true;
+  case ScalarType::FP16:
+    out = ArgKind::F16;
+    return true;
+  case ScalarType::BF16:
+    out = ArgKind::BF16;
+    return true;
+  case ScalarType::FP32:
+    out = ArgKind::F32;
+    return true;
+  case ScalarType::FP64:
+    out = ArgKind::F64;
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -552,17 +595,28 @@ static bool scalarTypeOf(ArgKind kind, ScalarType &out) {
 /// An Arg of `type` with the value `v` (integers) or bits `v` (floats).
 static Arg makeArg(ScalarType type, int64_t v) {
   switch (type) {
-  case ScalarType::I1: return Arg::i1(v != 0);
-  case ScalarType::I8: return Arg::i8(int8_t(v));
-  case ScalarType::I16: return Arg::i16(int16_t(v));
-  case ScalarType::I32: return Arg::i32(int32_t(v));
-  case ScalarType::I64: return Arg::i64(v);
-  case ScalarType::U8: return Arg::u8(uint8_t(v));
-  case ScalarType::U16: return Arg::u16(uint16_t(v));
-  case ScalarType::U32: return Arg::u32(uint32_t(v));
-  case ScalarType::U64: return Arg::u64(uint64_t(v));
-  case ScalarType::FP16: return Arg::f16bits(uint16_t(v));
-  case ScalarType::BF16: return Arg::bf16bits(uint16_t(v));
+  case ScalarType::I1:
+    return Arg::i1(v != 0);
+  case ScalarType::I8:
+    return Arg::i8(int8_t(v));
+  case ScalarType::I16:
+    return Arg::i16(int16_t(v));
+  case ScalarType::I32:
+    return Arg::i32(int32_t(v));
+  case ScalarType::I64:
+    return Arg::i64(v);
+  case ScalarType::U8:
+    return Arg::u8(uint8_t(v));
+  case ScalarType::U16:
+    return Arg::u16(uint16_t(v));
+  case ScalarType::U32:
+    return Arg::u32(uint32_t(v));
+  case ScalarType::U64:
+    return Arg::u64(uint64_t(v));
+  case ScalarType::FP16:
+    return Arg::f16bits(uint16_t(v));
+  case ScalarType::BF16:
+    return Arg::bf16bits(uint16_t(v));
   case ScalarType::FP32: {
     float f;
     uint32_t b = uint32_t(v);
@@ -575,7 +629,8 @@ static Arg makeArg(ScalarType type, int64_t v) {
     std::memcpy(&d, &b, 8);
     return Arg::f64(d);
   }
-  default: return Arg::i64(v);
+  default:
+    return Arg::i64(v);
   }
 }
 
@@ -603,11 +658,12 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
       // exact format.
       ArgKind kind;
       ScalarType given;
-      bool matches = argKindOf(p.type, kind) &&
-                     (a.value.kind() == kind ||
-                      (isInteger(p.type) && scalarTypeOf(a.value.kind(), given) &&
-                       isInteger(given) &&
-                       integerBitWidth(given) == integerBitWidth(p.type)));
+      bool matches =
+          argKindOf(p.type, kind) &&
+          (a.value.kind() == kind ||
+           (isInteger(p.type) && scalarTypeOf(a.value.kind(), given) &&
+            isInteger(given) &&
+            integerBitWidth(given) == integerBitWidth(p.type)));
       if (!matches)
         return Status::error(arg + ": expected " + toString(p.type) +
                              ", found " + toString(a.value.kind()));
@@ -642,8 +698,9 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
       return Status::error(arg + ": a null address for " +
                            std::to_string(elements) + " elements");
     if (p.divisibility && a.ptr % p.divisibility)
-      return Status::error(arg + ": expected an address that is a multiple "
-                                 "of " +
+      return Status::error(arg +
+                           ": expected an address that is a multiple "
+                           "of " +
                            std::to_string(p.divisibility) + " bytes");
   }
   // No two buffers overlap.
@@ -684,8 +741,8 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
   using K = GraphInfo::Op;
   for (size_t i = 0; i < numOps; ++i) {
     const GraphInfo::Op &op = info.ops[i];
-    std::string step = what + ": step " + std::to_string(i) + " (" +
-                       opName(op.kind) + ")";
+    std::string step =
+        what + ": step " + std::to_string(i) + " (" + opName(op.kind) + ")";
     unsigned w = op.width;
     auto s = [&](size_t k) { return wrapSigned(valueOf(op.operands[k]), w); };
     auto u = [&](size_t k) { return asUnsigned(valueOf(op.operands[k]), w); };
@@ -694,18 +751,26 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
     case K::Dim: {
       const GraphInfo::Operand &b = op.operands[0];
       int64_t d = op.operands[1].index;
-      const std::vector<int64_t> &shape =
-          b.kind == GraphInfo::Operand::Param ? args[b.index].shape
+      const std::vector<int64_t> &shape = b.kind == GraphInfo::Operand::Param
+                                              ? args[b.index].shape
                                               : allocShapes[b.index];
       if (d < 0 || size_t(d) >= shape.size())
         return Status::error(step + ": no dimension " + std::to_string(d));
       r = shape[d];
       break;
     }
-    case K::Add: r = int64_t(uint64_t(s(0)) + uint64_t(s(1))); break;
-    case K::Sub: r = int64_t(uint64_t(s(0)) - uint64_t(s(1))); break;
-    case K::Mul: r = int64_t(uint64_t(s(0)) * uint64_t(s(1))); break;
-    case K::DivS: case K::RemS: case K::CeilDivS: {
+    case K::Add:
+      r = int64_t(uint64_t(s(0)) + uint64_t(s(1)));
+      break;
+    case K::Sub:
+      r = int64_t(uint64_t(s(0)) - uint64_t(s(1)));
+      break;
+    case K::Mul:
+      r = int64_t(uint64_t(s(0)) * uint64_t(s(1)));
+      break;
+    case K::DivS:
+    case K::RemS:
+    case K::CeilDivS: {
       int64_t a = s(0), b = s(1);
       if (b == 0)
         return Status::error(step + ": division by zero");
@@ -719,7 +784,9 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
         r = a / b + ((a % b != 0) && ((a < 0) == (b < 0)) ? 1 : 0);
       break;
     }
-    case K::DivU: case K::RemU: case K::CeilDivU: {
+    case K::DivU:
+    case K::RemU:
+    case K::CeilDivU: {
       uint64_t a = u(0), b = u(1);
       if (b == 0)
         return Status::error(step + ": division by zero");
@@ -728,23 +795,57 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
                                        : a / b + (a % b != 0));
       break;
     }
-    case K::MinS: r = std::min(s(0), s(1)); break;
-    case K::MaxS: r = std::max(s(0), s(1)); break;
-    case K::MinU: r = int64_t(std::min(u(0), u(1))); break;
-    case K::MaxU: r = int64_t(std::max(u(0), u(1))); break;
-    case K::And: r = s(0) & s(1); break;
-    case K::Or: r = s(0) | s(1); break;
-    case K::Xor: r = s(0) ^ s(1); break;
-    case K::CmpEq: r = s(0) == s(1); break;
-    case K::CmpNe: r = s(0) != s(1); break;
-    case K::CmpSlt: r = s(0) < s(1); break;
-    case K::CmpSle: r = s(0) <= s(1); break;
-    case K::CmpSgt: r = s(0) > s(1); break;
-    case K::CmpSge: r = s(0) >= s(1); break;
-    case K::CmpUlt: r = u(0) < u(1); break;
-    case K::CmpUle: r = u(0) <= u(1); break;
-    case K::CmpUgt: r = u(0) > u(1); break;
-    case K::CmpUge: r = u(0) >= u(1); break;
+    case K::MinS:
+      r = std::min(s(0), s(1));
+      break;
+    case K::MaxS:
+      r = std::max(s(0), s(1));
+      break;
+    case K::MinU:
+      r = int64_t(std::min(u(0), u(1)));
+      break;
+    case K::MaxU:
+      r = int64_t(std::max(u(0), u(1)));
+      break;
+    case K::And:
+      r = s(0) & s(1);
+      break;
+    case K::Or:
+      r = s(0) | s(1);
+      break;
+    case K::Xor:
+      r = s(0) ^ s(1);
+      break;
+    case K::CmpEq:
+      r = s(0) == s(1);
+      break;
+    case K::CmpNe:
+      r = s(0) != s(1);
+      break;
+    case K::CmpSlt:
+      r = s(0) < s(1);
+      break;
+    case K::CmpSle:
+      r = s(0) <= s(1);
+      break;
+    case K::CmpSgt:
+      r = s(0) > s(1);
+      break;
+    case K::CmpSge:
+      r = s(0) >= s(1);
+      break;
+    case K::CmpUlt:
+      r = u(0) < u(1);
+      break;
+    case K::CmpUle:
+      r = u(0) <= u(1);
+      break;
+    case K::CmpUgt:
+      r = u(0) > u(1);
+      break;
+    case K::CmpUge:
+      r = u(0) >= u(1);
+      break;
     case K::Select:
       r = valueOf(op.operands[0]) & 1 ? s(1) : s(2);
       break;
@@ -752,8 +853,7 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
       int64_t v = valueOf(op.operands[0]);
       if (wrapSigned(v, w) != v)
         return Status::error(step + ": " + std::to_string(v) +
-                             " does not fit in " + std::to_string(w) +
-                             " bits");
+                             " does not fit in " + std::to_string(w) + " bits");
       r = v;
       break;
     }
@@ -791,7 +891,8 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
           empty = true;
           continue;
         }
-        if (dims[d] < 0 || dims[d] > int64_t(std::numeric_limits<unsigned>::max()))
+        if (dims[d] < 0 ||
+            dims[d] > int64_t(std::numeric_limits<unsigned>::max()))
           return Status::error(step + ": kernel '" + k.name + "': grid size " +
                                std::to_string(dims[d]) + " of dimension " +
                                "xyz"[d] + " is out of range");
@@ -835,7 +936,8 @@ Status planGraph(const GraphInfo &info, const std::vector<KernelInfo> &kernels,
     }
     // Comparisons give 0 or 1; the rest wrap to their width.
     if (op.kind != K::Alloc && op.kind != K::Check && op.kind != K::Launch)
-      values[i] = isCompare(op.kind) || op.kind == K::Dim ? r : wrapSigned(r, w);
+      values[i] =
+          isCompare(op.kind) || op.kind == K::Dim ? r : wrapSigned(r, w);
   }
   return Status::success();
 }

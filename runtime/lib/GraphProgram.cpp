@@ -70,8 +70,9 @@ Status GraphProgram::create(std::shared_ptr<Context> context,
     if (!context)
       return Status::error("graph '" + info.name + "': no context");
     if (!module.isLoaded())
-      return Status::error("graph '" + info.name + "': the module is not "
-                                                   "loaded");
+      return Status::error("graph '" + info.name +
+                           "': the module is not "
+                           "loaded");
     auto state = std::make_shared<GraphProgramState>();
     state->context = std::move(context);
     state->module = module;
@@ -116,13 +117,11 @@ Status GraphProgram::loadPTX(std::shared_ptr<Context> context,
         chosen = &g;
       }
     if (!chosen)
-      return Status::error(name.empty()
-                               ? std::string("the PTX has no tilec.graph line")
-                               : "the PTX has no graph '" + std::string(name) +
-                                     "'");
+      return Status::error(
+          name.empty() ? std::string("the PTX has no tilec.graph line")
+                       : "the PTX has no graph '" + std::string(name) + "'");
     Module module;
-    if (Status s = Module::loadPTX(context, ptx, module, chosen->name);
-        !s.ok())
+    if (Status s = Module::loadPTX(context, ptx, module, chosen->name); !s.ok())
       return s;
     GraphProgram program;
     if (Status s = create(context, module, *chosen, program); !s.ok())
@@ -149,9 +148,9 @@ Status GraphProgram::plan(const GraphArg *args, size_t numArgs,
   return detail::guarded([&]() -> Status {
     if (!state)
       return Status::error("plan of an empty GraphProgram");
-    return detail::planGraph(state->info, state->kernelInfos,
-                             state->kernelOfOp, args, numArgs, intermediates,
-                             allocBytes, launches);
+    return detail::planGraph(state->info, state->kernelInfos, state->kernelOfOp,
+                             args, numArgs, intermediates, allocBytes,
+                             launches);
   });
 }
 
@@ -164,14 +163,13 @@ static Status prepare(GraphProgramState &st, const GraphArg *args,
   if (Status s = st.context->makeCurrent(); !s.ok())
     return s;
   std::vector<uint64_t> bytes;
-  if (Status s = detail::planGraph(st.info, st.kernelInfos, st.kernelOfOp,
-                                   args, numArgs, nullptr, bytes, launches);
+  if (Status s = detail::planGraph(st.info, st.kernelInfos, st.kernelOfOp, args,
+                                   numArgs, nullptr, bytes, launches);
       !s.ok())
     return s;
   bool synced = false;
   for (size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] <= st.capacity[i] &&
-        (st.buffers[i] || bytes[i] == 0))
+    if (bytes[i] <= st.capacity[i] && (st.buffers[i] || bytes[i] == 0))
       continue;
     if (!synced) {
       TILEC_CU(cuStreamSynchronize(stream), " for a graph's buffers");
@@ -205,8 +203,8 @@ Status GraphProgram::run(const GraphArg *args, size_t numArgs,
     for (const GraphLaunch &l : launches)
       if (Status s = state->kernels[l.kernel].launch(l.grid, l.args, stream);
           !s.ok())
-        return Status::error("graph '" + state->info.name + "': " +
-                             s.message());
+        return Status::error("graph '" + state->info.name +
+                             "': " + s.message());
     return Status::success();
   });
 }
@@ -318,8 +316,8 @@ Status GraphProgram::replay(const GraphArg *args, size_t numArgs,
           for (const GraphLaunch &l : launches)
             if (Status r = st.kernels[l.kernel].launch(l.grid, l.args, s);
                 !r.ok())
-              return Status::error("graph '" + st.info.name + "': " +
-                                   r.message());
+              return Status::error("graph '" + st.info.name +
+                                   "': " + r.message());
           return Status::success();
         },
         graph);

@@ -186,7 +186,8 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
                                     const std::string &name) {
   GraphProgram program = loadGraph(env, file);
   Rng rng = env.rng(name);
-  std::vector<uint16_t> x(size_t(M * K)), w(size_t(N * K)), b(static_cast<size_t>(N));
+  std::vector<uint16_t> x(size_t(M * K)), w(size_t(N * K)),
+      b(static_cast<size_t>(N));
   // Weights scaled so that the pre-activations are about 1.
   for (uint16_t &v : x)
     v = floatToHalf(rng.value() / 4);
@@ -200,11 +201,10 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
   dw.upload(w);
   db.upload(b);
   dy.poison();
-  check(program.run({GraphArg::buffer(dx.get(), {M, K}),
-                     GraphArg::buffer(dw.get(), {N, K}),
-                     GraphArg::buffer(db.get(), {N}),
-                     GraphArg::buffer(dy.get(), {M, N})},
-                    nullptr));
+  check(program.run(
+      {GraphArg::buffer(dx.get(), {M, K}), GraphArg::buffer(dw.get(), {N, K}),
+       GraphArg::buffer(db.get(), {N}), GraphArg::buffer(dy.get(), {M, N})},
+      nullptr));
   env.sync();
   std::vector<uint16_t> y = dy.download<uint16_t>(size_t(M * N) + kGuard);
   for (size_t i = size_t(M * N); i < y.size(); ++i)
@@ -219,12 +219,12 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
       double h = halfToFloat(floatToHalf(float(z)));
       double want = 0.5 * h * (1.0 + std::erf(h * 0.7071067811865476));
       double found = halfToFloat(y[size_t(m * N + n)]);
-      double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) +
-                   std::ldexp(1.0, -20);
+      double tol =
+          4 * std::ldexp(1.0, -11) * std::fabs(want) + std::ldexp(1.0, -20);
       if (!(std::fabs(found - want) <= tol))
-        failCase(file + ": Y[" + std::to_string(m) + ", " +
-                 std::to_string(n) + "]: expected " + std::to_string(want) +
-                 ", found " + std::to_string(found));
+        failCase(file + ": Y[" + std::to_string(m) + ", " + std::to_string(n) +
+                 "]: expected " + std::to_string(want) + ", found " +
+                 std::to_string(found));
     }
   y.resize(size_t(M * N));
   return y;
@@ -294,8 +294,10 @@ void runRefusals(const Env &env) {
                           GraphArg::buffer(db.get(), {64}),
                           GraphArg::buffer(dy.get(), {99, 64})},
                          nullptr);
-  if (s.ok() || s.message().find("differs from dimension 0 of its output, graph argument 2") ==
-                    std::string::npos)
+  if (s.ok() ||
+      s.message().find(
+          "differs from dimension 0 of its output, graph argument 2") ==
+          std::string::npos)
     failCase("rows 100 -> 99: expected the map's size check, found '" +
              s.message() + "'");
   s = program.run({GraphArg::buffer(dx.get(), {100, 64}),
@@ -303,34 +305,35 @@ void runRefusals(const Env &env) {
                    GraphArg::buffer(dy.get(), {100, 64})},
                   nullptr);
   if (s.ok() || s.message().find("overlap") == std::string::npos)
-    failCase("bias inside x: expected an overlap error, found '" +
-             s.message() + "'");
+    failCase("bias inside x: expected an overlap error, found '" + s.message() +
+             "'");
 }
 
 } // namespace
 
 void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
   for (const char *variant : {"", "_unfused"})
-    for (int64_t rows : {int64_t(1), int64_t(17), int64_t(1000),
-                         int64_t(4097)}) {
-      std::string suffix = std::string(variant) + "_rows" + std::to_string(rows);
+    for (int64_t rows :
+         {int64_t(1), int64_t(17), int64_t(1000), int64_t(4097)}) {
+      std::string suffix =
+          std::string(variant) + "_rows" + std::to_string(rows);
       std::string epi = std::string("graph_epilogue") + variant;
-      cases.push_back({"graph/epilogue" + suffix, rows > 1000, true,
-                       [=](const Env &env) {
-                         runEpilogue(env, epi, rows, "graph/epilogue" + suffix);
-                       }});
+      cases.push_back(
+          {"graph/epilogue" + suffix, rows > 1000, true, [=](const Env &env) {
+             runEpilogue(env, epi, rows, "graph/epilogue" + suffix);
+           }});
       std::string maps = std::string("graph_maps") + variant;
-      cases.push_back({"graph/maps" + suffix, rows > 1000, true,
-                       [=](const Env &env) {
-                         runMaps(env, maps, rows, "graph/maps" + suffix);
-                       }});
+      cases.push_back(
+          {"graph/maps" + suffix, rows > 1000, true, [=](const Env &env) {
+             runMaps(env, maps, rows, "graph/maps" + suffix);
+           }});
     }
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{1, 1},
                             {17, 300},
                             {1000, 128},
                             {64, 4097}}) {
-    std::string name = "graph/prologue_" + std::to_string(rows) + "x" +
-                       std::to_string(cols);
+    std::string name =
+        "graph/prologue_" + std::to_string(rows) + "x" + std::to_string(cols);
     cases.push_back({name, rows * cols > 100000, true, [=](const Env &env) {
                        std::vector<uint32_t> fused =
                            runPrologue(env, "graph_prologue", rows, cols, name);
@@ -338,9 +341,9 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                            env, "graph_prologue_unfused", rows, cols, name);
                        for (size_t i = 0; i < fused.size(); ++i)
                          if (fused[i] != unfused[i])
-                           failCase("row " + std::to_string(i) +
-                                    ": fused " + describe(fused[i]) +
-                                    ", unfused " + describe(unfused[i]));
+                           failCase("row " + std::to_string(i) + ": fused " +
+                                    describe(fused[i]) + ", unfused " +
+                                    describe(unfused[i]));
                      }});
   }
   cases.push_back({"graph/example_linear_gelu_272x512x320", false, true,
@@ -348,9 +351,9 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                      std::string name = "graph/example_linear_gelu";
                      std::vector<uint16_t> fused = runLinearGelu(
                          env, "example_linear_gelu", 272, 512, 320, name);
-                     std::vector<uint16_t> unfused = runLinearGelu(
-                         env, "example_linear_gelu_unfused", 272, 512, 320,
-                         name);
+                     std::vector<uint16_t> unfused =
+                         runLinearGelu(env, "example_linear_gelu_unfused", 272,
+                                       512, 320, name);
                      for (size_t i = 0; i < fused.size(); ++i)
                        if (fused[i] != unfused[i])
                          failCase("element " + std::to_string(i) +

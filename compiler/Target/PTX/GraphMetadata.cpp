@@ -27,20 +27,32 @@ std::optional<ScalarType> toScalarType(Type t) {
     return ScalarType::I64;
   if (auto i = dyn_cast<IntegerType>(t)) {
     switch (i.getWidth()) {
-    case 1: return ScalarType::I1;
-    case 8: return ScalarType::I8;
-    case 16: return ScalarType::I16;
-    case 32: return ScalarType::I32;
-    case 64: return ScalarType::I64;
-    default: return std::nullopt;
+    case 1:
+      return ScalarType::I1;
+    case 8:
+      return ScalarType::I8;
+    case 16:
+      return ScalarType::I16;
+    case 32:
+      return ScalarType::I32;
+    case 64:
+      return ScalarType::I64;
+    default:
+      return std::nullopt;
     }
   }
-  if (t.isF16()) return ScalarType::FP16;
-  if (t.isBF16()) return ScalarType::BF16;
-  if (t.isF32()) return ScalarType::FP32;
-  if (t.isF64()) return ScalarType::FP64;
-  if (isa<Float8E4M3FNType>(t)) return ScalarType::FP8E4NV;
-  if (isa<Float8E5M2Type>(t)) return ScalarType::FP8E5;
+  if (t.isF16())
+    return ScalarType::FP16;
+  if (t.isBF16())
+    return ScalarType::BF16;
+  if (t.isF32())
+    return ScalarType::FP32;
+  if (t.isF64())
+    return ScalarType::FP64;
+  if (isa<Float8E4M3FNType>(t))
+    return ScalarType::FP8E4NV;
+  if (isa<Float8E5M2Type>(t))
+    return ScalarType::FP8E5;
   return std::nullopt;
 }
 
@@ -63,19 +75,18 @@ public:
           toScalarType(buf ? buf.getElementType() : t);
       if (!st)
         return graph.emitError("unimplemented: a graph argument of type ")
-               << t << " (the runtime's signature types: integers, f16, "
-                       "bf16, f32, f64, fp8)";
+               << t
+               << " (the runtime's signature types: integers, f16, "
+                  "bf16, f32, f64, fp8)";
       p.type = *st;
       if (buf)
         for (int64_t s : buf.getShape())
-          p.shape.push_back(ShapedType::isDynamic(s) ? GraphInfo::kDynamic
-                                                     : s);
+          p.shape.push_back(ShapedType::isDynamic(s) ? GraphInfo::kDynamic : s);
       if (auto d = graph.getArgAttrOfType<IntegerAttr>(
               i, TileDialect::getDivisibilityAttrName()))
         p.divisibility = d.getInt();
       info.params.push_back(p);
-      operands[graph.getArgument(i)] = {GraphInfo::Operand::Param,
-                                        int64_t(i)};
+      operands[graph.getArgument(i)] = {GraphInfo::Operand::Param, int64_t(i)};
     }
     for (Operation &op : graph.getBody().front())
       if (failed(describe(op)))
@@ -93,8 +104,7 @@ private:
 
   /// Appends `op` as a step with `operands`; its result (if any) is the
   /// step's value.
-  LogicalResult add(Operation *op, GraphInfo::Op step,
-                    ValueRange values) {
+  LogicalResult add(Operation *op, GraphInfo::Op step, ValueRange values) {
     for (Value v : values) {
       FailureOr<GraphInfo::Operand> o = operandOf(op, v);
       if (failed(o))
@@ -162,10 +172,9 @@ private:
         .Case([&](arith::OrIOp) { return binary(K::Or); })
         .Case([&](arith::XOrIOp) { return binary(K::Xor); })
         .Case([&](arith::CmpIOp cmp) {
-          static constexpr K::Kind kinds[] = {K::CmpEq,  K::CmpNe,  K::CmpSlt,
-                                        K::CmpSle, K::CmpSgt, K::CmpSge,
-                                        K::CmpUlt, K::CmpUle, K::CmpUgt,
-                                        K::CmpUge};
+          static constexpr K::Kind kinds[] = {
+              K::CmpEq,  K::CmpNe,  K::CmpSlt, K::CmpSle, K::CmpSgt,
+              K::CmpSge, K::CmpUlt, K::CmpUle, K::CmpUgt, K::CmpUge};
           return binary(kinds[static_cast<unsigned>(cmp.getPredicate())]);
         })
         .Case([&](arith::SelectOp select) {
@@ -259,8 +268,7 @@ private:
 
 } // namespace
 
-LogicalResult tilec::emitGraphMetadata(ModuleOp module,
-                                       llvm::raw_ostream &os) {
+LogicalResult tilec::emitGraphMetadata(ModuleOp module, llvm::raw_ostream &os) {
   for (GraphOp graph : module.getBody()->getOps<GraphOp>()) {
     FailureOr<GraphInfo> info = GraphDescriber(graph).run();
     if (failed(info))

@@ -21,8 +21,8 @@ using namespace tilec::tile;
 
 bool tilec::tile::isGraphElementType(Type type) {
   if (auto i = dyn_cast<IntegerType>(type))
-    return i.isSignless() && llvm::is_contained({8u, 16u, 32u, 64u},
-                                                i.getWidth());
+    return i.isSignless() &&
+           llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth());
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
              Float8E4M3FNType, Float8E5M2Type>(type);
 }
@@ -35,7 +35,8 @@ bool tilec::tile::isGraphBuffer(Type type) {
 
 bool tilec::tile::isGraphScalar(Type type) {
   return isa<IndexType>(type) || type.isInteger(1) ||
-         (isGraphElementType(type) && !isa<Float8E4M3FNType, Float8E5M2Type>(type));
+         (isGraphElementType(type) &&
+          !isa<Float8E4M3FNType, Float8E5M2Type>(type));
 }
 
 bool tilec::tile::isBroadcastableTo(MemRefType input, MemRefType output,
@@ -79,12 +80,10 @@ void GraphOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   if (function_interface_impl::parseFunctionOp(
           parser, result, /*allowVariadic=*/false,
           getFunctionTypeAttrName(result.name), buildFuncType,
@@ -123,12 +122,12 @@ LogicalResult GraphOp::verify() {
       auto v = dyn_cast<IntegerAttr>(a);
       if (!v || v.getInt() < 1 || !llvm::isPowerOf2_64(v.getInt()))
         return emitOpError("expected ")
-               << TileDialect::getDivisibilityAttrName() << " of argument "
-               << i << " to be a power of two, found " << a;
+               << TileDialect::getDivisibilityAttrName() << " of argument " << i
+               << " to be a power of two, found " << a;
       if (!isGraphBuffer(t) && !isa<IntegerType>(t))
         return emitOpError("expected ")
-               << TileDialect::getDivisibilityAttrName() << " on argument "
-               << i << " of buffer or integer type, found " << t;
+               << TileDialect::getDivisibilityAttrName() << " on argument " << i
+               << " of buffer or integer type, found " << t;
     }
   }
   return success();
@@ -142,10 +141,10 @@ LogicalResult GraphOp::verifyRegions() {
   for (Operation &op : body) {
     if (isa<AllocOp, LaunchOp, MapOp, CheckOp, memref::DimOp>(op))
       continue;
-    bool scalarArith =
-        isa_and_nonnull<arith::ArithDialect>(op.getDialect()) && op.getNumRegions() == 0 &&
-        llvm::all_of(op.getOperandTypes(), isGraphScalar) &&
-        llvm::all_of(op.getResultTypes(), isGraphScalar);
+    bool scalarArith = isa_and_nonnull<arith::ArithDialect>(op.getDialect()) &&
+                       op.getNumRegions() == 0 &&
+                       llvm::all_of(op.getOperandTypes(), isGraphScalar) &&
+                       llvm::all_of(op.getResultTypes(), isGraphScalar);
     if (scalarArith)
       continue;
     return op.emitOpError("is not allowed in a 'tile.graph' body, which holds "
@@ -181,8 +180,7 @@ LogicalResult LaunchOp::verify() {
   return success();
 }
 
-LogicalResult
-LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   StringRef name = getKernelAttr().getLeafReference().getValue();
   Operation *symbol =
       symbolTable.lookupNearestSymbolFrom(*this, getKernelAttr());
@@ -198,14 +196,13 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
            << name << "' to name a tile.func of the module";
   if (!kernel.isKernel())
     return emitOpError("expected '")
-           << name
-           << "' to be a kernel (a public tile.func with a body)";
+           << name << "' to be a kernel (a public tile.func with a body)";
   ArrayRef<Type> params = kernel.getArgumentTypes();
   // Launch maps (tensor maps the runtime encodes from the other arguments,
   // tile.tma_source) come last and are not the caller's to pass.
-  while (!params.empty() &&
-         kernel.getArgAttr(params.size() - 1,
-                           TileDialect::getTMASourceAttrName()))
+  while (
+      !params.empty() &&
+      kernel.getArgAttr(params.size() - 1, TileDialect::getTMASourceAttrName()))
     params = params.drop_back();
   for (unsigned i = 0, e = params.size(); i < e; ++i)
     if (kernel.getArgAttr(i, TileDialect::getTensorDescAttrName()) ||
@@ -216,8 +213,8 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                 "graphs yet)";
   if (params.size() != getArgs().size())
     return emitOpError("expected ")
-           << params.size() << " operands for the arguments of '"
-           << name << "', found " << getArgs().size();
+           << params.size() << " operands for the arguments of '" << name
+           << "', found " << getArgs().size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(params, getArgs()))) {
     auto [param, arg] = pair;
     Type t = arg.getType();
@@ -226,8 +223,8 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
       if (!buf || buf.getElementType() != ptr.getPointeeType())
         return emitOpError("expected operand ")
                << i << " to be a buffer of " << ptr.getPointeeType()
-               << " for the kernel's argument of type " << param
-               << ", found " << t;
+               << " for the kernel's argument of type " << param << ", found "
+               << t;
       continue;
     }
     if (t != param)

@@ -55,11 +55,33 @@ struct GraphInfo {
   /// kernel argument cannot hold is an error, not a wrapped number).
   struct Op {
     enum Kind : uint8_t {
-      Dim,  // dim(buffer, d): size d of a buffer
-      Add, Sub, Mul, DivS, DivU, RemS, RemU, CeilDivS, CeilDivU,
-      MinS, MaxS, MinU, MaxU, And, Or, Xor,
-      CmpEq, CmpNe, CmpSlt, CmpSle, CmpSgt, CmpSge,
-      CmpUlt, CmpUle, CmpUgt, CmpUge,
+      Dim, // dim(buffer, d): size d of a buffer
+      Add,
+      Sub,
+      Mul,
+      DivS,
+      DivU,
+      RemS,
+      RemU,
+      CeilDivS,
+      CeilDivU,
+      MinS,
+      MaxS,
+      MinU,
+      MaxU,
+      And,
+      Or,
+      Xor,
+      CmpEq,
+      CmpNe,
+      CmpSlt,
+      CmpSle,
+      CmpSgt,
+      CmpSge,
+      CmpUlt,
+      CmpUle,
+      CmpUgt,
+      CmpUge,
       Select, // select(cond, a, b)
       Cast,   // cast.W(a): sign-extend or checked truncation
       Alloc,  // alloc.T(size, ...): an intermediate buffer

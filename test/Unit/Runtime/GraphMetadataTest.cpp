@@ -66,9 +66,8 @@ Planned plan(const GraphInfo &g, const std::vector<GraphArg> &args) {
   std::vector<CUdeviceptr> intermediates(g.ops.size(), 0);
   intermediates[6] = 0x7000;
   Planned p;
-  p.status = detail::planGraph(g, kernels, kernelOfOp, args.data(),
-                               args.size(), intermediates.data(), p.bytes,
-                               p.launches);
+  p.status = detail::planGraph(g, kernels, kernelOfOp, args.data(), args.size(),
+                               intermediates.data(), p.bytes, p.launches);
   return p;
 }
 
@@ -223,10 +222,10 @@ TEST(GraphPlan, Widths) {
   // i32 arithmetic wraps; unsigned division sees the 32-bit pattern; a
   // scalar of the wrong kind is refused; an integer of the same width but
   // other signedness is taken.
-  GraphInfo g = parseOk(
-      "// tilec.graph name=w params=i32,fp32 ops=add.32(p0,2147483647);"
-      "divu.32(v0,2);slt.32(v0,0);select.32(v2,v1,7);cast.64(v3);"
-      "launch(k,1,1,1,v4,v0,p1)");
+  GraphInfo g =
+      parseOk("// tilec.graph name=w params=i32,fp32 ops=add.32(p0,2147483647);"
+              "divu.32(v0,2);slt.32(v0,0);select.32(v2,v1,7);cast.64(v3);"
+              "launch(k,1,1,1,v4,v0,p1)");
   std::vector<KernelInfo> none = {
       kernel("// tilec.kernel name=k num_warps=4 shared=0 "
              "signature=i64,i32,fp32")};
@@ -250,8 +249,8 @@ TEST(GraphPlan, Widths) {
   s = detail::planGraph(g, none, kernelOfOp, args.data(), args.size(), nullptr,
                         bytes, launches);
   EXPECT_EQ(s.message(), "graph 'w': argument 1: expected fp32, found i32");
-  GraphInfo div = parseOk(
-      "// tilec.graph name=d params=i64 ops=ceildivs.64(p0,0)");
+  GraphInfo div =
+      parseOk("// tilec.graph name=d params=i64 ops=ceildivs.64(p0,0)");
   args = {GraphArg::scalar(Arg::i64(5))};
   s = detail::planGraph(div, none, kernelOfOp, args.data(), args.size(),
                         nullptr, bytes, launches);
