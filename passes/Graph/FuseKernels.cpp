@@ -72,6 +72,25 @@ private:
                              std::string &why);
   LogicalResult fusePrologue(MapOp producer, LaunchOp consumer, AllocOp t,
                              std::string &why);
+  /// The kernel `launch` runs and the position among its operands of
+  /// `buffer`, which the kernel must only store through (`stores`) or only
+  /// load through; failure with `why` otherwise.
+  FailureOr<std::pair<FuncOp, unsigned>> getFusableKernel(LaunchOp launch,
+                                                          Value buffer,
+                                                          bool stores,
+                                                          std::string &why);
+  /// A copy of `kernel` to fuse into, with its stores (or loads) through
+  /// argument `position` and the element offset of each one's address;
+  /// failure with `why` (and no copy left) where an address is not
+  /// followed.
+  struct FusedCopy {
+    FuncOp fused;
+    PointerArgAccess access;
+    SmallVector<Value> offsets;
+  };
+  FailureOr<FusedCopy> copyWithOffsets(FuncOp kernel, unsigned position,
+                                       bool stores, std::string &why);
+
   /// Tries the fusions for the intermediate `t`; true when the graph
   /// changed.
   bool tryFuse(AllocOp t);
@@ -186,21 +205,6 @@ GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip, Value output,
     (void)kernel.insertArgument(i, type, attrs, loc);
     return kernel.getArgument(i);
   };
-  auto bufferFacts = [&](Value buffer) -> DictionaryAttr {
-    Builder b(kernel.getContext());
-    int64_t divisibility = 0;
-    if (buffer.getDefiningOp<AllocOp>())
-      divisibility = 16;
-    else if (auto arg = dyn_cast<BlockArgument>(buffer))
-      if (auto a = graph.getArgAttrOfType<IntegerAttr>(
-              arg.getArgNumber(), TileDialect::getDivisibilityAttrName()))
-        divisibility = a.getInt();
-    if (!divisibility)
-      return nullptr;
-    return b.getDictionaryAttr(
-        b.getNamedAttr(TileDialect::getDivisibilityAttrName(),
-                       b.getI32IntegerAttr(divisibility)));
-  };
   DenseMap<Value, Value> seen;
   auto addBuffer = [&](Value buffer) {
     auto it = seen.find(buffer);
@@ -209,7 +213,7 @@ GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip, Value output,
     auto type = cast<MemRefType>(buffer.getType());
     Value arg =
         addArgument(PtrType::get(kernel.getContext(), type.getElementType()),
-                    bufferFacts(buffer));
+                    getBufferFacts(graph, buffer));
     operands.push_back(buffer);
     seen[buffer] = arg;
     return arg;
@@ -326,6 +330,62 @@ void eraseIfUnused(FuncOp kernel, FuncOp fused, SymbolTable &symbols) {
     (void)symbols.rename(fused, name);
 }
 
+FailureOr<std::pair<FuncOp, unsigned>>
+GraphFuser::getFusableKernel(LaunchOp launch, Value buffer, bool stores,
+                             std::string &why) {
+  std::optional<unsigned> position = getOnlyPosition(launch.getArgs(), buffer);
+  if (!position) {
+    why = "the launch passes the intermediate buffer more than once";
+    return failure();
+  }
+  FuncOp kernel = getKernel(launch);
+  if (!kernel) {
+    why = "the kernel is not a tile.func of the module";
+    return failure();
+  }
+  PointerArgAccess access = analyzePointerArg(kernel, *position);
+  bool wrongKind = stores ? !access.loads.empty() : !access.stores.empty();
+  if (!access.other.empty() || wrongKind) {
+    why = llvm::formatv(
+        "kernel @{0} does more than {1} through argument {2}: {3}",
+        kernel.getName(), stores ? "store" : "load", *position,
+        !access.other.empty() ? access.other
+        : stores              ? std::string("it loads through it")
+                              : std::string("it stores through it"));
+    return failure();
+  }
+  return std::make_pair(kernel, *position);
+}
+
+FailureOr<GraphFuser::FusedCopy> GraphFuser::copyWithOffsets(FuncOp kernel,
+                                                             unsigned position,
+                                                             bool stores,
+                                                             std::string &why) {
+  FusedCopy copy;
+  copy.fused = cloneKernel(kernel, symbols);
+  copy.access = analyzePointerArg(copy.fused, position);
+  PointerOffsets offsets(copy.fused.getArgument(position));
+  SmallVector<std::pair<Operation *, Value>> accesses;
+  if (stores)
+    for (StoreOp store : copy.access.stores)
+      accesses.push_back({store, store.getPtr()});
+  else
+    for (LoadOp load : copy.access.loads)
+      accesses.push_back({load, load.getPtr()});
+  for (auto [op, ptr] : accesses) {
+    FailureOr<Value> off = offsets.getOffset(ptr, why);
+    if (failed(off)) {
+      why = llvm::formatv("a {0} of kernel @{1} at {2}: {3}",
+                          stores ? "store" : "load", kernel.getName(),
+                          describeLocation(op->getLoc()), why);
+      symbols.erase(copy.fused);
+      return failure();
+    }
+    copy.offsets.push_back(*off);
+  }
+  return copy;
+}
+
 LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer, AllocOp t,
                                     std::string &why) {
   Value buffer = t.getResult();
@@ -399,26 +459,11 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
     why = "the map writes one of its inputs (in place)";
     return failure();
   }
-  std::optional<unsigned> position =
-      getOnlyPosition(producer.getArgs(), buffer);
-  if (!position) {
-    why = "the launch passes the intermediate buffer more than once";
+  FailureOr<std::pair<FuncOp, unsigned>> target =
+      getFusableKernel(producer, buffer, /*stores=*/true, why);
+  if (failed(target))
     return failure();
-  }
-  FuncOp kernel = getKernel(producer);
-  if (!kernel) {
-    why = "the kernel is not a tile.func of the module";
-    return failure();
-  }
-  PointerArgAccess access = analyzePointerArg(kernel, *position);
-  if (!access.other.empty() || !access.loads.empty()) {
-    why = llvm::formatv("kernel @{0} does more than store through argument "
-                        "{1}: {2}",
-                        kernel.getName(), *position,
-                        access.other.empty() ? "it loads through it"
-                                             : access.other);
-    return failure();
-  }
+  auto [kernel, position] = *target;
   // The launch must not write what the map reads, nor touch its output.
   SmallVector<Value> mapReads;
   for (Value in : consumer.getInputs())
@@ -443,29 +488,18 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
     return failure();
   }
 
-  FuncOp fused = cloneKernel(kernel, symbols);
-  BlockArgument base = fused.getArgument(*position);
-  PointerArgAccess stores = analyzePointerArg(fused, *position);
-  PointerOffsets offsets(base);
-  SmallVector<Value> storeOffsets;
-  for (StoreOp store : stores.stores) {
-    FailureOr<Value> off = offsets.getOffset(store.getPtr(), why);
-    if (failed(off)) {
-      why =
-          llvm::formatv("a store of kernel @{0} at {1}: {2}", kernel.getName(),
-                        describeLocation(store.getLoc()), why);
-      symbols.erase(fused);
-      return failure();
-    }
-    storeOffsets.push_back(*off);
-  }
+  FailureOr<FusedCopy> copy =
+      copyWithOffsets(kernel, position, /*stores=*/true, why);
+  if (failed(copy))
+    return failure();
+  FuncOp fused = copy->fused;
   SmallVector<Value> operands(producer.getArgs());
   MapInputs inputs =
       addMapArguments(fused, consumer, buffer, output, producer, operands);
   Value outputPtr = inputs.values.front();
   ArrayRef<Value> values = ArrayRef<Value>(inputs.values).drop_front();
   MemRefType outType = consumer.getOutputType();
-  for (auto [store, off] : llvm::zip(stores.stores, storeOffsets)) {
+  for (auto [store, off] : llvm::zip(copy->access.stores, copy->offsets)) {
     OpBuilder b(store);
     Location loc = store.getLoc();
     SmallVector<Value> args;
@@ -487,9 +521,9 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
       newStore->setAttr(a.getName(), a.getValue());
     store.erase();
   }
-  if (failed(eraseIntermediateArgument(fused, *position, symbols, why)))
+  if (failed(eraseIntermediateArgument(fused, position, symbols, why)))
     return failure();
-  operands.erase(operands.begin() + *position);
+  operands.erase(operands.begin() + position);
 
   OpBuilder b(producer);
   emitMapChecks(b, consumer);
@@ -514,26 +548,11 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
     why = "the map reads its own output";
     return failure();
   }
-  std::optional<unsigned> position =
-      getOnlyPosition(consumer.getArgs(), buffer);
-  if (!position) {
-    why = "the launch passes the intermediate buffer more than once";
+  FailureOr<std::pair<FuncOp, unsigned>> target =
+      getFusableKernel(consumer, buffer, /*stores=*/false, why);
+  if (failed(target))
     return failure();
-  }
-  FuncOp kernel = getKernel(consumer);
-  if (!kernel) {
-    why = "the kernel is not a tile.func of the module";
-    return failure();
-  }
-  PointerArgAccess access = analyzePointerArg(kernel, *position);
-  if (!access.other.empty() || !access.stores.empty()) {
-    why = llvm::formatv("kernel @{0} does more than load through argument "
-                        "{1}: {2}",
-                        kernel.getName(), *position,
-                        access.other.empty() ? "it stores through it"
-                                             : access.other);
-    return failure();
-  }
+  auto [kernel, position] = *target;
   SmallVector<Value> mapReads;
   for (Value in : producer.getInputs())
     if (isa<MemRefType>(in.getType()))
@@ -546,26 +565,16 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
   if (failed(checkBetween(producer, consumer, mapReads, {}, why)))
     return failure();
 
-  FuncOp fused = cloneKernel(kernel, symbols);
-  BlockArgument base = fused.getArgument(*position);
-  PointerArgAccess loads = analyzePointerArg(fused, *position);
-  PointerOffsets offsets(base);
-  SmallVector<Value> loadOffsets;
-  for (LoadOp load : loads.loads) {
-    FailureOr<Value> off = offsets.getOffset(load.getPtr(), why);
-    if (failed(off)) {
-      why = llvm::formatv("a load of kernel @{0} at {1}: {2}", kernel.getName(),
-                          describeLocation(load.getLoc()), why);
-      symbols.erase(fused);
-      return failure();
-    }
-    loadOffsets.push_back(*off);
-  }
+  FailureOr<FusedCopy> copy =
+      copyWithOffsets(kernel, position, /*stores=*/false, why);
+  if (failed(copy))
+    return failure();
+  FuncOp fused = copy->fused;
   SmallVector<Value> operands(consumer.getArgs());
   MapInputs inputs =
       addMapArguments(fused, producer, Value(), Value(), consumer, operands);
   MemRefType outType = producer.getOutputType();
-  for (auto [load, off] : llvm::zip(loads.loads, loadOffsets)) {
+  for (auto [load, off] : llvm::zip(copy->access.loads, copy->offsets)) {
     OpBuilder b(load);
     Location loc = load.getLoc();
     SmallVector<Value> args;
@@ -589,9 +598,9 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
     load.replaceAllUsesWith(result);
     load.erase();
   }
-  if (failed(eraseIntermediateArgument(fused, *position, symbols, why)))
+  if (failed(eraseIntermediateArgument(fused, position, symbols, why)))
     return failure();
-  operands.erase(operands.begin() + *position);
+  operands.erase(operands.begin() + position);
 
   OpBuilder b(consumer);
   emitMapChecks(b, producer);

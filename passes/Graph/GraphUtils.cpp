@@ -37,6 +37,22 @@ Value tilec::getDimValue(OpBuilder &b, Location loc, Value buffer, int64_t d) {
   return arith::ConstantIndexOp::create(b, loc, s.size);
 }
 
+DictionaryAttr tilec::getBufferFacts(GraphOp graph, Value buffer) {
+  Builder b(graph.getContext());
+  int64_t divisibility = 0;
+  if (buffer.getDefiningOp<AllocOp>())
+    divisibility = 16;
+  else if (auto arg = dyn_cast<BlockArgument>(buffer))
+    if (auto a = graph.getArgAttrOfType<IntegerAttr>(
+            arg.getArgNumber(), TileDialect::getDivisibilityAttrName()))
+      divisibility = a.getInt();
+  if (!divisibility)
+    return b.getDictionaryAttr({});
+  return b.getDictionaryAttr(
+      b.getNamedAttr(TileDialect::getDivisibilityAttrName(),
+                     b.getI32IntegerAttr(divisibility)));
+}
+
 std::string tilec::describeLocation(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return llvm::formatv("{0}:{1}:{2}", file.getFilename().getValue(),

@@ -43,6 +43,12 @@ mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
 void emitMapChecks(mlir::OpBuilder &b, tile::MapOp map,
                    mlir::Value only = nullptr);
 
+/// The argument attributes of a kernel argument that receives `buffer`:
+/// `tile.divisibility = 16` for an intermediate (allocations are 256-byte
+/// aligned), a graph argument's own `tile.divisibility`, else none (an
+/// empty dictionary).
+mlir::DictionaryAttr getBufferFacts(tile::GraphOp graph, mlir::Value buffer);
+
 /// `file:line:col` for a file location, else the location as MLIR prints
 /// it (for messages the runtime shows).
 std::string describeLocation(mlir::Location loc);

@@ -100,27 +100,13 @@ struct TileOutlineMapsPass
     SmallVector<DictionaryAttr> attrs;
     SmallVector<Value> operands;
     DenseMap<Value, unsigned> argOf;
-    auto facts = [&](Value buffer) -> DictionaryAttr {
-      int64_t divisibility = 0;
-      if (buffer.getDefiningOp<AllocOp>())
-        divisibility = 16;
-      else if (auto arg = dyn_cast<BlockArgument>(buffer))
-        if (auto a = graph.getArgAttrOfType<IntegerAttr>(
-                arg.getArgNumber(), TileDialect::getDivisibilityAttrName()))
-          divisibility = a.getInt();
-      if (!divisibility)
-        return b.getDictionaryAttr({});
-      return b.getDictionaryAttr(
-          b.getNamedAttr(TileDialect::getDivisibilityAttrName(),
-                         b.getI32IntegerAttr(divisibility)));
-    };
     auto add = [&](Value v) {
       auto [it, inserted] = argOf.try_emplace(v, types.size());
       if (!inserted)
         return;
       if (auto t = dyn_cast<MemRefType>(v.getType())) {
         types.push_back(PtrType::get(ctx, t.getElementType()));
-        attrs.push_back(facts(v));
+        attrs.push_back(getBufferFacts(graph, v));
       } else {
         types.push_back(v.getType());
         attrs.push_back(b.getDictionaryAttr({}));

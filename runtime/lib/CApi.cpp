@@ -450,38 +450,37 @@ static Status convertGraphArgs(const tilec_graph_arg *args, size_t nargs,
   return Status::success();
 }
 
-int tilec_graph_program_run(tilec_graph_program program,
-                            const tilec_graph_arg *args, size_t nargs,
-                            void *stream) {
+/// Runs or replays `program` (the C entry point `what`).
+static int runProgram(tilec_graph_program program, const tilec_graph_arg *args,
+                      size_t nargs, void *stream, bool replay,
+                      const char *what) {
   return guarded([&] {
     if (!program || (nargs && !args))
-      return fail("tilec_graph_program_run: program is NULL, or args is NULL "
-                  "but nargs is not 0");
+      return fail(std::string(what) + ": program is NULL, or args is NULL "
+                                      "but nargs is not 0");
     std::vector<GraphArg> converted;
     if (Status s = convertGraphArgs(args, nargs, program->program.info().name,
                                     converted);
         !s.ok())
       return report(s);
-    return report(
-        program->program.run(converted, static_cast<CUstream>(stream)));
+    auto st = static_cast<CUstream>(stream);
+    return report(replay ? program->program.replay(converted, st)
+                         : program->program.run(converted, st));
   });
+}
+
+int tilec_graph_program_run(tilec_graph_program program,
+                            const tilec_graph_arg *args, size_t nargs,
+                            void *stream) {
+  return runProgram(program, args, nargs, stream, false,
+                    "tilec_graph_program_run");
 }
 
 int tilec_graph_program_replay(tilec_graph_program program,
                                const tilec_graph_arg *args, size_t nargs,
                                void *stream) {
-  return guarded([&] {
-    if (!program || (nargs && !args))
-      return fail("tilec_graph_program_replay: program is NULL, or args is "
-                  "NULL but nargs is not 0");
-    std::vector<GraphArg> converted;
-    if (Status s = convertGraphArgs(args, nargs, program->program.info().name,
-                                    converted);
-        !s.ok())
-      return report(s);
-    return report(
-        program->program.replay(converted, static_cast<CUstream>(stream)));
-  });
+  return runProgram(program, args, nargs, stream, true,
+                    "tilec_graph_program_replay");
 }
 
 void tilec_graph_program_destroy(tilec_graph_program program) {
