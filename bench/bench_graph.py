@@ -9,6 +9,12 @@ The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
 - graph_epilogue: y = float32(relu(2 x + b)), x of rows x 64 f16, b of 64
   (tilec fused: the bias, ReLU and cast at the store of the kernel that
   doubles; unfused: that kernel, then one kernel per map);
+- example_mlp (examples/graphs/mlp.mlir): Linear -> GELU -> Linear, fp16,
+  8192 x 4096 -> 16384 -> 4096 (tilec fused: the GELU at the first GEMM's
+  stores; torch: F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2));
+- example_residual_layer_norm (examples/graphs/residual_layer_norm.mlir):
+  layer_norm(x + r), f32, rows x 4096 (tilec fused: the add at the
+  LayerNorm kernel's loads; torch: F.layer_norm(x + r, ...));
 - example_linear_gelu (examples/graphs/linear_gelu.mlir): Y = gelu(X W^T +
   b), fp16, M = N = K = 4096, 8192 and 4000 (tilec fused: the exact GELU at
   the GEMM's stores; unfused: the GEMM, then a GELU kernel; torch:
@@ -68,9 +74,30 @@ def linear_gelu(x, w, b):
     return torch.nn.functional.gelu(torch.nn.functional.linear(x, w, b))
 
 
+def mlp(x, w1, b1, w2, b2):
+    f = torch.nn.functional
+    return f.linear(f.gelu(f.linear(x, w1, b1)), w2, b2)
+
+
+def residual_layer_norm(x, r, w, b):
+    return torch.nn.functional.layer_norm(x + r, (x.shape[-1],), w, b, 1e-5)
+
+
+GEMMS = ("example_linear_gelu", "example_mlp")
+
+
 def torch_times(graph, rows, gemm_autotune=True):
     dev = "cuda"
-    if graph == "example_linear_gelu":
+    if graph == "example_mlp":
+        h = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
+        args = (h(8192, 4096) / 4, h(16384, 4096) / 64, h(16384) / 4,
+                h(4096, 16384) / 128, h(4096) / 4)
+        fn = mlp
+    elif graph == "example_residual_layer_norm":
+        f = lambda *s: torch.randn(*s, device=dev)
+        args = (f(rows, 4096), f(rows, 4096), f(4096), f(4096))
+        fn = residual_layer_norm
+    elif graph == "example_linear_gelu":
         s = rows
         x = torch.randn(s, s, device=dev, dtype=torch.float16) / 4
         w = torch.randn(s, s, device=dev, dtype=torch.float16) / (s ** 0.5)
@@ -91,8 +118,7 @@ def torch_times(graph, rows, gemm_autotune=True):
         fn = epilogue_chain
     out = {"eager": cuda_time(lambda: fn(*args))}
     for mode in ("max-autotune-no-cudagraphs", "reduce-overhead"):
-        if mode.startswith("max") and graph == "example_linear_gelu" \
-                and not gemm_autotune:
+        if mode.startswith("max") and graph in GEMMS and not gemm_autotune:
             out[mode] = float("nan")
             continue
         torch._dynamo.reset()
@@ -132,7 +158,7 @@ def main():
                    torch_compile_us=tt["max-autotune-no-cudagraphs"],
                    torch_compile_cudagraphs_us=tt["reduce-overhead"])
         rows_out.append(row)
-        scale = 1e3 if t["graph"] == "example_linear_gelu" else 1
+        scale = 1e3 if t["graph"] in GEMMS else 1
         print("%-20s %7d %9.2f %9.2f %9.2f %9.2f %9.2f %9.0f | %7.2f %7.2f %7.2f" % (
             t["graph"], t["rows"], best, min(t["unfused_us"], t["unfused_replay_us"]),
             tt["eager"], tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"],

@@ -191,6 +191,45 @@ int main(int argc, char **argv) {
                      },
                      s});
 
+  // Linear -> GELU -> Linear (examples/graphs/mlp.mlir): M x K -> H -> N
+  // = 8192 x 4096 -> 16384 -> 4096, fp16 (issue 12's MLP shape).
+  const int64_t mM = 8192, mK = 4096, mH = 16384, mN = 4096;
+  Buffer px(mM * mK * 2), pw1(mH * mK * 2), pb1(mH * 2), pw2(mN * mH * 2),
+      pb2(mN * 2), py(mM * mN * 2);
+  cases.push_back({"example_mlp", "8192x4096x16384x4096",
+                   2.0 * mM * mK * mH + 2.0 * mM * mH * mN,
+                   [&](int64_t) {
+                     return std::vector<GraphArg>{
+                         GraphArg::buffer(px.ptr, {mM, mK}),
+                         GraphArg::buffer(pw1.ptr, {mH, mK}),
+                         GraphArg::buffer(pb1.ptr, {mH}),
+                         GraphArg::buffer(pw2.ptr, {mN, mH}),
+                         GraphArg::buffer(pb2.ptr, {mN}),
+                         GraphArg::buffer(py.ptr, {mM, mN})};
+                   },
+                   mM});
+  // Residual add -> LayerNorm (examples/graphs/residual_layer_norm.mlir):
+  // rows x 4096 f32.
+  const int64_t lnRows = 8192, lnN = 4096;
+  Buffer lx(lnRows * lnN * 4), lr(lnRows * lnN * 4), lw(lnN * 4), lb(lnN * 4),
+      ly(lnRows * lnN * 4), lmean(lnRows * 4), lrstd(lnRows * 4);
+  for (int64_t rows : {int64_t(4096), lnRows, int64_t(8191)})
+    cases.push_back({"example_residual_layer_norm",
+                     std::to_string(rows) + "x4096 f32",
+                     double(rows) * lnN * 4 * 3 + lnN * 8.0,
+                     [&](int64_t m) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(lx.ptr, {m, lnN}),
+                           GraphArg::buffer(lr.ptr, {m, lnN}),
+                           GraphArg::buffer(lw.ptr, {lnN}),
+                           GraphArg::buffer(lb.ptr, {lnN}),
+                           GraphArg::buffer(ly.ptr, {m, lnN}),
+                           GraphArg::buffer(lmean.ptr, {m}),
+                           GraphArg::buffer(lrstd.ptr, {m}),
+                           GraphArg::scalar(Arg::f32(1e-5f))};
+                     },
+                     rows});
+
   std::string json = "[\n";
   std::printf("%-20s %-20s %10s %10s %10s %10s %8s %8s\n", "graph", "shape",
               "fused us", "unfused us", "fusedG us", "unfusG us", "fused/un",
@@ -213,7 +252,7 @@ int main(int argc, char **argv) {
     u = std::min(u, gpuTime(stream, [&] { return unfused.run(args, stream); }));
     // GB/s for the memory-bound chains, TFLOP/s for the GEMM (minBytes
     // holds its flops).
-    bool gemm = c.graph == "example_linear_gelu";
+    bool gemm = c.graph == "example_linear_gelu" || c.graph == "example_mlp";
     double gbps = c.minBytes / (f * 1e3) / (gemm ? 1e3 : 1);
     std::printf("%-20s %-20s %10.2f %10.2f %10.2f %10.2f %8.2f %8.0f\n",
                 c.graph.c_str(), c.shape.c_str(), f, u, fg, ug, u / f, gbps);

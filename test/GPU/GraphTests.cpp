@@ -230,6 +230,137 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
   return y;
 }
 
+/// examples/graphs/mlp.mlir: Y = gelu(X W1^T + b1) W2^T + b2, fp16, the
+/// intermediate rounded to fp16 before and after the GELU (what the graph
+/// says). Returns Y's bits; checks against float64 with the same roundings
+/// within 4 f16 ulps plus one f16 ulp of each intermediate times |w2|.
+std::vector<uint16_t> runMlp(const Env &env, const std::string &file,
+                             int64_t M, int64_t K, int64_t H, int64_t N,
+                             const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  auto fill = [&](size_t n, float scale) {
+    std::vector<uint16_t> v(n);
+    for (uint16_t &e : v)
+      e = floatToHalf(rng.value() * scale);
+    return v;
+  };
+  std::vector<uint16_t> x = fill(size_t(M * K), 0.25f),
+                        w1 = fill(size_t(H * K), float(1 / std::sqrt(double(K)))),
+                        b1 = fill(size_t(H), 0.25f),
+                        w2 = fill(size_t(N * H), float(1 / std::sqrt(double(H)))),
+                        b2 = fill(size_t(N), 0.25f);
+  DeviceBuffer dx(x.size() * 2), dw1(w1.size() * 2), db1(b1.size() * 2),
+      dw2(w2.size() * 2), db2(b2.size() * 2), dy(size_t(M * N) * 2);
+  dx.upload(x);
+  dw1.upload(w1);
+  db1.upload(b1);
+  dw2.upload(w2);
+  db2.upload(b2);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {M, K}),
+                     GraphArg::buffer(dw1.get(), {H, K}),
+                     GraphArg::buffer(db1.get(), {H}),
+                     GraphArg::buffer(dw2.get(), {N, H}),
+                     GraphArg::buffer(db2.get(), {N}),
+                     GraphArg::buffer(dy.get(), {M, N})},
+                    nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(size_t(M * N));
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  std::vector<double> a(static_cast<size_t>(H));
+  for (int64_t m = 0; m < M; ++m) {
+    for (int64_t j = 0; j < H; ++j) {
+      double z = h(b1[size_t(j)]);
+      for (int64_t k = 0; k < K; ++k)
+        z += h(x[size_t(m * K + k)]) * h(w1[size_t(j * K + k)]);
+      double zr = halfToFloat(floatToHalf(float(z)));
+      a[size_t(j)] = halfToFloat(floatToHalf(
+          float(0.5 * zr * (1.0 + std::erf(zr * 0.7071067811865476)))));
+    }
+    for (int64_t n = 0; n < N; ++n) {
+      double want = h(b2[size_t(n)]), slack = 0;
+      for (int64_t j = 0; j < H; ++j) {
+        want += a[size_t(j)] * h(w2[size_t(n * H + j)]);
+        slack += (std::fabs(a[size_t(j)]) * std::ldexp(1.0, -10) +
+                  std::ldexp(1.0, -24)) *
+                 std::fabs(h(w2[size_t(n * H + j)]));
+      }
+      double found = h(y[size_t(m * N + n)]);
+      double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) + 2 * slack +
+                   std::ldexp(1.0, -20);
+      if (!(std::fabs(found - want) <= tol))
+        failCase(file + ": Y[" + std::to_string(m) + ", " +
+                 std::to_string(n) + "]: expected " + std::to_string(want) +
+                 " within " + std::to_string(tol) + ", found " +
+                 std::to_string(found));
+    }
+  }
+  return y;
+}
+
+/// examples/graphs/residual_layer_norm.mlir: Y = layer_norm(X + R) over rows
+/// of N f32 (N a multiple of 16). Returns Y's bits; checks Y, the mean and
+/// 1/std against float64 (relative 2^-17, the f32 sums over N elements).
+std::vector<uint32_t> runResidualLayerNorm(const Env &env,
+                                           const std::string &file,
+                                           int64_t M, int64_t N,
+                                           const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  std::vector<float> x = randomFloats(rng, size_t(M * N)),
+                     r = randomFloats(rng, size_t(M * N)),
+                     w = randomFloats(rng, size_t(N)),
+                     b = randomFloats(rng, size_t(N));
+  DeviceBuffer dx(x.size() * 4), dr(r.size() * 4), dw(w.size() * 4),
+      db(b.size() * 4), dy(x.size() * 4), dmean(size_t(M) * 4),
+      drstd(size_t(M) * 4);
+  dx.upload(x);
+  dr.upload(r);
+  dw.upload(w);
+  db.upload(b);
+  dy.poison();
+  float eps = 1e-5f;
+  check(program.run({GraphArg::buffer(dx.get(), {M, N}),
+                     GraphArg::buffer(dr.get(), {M, N}),
+                     GraphArg::buffer(dw.get(), {N}),
+                     GraphArg::buffer(db.get(), {N}),
+                     GraphArg::buffer(dy.get(), {M, N}),
+                     GraphArg::buffer(dmean.get(), {M}),
+                     GraphArg::buffer(drstd.get(), {M}),
+                     GraphArg::scalar(Arg::f32(eps))},
+                    nullptr));
+  env.sync();
+  std::vector<uint32_t> y = dy.download<uint32_t>(x.size());
+  std::vector<float> mean = dmean.download<float>(size_t(M));
+  for (int64_t m = 0; m < M; ++m) {
+    double mu = 0, var = 0;
+    for (int64_t n = 0; n < N; ++n)
+      mu += double(x[size_t(m * N + n)] + r[size_t(m * N + n)]);
+    mu /= double(N);
+    for (int64_t n = 0; n < N; ++n) {
+      double d = double(x[size_t(m * N + n)] + r[size_t(m * N + n)]) - mu;
+      var += d * d;
+    }
+    double rstd = 1 / std::sqrt(var / double(N) + double(eps));
+    if (!(std::fabs(mean[size_t(m)] - mu) <= 1e-4 * (1 + std::fabs(mu))))
+      failCase(file + ": mean of row " + std::to_string(m) + ": expected " +
+               std::to_string(mu) + ", found " +
+               std::to_string(mean[size_t(m)]));
+    for (int64_t n = 0; n < N; ++n) {
+      double s = double(x[size_t(m * N + n)] + r[size_t(m * N + n)]);
+      double want = (s - mu) * rstd * w[size_t(n)] + b[size_t(n)];
+      double found = bitsFloat(y[size_t(m * N + n)]);
+      if (!(std::fabs(found - want) <=
+            std::ldexp(1.0, -17) * (std::fabs(want) + 4 * std::fabs(w[size_t(n)]))))
+        failCase(file + ": Y[" + std::to_string(m) + ", " +
+                 std::to_string(n) + "]: expected " + std::to_string(want) +
+                 ", found " + describe(y[size_t(m * N + n)]));
+    }
+  }
+  return y;
+}
+
 /// 1000 replays of graph_maps as a CUDA Graph: new alpha and buffers each
 /// time (node updates), one change of shape (a second instantiation).
 void runReplay(const Env &env) {
@@ -360,6 +491,30 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                                   ": fused 0x" + std::to_string(fused[i]) +
                                   ", unfused 0x" + std::to_string(unfused[i]));
                    }});
+  cases.push_back({"graph/example_mlp_144x320x512x256", false, true,
+                   [](const Env &env) {
+                     std::string name = "graph/example_mlp";
+                     std::vector<uint16_t> fused =
+                         runMlp(env, "example_mlp", 144, 320, 512, 256, name);
+                     std::vector<uint16_t> unfused = runMlp(
+                         env, "example_mlp_unfused", 144, 320, 512, 256, name);
+                     if (fused != unfused)
+                       failCase("fused and unfused MLP outputs differ");
+                   }});
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{17, 4112}, {1000, 48}}) {
+    std::string name = "graph/example_residual_layer_norm_" +
+                       std::to_string(rows) + "x" + std::to_string(cols);
+    cases.push_back({name, false, true, [=](const Env &env) {
+                       std::vector<uint32_t> fused = runResidualLayerNorm(
+                           env, "example_residual_layer_norm", rows, cols,
+                           name);
+                       std::vector<uint32_t> unfused = runResidualLayerNorm(
+                           env, "example_residual_layer_norm_unfused", rows,
+                           cols, name);
+                       if (fused != unfused)
+                         failCase("fused and unfused outputs differ");
+                     }});
+  }
   cases.push_back({"graph/replay_1000", false, true, runReplay});
   cases.push_back({"graph/refusals", false, true, runRefusals});
 }
