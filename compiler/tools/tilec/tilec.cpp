@@ -18,6 +18,7 @@
 #include "compiler/Pipeline/Pipeline.h"
 #include "compiler/Target/PTX/PTXBackend.h"
 #include "tilec/Cache.h"
+#include "dialects/Tile/IR/TileGraphOps.h"
 #include "dialects/Tile/IR/TileOps.h"
 
 #include "mlir/IR/AsmState.h"
@@ -804,6 +805,17 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return fail();
+
+  // Operator graphs reach the runtime through the PTX's `// tilec.graph`
+  // lines only: the cubin's JSON sidecar and the AOT launchers carry none.
+  if (emitStage == Stage::Cubin || aot)
+    for (auto graph : module->getOps<tilec::tile::GraphOp>()) {
+      graph.emitError("unimplemented: ")
+          << (aot ? "--aot" : "--emit=cubin")
+          << " does not carry operator graphs yet; compile with --emit=ptx "
+             "(its tilec.graph line is what GraphProgram runs)";
+      return fail();
+    }
 
   // The kernels' parameter names (the front end's argument locations), for
   // the AOT launchers.
