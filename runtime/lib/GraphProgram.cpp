@@ -36,6 +36,8 @@ struct GraphProgramState {
   /// and its kernel nodes in launch order.
   Graph graph;
   std::vector<GraphLaunch> recorded;
+  /// The function each recorded launch ran (an aligned variant or not).
+  std::vector<CUfunction> functions;
   std::vector<CUgraphNode> nodes;
   unsigned instantiations = 0, updates = 0;
 
@@ -265,16 +267,21 @@ Status GraphProgram::replay(const GraphArg *args, size_t numArgs,
     std::vector<GraphLaunch> launches;
     if (Status s = prepare(st, args, numArgs, stream, launches); !s.ok())
       return s;
-    // The same kernels on the same grids, each a plain node: set the
-    // nodes' parameters in place.
+    // The same functions (a kernel's aligned variant is another) on the
+    // same grids, each a plain node: set the nodes' parameters in place.
+    std::vector<CUfunction> functions;
+    for (const GraphLaunch &l : launches)
+      functions.push_back(
+          st.kernels[l.kernel].functionFor(l.args.data(), l.args.size()));
     bool sameShape = st.graph.isValid() &&
                      launches.size() == st.recorded.size() &&
-                     st.nodes.size() == launches.size();
+                     st.nodes.size() == launches.size() &&
+                     functions == st.functions;
     for (size_t i = 0; sameShape && i < launches.size(); ++i) {
       const GraphLaunch &a = launches[i], &b = st.recorded[i];
       const Kernel &k = st.kernels[a.kernel];
-      sameShape = a.kernel == b.kernel && a.grid.x == b.grid.x &&
-                  a.grid.y == b.grid.y && a.grid.z == b.grid.z &&
+      sameShape = a.grid.x == b.grid.x && a.grid.y == b.grid.y &&
+                  a.grid.z == b.grid.z &&
                   isPlainNode(k.infoFor(a.args.data(), a.args.size()));
     }
     if (sameShape) {
@@ -290,7 +297,7 @@ Status GraphProgram::replay(const GraphArg *args, size_t numArgs,
         for (size_t a = 0; a < l.args.size(); ++a)
           params[a] = const_cast<void *>(l.args[a].data());
         CUDA_KERNEL_NODE_PARAMS p = {};
-        p.func = k.functionFor(l.args.data(), l.args.size());
+        p.func = functions[i];
         p.gridDimX = l.grid.x;
         p.gridDimY = l.grid.y;
         p.gridDimZ = l.grid.z;
@@ -329,6 +336,7 @@ Status GraphProgram::replay(const GraphArg *args, size_t numArgs,
     st.graph = graph;
     st.nodes = std::move(nodes);
     st.recorded = std::move(launches);
+    st.functions = std::move(functions);
     ++st.instantiations;
     return st.graph.launch(stream);
   });

@@ -189,7 +189,8 @@ public:
   /// Runs the graph as one CUDA Graph on `stream` (which must not be the
   /// legacy default stream): the first replay of a binding captures the
   /// launches and instantiates them; a later replay whose launches have
-  /// the same grids and kernels, only other addresses or scalar values,
+  /// the same grids and functions (an aligned variant is another), only
+  /// other addresses or scalar values,
   /// updates the instantiation in place (a fresh capture and
   /// cuGraphExecUpdate) instead; any other change instantiates again.
   Status replay(const GraphArg *args, size_t numArgs, CUstream stream);
