@@ -21,7 +21,9 @@
 #include "passes/Graph/KernelAccess.h"
 #include "passes/Graph/MapCodegen.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -253,8 +255,54 @@ GraphFuser::addMapArguments(FuncOp kernel, MapOp map, Value skip, Value output,
   return inputs;
 }
 
+/// Makes each scf.for iteration argument that only computes its own next
+/// value (an address the rewritten loads and stores no longer use, carried
+/// by the loop) yield itself unchanged, so that the chain is dead; the
+/// loop's canonicalization then drops the argument.
+bool forwardDeadCarriedValues(FuncOp kernel) {
+  bool forwarded = false;
+  kernel.walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [j, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (!loop->getResult(j).use_empty())
+        continue;
+      SmallVector<Value> work{arg};
+      DenseSet<Value> seen{arg};
+      bool closed = true;
+      while (!work.empty() && closed) {
+        Value v = work.pop_back_val();
+        for (OpOperand &use : v.getUses()) {
+          Operation *user = use.getOwner();
+          if (user == yield && use.getOperandNumber() == j)
+            continue;
+          if (user == yield || !isMemoryEffectFree(user) ||
+              user->getNumRegions() || !loop->isAncestor(user)) {
+            closed = false;
+            break;
+          }
+          for (Value r : user->getResults())
+            if (seen.insert(r).second)
+              work.push_back(r);
+        }
+      }
+      if (closed && yield->getOperand(j) != arg) {
+        yield->setOperand(j, arg);
+        forwarded = true;
+      }
+    }
+  });
+  return forwarded;
+}
+
 /// Erases the ops of `kernel` left without uses (the old address chains).
 void eraseDeadOps(FuncOp kernel) {
+  if (forwardDeadCarriedValues(kernel)) {
+    // Forwarded iteration arguments with unused results go (scf.for's own
+    // canonicalization).
+    RewritePatternSet patterns(kernel.getContext());
+    scf::ForOp::getCanonicalizationPatterns(patterns, kernel.getContext());
+    (void)applyPatternsGreedily(kernel, std::move(patterns));
+  }
   bool changed = true;
   while (changed) {
     changed = false;
@@ -365,23 +413,30 @@ FailureOr<GraphFuser::FusedCopy> GraphFuser::copyWithOffsets(FuncOp kernel,
   copy.fused = cloneKernel(kernel, symbols);
   copy.access = analyzePointerArg(copy.fused, position);
   PointerOffsets offsets(copy.fused.getArgument(position));
-  SmallVector<std::pair<Operation *, Value>> accesses;
+  // The address is operand 0 of both; read it anew in each pass (a loop
+  // rewrite replaces the block arguments it may be).
+  SmallVector<Operation *> accesses;
   if (stores)
     for (StoreOp store : copy.access.stores)
-      accesses.push_back({store, store.getPtr()});
+      accesses.push_back(store);
   else
     for (LoadOp load : copy.access.loads)
-      accesses.push_back({load, load.getPtr()});
-  for (auto [op, ptr] : accesses) {
-    FailureOr<Value> off = offsets.getOffset(ptr, why);
-    if (failed(off)) {
-      why = llvm::formatv("a {0} of kernel @{1} at {2}: {3}",
-                          stores ? "store" : "load", kernel.getName(),
-                          describeLocation(op->getLoc()), why);
-      symbols.erase(copy.fused);
-      return failure();
+      accesses.push_back(load);
+  // Twice: offsets carried by loops rewrite those loops, which can leave an
+  // offset taken earlier stale; the second pass only reads the cache.
+  for (int pass = 0; pass < 2; ++pass) {
+    copy.offsets.clear();
+    for (Operation *op : accesses) {
+      FailureOr<Value> off = offsets.getOffset(op->getOperand(0), why);
+      if (failed(off)) {
+        why = llvm::formatv("a {0} of kernel @{1} at {2}: {3}",
+                            stores ? "store" : "load", kernel.getName(),
+                            describeLocation(op->getLoc()), why);
+        symbols.erase(copy.fused);
+        return failure();
+      }
+      copy.offsets.push_back(*off);
     }
-    copy.offsets.push_back(*off);
   }
   return copy;
 }

@@ -43,10 +43,12 @@ def TileFuseKernelsPass : Pass<"tile-fuse-kernels", "mlir::ModuleOp"> {
 
     Legality: `%t` has no other user; the launch does not write the map's
     other inputs and does not touch its output; no op between the pair
-    writes the map's inputs or touches its output; the kernel's addresses
-    into `%t` are addptr and shape-op chains from the argument in
-    straight-line code (not carried by a loop, not chosen by `scf.if` or
-    `select`), so that the same offsets address the other buffers. Graph
+    writes the map's inputs or touches its output; the map is not in place
+    (epilogue: it would apply at every store of an element); the kernel's
+    addresses into `%t` are addptr and shape-op chains from the argument,
+    possibly carried by `scf.for` loops (the offset is then carried beside
+    the address, an i64 iteration argument), not chosen by `scf.if` or
+    `select`, so that the same offsets address the other buffers. Graph
     buffer arguments are assumed not to overlap (the runtime checks it).
 
     With `remarks`, every fusion and every refusal of a candidate pair is

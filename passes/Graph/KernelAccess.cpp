@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -91,6 +92,77 @@ PointerArgAccess tilec::analyzePointerArg(tile::FuncOp kernel, unsigned index) {
   return access;
 }
 
+/// `v` (an integer or a tile of them) sign-extended to i64.
+static Value toI64(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (getElementTypeOrSelf(t).isInteger(64))
+    return v;
+  Type i64 = b.getI64Type();
+  Type wide =
+      isa<RankedTensorType>(t) ? Type(cast<RankedTensorType>(t).clone(i64)) : i64;
+  return arith::ExtSIOp::create(b, loc, wide, v);
+}
+
+FailureOr<Value> PointerOffsets::computeCarried(BlockArgument arg,
+                                                std::string &why) {
+  auto loop = cast<scf::ForOp>(arg.getOwner()->getParentOp());
+  unsigned i = arg.getArgNumber() - loop.getNumInductionVars();
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  // The initial offset, in i64 (zero for the base itself).
+  FailureOr<Value> init = compute(loop.getInitArgs()[i], why);
+  if (failed(init))
+    return failure();
+  Value initOff;
+  if (*init) {
+    initOff = toI64(b, loc, *init);
+  } else if (auto t = dyn_cast<RankedTensorType>(arg.getType())) {
+    auto type = t.clone(b.getI64Type());
+    initOff = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getI64IntegerAttr(0)));
+  } else {
+    initOff = arith::ConstantIntOp::create(b, loc, 0, 64);
+  }
+  Value yielded = loop.getYieldedValues()[i];
+  SmallVector<Value> oldArgs(loop.getBody()->getArguments());
+  IRRewriter rewriter(loop.getContext());
+  bool ok = true;
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, initOff, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &yb, Location yloc, ArrayRef<BlockArgument> newArgs) {
+        // The next iteration's offset, from this one's.
+        cache[arg] = newArgs.front();
+        FailureOr<Value> next = compute(yielded, why);
+        if (failed(next) || !*next) {
+          if (succeeded(next))
+            why = "the loop resets its address to the argument itself";
+          ok = false;
+          return SmallVector<Value>{newArgs.front()};
+        }
+        return SmallVector<Value>{toI64(yb, yloc, *next)};
+      });
+  if (failed(replaced)) {
+    why = "internal: the loop carrying its address could not be rewritten";
+    return failure();
+  }
+  // The body moved into the new loop, its arguments replaced: remap them.
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  Block *body = newLoop.getBody();
+  DenseMap<Value, Value> remap;
+  for (auto [j, old] : llvm::enumerate(oldArgs))
+    remap[old] = body->getArgument(j);
+  llvm::DenseMap<Value, Value> updated;
+  for (auto [key, value] : cache)
+    updated[remap.lookup(key) ? remap.lookup(key) : key] =
+        remap.lookup(value) ? remap.lookup(value) : value;
+  cache = std::move(updated);
+  if (!ok)
+    return failure();
+  Value offset = newLoop.getRegionIterArgs().back();
+  cache[body->getArgument(arg.getArgNumber())] = offset;
+  return offset;
+}
+
 FailureOr<Value> PointerOffsets::compute(Value ptr, std::string &why) {
   if (ptr == base)
     return Value();
@@ -98,7 +170,12 @@ FailureOr<Value> PointerOffsets::compute(Value ptr, std::string &why) {
     return it->second;
   Operation *def = ptr.getDefiningOp();
   if (!def) {
-    why = "its address is carried by a loop or a block argument";
+    auto arg = cast<BlockArgument>(ptr);
+    if (isa_and_nonnull<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+        arg.getArgNumber() > 0)
+      return computeCarried(arg, why);
+    why = "its address is a block argument other than an scf.for's "
+          "iteration argument";
     return failure();
   }
   OpBuilder b(def->getContext());
@@ -145,17 +222,8 @@ FailureOr<Value> PointerOffsets::compute(Value ptr, std::string &why) {
               return o;
             // Each addptr sign-extends its offsets to 64 bits; so does the
             // sum.
-            auto wide = [&](Value v) -> Value {
-              Type t = v.getType();
-              Type i64 = b.getI64Type();
-              Type w = isa<RankedTensorType>(t)
-                           ? cast<RankedTensorType>(t).clone(i64)
-                           : i64;
-              if (getElementTypeOrSelf(t).isInteger(64))
-                return v;
-              return arith::ExtSIOp::create(b, loc, w, v);
-            };
-            return arith::AddIOp::create(b, loc, wide(*off), wide(o))
+            return arith::AddIOp::create(b, loc, toI64(b, loc, *off),
+                                         toI64(b, loc, o))
                 .getResult();
           })
           .Default([&](Operation *op) -> FailureOr<Value> {

@@ -42,7 +42,12 @@ PointerArgAccess analyzePointerArg(tile::FuncOp kernel, unsigned index);
 /// o with p == addptr(base, o) elementwise, built from the same arithmetic
 /// that computed p (the offsets of one addptr keep their type; sums of
 /// several are i64). The offsets are created right after the op defining
-/// each pointer, so they dominate every use of it.
+/// each pointer, so they dominate every use of it. A pointer an scf.for
+/// carries gets its offset carried beside it: the loop is replaced by one
+/// with one more (i64) iteration argument, so getOffset may rewrite loops
+/// -- offsets returned earlier may then be stale: call it for every pointer
+/// first, then again to collect them (nothing is rewritten the second
+/// time).
 class PointerOffsets {
 public:
   explicit PointerOffsets(mlir::BlockArgument base) : base(base) {}
@@ -55,6 +60,10 @@ public:
 private:
   /// Null for a pointer that is the base itself (an offset of zero).
   mlir::FailureOr<mlir::Value> compute(mlir::Value ptr, std::string &why);
+  /// The offset of a pointer an scf.for carries (`arg`, an iteration
+  /// argument of its body), carried by the loop beside it.
+  mlir::FailureOr<mlir::Value> computeCarried(mlir::BlockArgument arg,
+                                              std::string &why);
 
   mlir::BlockArgument base;
   llvm::DenseMap<mlir::Value, mlir::Value> cache;

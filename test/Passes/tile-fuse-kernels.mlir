@@ -300,8 +300,8 @@ tile.graph @broadcast_and_two_readers(%x: memref<64xf32>, %y: memref<4x64xf32>, 
 
 // -----
 
-// A store whose pointers a loop carries, and one chosen by select: the
-// offsets are not rebuilt.
+// A store whose pointers a loop carries: the offset is carried beside
+// them (an i64 iteration argument), the old address chain dropped.
 tile.func @carried(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
@@ -321,15 +321,28 @@ tile.func @carried(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) {
   tile.return
 }
 
+// CHECK-LABEL: tile.func @carried_fused
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[N:.*]]: i32, %[[Y:.*]]: !tile.ptr<f32>)
+// CHECK: %[[STEP:.*]] = arith.constant dense<64> : tensor<64xi64>
+// CHECK: %[[R:.*]] = tile.make_range
+// CHECK: %[[R64:.*]] = arith.extsi %[[R]] : tensor<64xi32> to tensor<64xi64>
+// CHECK: scf.for {{.*}} iter_args(%[[XI:.*]] = %{{.*}}, %[[OFF:.*]] = %[[R64]]) -> (tensor<64x!tile.ptr<f32>>, tensor<64xi64>)
+// CHECK: %[[V:.*]] = tile.load %[[XI]]
+// CHECK: %[[NEG:.*]] = arith.negf %[[V]]
+// CHECK: %[[YB:.*]] = tile.splat %[[Y]]
+// CHECK: %[[YP:.*]] = tile.addptr %[[YB]], %[[OFF]]
+// CHECK: tile.store %[[YP]], %[[NEG]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[OFF]], %[[STEP]] : tensor<64xi64>
+// CHECK: scf.yield %{{.*}}, %[[NEXT]]
 // CHECK-LABEL: tile.graph @loop_carried
-// CHECK: tile.launch @carried
-// CHECK: tile.map
+// CHECK: tile.launch @carried_fused
+// CHECK-NOT: tile.map
 tile.graph @loop_carried(%x: memref<256xf32>, %y: memref<256xf32>) {
   %c1 = arith.constant 1 : index
   %c256 = arith.constant 256 : i32
   %t = tile.alloc() : memref<256xf32>
   tile.launch @carried grid(%c1) (%x, %t, %c256) : memref<256xf32>, memref<256xf32>, i32
-  // expected-remark @+1 {{not fused into the stores of the launch (epilogue): a store of kernel @carried at}}
+  // expected-remark @+1 {{fused into the stores of @carried (epilogue) as @carried_fused}}
   tile.map ins(%t : memref<256xf32>) outs(%y : memref<256xf32>) {
   ^bb0(%v: f32):
     %n = arith.negf %v : f32

@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringExtras.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -110,6 +112,19 @@ LogicalResult GraphOp::verify() {
            << getFunctionType().getNumResults() << " results";
   if (!isPublic())
     return emitOpError("expected a graph to be public");
+  // The name goes into the PTX's graph line and names the kernels made
+  // from its maps: a PTX identifier.
+  StringRef name = getSymName();
+  bool identifier =
+      !name.empty() && !llvm::isDigit(name.front()) &&
+      llvm::all_of(name, [](char c) {
+        return llvm::isAlnum(c) || c == '_' || c == '$';
+      });
+  if (!identifier)
+    return emitOpError("expected the graph's name to be an identifier "
+                       "([A-Za-z_$][A-Za-z0-9_$]*, it names the PTX's graph "
+                       "and kernels), found '")
+           << name << "'";
   for (auto [i, t] : llvm::enumerate(getArgumentTypes())) {
     if (!isGraphBuffer(t) && !isGraphScalar(t))
       return emitOpError("expected argument ")
@@ -139,7 +154,15 @@ LogicalResult GraphOp::verifyRegions() {
     return emitOpError("expected the body to take the graph's ")
            << getArgumentTypes().size() << " arguments";
   for (Operation &op : body) {
-    if (isa<AllocOp, LaunchOp, MapOp, CheckOp, memref::DimOp>(op))
+    if (auto dim = dyn_cast<memref::DimOp>(op)) {
+      std::optional<int64_t> d = dim.getConstantIndex();
+      int64_t rank = cast<MemRefType>(dim.getSource().getType()).getRank();
+      if (d && (*d < 0 || *d >= rank))
+        return dim.emitOpError("expected a dimension in [0, ")
+               << rank << ") of the buffer, found " << *d;
+      continue;
+    }
+    if (isa<AllocOp, LaunchOp, MapOp, CheckOp>(op))
       continue;
     bool scalarArith = isa_and_nonnull<arith::ArithDialect>(op.getDialect()) &&
                        op.getNumRegions() == 0 &&
@@ -159,8 +182,18 @@ LogicalResult GraphOp::verifyRegions() {
 // AllocOp
 //===----------------------------------------------------------------------===//
 
+/// Whether `v` is a constant below zero (a size or grid that cannot be).
+static bool isNegativeConstant(Value v) {
+  APInt c;
+  return matchPattern(v, m_ConstantInt(&c)) && c.isNegative();
+}
+
 LogicalResult AllocOp::verify() {
   auto type = cast<MemRefType>(getResult().getType());
+  for (auto [i, size] : llvm::enumerate(getDynamicSizes()))
+    if (isNegativeConstant(size))
+      return emitOpError("expected size operand ")
+             << i << " to be at least 0, found a negative constant";
   if (static_cast<int64_t>(getDynamicSizes().size()) !=
       static_cast<int64_t>(type.getNumDynamicDims()))
     return emitOpError("expected one size operand per dynamic dimension of ")
@@ -177,6 +210,10 @@ LogicalResult LaunchOp::verify() {
   if (getGrid().empty() || getGrid().size() > 3)
     return emitOpError("expected 1 to 3 grid sizes (x, y, z), found ")
            << getGrid().size();
+  for (auto [i, size] : llvm::enumerate(getGrid()))
+    if (isNegativeConstant(size))
+      return emitOpError("expected grid size ")
+             << i << " to be at least 0, found a negative constant";
   return success();
 }
 
@@ -256,7 +293,9 @@ LogicalResult MapOp::verify() {
     }
     if (!isGraphScalar(t) || isa<IndexType>(t) || t.isInteger(1))
       return emitOpError("expected input ")
-             << i << " to be a buffer or an integer or float scalar, found "
+             << i
+             << " to be a buffer or a scalar of a type tiles hold (i8 to "
+                "i64, f16, bf16, f32, f64), found "
              << t;
   }
   return success();

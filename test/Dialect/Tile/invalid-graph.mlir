@@ -201,7 +201,7 @@ tile.graph @map_scalar_output(%a: memref<5xi32>, %b: i32) {
 // -----
 
 tile.graph @map_index_input(%a: memref<5xi64>, %n: index) {
-  // expected-error @+1 {{'tile.map' op expected input 0 to be a buffer or an integer or float scalar, found 'index'}}
+  // expected-error @+1 {{'tile.map' op expected input 0 to be a buffer or a scalar of a type tiles hold (i8 to i64, f16, bf16, f32, f64), found 'index'}}
   tile.map ins(%n : index) outs(%a : memref<5xi64>) {
   ^bb0(%x: index):
     %c = arith.index_cast %x : index to i64
@@ -254,4 +254,38 @@ module attributes {gpu.container_module} {
     // expected-error @+1 {{'tile.launch' op expected 'f' to name a tile.func of the module}}
     tile.launch @m::@f grid(%c1) (%x) : memref<4xf32>
   }
+}
+
+// -----
+
+// expected-error @+1 {{'tile.graph' op expected the graph's name to be an identifier ([A-Za-z_$][A-Za-z0-9_$]*, it names the PTX's graph and kernels), found 'my graph'}}
+tile.graph @"my graph"(%n: index) {
+  %c = arith.constant 0 : index
+}
+
+// -----
+
+tile.graph @dim_range(%x: memref<4x4xf32>) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'memref.dim' op expected a dimension in [0, 2) of the buffer, found 2}}
+  %d = memref.dim %x, %c2 : memref<4x4xf32>
+}
+
+// -----
+
+tile.graph @negative_alloc() {
+  %m = arith.constant -5 : index
+  // expected-error @+1 {{'tile.alloc' op expected size operand 0 to be at least 0, found a negative constant}}
+  %t = tile.alloc(%m) : memref<?xf32>
+}
+
+// -----
+
+tile.func @k() {
+  tile.return
+}
+tile.graph @negative_grid() {
+  %m = arith.constant -1 : index
+  // expected-error @+1 {{'tile.launch' op expected grid size 0 to be at least 0, found a negative constant}}
+  tile.launch @k grid(%m) ()
 }
