@@ -230,6 +230,60 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
   return y;
 }
 
+/// graph_scaled_linear: Y = f16(X s) W^T + b (the scale fused into the
+/// GEMM's K-loop loads). Returns Y's bits; checks against float64 within 4
+/// f16 ulps plus the fp32 sum's rounding.
+std::vector<uint16_t> runScaledLinear(const Env &env, const std::string &file,
+                                      int64_t M, int64_t N, int64_t K,
+                                      const std::string &name) {
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  auto fill = [&](size_t n, float scale) {
+    std::vector<uint16_t> v(n);
+    for (uint16_t &e : v)
+      e = floatToHalf(rng.value() * scale);
+    return v;
+  };
+  std::vector<uint16_t> x = fill(size_t(M * K), 0.25f),
+                        w = fill(size_t(N * K), float(1 / std::sqrt(double(K)))),
+                        b = fill(size_t(N), 0.25f);
+  uint16_t s = floatToHalf(-1.5f);
+  DeviceBuffer dx(x.size() * 2), dw(w.size() * 2), db(b.size() * 2),
+      dy(size_t(M * N) * 2);
+  dx.upload(x);
+  dw.upload(w);
+  db.upload(b);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {M, K}),
+                     GraphArg::buffer(dw.get(), {N, K}),
+                     GraphArg::buffer(db.get(), {N}),
+                     GraphArg::buffer(dy.get(), {M, N}),
+                     GraphArg::scalar(Arg::f16bits(s))},
+                    nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(size_t(M * N));
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double want = h(b[size_t(n)]), mag = std::fabs(want);
+      for (int64_t k = 0; k < K; ++k) {
+        double xs = halfToFloat(
+            floatToHalf(float(h(x[size_t(m * K + k)]) * h(s))));
+        want += xs * h(w[size_t(n * K + k)]);
+        mag += std::fabs(xs * h(w[size_t(n * K + k)]));
+      }
+      double found = h(y[size_t(m * N + n)]);
+      double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) +
+                   double(K + 2) * std::ldexp(1.0, -23) * mag +
+                   std::ldexp(1.0, -20);
+      if (!(std::fabs(found - want) <= tol))
+        failCase(file + ": Y[" + std::to_string(m) + ", " +
+                 std::to_string(n) + "]: expected " + std::to_string(want) +
+                 ", found " + std::to_string(found));
+    }
+  return y;
+}
+
 /// examples/graphs/mlp.mlir: Y = gelu(X W1^T + b1) W2^T + b2, fp16, the
 /// intermediate rounded to fp16 before and after the GELU (what the graph
 /// says). Returns Y's bits; checks against float64 with the same roundings
@@ -515,6 +569,17 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                          failCase("fused and unfused outputs differ");
                      }});
   }
+  cases.push_back({"graph/scaled_linear_272x512x320", false, true,
+                   [](const Env &env) {
+                     std::string name = "graph/scaled_linear";
+                     std::vector<uint16_t> fused = runScaledLinear(
+                         env, "graph_scaled_linear", 272, 512, 320, name);
+                     std::vector<uint16_t> unfused = runScaledLinear(
+                         env, "graph_scaled_linear_unfused", 272, 512, 320,
+                         name);
+                     if (fused != unfused)
+                       failCase("fused and unfused outputs differ");
+                   }});
   cases.push_back({"graph/replay_1000", false, true, runReplay});
   cases.push_back({"graph/refusals", false, true, runRefusals});
 }
