@@ -8,6 +8,7 @@
 // RUN: tilec %s -o - --fuse-kernels=false | FileCheck %s --check-prefix=UNFUSED
 // RUN: tilec %s --emit=tile | FileCheck %s --check-prefix=TILE
 // RUN: not tilec %S/Inputs/graph-float-arith.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOAT
+// RUN: not tilec %S/Inputs/graph-dead-map.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEAD
 // RUN: not tilec %s --emit=cubin -o %t.cubin 2>&1 | FileCheck %s --check-prefix=CUBIN
 // RUN: not tilec %s --aot -o %t.aot 2>&1 | FileCheck %s --check-prefix=AOT
 
@@ -25,6 +26,7 @@
 // TILE-NOT: tile.map
 // TILE: tile.launch @scale_fused
 
+// DEAD: graph-dead-map.mlir:2:1: error: no kernel to compile: graph @g launches none (after fusion; a map whose output nothing reads is removed)
 // CUBIN: graph.mlir:[[#]]:1: error: unimplemented: --emit=cubin does not carry operator graphs yet; compile with --emit=ptx (its tilec.graph line is what GraphProgram runs)
 // AOT: graph.mlir:[[#]]:1: error: unimplemented: --aot does not carry operator graphs yet
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/PTX/PTXBackend.h"
 #include "compiler/Target/PTX/GraphMetadata.h"
+#include "dialects/Tile/IR/TileGraphOps.h"
 #include "passes/Target.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -365,6 +366,17 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
     return failure();
   }
   if (kernels.empty()) {
+    // A graph whose maps all went (nothing read what they wrote) launches
+    // nothing: say so where it is.
+    auto graphs = module.getBody()->getOps<tile::GraphOp>();
+    if (!graphs.empty()) {
+      tile::GraphOp graph = *graphs.begin();
+      graph.emitError("no kernel to compile: graph @")
+          << graph.getName()
+          << " launches none (after fusion; a map whose output nothing "
+             "reads is removed)";
+      return failure();
+    }
     emitError(loc) << "no kernel to compile: expected at least one public "
                       "tile.func";
     return failure();
