@@ -48,6 +48,14 @@ GraphProgram loadGraph(const Env &env, const std::string &file) {
   return program;
 }
 
+/// `n` f16 values: the generator's values (|v| in [1/16, 4]) times `scale`.
+std::vector<uint16_t> randomHalves(Rng &rng, size_t n, float scale) {
+  std::vector<uint16_t> v(n);
+  for (uint16_t &e : v)
+    e = floatToHalf(rng.value() * scale);
+  return v;
+}
+
 /// f16 rounding of a float (round to nearest even).
 float roundHalf(float f) { return halfToFloat(floatToHalf(f)); }
 
@@ -186,15 +194,11 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
                                     const std::string &name) {
   GraphProgram program = loadGraph(env, file);
   Rng rng = env.rng(name);
-  std::vector<uint16_t> x(size_t(M * K)), w(size_t(N * K)),
-      b(static_cast<size_t>(N));
   // Weights scaled so that the pre-activations are about 1.
-  for (uint16_t &v : x)
-    v = floatToHalf(rng.value() / 4);
-  for (uint16_t &v : w)
-    v = floatToHalf(rng.value() / float(4 * std::sqrt(double(K))) * 4);
-  for (uint16_t &v : b)
-    v = floatToHalf(rng.value() / 4);
+  std::vector<uint16_t> x = randomHalves(rng, size_t(M * K), 0.25f),
+                        w = randomHalves(rng, size_t(N * K),
+                                         float(1 / std::sqrt(double(K)))),
+                        b = randomHalves(rng, size_t(N), 0.25f);
   DeviceBuffer dx(x.size() * 2), dw(w.size() * 2), db(b.size() * 2),
       dy((size_t(M * N) + kGuard) * 2);
   dx.upload(x);
@@ -239,10 +243,7 @@ std::vector<uint16_t> runScaledLinear(const Env &env, const std::string &file,
   GraphProgram program = loadGraph(env, file);
   Rng rng = env.rng(name);
   auto fill = [&](size_t n, float scale) {
-    std::vector<uint16_t> v(n);
-    for (uint16_t &e : v)
-      e = floatToHalf(rng.value() * scale);
-    return v;
+    return randomHalves(rng, n, scale);
   };
   std::vector<uint16_t> x = fill(size_t(M * K), 0.25f),
                         w = fill(size_t(N * K), float(1 / std::sqrt(double(K)))),
@@ -294,10 +295,7 @@ std::vector<uint16_t> runMlp(const Env &env, const std::string &file,
   GraphProgram program = loadGraph(env, file);
   Rng rng = env.rng(name);
   auto fill = [&](size_t n, float scale) {
-    std::vector<uint16_t> v(n);
-    for (uint16_t &e : v)
-      e = floatToHalf(rng.value() * scale);
-    return v;
+    return randomHalves(rng, n, scale);
   };
   std::vector<uint16_t> x = fill(size_t(M * K), 0.25f),
                         w1 = fill(size_t(H * K), float(1 / std::sqrt(double(K)))),
