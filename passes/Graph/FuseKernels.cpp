@@ -20,6 +20,7 @@
 #include "passes/Graph/GraphUtils.h"
 #include "passes/Graph/KernelAccess.h"
 #include "passes/Graph/MapCodegen.h"
+#include "passes/Graph/RowCodegen.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
@@ -51,8 +52,10 @@ struct BufferAccess {
 /// Runs the fusions of one graph.
 class GraphFuser {
 public:
-  GraphFuser(GraphOp graph, SymbolTable &symbols, bool remarks)
-      : graph(graph), symbols(symbols), remarks(remarks) {}
+  GraphFuser(GraphOp graph, SymbolTable &symbols, bool remarks,
+             const RowKernelOptions &rowOptions)
+      : graph(graph), symbols(symbols), remarks(remarks),
+        rowOptions(rowOptions) {}
 
   void run();
 
@@ -97,6 +100,17 @@ private:
   /// changed.
   bool tryFuse(AllocOp t);
 
+  /// Fuses the row group of one row reduction not tried yet (RowCodegen.h);
+  /// true when the graph changed.
+  bool fuseRowGroup();
+  /// The maps and row reductions linked to `seed` through intermediates
+  /// that work on its rows, in graph order.
+  SmallVector<Operation *> collectRowGroup(RowReduceOp seed);
+  /// Failure, with `why`, where `group` may not run as one kernel at its
+  /// last op's place.
+  LogicalResult checkRowGroup(ArrayRef<Operation *> group, std::string &why);
+  DenseSet<Operation *> triedRowSeeds;
+
   /// The map's inputs and the kernel arguments that carry them into a
   /// fused kernel; appended to `kernel`, their operands to `operands`.
   struct MapInputs {
@@ -123,6 +137,7 @@ private:
   GraphOp graph;
   SymbolTable &symbols;
   bool remarks;
+  RowKernelOptions rowOptions;
   /// Set for the last sweep, which only reports what stays unfused.
   bool reportRefusals = false;
 };
@@ -134,6 +149,9 @@ SmallVector<BufferAccess> GraphFuser::getAccesses(Operation *op) {
       if (isa<MemRefType>(in.getType()))
         accesses.push_back({in, false});
     accesses.push_back({map.getOutput(), true});
+  } else if (auto reduce = dyn_cast<RowReduceOp>(op)) {
+    accesses.push_back({reduce.getInput(), false});
+    accesses.push_back({reduce.getOutput(), true});
   } else if (auto launch = dyn_cast<LaunchOp>(op)) {
     FuncOp kernel = getKernel(launch);
     for (auto [i, arg] : llvm::enumerate(launch.getArgs())) {
@@ -568,7 +586,7 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
         args.push_back(value);
     }
     Value result =
-        emitMapBody(b, loc, consumer, args,
+        emitMapBody(b, loc, consumer.getBody().front(), args,
                     dyn_cast<RankedTensorType>(store.getValue().getType()));
     auto newStore = StoreOp::create(
         b, loc, offsetPointer(b, loc, outputPtr, off), result, store.getMask());
@@ -641,7 +659,7 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
         args.push_back(value);
     }
     auto like = dyn_cast<RankedTensorType>(load.getType());
-    Value result = emitMapBody(b, loc, producer, args, like);
+    Value result = emitMapBody(b, loc, producer.getBody().front(), args, like);
     if (Value mask = load.getMask()) {
       // Masked-off elements read as `other`, or zero.
       Value other = load.getOther();
@@ -699,13 +717,17 @@ bool GraphFuser::tryFuse(AllocOp t) {
     t.erase();
     return true;
   }
-  // Nothing reads it: the maps writing it are dead.
-  if (readers.empty() &&
-      llvm::all_of(users, [](Operation *op) { return isa<MapOp>(op); })) {
+  // Nothing reads it: the maps and reductions writing it are dead.
+  if (readers.empty() && llvm::all_of(users, [](Operation *op) {
+        return isa<MapOp, RowReduceOp>(op);
+      })) {
     for (Operation *op : users) {
       // Its size contract still holds the graph's arguments to account.
       OpBuilder b(op);
-      emitMapChecks(b, cast<MapOp>(op));
+      if (auto map = dyn_cast<MapOp>(op))
+        emitMapChecks(b, map);
+      else
+        emitRowReduceChecks(b, cast<RowReduceOp>(op));
       remark(op, "removed: nothing reads the buffer it writes");
       op->erase();
     }
@@ -733,6 +755,9 @@ bool GraphFuser::tryFuse(AllocOp t) {
     return false;
   }
   Operation *reader = readers.front();
+  // Row reductions fuse as row groups (fuseRowGroup).
+  if (isa<RowReduceOp>(writer) || isa<RowReduceOp>(reader))
+    return false;
   if (!writer->isBeforeInBlock(reader)) {
     if (reportRefusals && involvesMap)
       remark(reader, "not fused: it reads the buffer before the op that "
@@ -764,6 +789,110 @@ bool GraphFuser::tryFuse(AllocOp t) {
   return true;
 }
 
+SmallVector<Operation *> GraphFuser::collectRowGroup(RowReduceOp seed) {
+  RowSpace space = RowSpace::of(seed);
+  llvm::SetVector<Operation *> group;
+  group.insert(seed);
+  // Grow through intermediates (allocations): graph arguments are not
+  // values the group could keep in registers.
+  for (size_t i = 0; i < group.size(); ++i)
+    for (BufferAccess a : getAccesses(group[i])) {
+      if (!a.buffer.getDefiningOp<AllocOp>())
+        continue;
+      for (Operation *user : a.buffer.getUsers())
+        if (!group.contains(user) && space.contains(user))
+          group.insert(user);
+    }
+  SmallVector<Operation *> ops = group.takeVector();
+  llvm::sort(ops, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return ops;
+}
+
+LogicalResult GraphFuser::checkRowGroup(ArrayRef<Operation *> group,
+                                        std::string &why) {
+  DenseSet<Operation *> members(group.begin(), group.end());
+  DenseMap<Value, Operation *> writerOf;
+  SmallVector<Value> read, written;
+  for (Operation *op : group)
+    for (BufferAccess a : getAccesses(op)) {
+      if (!a.write) {
+        read.push_back(a.buffer);
+        // A value the group computes is read after it is computed.
+        auto it = writerOf.find(a.buffer);
+        bool later = llvm::any_of(group, [&](Operation *other) {
+          return other != op && op->isBeforeInBlock(other) &&
+                 llvm::any_of(getAccesses(other), [&](BufferAccess b) {
+                   return b.write && b.buffer == a.buffer;
+                 });
+        });
+        if (later && it == writerOf.end()) {
+          why = llvm::formatv("the op at {0} reads a buffer before an op of "
+                              "the group writes it",
+                              describeLocation(op->getLoc()));
+          return failure();
+        }
+        continue;
+      }
+      written.push_back(a.buffer);
+      if (!writerOf.try_emplace(a.buffer, op).second) {
+        why = llvm::formatv("two ops of the group write the buffer the op "
+                            "at {0} writes",
+                            describeLocation(op->getLoc()));
+        return failure();
+      }
+    }
+  for (Operation *op = group.front()->getNextNode(); op != group.back();
+       op = op->getNextNode()) {
+    if (members.contains(op))
+      continue;
+    for (BufferAccess a : getAccesses(op)) {
+      bool conflict = llvm::is_contained(written, a.buffer) ||
+                      (a.write && llvm::is_contained(read, a.buffer));
+      if (!conflict)
+        continue;
+      why = llvm::formatv("'{0}' at {1} {2} a buffer the group uses",
+                          op->getName().getStringRef(),
+                          describeLocation(op->getLoc()),
+                          a.write ? "writes" : "reads");
+      return failure();
+    }
+  }
+  return success();
+}
+
+bool GraphFuser::fuseRowGroup() {
+  for (RowReduceOp seed : graph.getBody().getOps<RowReduceOp>()) {
+    if (!triedRowSeeds.insert(seed).second)
+      continue;
+    SmallVector<Operation *> group = collectRowGroup(seed);
+    // Alone, tile-outline-maps makes it the same kernel.
+    if (group.size() < 2)
+      continue;
+    std::string why;
+    if (failed(checkRowGroup(group, why))) {
+      remark(seed, "not fused with the maps around it into one kernel per "
+                   "row: " +
+                       why);
+      continue;
+    }
+    unsigned numReduces = llvm::count_if(
+        group, [](Operation *op) { return isa<RowReduceOp>(op); });
+    for (Operation *op : group)
+      triedRowSeeds.insert(op);
+    LaunchOp launch = outlineRowGroup(graph, group, RowSpace::of(seed),
+                                      symbols, rowOptions);
+    remark(launch,
+           llvm::formatv("fused {0} row reductions and {1} maps into "
+                         "@{2}, one program per row",
+                         numReduces, group.size() - numReduces,
+                         launch.getKernelAttr().getRootReference().getValue()));
+    return true;
+  }
+  return false;
+}
+
 void GraphFuser::run() {
   // Each success erases ops: rescan from the start until nothing changes
   // (a fusion can make another legal). Then, with remarks, one more sweep
@@ -775,7 +904,7 @@ void GraphFuser::run() {
         changed = true;
         break;
       }
-    if (changed)
+    if (changed || fuseRowGroup())
       continue;
     if (remarks && !reportRefusals) {
       reportRefusals = true;
@@ -792,8 +921,15 @@ struct TileFuseKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    for (GraphOp graph : llvm::to_vector(module.getBody()->getOps<GraphOp>()))
-      GraphFuser(graph, symbols, remarks).run();
+    RowKernelOptions rowOptions;
+    rowOptions.maxRowBlock = maxRowBlock;
+    for (GraphOp graph : llvm::to_vector(module.getBody()->getOps<GraphOp>())) {
+      auto reduces = graph.getBody().getOps<RowReduceOp>();
+      if (!reduces.empty() &&
+          failed(checkRowOptions(*reduces.begin(), maxRowBlock)))
+        return signalPassFailure();
+      GraphFuser(graph, symbols, remarks, rowOptions).run();
+    }
   }
 };
 

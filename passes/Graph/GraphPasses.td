@@ -34,7 +34,21 @@ def TileFuseKernelsPass : Pass<"tile-fuse-kernels", "mlir::ModuleOp"> {
       of a new kernel that computes the map at each load (masked-off
       elements still read as the load's `other`, or zero).
     - **Dead intermediates**: a buffer no op reads is removed with the maps
-      that write it (launches stay: their kernels may do more).
+      and row reductions that write it (launches stay: their kernels may do
+      more).
+    - **Row groups**: a `tile.row_reduce` and the maps and reductions
+      linked to it through intermediates that work on its rows (their
+      output has the reduction's input shape, or its output shape) become
+      one launch of a kernel `<graph>_rows` with one program per row
+      (layer norm, RMS norm, softmax, group norm written as graph ops).
+      Values the group passes between its ops stay in registers; a buffer
+      is still written where a graph argument or something outside the
+      group uses it. A row of at most `max-row-block` elements (static) is
+      held whole; a longer or dynamic one is walked in blocks, once per
+      reduction the values depend on in a chain. Legality: no op between
+      the group's first and last op writes what the group reads or touches
+      what it writes; each buffer the group writes has one writer in it,
+      before its readers in the group.
 
     The new kernel takes the old one's arguments without the one for `%t`,
     then the map's output (epilogue), its other buffer inputs, its scalar
@@ -57,10 +71,14 @@ def TileFuseKernelsPass : Pass<"tile-fuse-kernels", "mlir::ModuleOp"> {
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "report each fusion and each refused candidate as a remark">,
+    Option<"maxRowBlock", "max-row-block", "int64_t", /*default=*/"8192",
+           "longest row (elements, a power of two) a row-group kernel "
+           "holds whole">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def TileOutlineMapsPass : Pass<"tile-outline-maps", "mlir::ModuleOp"> {
@@ -75,18 +93,27 @@ def TileOutlineMapsPass : Pass<"tile-outline-maps", "mlir::ModuleOp"> {
     output's size is static and below 2^31, else i64. Buffers from
     `tile.alloc` are known 16-byte aligned (`tile.divisibility = 16` on
     the kernel's argument); a graph argument passes on its own
-    `tile.divisibility`. Afterwards the graph holds only allocations,
-    launches and their scalar arithmetic.
+    `tile.divisibility`.
+
+    Each `tile.row_reduce` left becomes a kernel `<graph>_rows` with one
+    program per row, as a row group of one op in tile-fuse-kernels (a row
+    of at most `max-row-block` static elements held whole, else walked in
+    blocks of 1024). Afterwards the graph holds only allocations, launches
+    and their scalar arithmetic.
   }];
   let options = [
     Option<"blockSize", "block-size", "unsigned", /*default=*/"1024",
            "elements per program (a power of two)">,
     Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
            "warps per program of the map kernels">,
+    Option<"maxRowBlock", "max-row-block", "int64_t", /*default=*/"8192",
+           "longest row (elements, a power of two) a row-reduction kernel "
+           "holds whole">,
   ];
   let dependentDialects = ["::tilec::tile::TileDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // TILEC_GRAPH_PASSES_TD

@@ -80,11 +80,34 @@ bool tilec::readsOneToOne(MemRefType input, MemRefType output) {
   return true;
 }
 
+void tilec::emitSameSizeCheck(OpBuilder &b, Location loc, StringRef what,
+                              Value in, int64_t d, Value out, int64_t o) {
+  if (getDimSize(in, d) == getDimSize(out, o))
+    return;
+  Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     getDimValue(b, loc, in, d),
+                                     getDimValue(b, loc, out, o));
+  // Buffers by what the user knows them as (map inputs get renumbered when
+  // maps merge).
+  auto describeBuffer = [](Value v) -> std::string {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return "graph argument " + std::to_string(arg.getArgNumber());
+    return "the buffer allocated at " + describeLocation(v.getLoc());
+  };
+  CheckOp::create(b, loc, same,
+                  llvm::formatv("the {0} at {1}: dimension {2} of {3} "
+                                "differs from dimension {4} of its output, "
+                                "{5}",
+                                what, describeLocation(loc), d,
+                                describeBuffer(in), o, describeBuffer(out))
+                      .str());
+}
+
 void tilec::emitMapChecks(OpBuilder &b, MapOp map, Value only) {
   Location loc = map.getLoc();
   Value out = map.getOutput();
   MemRefType outType = map.getOutputType();
-  for (auto [i, in] : llvm::enumerate(map.getInputs())) {
+  for (Value in : map.getInputs()) {
     auto type = dyn_cast<MemRefType>(in.getType());
     if (!type || (only && in != only))
       continue;
@@ -95,25 +118,15 @@ void tilec::emitMapChecks(OpBuilder &b, MapOp map, Value only) {
       if (type.getDimSize(d) == 1 ||
           (!type.isDynamicDim(d) && !outType.isDynamicDim(o)))
         continue;
-      if (getDimSize(in, d) == getDimSize(out, o))
-        continue;
-      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         getDimValue(b, loc, in, d),
-                                         getDimValue(b, loc, out, o));
-      // Buffers by what the user knows them as (map inputs get renumbered
-      // when maps merge).
-      auto describeBuffer = [](Value v) -> std::string {
-        if (auto arg = dyn_cast<BlockArgument>(v))
-          return "graph argument " + std::to_string(arg.getArgNumber());
-        return "the buffer allocated at " + describeLocation(v.getLoc());
-      };
-      CheckOp::create(b, loc, same,
-                      llvm::formatv("the map at {0}: dimension {1} of {2} "
-                                    "differs from dimension {3} of its "
-                                    "output, {4}",
-                                    describeLocation(loc), d,
-                                    describeBuffer(in), o, describeBuffer(out))
-                          .str());
+      emitSameSizeCheck(b, loc, "map", in, d, out, o);
     }
   }
+}
+
+void tilec::emitRowReduceChecks(OpBuilder &b, RowReduceOp op) {
+  MemRefType in = op.getInputType(), out = op.getOutputType();
+  for (int64_t d = 0, e = in.getRank() - op.getNumReducedDims(); d < e; ++d)
+    if (in.isDynamicDim(d) || out.isDynamicDim(d))
+      emitSameSizeCheck(b, op.getLoc(), "row reduction", op.getInput(), d,
+                        op.getOutput(), d);
 }

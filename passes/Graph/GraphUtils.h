@@ -43,6 +43,17 @@ mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
 void emitMapChecks(mlir::OpBuilder &b, tile::MapOp map,
                    mlir::Value only = nullptr);
 
+/// Emits a `tile.check` that dimension `d` of buffer `in` equals dimension
+/// `o` of buffer `out` (the contract of the `what` -- "map" -- at `loc`),
+/// unless the graph proves it.
+void emitSameSizeCheck(mlir::OpBuilder &b, mlir::Location loc,
+                       llvm::StringRef what, mlir::Value in, int64_t d,
+                       mlir::Value out, int64_t o);
+
+/// The same for a row reduction: each dynamic size of its rows (the
+/// dimensions it keeps) equals the output's.
+void emitRowReduceChecks(mlir::OpBuilder &b, tile::RowReduceOp op);
+
 /// The argument attributes of a kernel argument that receives `buffer`:
 /// `tile.divisibility = 16` for an intermediate (allocations are 256-byte
 /// aligned), a graph argument's own `tile.divisibility`, else none (an

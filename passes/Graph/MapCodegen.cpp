@@ -20,9 +20,8 @@
 using namespace mlir;
 using namespace tilec;
 
-Value tilec::emitMapBody(OpBuilder &b, Location loc, tile::MapOp map,
+Value tilec::emitMapBody(OpBuilder &b, Location loc, Block &body,
                          ValueRange args, RankedTensorType like) {
-  Block &body = map.getBody().front();
   IRMapping mapping;
   mapping.map(body.getArguments(), args);
   auto splatTo = [&](Value v) -> Value {

@@ -15,12 +15,14 @@
 
 namespace tilec {
 
-/// Applies the body of `map` to `args` (one per body argument: tiles of
-/// the type `like` has, with their own element types, or scalars, which
-/// are splat where an op mixes them with tiles). Returns a tile shaped as
-/// `like` (a null `like`: a scalar, for scalar arguments).
-mlir::Value emitMapBody(mlir::OpBuilder &b, mlir::Location loc, tile::MapOp map,
-                        mlir::ValueRange args, mlir::RankedTensorType like);
+/// Applies `body` (of a tile.map or tile.row_reduce) to `args` (one per
+/// body argument: tiles of the type `like` has, with their own element
+/// types, or scalars, which are splat where an op mixes them with tiles).
+/// Returns a tile shaped as `like` (a null `like`: a scalar, for scalar
+/// arguments).
+mlir::Value emitMapBody(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Block &body, mlir::ValueRange args,
+                        mlir::RankedTensorType like);
 
 /// The output dimensions whose sizes the offset of `input` needs
 /// (`getInputOffset`); the caller supplies the dynamic ones among them.

@@ -11,6 +11,7 @@
 #include "passes/Graph/GraphPasses.h"
 #include "passes/Graph/GraphUtils.h"
 #include "passes/Graph/MapCodegen.h"
+#include "passes/Graph/RowCodegen.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -39,6 +40,16 @@ struct TileOutlineMapsPass
         if (failed(checkOptions(map)))
           return signalPassFailure();
         outline(graph, map, symbols);
+      }
+    RowKernelOptions rowOptions;
+    rowOptions.maxRowBlock = maxRowBlock;
+    for (GraphOp graph : llvm::to_vector(module.getBody()->getOps<GraphOp>()))
+      for (auto reduce :
+           llvm::to_vector(graph.getBody().getOps<RowReduceOp>())) {
+        if (failed(checkRowOptions(reduce, maxRowBlock)))
+          return signalPassFailure();
+        outlineRowGroup(graph, {reduce.getOperation()},
+                        RowSpace::of(reduce), symbols, rowOptions);
       }
   }
 
@@ -188,7 +199,8 @@ struct TileOutlineMapsPass
         args.push_back(arg);
     }
     Value result =
-        emitMapBody(kb, loc, map, args, tileOf(out.getElementType()));
+        emitMapBody(kb, loc, map.getBody().front(), args,
+                    tileOf(out.getElementType()));
     StoreOp::create(kb, loc, offsetPointer(kb, loc, body->getArgument(0), off),
                     result, mask);
     ReturnOp::create(kb, loc);

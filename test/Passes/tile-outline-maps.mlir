@@ -88,3 +88,44 @@ tile.graph @fill(%y: memref<4096xf16>) {
     tile.map.return %z : f16
   }
 }
+
+// -----
+
+// A row reduction left alone: one program per row. A static row of 768
+// held whole (i64 offsets: the rows are dynamic); a dynamic row walked in
+// blocks of 1024, its length an i64 argument.
+// CHECK-LABEL: tile.func @sums_rows(
+// CHECK-SAME: %[[X:.*]]: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %[[S:.*]]: !tile.ptr<f32>)
+// CHECK-NOT: scf.for
+// CHECK: tile.load
+// CHECK: arith.select
+// CHECK: %[[SUM:.*]] = tile.reduce
+// CHECK: %[[P:.*]] = tile.addptr %[[S]], %{{.*}} : !tile.ptr<f32>, i64
+// CHECK: tile.store %[[P]], %[[SUM]] : !tile.ptr<f32>
+// CHECK-LABEL: tile.graph @sums(
+// CHECK: tile.check %{{.*}}, "the row reduction at {{.*}}: dimension 0 of graph argument 0 differs from dimension 0 of its output, graph argument 1"
+// CHECK: tile.launch @sums_rows grid(%[[ROWS:.*]]) (%arg0, %arg1)
+tile.graph @sums(%x: memref<?x768xf32> {tile.divisibility = 16 : i32}, %s: memref<?x1xf32>) {
+  tile.row_reduce ins(%x : memref<?x768xf32>) outs(%s : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+}
+// CHECK-LABEL: tile.func @long_rows(
+// CHECK-SAME: %[[N:.*]]: i64, %{{.*}}: !tile.ptr<f16>, %{{.*}}: !tile.ptr<f16>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args
+// CHECK: arith.maximumf
+// CHECK: scf.yield
+// CHECK: tile.reduce
+// CHECK-LABEL: tile.graph @long(
+// CHECK: %[[D:.*]] = memref.dim %arg0, %{{.*}} : memref<16x?xf16>
+// CHECK: %[[N64:.*]] = arith.index_cast %[[D]] : index to i64
+// CHECK: tile.launch @long_rows grid(%{{.*}}) (%[[N64]], %arg0, %arg1)
+tile.graph @long(%x: memref<16x?xf16>, %s: memref<16x1xf16>) {
+  tile.row_reduce ins(%x : memref<16x?xf16>) outs(%s : memref<16x1xf16>) init(0xFC00 : f16) {
+  ^bb0(%a: f16, %v: f16):
+    %r = arith.maximumf %a, %v : f16
+    tile.map.return %r : f16
+  }
+}

@@ -162,7 +162,7 @@ LogicalResult GraphOp::verifyRegions() {
                << rank << ") of the buffer, found " << *d;
       continue;
     }
-    if (isa<AllocOp, LaunchOp, MapOp, CheckOp>(op))
+    if (isa<AllocOp, LaunchOp, MapOp, RowReduceOp, CheckOp>(op))
       continue;
     bool scalarArith = isa_and_nonnull<arith::ArithDialect>(op.getDialect()) &&
                        op.getNumRegions() == 0 &&
@@ -172,7 +172,7 @@ LogicalResult GraphOp::verifyRegions() {
       continue;
     return op.emitOpError("is not allowed in a 'tile.graph' body, which holds "
                           "only tile.alloc, tile.launch, tile.map, "
-                          "tile.check, memref.dim and arith ops on "
+                          "tile.row_reduce, tile.check, memref.dim and arith ops on "
                           "scalars");
   }
   return success();
@@ -272,6 +272,36 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   return success();
 }
 
+/// Checks the body of a map or row reduction: it returns a `want` with
+/// tile.map.return and holds only pure elementwise scalar ops and constants
+/// of types tiles hold.
+static LogicalResult verifyScalarBody(Operation *owner, Block &block,
+                                      Type want) {
+  auto ret = dyn_cast<MapReturnOp>(block.getTerminator());
+  if (!ret)
+    return owner->emitOpError("expected the body to end with tile.map.return");
+  if (ret.getResult().getType() != want)
+    return ret.emitOpError("expected a value of the output's element type ")
+           << want << ", found " << ret.getResult().getType();
+  for (Operation &op : block.without_terminator()) {
+    // Scalars a tile can hold: no `index` (the body runs on tiles).
+    auto isTileScalar = [](Type t) {
+      return isGraphScalar(t) && !isa<IndexType>(t);
+    };
+    bool ok = op.getNumRegions() == 0 && isPure(&op) &&
+              llvm::all_of(op.getOperandTypes(), isTileScalar) &&
+              llvm::all_of(op.getResultTypes(), isTileScalar) &&
+              (op.hasTrait<OpTrait::Elementwise>() ||
+               op.hasTrait<OpTrait::ConstantLike>());
+    if (!ok)
+      return op.emitOpError("is not allowed in a '")
+             << owner->getName()
+             << "' body, which holds only pure elementwise ops and "
+                "constants on scalars";
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // MapOp
 //===----------------------------------------------------------------------===//
@@ -315,27 +345,62 @@ LogicalResult MapOp::verifyRegions() {
              << i << " to have type " << elem << " (input " << i
              << "'s element type), found " << arg.getType();
   }
-  auto ret = dyn_cast<MapReturnOp>(block.getTerminator());
-  if (!ret)
-    return emitOpError("expected the body to end with tile.map.return");
-  Type want = getOutputType().getElementType();
-  if (ret.getResult().getType() != want)
-    return ret.emitOpError("expected a value of the output's element type ")
-           << want << ", found " << ret.getResult().getType();
-  for (Operation &op : block.without_terminator()) {
-    // Scalars a tile can hold: no `index` (the body runs on tiles).
-    auto isTileScalar = [](Type t) {
-      return isGraphScalar(t) && !isa<IndexType>(t);
-    };
-    bool ok = op.getNumRegions() == 0 && isPure(&op) &&
-              llvm::all_of(op.getOperandTypes(), isTileScalar) &&
-              llvm::all_of(op.getResultTypes(), isTileScalar) &&
-              (op.hasTrait<OpTrait::Elementwise>() ||
-               op.hasTrait<OpTrait::ConstantLike>());
-    if (!ok)
-      return op.emitOpError("is not allowed in a 'tile.map' body, which "
-                            "holds only pure elementwise ops and constants "
-                            "on scalars");
+  return verifyScalarBody(*this, block, getOutputType().getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// RowReduceOp
+//===----------------------------------------------------------------------===//
+
+unsigned RowReduceOp::getNumReducedDims() {
+  MemRefType out = getOutputType();
+  unsigned n = 0;
+  for (int64_t d = out.getRank() - 1; d >= 0 && out.getDimSize(d) == 1; --d)
+    ++n;
+  return n;
+}
+
+LogicalResult RowReduceOp::verify() {
+  MemRefType in = getInputType(), out = getOutputType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("expected the input and the output to have one "
+                       "element type, found ")
+           << in.getElementType() << " and " << out.getElementType()
+           << " (convert with a tile.map first)";
+  if (in.getRank() != out.getRank() || in.getRank() == 0)
+    return emitOpError("expected the output to have the input's rank (")
+           << in.getRank() << ", at least 1), found " << out.getRank();
+  unsigned reduced = getNumReducedDims();
+  if (reduced == 0)
+    return emitOpError("expected the output's trailing dimensions to be the "
+                       "reduced ones, of static size 1; found ")
+           << out;
+  for (int64_t d = 0, e = in.getRank() - reduced; d < e; ++d) {
+    int64_t a = in.getDimSize(d), b = out.getDimSize(d);
+    if (a != ShapedType::kDynamic && b != ShapedType::kDynamic && a != b)
+      return emitOpError("expected output dimension ")
+             << d << " to equal the input's (" << a << "), found " << b;
   }
+  if (getInit().getType() != in.getElementType())
+    return emitOpError("expected init of the element type ")
+           << in.getElementType() << ", found " << getInit().getType();
+  if (!isa<IntegerAttr, FloatAttr>(getInit()))
+    return emitOpError("expected an integer or float init, found ")
+           << getInit();
+  if (getInput() == getOutput())
+    return emitOpError("expected the output to be another buffer than the "
+                       "input");
   return success();
+}
+
+LogicalResult RowReduceOp::verifyRegions() {
+  Block &block = getBody().front();
+  Type elem = getInputType().getElementType();
+  if (block.getNumArguments() != 2 ||
+      llvm::any_of(block.getArgumentTypes(),
+                   [&](Type t) { return t != elem; }))
+    return emitOpError("expected the body to take two arguments of the "
+                       "element type ")
+           << elem << " (the accumulator and an element)";
+  return verifyScalarBody(*this, block, elem);
 }

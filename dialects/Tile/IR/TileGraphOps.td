@@ -16,6 +16,7 @@
 #define TILE_GRAPH_OPS_TD
 
 include "dialects/Tile/IR/TileBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -199,9 +200,72 @@ def Tile_MapOp : Tile_Op<"map", [
   let hasRegionVerifier = 1;
 }
 
+def Tile_RowReduceOp : Tile_Op<"row_reduce", [
+    HasParent<"GraphOp">, IsolatedFromAbove]> {
+  let summary = "reduce the trailing dimensions of a buffer (keepdims)";
+  let description = [{
+    Reduces each row of `input` to one element of `output`. The output has
+    the input's rank; its trailing dimensions of static size 1 are the
+    reduced ones (a row: the elements sharing the other indices), and every
+    other dimension equals the input's (checked by the verifier where both
+    are static, by the runtime otherwise). This is Triton's
+    `tl.reduce(x, axis, combine_fn, keep_dims=True)` over trailing axes, on
+    whole buffers.
+
+    The body combines an accumulator with one element: two arguments of
+    the element type (the accumulator first) and `tile.map.return` of the
+    combined value, with the same ops a `tile.map` body allows. It must be
+    associative and commutative, and `init` must be its identity (0 for a
+    sum, -inf for a max): the order of combination is unspecified and
+    `init` may be combined in any number of times. Input and output have
+    one element type; convert first with a `tile.map` (a sum of f16 in f32:
+    a map to f32, then the reduction -- fusion makes them one kernel).
+
+    A mean over the last dimension of a [M, N] buffer:
+
+    ```mlir
+    tile.row_reduce ins(%x : memref<?x768xf32>) outs(%s : memref<?x1xf32>)
+                    init(0.0 : f32) {
+    ^bb0(%acc: f32, %v: f32):
+      %r = arith.addf %acc, %v : f32
+      tile.map.return %r : f32
+    }
+    tile.map ins(%s : memref<?x1xf32>) outs(%mean : memref<?x1xf32>) {
+    ^bb0(%v: f32):
+      %n = arith.constant 768.0 : f32
+      %m = arith.divf %v, %n : f32
+      tile.map.return %m : f32
+    }
+    ```
+
+    Without fusion a reduction becomes a kernel with one program per row
+    (tile-outline-maps); tile-fuse-kernels merges reductions with the maps
+    around them that share their rows into one such kernel.
+  }];
+  let arguments = (ins Tile_Buffer:$input, Tile_Buffer:$output,
+                       TypedAttrInterface:$init);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `ins` `(` $input `:` type($input) `)` `outs` `(` $output `:`
+    type($output) `)` `init` `(` $init `)` $body attr-dict
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getInputType() {
+      return ::llvm::cast<::mlir::MemRefType>(getInput().getType());
+    }
+    ::mlir::MemRefType getOutputType() {
+      return ::llvm::cast<::mlir::MemRefType>(getOutput().getType());
+    }
+    /// The number of trailing dimensions reduced (at least 1).
+    unsigned getNumReducedDims();
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
 def Tile_MapReturnOp : Tile_Op<"map.return", [
-    Pure, HasParent<"MapOp">, ReturnLike, Terminator]> {
-  let summary = "the value of a tile.map body at one index";
+    Pure, ParentOneOf<["MapOp", "RowReduceOp"]>, ReturnLike, Terminator]> {
+  let summary = "the value of a tile.map or tile.row_reduce body";
   let description = [{
     ```mlir
     tile.map.return %s : f16

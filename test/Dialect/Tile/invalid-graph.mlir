@@ -32,7 +32,7 @@ tile.graph @div_not_pow2(%a: memref<4xf32> {tile.divisibility = 12 : i32}) {
 // -----
 
 tile.graph @tile_op_in_graph(%a: i32) {
-  // expected-error @+1 {{'tile.splat' op is not allowed in a 'tile.graph' body, which holds only tile.alloc, tile.launch, tile.map, tile.check, memref.dim and arith ops on scalars}}
+  // expected-error @+1 {{'tile.splat' op is not allowed in a 'tile.graph' body, which holds only tile.alloc, tile.launch, tile.map, tile.row_reduce, tile.check, memref.dim and arith ops on scalars}}
   %t = tile.splat %a : i32 -> tensor<4xi32>
 }
 
@@ -288,4 +288,85 @@ tile.graph @negative_grid() {
   %m = arith.constant -1 : index
   // expected-error @+1 {{'tile.launch' op expected grid size 0 to be at least 0, found a negative constant}}
   tile.launch @k grid(%m) ()
+}
+
+// -----
+
+tile.graph @reduce_types(%x: memref<8x16xf16>, %s: memref<8x1xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected the input and the output to have one element type, found 'f16' and 'f32' (convert with a tile.map first)}}
+  tile.row_reduce ins(%x : memref<8x16xf16>) outs(%s : memref<8x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_rank(%x: memref<8x16xf32>, %s: memref<8xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected the output to have the input's rank (2, at least 1), found 1}}
+  tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<8xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_nothing(%x: memref<8x16xf32>, %s: memref<8x16xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected the output's trailing dimensions to be the reduced ones, of static size 1; found 'memref<8x16xf32>'}}
+  tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<8x16xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_rows(%x: memref<8x16xf32>, %s: memref<4x1xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected output dimension 0 to equal the input's (8), found 4}}
+  tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<4x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_init(%x: memref<8x16xf32>, %s: memref<8x1xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected init of the element type 'f32', found 'i32'}}
+  tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<8x1xf32>) init(0 : i32) {
+  ^bb0(%a: f32, %v: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_in_place(%x: memref<8x1xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected the output to be another buffer than the input}}
+  tile.row_reduce ins(%x : memref<8x1xf32>) outs(%x : memref<8x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_args(%x: memref<8x16xf32>, %s: memref<8x1xf32>) {
+  // expected-error @+1 {{'tile.row_reduce' op expected the body to take two arguments of the element type 'f32' (the accumulator and an element)}}
+  tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<8x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32):
+    tile.map.return %a : f32
+  }
+}
+
+// -----
+
+tile.graph @reduce_body(%x: memref<8x16xf32>, %s: memref<8x1xf32>) {
+  tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<8x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %c = arith.index_cast %a : f32 to index
+    // expected-error @-1 {{'arith.index_cast' op operand #0 must be}}
+    tile.map.return %a : f32
+  }
 }

@@ -50,3 +50,25 @@ tile.graph @graph(%x: memref<?x64xf16> {tile.divisibility = 16 : i32},
   // CHECK: tile.launch @scale_kernel grid(%{{.*}}, %{{.*}}, %{{.*}})
   tile.launch @scale_kernel grid(%g, %c64, %c64) (%x, %t, %ni) : memref<?x64xf16>, memref<?x64xf16>, i32
 }
+
+// CHECK-LABEL: tile.graph @row_stats(
+tile.graph @row_stats(%x: memref<?x4x768xf32>, %s: memref<?x1x1xf32>,
+                      %m: memref<?x4x1xf32>) {
+  // CHECK: tile.row_reduce ins(%{{.*}} : memref<?x4x768xf32>) outs(%{{.*}} : memref<?x1x1xf32>) init(0.000000e+00 : f32) {
+  // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[V:.*]]: f32):
+  // CHECK-NEXT: %[[R:.*]] = arith.addf %[[A]], %[[V]] : f32
+  // CHECK-NEXT: tile.map.return %[[R]] : f32
+  tile.row_reduce ins(%x : memref<?x4x768xf32>) outs(%s : memref<?x1x1xf32>)
+                  init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  // CHECK: tile.row_reduce ins(%{{.*}} : memref<?x4x768xf32>) outs(%{{.*}} : memref<?x4x1xf32>) init(0xFF800000 : f32) {
+  tile.row_reduce ins(%x : memref<?x4x768xf32>) outs(%m : memref<?x4x1xf32>)
+                  init(0xFF800000 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.maximumf %a, %v : f32
+    tile.map.return %r : f32
+  }
+}

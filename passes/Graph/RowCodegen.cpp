@@ -1,0 +1,483 @@
+//===- RowCodegen.cpp - Row groups as one kernel ----------------*- C++ -*-===//
+//
+// The kernel of a row group runs one program per row. Values of the group
+// are of two kinds: full (one element per element of the row: a tile of a
+// block of the row) and per-row (one scalar per row: a reduction's result
+// and the maps of such results). A full value whose inputs depend on k
+// reductions in a chain has level k: it can be computed once the row's
+// k-th results are known, so a row held whole (short static rows) is one
+// straight pass, and a longer row is walked once per level, each walk
+// recomputing the full values it needs from the buffers (as Triton's
+// layer-norm tutorial does for long rows).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Graph/RowCodegen.h"
+#include "passes/Graph/GraphUtils.h"
+#include "passes/Graph/MapCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+RowSpace RowSpace::of(RowReduceOp op) {
+  return {op.getInput(), op.getNumReducedDims()};
+}
+
+MemRefType RowSpace::getFullType() const {
+  return cast<MemRefType>(full.getType());
+}
+
+SmallVector<int64_t> RowSpace::getRowShape() const {
+  SmallVector<int64_t> shape(getFullType().getShape());
+  for (size_t d = shape.size() - reducedDims; d < shape.size(); ++d)
+    shape[d] = 1;
+  return shape;
+}
+
+bool RowSpace::contains(Operation *op) const {
+  ArrayRef<int64_t> fullShape = getFullType().getShape();
+  SmallVector<int64_t> rowShape = getRowShape();
+  if (auto reduce = dyn_cast<RowReduceOp>(op))
+    return reduce.getInputType().getShape() == fullShape &&
+           reduce.getOutputType().getShape() == ArrayRef(rowShape);
+  auto map = dyn_cast<MapOp>(op);
+  if (!map || llvm::is_contained(map.getInputs(), map.getOutput()))
+    return false;
+  ArrayRef<int64_t> shape = map.getOutputType().getShape();
+  return shape == fullShape || shape == ArrayRef(rowShape);
+}
+
+namespace {
+
+Value getOutput(Operation *op) {
+  if (auto map = dyn_cast<MapOp>(op))
+    return map.getOutput();
+  return cast<RowReduceOp>(op).getOutput();
+}
+
+/// Builds the kernel of one row group.
+class RowKernelBuilder {
+public:
+  RowKernelBuilder(GraphOp graph, ArrayRef<Operation *> ops,
+                   const RowSpace &space, const RowKernelOptions &options)
+      : graph(graph), ops(ops), space(space), options(options),
+        members(ops.begin(), ops.end()) {}
+
+  LaunchOp build(SymbolTable &symbols);
+
+private:
+  /// Whether the buffer `v` a member writes holds one value per row.
+  bool isPerRow(Value v) {
+    Operation *writer = writerOf.lookup(v);
+    if (isa<RowReduceOp>(writer))
+      return true;
+    auto map = cast<MapOp>(writer);
+    return !fullIsRow && map.getOutputType().getShape() ==
+                             ArrayRef(space.getRowShape());
+  }
+  /// Whether something outside the group sees `v`, a buffer a member
+  /// writes: it must be stored.
+  bool isVisible(Value v) {
+    if (!v.getDefiningOp<AllocOp>())
+      return true;
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      return !members.contains(user) && !isa<memref::DimOp>(user);
+    });
+  }
+  unsigned getLevel(Value v);
+
+  // Kernel arguments.
+  Value addArgument(Value operand, Type type, DictionaryAttr attrs);
+  Value getPointer(Value buffer);
+
+  // Values inside the kernel.
+  Value getRowValue(Value v);
+  Value getFullValue(Value v);
+  Value loadInput(Value in, bool full);
+  Value evaluateMap(MapOp map, OpBuilder &b, bool full);
+
+  GraphOp graph;
+  ArrayRef<Operation *> ops;
+  const RowSpace &space;
+  const RowKernelOptions &options;
+  llvm::SetVector<Operation *> members;
+  DenseMap<Value, Operation *> writerOf;
+  DenseMap<Value, unsigned> levels;
+  /// The full shape's reduced dimensions are all static 1: a row is one
+  /// element, and values of both kinds are per element.
+  bool fullIsRow = false;
+
+  FuncOp kernel;
+  SmallVector<Value> operands;
+  DenseMap<Value, Value> argOf;
+  SmallVector<Value> dims; // per full dimension: an i64 size or null
+  Type offType;
+  RankedTensorType blockType; // tile of offsets
+  Value row;                  // the row, in offType
+  Value rowOffset;            // the flat offset of the row's first element
+  OpBuilder rowBuilder{graph.getContext()};   // row scope
+  OpBuilder blockBuilder{graph.getContext()}; // the current block
+  Value blockOffsets, blockColumns, blockMask;
+  DenseMap<Value, Value> rowValues, blockValues, rowLoads, blockLoads;
+};
+
+unsigned RowKernelBuilder::getLevel(Value v) {
+  auto it = levels.find(v);
+  if (it != levels.end())
+    return it->second;
+  Operation *writer = writerOf.lookup(v);
+  unsigned level = 0;
+  if (auto reduce = dyn_cast_or_null<RowReduceOp>(writer)) {
+    level = getLevel(reduce.getInput()) + 1;
+  } else if (auto map = dyn_cast_or_null<MapOp>(writer)) {
+    for (Value in : map.getInputs())
+      if (isa<MemRefType>(in.getType()))
+        level = std::max(level, getLevel(in));
+  }
+  return levels[v] = level;
+}
+
+Value RowKernelBuilder::addArgument(Value operand, Type type,
+                                    DictionaryAttr attrs) {
+  unsigned i = kernel.getNumArguments();
+  (void)kernel.insertArgument(i, type, attrs, operand.getLoc());
+  operands.push_back(operand);
+  return kernel.getArgument(i);
+}
+
+Value RowKernelBuilder::getPointer(Value buffer) {
+  auto it = argOf.find(buffer);
+  if (it != argOf.end())
+    return it->second;
+  auto type = cast<MemRefType>(buffer.getType());
+  Value arg = addArgument(
+      buffer, PtrType::get(graph.getContext(), type.getElementType()),
+      getBufferFacts(graph, buffer));
+  return argOf[buffer] = arg;
+}
+
+/// A map input read from its buffer (not computed in the kernel): per row
+/// (a scalar at the row) or per element of the current block.
+Value RowKernelBuilder::loadInput(Value in, bool full) {
+  auto &cache = full ? blockLoads : rowLoads;
+  auto it = cache.find(in);
+  if (it != cache.end())
+    return it->second;
+  OpBuilder &b = full ? blockBuilder : rowBuilder;
+  auto type = cast<MemRefType>(in.getType());
+  MemRefType fullType = space.getFullType();
+  MemRefType out = fullType;
+  Value off = full ? blockOffsets : row;
+  ArrayRef<Value> sizes = dims;
+  if (!full) {
+    out = MemRefType::get(space.getRowShape(), fullType.getElementType());
+  } else if (int64_t k = space.reducedDims;
+             llvm::all_of(type.getShape().drop_back(
+                              std::min<int64_t>(k, type.getRank())),
+                          [](int64_t s) { return s == 1; })) {
+    // Only the row's own dimensions index it (a weight of the row's
+    // shape): its offsets come from the column, not the flat offset.
+    type = MemRefType::get(type.getShape().take_back(
+                               std::min<int64_t>(k, type.getRank())),
+                           type.getElementType());
+    out = MemRefType::get(fullType.getShape().take_back(k),
+                          fullType.getElementType());
+    off = blockColumns;
+    sizes = ArrayRef(dims).take_back(k);
+  }
+  Value v = loadMapInput(b, in.getLoc(), type, out, getPointer(in), off,
+                         full ? blockMask : Value(), sizes);
+  return cache[in] = v;
+}
+
+Value RowKernelBuilder::evaluateMap(MapOp map, OpBuilder &b, bool full) {
+  SmallVector<Value> args;
+  for (Value in : map.getInputs()) {
+    if (!isa<MemRefType>(in.getType())) {
+      auto it = argOf.find(in);
+      if (it == argOf.end())
+        it = argOf.try_emplace(in, addArgument(in, in.getType(), nullptr))
+                 .first;
+      args.push_back(it->second);
+    } else if (writerOf.count(in)) {
+      args.push_back(isPerRow(in) ? getRowValue(in) : getFullValue(in));
+    } else {
+      // A buffer of the row shape is read once per row.
+      bool perRow = !fullIsRow && cast<MemRefType>(in.getType()).getShape() ==
+                                      ArrayRef(space.getRowShape());
+      args.push_back(loadInput(in, full && !perRow));
+    }
+  }
+  Type elem = map.getOutputType().getElementType();
+  return emitMapBody(b, map.getLoc(), map.getBody().front(), args,
+                     full ? blockType.clone(elem) : RankedTensorType());
+}
+
+Value RowKernelBuilder::getRowValue(Value v) {
+  auto it = rowValues.find(v);
+  if (it != rowValues.end())
+    return it->second;
+  // Reductions' results are set where their walk ends, before any use.
+  auto map = cast<MapOp>(writerOf.lookup(v));
+  return rowValues[v] = evaluateMap(map, rowBuilder, /*full=*/false);
+}
+
+Value RowKernelBuilder::getFullValue(Value v) {
+  auto it = blockValues.find(v);
+  if (it != blockValues.end())
+    return it->second;
+  Value result;
+  Operation *writer = writerOf.lookup(v);
+  if (writer && isPerRow(v)) {
+    Value r = getRowValue(v);
+    result = SplatOp::create(blockBuilder, v.getLoc(),
+                             blockType.clone(r.getType()), r);
+  } else if (auto map = dyn_cast_or_null<MapOp>(writer)) {
+    result = evaluateMap(map, blockBuilder, /*full=*/true);
+  } else {
+    // A buffer of the full shape read by a reduction.
+    MemRefType type = space.getFullType();
+    result = LoadOp::create(
+        blockBuilder, v.getLoc(),
+        blockType.clone(type.getElementType()),
+        offsetPointer(blockBuilder, v.getLoc(), getPointer(v), blockOffsets),
+        blockMask, Value());
+  }
+  return blockValues[v] = result;
+}
+
+LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
+  MLIRContext *ctx = graph.getContext();
+  Operation *last = ops.back();
+  Location loc = last->getLoc();
+  OpBuilder gb(last);
+  Builder b(ctx);
+  MemRefType fullType = space.getFullType();
+  int64_t rank = fullType.getRank();
+  int64_t lead = rank - space.reducedDims;
+  for (Operation *op : ops)
+    writerOf[getOutput(op)] = op;
+  fullIsRow = llvm::all_of(fullType.getShape().drop_front(lead),
+                           [](int64_t s) { return s == 1; });
+
+  // Sizes: the number of rows (the grid) and of elements in a row.
+  int64_t staticCols = 1, staticNumel = 1;
+  bool dynamicCols = false, dynamicRows = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool dynamic = fullType.isDynamicDim(d);
+    (d < lead ? dynamicRows : dynamicCols) |= dynamic;
+    if (!dynamic) {
+      staticNumel *= fullType.getDimSize(d);
+      if (d >= lead)
+        staticCols *= fullType.getDimSize(d);
+    }
+  }
+  bool narrow =
+      !dynamicRows && !dynamicCols && staticNumel < (int64_t(1) << 31);
+  offType = narrow ? b.getI32Type() : b.getI64Type();
+  int64_t rowBlock =
+      llvm::PowerOf2Ceil(std::max<int64_t>(staticCols, 32));
+  bool whole = !dynamicCols && rowBlock <= options.maxRowBlock;
+  int64_t block =
+      whole ? rowBlock : std::min(options.loopBlock, options.maxRowBlock);
+  int64_t numWarps = std::clamp<int64_t>(block / 256, 1, 8);
+  blockType = RankedTensorType::get({block}, offType);
+
+  // The kernel, its arguments added as the body needs them.
+  OpBuilder mb(graph);
+  kernel = FuncOp::create(mb, loc, (graph.getName() + "_rows").str(),
+                          FunctionType::get(ctx, {}, {}));
+  symbols.insert(kernel, Block::iterator(graph));
+  kernel->setAttr(TileDialect::getNumWarpsAttrName(),
+                  b.getI32IntegerAttr(numWarps));
+  Block *body = mb.createBlock(&kernel.getBody());
+  OpBuilder kb = OpBuilder::atBlockEnd(body);
+
+  // The dynamic sizes the kernel needs: of a row, and those the offsets of
+  // broadcast inputs need.
+  llvm::SmallBitVector needed(rank);
+  for (int64_t d = lead; d < rank; ++d)
+    needed[d] = fullType.isDynamicDim(d);
+  for (Operation *op : ops)
+    if (auto map = dyn_cast<MapOp>(op))
+      for (Value in : map.getInputs())
+        if (auto t = dyn_cast<MemRefType>(in.getType()))
+          for (unsigned d : getNeededOutputDims(t, map.getOutputType()))
+            needed[d] = needed[d] || fullType.isDynamicDim(d);
+  dims.assign(rank, Value());
+  for (unsigned d : needed.set_bits()) {
+    Value size = arith::IndexCastOp::create(
+        gb, loc, b.getI64Type(), getDimValue(gb, loc, space.full, d));
+    dims[d] = addArgument(size, b.getI64Type(), nullptr);
+  }
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(kb, loc, offType, v);
+  };
+  Value cols;
+  for (int64_t d = lead; d < rank; ++d)
+    if (dims[d])
+      cols = cols ? arith::MulIOp::create(kb, loc, cols, dims[d]).getResult()
+                  : dims[d];
+  if (!cols || staticCols != 1)
+    cols = cols ? arith::MulIOp::create(kb, loc, cols, constant(staticCols))
+                      .getResult()
+                : constant(staticCols);
+  row = ProgramIdOp::create(kb, loc, kb.getI32Type(), 0);
+  if (!narrow)
+    row = arith::ExtSIOp::create(kb, loc, offType, row);
+  rowOffset = arith::MulIOp::create(kb, loc, row, cols);
+  Value range = MakeRangeOp::create(kb, loc, blockType.clone(kb.getI32Type()),
+                                    kb.getI32IntegerAttr(0),
+                                    kb.getI32IntegerAttr(block));
+  if (!narrow)
+    range = arith::ExtSIOp::create(kb, loc, blockType, range);
+
+  // The walks: walk k computes the reductions of level-k values and stores
+  // the visible full values of level k.
+  unsigned numWalks = 0;
+  for (Operation *op : ops) {
+    if (auto reduce = dyn_cast<RowReduceOp>(op))
+      numWalks = std::max(numWalks, getLevel(reduce.getInput()) + 1);
+    else if (!isPerRow(getOutput(op)) && isVisible(getOutput(op)))
+      numWalks = std::max(numWalks, getLevel(getOutput(op)) + 1);
+  }
+  for (unsigned walk = 0; walk < numWalks; ++walk) {
+    SmallVector<RowReduceOp> reduces;
+    SmallVector<Value> stores;
+    for (Operation *op : ops) {
+      if (auto reduce = dyn_cast<RowReduceOp>(op)) {
+        if (getLevel(reduce.getInput()) == walk)
+          reduces.push_back(reduce);
+      } else if (Value v = getOutput(op);
+                 !isPerRow(v) && isVisible(v) && getLevel(v) == walk) {
+        stores.push_back(v);
+      }
+    }
+    SmallVector<Value> inits;
+    for (RowReduceOp reduce : reduces) {
+      Type elem = reduce.getInputType().getElementType();
+      Value init = arith::ConstantOp::create(kb, loc, reduce.getInit());
+      inits.push_back(SplatOp::create(kb, loc, blockType.clone(elem), init));
+    }
+    Value start;
+    scf::ForOp loop;
+    if (whole) {
+      rowBuilder.setInsertionPoint(body, body->end());
+      blockBuilder.setInsertionPoint(body, body->end());
+      start = constant(0);
+    } else {
+      loop = scf::ForOp::create(kb, loc, constant(0), cols, constant(block),
+                                inits);
+      // Without iteration arguments the builder added a yield; the walk
+      // adds its own.
+      if (!loop.getBody()->empty())
+        loop.getBody()->back().erase();
+      rowBuilder.setInsertionPoint(loop);
+      blockBuilder.setInsertionPointToStart(loop.getBody());
+      start = loop.getInductionVar();
+      blockValues.clear();
+      blockLoads.clear();
+    }
+    OpBuilder &bb = blockBuilder;
+    Value col = arith::AddIOp::create(
+        bb, loc, SplatOp::create(bb, loc, blockType, start), range);
+    blockMask = arith::CmpIOp::create(
+        bb, loc, arith::CmpIPredicate::slt, col,
+        SplatOp::create(bb, loc, blockType, cols));
+    blockOffsets = arith::AddIOp::create(
+        bb, loc, SplatOp::create(bb, loc, blockType, rowOffset), col);
+    blockColumns = col;
+    SmallVector<Value> accs;
+    for (auto [i, reduce] : llvm::enumerate(reduces)) {
+      Value acc = whole ? inits[i] : loop.getRegionIterArg(i);
+      Value x = getFullValue(reduce.getInput());
+      Value combined =
+          emitMapBody(bb, loc, reduce.getBody().front(), ValueRange{acc, x},
+                      cast<RankedTensorType>(acc.getType()));
+      accs.push_back(
+          arith::SelectOp::create(bb, loc, blockMask, combined, acc));
+    }
+    for (Value v : stores)
+      StoreOp::create(bb, loc,
+                      offsetPointer(bb, loc, getPointer(v), blockOffsets),
+                      getFullValue(v), blockMask);
+    if (!whole) {
+      scf::YieldOp::create(bb, loc, accs);
+      accs = SmallVector<Value>(loop.getResults());
+    }
+    // Each reduction's tile of partial results becomes the row's result.
+    for (auto [reduce, acc] : llvm::zip(reduces, accs)) {
+      auto total = ReduceOp::create(kb, reduce.getLoc(), ValueRange{acc}, 0);
+      Block *combiner = total.addCombinerBlock();
+      OpBuilder cb = OpBuilder::atBlockEnd(combiner);
+      Value r = emitMapBody(cb, reduce.getLoc(), reduce.getBody().front(),
+                            combiner->getArguments(), RankedTensorType());
+      ReduceReturnOp::create(cb, reduce.getLoc(), ValueRange{r});
+      rowValues[reduce.getOutput()] = total.getResult()[0];
+    }
+  }
+  // The visible per-row values, one element per row.
+  rowBuilder.setInsertionPoint(body, body->end());
+  for (Operation *op : ops)
+    if (Value v = getOutput(op); isPerRow(v) && isVisible(v))
+      StoreOp::create(kb, loc, offsetPointer(kb, loc, getPointer(v), row),
+                      getRowValue(v), Value());
+  ReturnOp::create(kb, loc);
+  kernel.setFunctionType(
+      FunctionType::get(ctx, body->getArgumentTypes(), {}));
+
+  // The launch, after the members' size contracts and the check that each
+  // buffer of the group has the rows of the full one.
+  for (Operation *op : ops) {
+    if (auto map = dyn_cast<MapOp>(op))
+      emitMapChecks(gb, map);
+    else
+      emitRowReduceChecks(gb, cast<RowReduceOp>(op));
+    Value out = getOutput(op);
+    auto reduce = dyn_cast<RowReduceOp>(op);
+    if (reduce && reduce.getInput() == space.full)
+      continue; // Its own contract said it.
+    for (int64_t d = 0; d < lead; ++d)
+      if (cast<MemRefType>(out.getType()).isDynamicDim(d) ||
+          fullType.isDynamicDim(d))
+        emitSameSizeCheck(gb, op->getLoc(), "row group member", out, d,
+                          space.full, d);
+  }
+  Value grid;
+  for (int64_t d = 0; d < lead; ++d) {
+    Value size = getDimValue(gb, loc, space.full, d);
+    grid = grid ? arith::MulIOp::create(gb, loc, grid, size).getResult() : size;
+  }
+  if (!grid)
+    grid = arith::ConstantIndexOp::create(gb, loc, 1);
+  return LaunchOp::create(gb, loc,
+                          FlatSymbolRefAttr::get(kernel.getNameAttr()),
+                          ValueRange{grid}, operands);
+}
+
+} // namespace
+
+LogicalResult tilec::checkRowOptions(Operation *op, int64_t maxRowBlock) {
+  if (maxRowBlock < 32 || maxRowBlock > (1 << 20) ||
+      !llvm::isPowerOf2_64(maxRowBlock))
+    return op->emitError("expected max-row-block to be a power of two in "
+                         "[32, 2^20], found ")
+           << maxRowBlock;
+  return success();
+}
+
+LaunchOp tilec::outlineRowGroup(GraphOp graph, ArrayRef<Operation *> ops,
+                                const RowSpace &space, SymbolTable &symbols,
+                                const RowKernelOptions &options) {
+  LaunchOp launch = RowKernelBuilder(graph, ops, space, options).build(symbols);
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  return launch;
+}
