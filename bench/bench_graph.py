@@ -20,7 +20,14 @@ The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
   the GEMM's stores; unfused: the GEMM, then a GELU kernel; torch:
   F.gelu(F.linear(x, w, b)), i.e. cuBLASLt with its bias epilogue, then GELU;
   the issue's bar: fused above unfused and torch eager, at or above
-  torch.compile). TFLOP/s count the GEMM's 2 M N K.
+  torch.compile). TFLOP/s count the GEMM's 2 M N K;
+- example_layer_norm (examples/graphs/layer_norm.mlir): layer norm written
+  as row reductions and maps, f16, rows x 768 (tilec fused: one kernel per
+  row; unfused: a kernel per op; torch: F.layer_norm);
+- example_group_norm_mish (examples/graphs/group_norm_mish.mlir):
+  mish(group_norm(x, 8 groups)), f16, 16 x 32 channels x H*W (tilec fused:
+  one kernel per (sample, group) row, walked in blocks; torch:
+  F.mish(F.group_norm(...))).
 
 tilec's numbers come from bin/tilec-graph-bench (bench/graph_bench.cpp:
 CUDA events around 50 runs, median of 5 rounds, direct launches and CUDA
@@ -83,6 +90,15 @@ def residual_layer_norm(x, r, w, b):
     return torch.nn.functional.layer_norm(x + r, (x.shape[-1],), w, b, 1e-5)
 
 
+def layer_norm(x, w, b):
+    return torch.nn.functional.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+
+
+def group_norm_mish(x, g, b):
+    f = torch.nn.functional
+    return f.mish(f.group_norm(x, 8, g, b, 1e-5))
+
+
 GEMMS = ("example_linear_gelu", "example_mlp")
 
 
@@ -97,6 +113,15 @@ def torch_times(graph, rows, gemm_autotune=True):
         f = lambda *s: torch.randn(*s, device=dev)
         args = (f(rows, 4096), f(rows, 4096), f(4096), f(4096))
         fn = residual_layer_norm
+    elif graph == "example_layer_norm":
+        h = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
+        args = (h(rows, 768), h(768), h(768))
+        fn = layer_norm
+    elif graph == "example_group_norm_mish":
+        # rows is H*W: x is 16 x 32 channels x H*W (NCHW, W = H*W).
+        h = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
+        args = (h(16, 32, 1, rows), h(32), h(32))
+        fn = group_norm_mish
     elif graph == "example_linear_gelu":
         s = rows
         x = torch.randn(s, s, device=dev, dtype=torch.float16) / 4

@@ -230,6 +230,39 @@ int main(int argc, char **argv) {
                      },
                      rows});
 
+  // LayerNorm as graph ops (examples/graphs/layer_norm.mlir): rows x 768
+  // f16 (BERT/GPT-2 width; rows = tokens).
+  const int64_t onRows = 16384, onN = 768;
+  Buffer ox(onRows * onN * 2), ow(onN * 2), ob(onN * 2), oy(onRows * onN * 2);
+  for (int64_t rows : {int64_t(4096), onRows, int64_t(16383)})
+    cases.push_back({"example_layer_norm", std::to_string(rows) + "x768 f16",
+                     double(rows) * onN * 2 * 2 + onN * 4.0,
+                     [&](int64_t m) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(ox.ptr, {m, onN}),
+                           GraphArg::buffer(ow.ptr, {onN}),
+                           GraphArg::buffer(ob.ptr, {onN}),
+                           GraphArg::buffer(oy.ptr, {m, onN})};
+                     },
+                     rows});
+  // GroupNorm -> Mish (examples/graphs/group_norm_mish.mlir): S x 32
+  // channels x HW f16, 8 groups (a U-Net block's GroupNorm at 64x64).
+  const int64_t gnS = 16, gnHW = 4096;
+  Buffer nx(gnS * 32 * gnHW * 2), ng(32 * 2), nb(32 * 2),
+      ny(gnS * 32 * gnHW * 2);
+  for (int64_t hw : {int64_t(1024), gnHW, int64_t(3969)})
+    cases.push_back({"example_group_norm_mish",
+                     "16x32x" + std::to_string(hw) + " f16",
+                     double(gnS) * 32 * double(hw) * 2 * 2,
+                     [&](int64_t h) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(nx.ptr, {gnS, 8, 4, h}),
+                           GraphArg::buffer(ng.ptr, {8, 4, 1}),
+                           GraphArg::buffer(nb.ptr, {8, 4, 1}),
+                           GraphArg::buffer(ny.ptr, {gnS, 8, 4, h})};
+                     },
+                     hw});
+
   std::string json = "[\n";
   std::printf("%-20s %-20s %10s %10s %10s %10s %8s %8s\n", "graph", "shape",
               "fused us", "unfused us", "fusedG us", "unfusG us", "fused/un",

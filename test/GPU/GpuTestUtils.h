@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <sys/stat.h>
+#include <type_traits>
 #include <vector>
 
 namespace tilec {
@@ -233,14 +234,17 @@ void expectRange(const std::vector<uint32_t> &found, size_t begin, size_t end,
   }
 }
 
-/// Requires `found[begin, end)` to still hold the poison.
-inline void expectUntouched(const std::vector<uint32_t> &found, size_t begin,
-                     size_t end, const char *what) {
+/// Requires `found[begin, end)` to still hold the poison (all bits set:
+/// 32-bit or 16-bit elements).
+template <typename T>
+inline void expectUntouched(const std::vector<T> &found, size_t begin,
+                            size_t end, const char *what) {
+  static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, uint16_t>);
   for (size_t i = begin; i < end; ++i)
-    if (found[i] != kPoison32)
+    if (found[i] != T(~T(0)))
       failCase(std::string(what) + " " + std::to_string(i) +
-               " was written: expected the poison 0xffffffff, found " +
-               describe(found[i]));
+               " was written: expected the poison (all bits set), found " +
+               describe(uint32_t(found[i])));
 }
 
 inline unsigned cdiv(uint64_t a, uint64_t b) { return unsigned((a + b - 1) / b); }

@@ -17,7 +17,9 @@
 // past their end must keep the poison. Also: 1000 replays as a CUDA Graph
 // with new scalars and buffers each time (checked each time; one
 // instantiation per shape, node updates otherwise), and the run-time
-// refusals (a map's size contract, overlapping buffers).
+// refusals (a map's size contract, overlapping buffers). The example
+// graphs (examples/graphs/) likewise, including layer norm and group norm
+// + Mish written as row reductions and maps (row groups).
 //
 //===----------------------------------------------------------------------===//
 
@@ -413,6 +415,117 @@ std::vector<uint32_t> runResidualLayerNorm(const Env &env,
   return y;
 }
 
+/// examples/graphs/layer_norm.mlir (layer norm as graph ops: row
+/// reductions and maps) over M rows of 768 f16. Returns Y's bits; checks
+/// them against float64: the f32 statistics and one f16 rounding of the
+/// output, within 2^-10 of the terms' size.
+std::vector<uint16_t> runLayerNormOps(const Env &env, const std::string &file,
+                                      int64_t M, const std::string &name) {
+  constexpr int64_t N = 768;
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  std::vector<uint16_t> x = randomHalves(rng, size_t(M * N), 1.0f),
+                        w = randomHalves(rng, N, 0.5f),
+                        b = randomHalves(rng, N, 0.5f);
+  DeviceBuffer dx(x.size() * 2), dw(N * 2), db(N * 2),
+      dy((x.size() + kGuard) * 2);
+  dx.upload(x);
+  dw.upload(w);
+  db.upload(b);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {M, N}),
+                     GraphArg::buffer(dw.get(), {N}),
+                     GraphArg::buffer(db.get(), {N}),
+                     GraphArg::buffer(dy.get(), {M, N})},
+                    nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(x.size() + kGuard);
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  for (int64_t m = 0; m < M; ++m) {
+    double mu = 0, var = 0;
+    for (int64_t n = 0; n < N; ++n)
+      mu += h(x[size_t(m * N + n)]);
+    mu /= double(N);
+    for (int64_t n = 0; n < N; ++n)
+      var += (h(x[size_t(m * N + n)]) - mu) * (h(x[size_t(m * N + n)]) - mu);
+    double rstd = 1 / std::sqrt(var / double(N) + 1e-5);
+    for (int64_t n = 0; n < N; ++n) {
+      double scaled = (h(x[size_t(m * N + n)]) - mu) * rstd * h(w[size_t(n)]);
+      double want = scaled + h(b[size_t(n)]);
+      double found = h(y[size_t(m * N + n)]);
+      double tol = std::ldexp(1.0, -10) *
+                       (std::fabs(scaled) + std::fabs(h(b[size_t(n)]))) +
+                   std::ldexp(1.0, -14);
+      if (!(std::fabs(found - want) <= tol))
+        failCase(file + ": Y[" + std::to_string(m) + ", " +
+                 std::to_string(n) + "]: expected " + std::to_string(want) +
+                 " within " + std::to_string(tol) + ", found " +
+                 std::to_string(found));
+    }
+  }
+  expectUntouched(y, x.size(), x.size() + kGuard, "guard element");
+  y.resize(x.size());
+  return y;
+}
+
+/// examples/graphs/group_norm_mish.mlir: Y = mish(group_norm(X) * gamma +
+/// beta) for X [S, 8 groups, 4 channels, HW] in f16. Checks Y against
+/// float64 within 2^-9 of |a| + |Y| (a the affine result: f32 statistics,
+/// exp/log/tanh in f32, one f16 rounding) plus 2^-12.
+std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
+                                       int64_t S, int64_t HW,
+                                       const std::string &name) {
+  constexpr int64_t G = 8, Cg = 4;
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  size_t n = size_t(S * G * Cg * HW);
+  std::vector<uint16_t> x = randomHalves(rng, n, 1.0f),
+                        gamma = randomHalves(rng, G * Cg, 0.5f),
+                        beta = randomHalves(rng, G * Cg, 0.5f);
+  DeviceBuffer dx(n * 2), dg(G * Cg * 2), db(G * Cg * 2),
+      dy((n + kGuard) * 2);
+  dx.upload(x);
+  dg.upload(gamma);
+  db.upload(beta);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {S, G, Cg, HW}),
+                     GraphArg::buffer(dg.get(), {G, Cg, 1}),
+                     GraphArg::buffer(db.get(), {G, Cg, 1}),
+                     GraphArg::buffer(dy.get(), {S, G, Cg, HW})},
+                    nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  int64_t row = Cg * HW;
+  for (int64_t r = 0; r < S * G; ++r) {
+    const uint16_t *xr = x.data() + r * row;
+    double mu = 0, var = 0;
+    for (int64_t i = 0; i < row; ++i)
+      mu += h(xr[i]);
+    mu /= double(row);
+    for (int64_t i = 0; i < row; ++i)
+      var += (h(xr[i]) - mu) * (h(xr[i]) - mu);
+    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
+    for (int64_t i = 0; i < row; ++i) {
+      int64_t ch = (r % G) * Cg + i / HW;
+      double a = (h(xr[i]) - mu) * rstd * h(gamma[size_t(ch)]) +
+                 h(beta[size_t(ch)]);
+      double want = a * std::tanh(std::log1p(std::exp(a)));
+      double found = h(y[size_t(r * row + i)]);
+      double tol = std::ldexp(1.0, -9) * (std::fabs(a) + std::fabs(want)) +
+                   std::ldexp(1.0, -12);
+      if (!(std::fabs(found - want) <= tol))
+        failCase(file + ": row " + std::to_string(r) + ", element " +
+                 std::to_string(i) + ": expected " + std::to_string(want) +
+                 " within " + std::to_string(tol) + ", found " +
+                 std::to_string(found));
+    }
+  }
+  expectUntouched(y, n, n + kGuard, "guard element");
+  y.resize(n);
+  return y;
+}
+
 /// 1000 replays of graph_maps as a CUDA Graph: new alpha and buffers each
 /// time (node updates), one change of shape (a second instantiation).
 void runReplay(const Env &env) {
@@ -565,6 +678,28 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                            cols, name);
                        if (fused != unfused)
                          failCase("fused and unfused outputs differ");
+                     }});
+  }
+  // Row groups: fused (one kernel per row) against unfused (a kernel per
+  // op), both against float64; not bit for bit (fused, `acc + d * d`
+  // contracts into an fma that the unfused map/reduce pair rounds twice).
+  for (int64_t rows : {1, 37, 1000}) {
+    std::string name = "graph/example_layer_norm_" + std::to_string(rows);
+    cases.push_back({name, false, true, [=](const Env &env) {
+                       runLayerNormOps(env, "example_layer_norm", rows, name);
+                       runLayerNormOps(env, "example_layer_norm_unfused",
+                                       rows, name);
+                     }});
+  }
+  for (auto [samples, hw] :
+       {std::pair<int64_t, int64_t>{3, 1000}, {5, 7}, {1, 4096}}) {
+    std::string name = "graph/example_group_norm_mish_" +
+                       std::to_string(samples) + "x32x" + std::to_string(hw);
+    cases.push_back({name, false, true, [=](const Env &env) {
+                       runGroupNormMish(env, "example_group_norm_mish",
+                                        samples, hw, name);
+                       runGroupNormMish(env, "example_group_norm_mish_unfused",
+                                        samples, hw, name);
                      }});
   }
   cases.push_back({"graph/scaled_linear_272x512x320", false, true,
