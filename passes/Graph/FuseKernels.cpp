@@ -63,10 +63,13 @@ private:
   /// The buffers `op` reads and writes.
   SmallVector<BufferAccess> getAccesses(Operation *op);
   /// Failure, with `why`, when an op strictly between `from` and `to`
-  /// writes one of `read` or touches one of `written`.
+  /// (not in `skip`) writes one of `read` or touches one of `written`, which
+  /// `user` ("the fused op") uses.
   LogicalResult checkBetween(Operation *from, Operation *to,
                              ArrayRef<Value> read, ArrayRef<Value> written,
-                             std::string &why);
+                             std::string &why,
+                             const DenseSet<Operation *> *skip = nullptr,
+                             StringRef user = "the fused op");
   /// Moves the ops computing `v` before `point` where they are allocations,
   /// shape queries or scalar arithmetic; failure when `v` cannot dominate it.
   LogicalResult hoistBefore(Value v, Operation *point);
@@ -175,19 +178,24 @@ SmallVector<BufferAccess> GraphFuser::getAccesses(Operation *op) {
 LogicalResult GraphFuser::checkBetween(Operation *from, Operation *to,
                                        ArrayRef<Value> read,
                                        ArrayRef<Value> written,
-                                       std::string &why) {
-  for (Operation *op = from->getNextNode(); op != to; op = op->getNextNode())
+                                       std::string &why,
+                                       const DenseSet<Operation *> *skip,
+                                       StringRef user) {
+  for (Operation *op = from->getNextNode(); op != to; op = op->getNextNode()) {
+    if (skip && skip->contains(op))
+      continue;
     for (BufferAccess a : getAccesses(op)) {
       bool conflict = llvm::is_contained(written, a.buffer) ||
                       (a.write && llvm::is_contained(read, a.buffer));
       if (!conflict)
         continue;
-      why = llvm::formatv("'{0}' at {1} {2} a buffer the fused op uses",
+      why = llvm::formatv("'{0}' at {1} {2} a buffer {3} uses",
                           op->getName().getStringRef(),
                           describeLocation(op->getLoc()),
-                          a.write ? "writes" : "reads");
+                          a.write ? "writes" : "reads", user);
       return failure();
     }
+  }
   return success();
 }
 
@@ -843,23 +851,8 @@ LogicalResult GraphFuser::checkRowGroup(ArrayRef<Operation *> group,
         return failure();
       }
     }
-  for (Operation *op = group.front()->getNextNode(); op != group.back();
-       op = op->getNextNode()) {
-    if (members.contains(op))
-      continue;
-    for (BufferAccess a : getAccesses(op)) {
-      bool conflict = llvm::is_contained(written, a.buffer) ||
-                      (a.write && llvm::is_contained(read, a.buffer));
-      if (!conflict)
-        continue;
-      why = llvm::formatv("'{0}' at {1} {2} a buffer the group uses",
-                          op->getName().getStringRef(),
-                          describeLocation(op->getLoc()),
-                          a.write ? "writes" : "reads");
-      return failure();
-    }
-  }
-  return success();
+  return checkBetween(group.front(), group.back(), read, written, why,
+                      &members, "the group");
 }
 
 bool GraphFuser::fuseRowGroup() {

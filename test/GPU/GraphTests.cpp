@@ -58,6 +58,14 @@ std::vector<uint16_t> randomHalves(Rng &rng, size_t n, float scale) {
   return v;
 }
 
+/// Fails the case unless |found - want| <= tol; `what` names the element.
+void expectNear(const std::string &what, double want, double tol,
+                double found) {
+  if (!(std::fabs(found - want) <= tol))
+    failCase(what + ": expected " + std::to_string(want) + " within " +
+             std::to_string(tol) + ", found " + std::to_string(found));
+}
+
 /// f16 rounding of a float (round to nearest even).
 float roundHalf(float f) { return halfToFloat(floatToHalf(f)); }
 
@@ -343,11 +351,9 @@ std::vector<uint16_t> runMlp(const Env &env, const std::string &file,
       double found = h(y[size_t(m * N + n)]);
       double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) + 2 * slack +
                    std::ldexp(1.0, -20);
-      if (!(std::fabs(found - want) <= tol))
-        failCase(file + ": Y[" + std::to_string(m) + ", " +
-                 std::to_string(n) + "]: expected " + std::to_string(want) +
-                 " within " + std::to_string(tol) + ", found " +
-                 std::to_string(found));
+      expectNear(file + ": Y[" + std::to_string(m) + ", " +
+                     std::to_string(n) + "]",
+                 want, tol, found);
     }
   }
   return y;
@@ -456,11 +462,9 @@ std::vector<uint16_t> runLayerNormOps(const Env &env, const std::string &file,
       double tol = std::ldexp(1.0, -10) *
                        (std::fabs(scaled) + std::fabs(h(b[size_t(n)]))) +
                    std::ldexp(1.0, -14);
-      if (!(std::fabs(found - want) <= tol))
-        failCase(file + ": Y[" + std::to_string(m) + ", " +
-                 std::to_string(n) + "]: expected " + std::to_string(want) +
-                 " within " + std::to_string(tol) + ", found " +
-                 std::to_string(found));
+      expectNear(file + ": Y[" + std::to_string(m) + ", " +
+                     std::to_string(n) + "]",
+                 want, tol, found);
     }
   }
   expectUntouched(y, x.size(), x.size() + kGuard, "guard element");
@@ -514,11 +518,9 @@ std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
       double found = h(y[size_t(r * row + i)]);
       double tol = std::ldexp(1.0, -9) * (std::fabs(a) + std::fabs(want)) +
                    std::ldexp(1.0, -12);
-      if (!(std::fabs(found - want) <= tol))
-        failCase(file + ": row " + std::to_string(r) + ", element " +
-                 std::to_string(i) + ": expected " + std::to_string(want) +
-                 " within " + std::to_string(tol) + ", found " +
-                 std::to_string(found));
+      expectNear(file + ": row " + std::to_string(r) + ", element " +
+                     std::to_string(i),
+                 want, tol, found);
     }
   }
   expectUntouched(y, n, n + kGuard, "guard element");
