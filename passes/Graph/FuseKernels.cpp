@@ -742,6 +742,9 @@ bool GraphFuser::tryFuse(AllocOp t) {
     t.erase();
     return true;
   }
+  // Row reductions fuse as row groups (fuseRowGroup), not in pairs.
+  if (llvm::any_of(users, [](Operation *op) { return isa<RowReduceOp>(op); }))
+    return false;
   // One writer, one later reader (a launch that also reads what it writes
   // is the writer; fuseEpilogue says why that does not fuse).
   bool involvesMap =
@@ -763,9 +766,6 @@ bool GraphFuser::tryFuse(AllocOp t) {
     return false;
   }
   Operation *reader = readers.front();
-  // Row reductions fuse as row groups (fuseRowGroup).
-  if (isa<RowReduceOp>(writer) || isa<RowReduceOp>(reader))
-    return false;
   if (!writer->isBeforeInBlock(reader)) {
     if (reportRefusals && involvesMap)
       remark(reader, "not fused: it reads the buffer before the op that "
@@ -863,6 +863,8 @@ bool GraphFuser::fuseRowGroup() {
     // Alone, tile-outline-maps makes it the same kernel.
     if (group.size() < 2)
       continue;
+    for (Operation *op : group)
+      triedRowSeeds.insert(op);
     std::string why;
     if (failed(checkRowGroup(group, why))) {
       remark(seed, "not fused with the maps around it into one kernel per "
@@ -872,14 +874,14 @@ bool GraphFuser::fuseRowGroup() {
     }
     unsigned numReduces = llvm::count_if(
         group, [](Operation *op) { return isa<RowReduceOp>(op); });
-    for (Operation *op : group)
-      triedRowSeeds.insert(op);
     LaunchOp launch = outlineRowGroup(graph, group, RowSpace::of(seed),
                                       symbols, rowOptions);
+    size_t numMaps = group.size() - numReduces;
     remark(launch,
-           llvm::formatv("fused {0} row reductions and {1} maps into "
-                         "@{2}, one program per row",
-                         numReduces, group.size() - numReduces,
+           llvm::formatv("fused {0} row reduction{1} and {2} map{3} into "
+                         "@{4}, one program per row",
+                         numReduces, numReduces == 1 ? "" : "s", numMaps,
+                         numMaps == 1 ? "" : "s",
                          launch.getKernelAttr().getRootReference().getValue()));
     return true;
   }

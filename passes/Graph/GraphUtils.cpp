@@ -81,7 +81,8 @@ bool tilec::readsOneToOne(MemRefType input, MemRefType output) {
 }
 
 void tilec::emitSameSizeCheck(OpBuilder &b, Location loc, StringRef what,
-                              Value in, int64_t d, Value out, int64_t o) {
+                              Value in, int64_t d, Value out, int64_t o,
+                              StringRef outRole) {
   if (getDimSize(in, d) == getDimSize(out, o))
     return;
   Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -96,10 +97,10 @@ void tilec::emitSameSizeCheck(OpBuilder &b, Location loc, StringRef what,
   };
   CheckOp::create(b, loc, same,
                   llvm::formatv("the {0} at {1}: dimension {2} of {3} "
-                                "differs from dimension {4} of its output, "
-                                "{5}",
+                                "differs from dimension {4} of {5}, {6}",
                                 what, describeLocation(loc), d,
-                                describeBuffer(in), o, describeBuffer(out))
+                                describeBuffer(in), o, outRole,
+                                describeBuffer(out))
                       .str());
 }
 

@@ -44,11 +44,12 @@ void emitMapChecks(mlir::OpBuilder &b, tile::MapOp map,
                    mlir::Value only = nullptr);
 
 /// Emits a `tile.check` that dimension `d` of buffer `in` equals dimension
-/// `o` of buffer `out` (the contract of the `what` -- "map" -- at `loc`),
-/// unless the graph proves it.
+/// `o` of buffer `out` (the contract of the `what` -- "map" -- at `loc`;
+/// `outRole` says what `out` is to it), unless the graph proves it.
 void emitSameSizeCheck(mlir::OpBuilder &b, mlir::Location loc,
                        llvm::StringRef what, mlir::Value in, int64_t d,
-                       mlir::Value out, int64_t o);
+                       mlir::Value out, int64_t o,
+                       llvm::StringRef outRole = "its output");
 
 /// The same for a row reduction: each dynamic size of its rows (the
 /// dimensions it keeps) equals the output's.

@@ -279,14 +279,16 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
         staticCols *= fullType.getDimSize(d);
     }
   }
-  bool narrow =
-      !dynamicRows && !dynamicCols && staticNumel < (int64_t(1) << 31);
-  offType = narrow ? b.getI32Type() : b.getI64Type();
   int64_t rowBlock =
       llvm::PowerOf2Ceil(std::max<int64_t>(staticCols, 32));
   bool whole = !dynamicCols && rowBlock <= options.maxRowBlock;
   int64_t block =
       whole ? rowBlock : std::min(options.loopBlock, options.maxRowBlock);
+  // i32 offsets where every offset and the walk's counter (up to a block
+  // past the row) fit.
+  bool narrow = !dynamicRows && !dynamicCols &&
+                staticNumel + block < (int64_t(1) << 31);
+  offType = narrow ? b.getI32Type() : b.getI64Type();
   int64_t numWarps = std::clamp<int64_t>(block / 256, 1, 8);
   blockType = RankedTensorType::get({block}, offType);
 
@@ -433,22 +435,27 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
   kernel.setFunctionType(
       FunctionType::get(ctx, body->getArgumentTypes(), {}));
 
-  // The launch, after the members' size contracts and the check that each
-  // buffer of the group has the rows of the full one.
+  // The launch, after the members' size contracts and the checks that
+  // every buffer of the group has the full buffer's sizes (the kernel
+  // walks them all with its rows and row length), but where it is 1.
   for (Operation *op : ops) {
     if (auto map = dyn_cast<MapOp>(op))
       emitMapChecks(gb, map);
     else
       emitRowReduceChecks(gb, cast<RowReduceOp>(op));
-    Value out = getOutput(op);
-    auto reduce = dyn_cast<RowReduceOp>(op);
-    if (reduce && reduce.getInput() == space.full)
-      continue; // Its own contract said it.
-    for (int64_t d = 0; d < lead; ++d)
-      if (cast<MemRefType>(out.getType()).isDynamicDim(d) ||
-          fullType.isDynamicDim(d))
-        emitSameSizeCheck(gb, op->getLoc(), "row group member", out, d,
-                          space.full, d);
+    SmallVector<Value, 2> buffers{getOutput(op)};
+    if (auto reduce = dyn_cast<RowReduceOp>(op))
+      buffers.push_back(reduce.getInput());
+    for (Value v : buffers) {
+      auto type = cast<MemRefType>(v.getType());
+      if (v == space.full)
+        continue;
+      for (int64_t d = 0; d < rank; ++d)
+        if (type.getDimSize(d) != 1 &&
+            (type.isDynamicDim(d) || fullType.isDynamicDim(d)))
+          emitSameSizeCheck(gb, op->getLoc(), "row group member", v, d,
+                            space.full, d, "the buffer that sets the rows");
+    }
   }
   Value grid;
   for (int64_t d = 0; d < lead; ++d) {
@@ -465,10 +472,11 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
 } // namespace
 
 LogicalResult tilec::checkRowOptions(Operation *op, int64_t maxRowBlock) {
-  if (maxRowBlock < 32 || maxRowBlock > (1 << 20) ||
+  // At most 1024 elements per thread of 8 warps.
+  if (maxRowBlock < 32 || maxRowBlock > (1 << 18) ||
       !llvm::isPowerOf2_64(maxRowBlock))
     return op->emitError("expected max-row-block to be a power of two in "
-                         "[32, 2^20], found ")
+                         "[32, 2^18], found ")
            << maxRowBlock;
   return success();
 }

@@ -43,7 +43,7 @@ struct RowKernelOptions {
 };
 
 /// Checks a pass's max-row-block option where `op` needs it: a power of
-/// two in [32, 2^20].
+/// two in [32, 2^18] (8 warps of 1024 elements per thread at most).
 mlir::LogicalResult checkRowOptions(mlir::Operation *op, int64_t maxRowBlock);
 
 /// Replaces `ops` (maps and row reductions of one graph in `space`, in

@@ -26,7 +26,7 @@
 // TILE-NOT: tile.map
 // TILE: tile.launch @scale_fused
 
-// DEAD: graph-dead-map.mlir:2:1: error: no kernel to compile: graph @g launches none (after fusion; a map whose output nothing reads is removed)
+// DEAD: graph-dead-map.mlir:2:1: error: no kernel to compile: graph @g launches none (after fusion; a map or row reduction whose output nothing reads is removed)
 // CUBIN: graph.mlir:[[#]]:1: error: unimplemented: --emit=cubin does not carry operator graphs yet; compile with --emit=ptx (its tilec.graph line is what GraphProgram runs)
 // AOT: graph.mlir:[[#]]:1: error: unimplemented: --aot does not carry operator graphs yet
 

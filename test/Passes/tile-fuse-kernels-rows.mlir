@@ -4,7 +4,7 @@
 // RUN: tilec-opt %s --split-input-file --tile-fuse-kernels=max-row-block=256 | FileCheck %s --check-prefix=LOOP
 // RUN: tilec-opt %s --split-input-file --tile-fuse-kernels=remarks=1 -verify-diagnostics -o /dev/null
 // RUN: not tilec-opt %s --split-input-file --tile-fuse-kernels=max-row-block=100 2>&1 | FileCheck %s --check-prefix=OPTION
-// OPTION: error: expected max-row-block to be a power of two in [32, 2^20], found 100
+// OPTION: error: expected max-row-block to be a power of two in [32, 2^18], found 100
 
 // Layer norm written as graph ops: a row held whole (768 <= 8192), one
 // straight pass: x loaded once, mean, the centered values kept in
@@ -185,6 +185,38 @@ tile.graph @refused(%x: memref<8x64xf32>, %w: memref<64xf32>, %y: memref<8x64xf3
   ^bb0(%v: f32, %t: f32, %u: f32):
     %d = arith.divf %v, %t : f32
     %r = arith.mulf %d, %u : f32
+    tile.map.return %r : f32
+  }
+}
+
+// -----
+
+// Two reductions of different graph arguments on the same rows: one kernel
+// walks both with the first's row length, so the graph checks that the
+// other's rows are as long (and as many).
+// CHECK-LABEL: tile.graph @two_inputs(
+// CHECK: tile.check %{{.*}}, "the row group member at {{.*}}: dimension 0 of graph argument 1 differs from dimension 0 of the buffer that sets the rows, graph argument 0"
+// CHECK: tile.check %{{.*}}, "the row group member at {{.*}}: dimension 1 of graph argument 1 differs from dimension 1 of the buffer that sets the rows, graph argument 0"
+// CHECK: tile.launch @two_inputs_rows
+tile.graph @two_inputs(%a: memref<?x?xf32>, %c: memref<?x?xf32>, %y: memref<?x1xf32>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %s = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%a : memref<?x?xf32>) outs(%s : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%x: f32, %v: f32):
+    %r = arith.addf %x, %v : f32
+    tile.map.return %r : f32
+  }
+  %s2 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%c : memref<?x?xf32>) outs(%s2 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%x: f32, %v: f32):
+    %r = arith.addf %x, %v : f32
+    tile.map.return %r : f32
+  }
+  // expected-remark @+1 {{fused 2 row reductions and 1 map into @two_inputs_rows, one program per row}}
+  tile.map ins(%s, %s2 : memref<?x1xf32>, memref<?x1xf32>) outs(%y : memref<?x1xf32>) {
+  ^bb0(%v: f32, %t: f32):
+    %r = arith.addf %v, %t : f32
     tile.map.return %r : f32
   }
 }

@@ -373,8 +373,8 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
       tile::GraphOp graph = *graphs.begin();
       graph.emitError("no kernel to compile: graph @")
           << graph.getName()
-          << " launches none (after fusion; a map whose output nothing "
-             "reads is removed)";
+          << " launches none (after fusion; a map or row reduction whose "
+             "output nothing reads is removed)";
       return failure();
     }
     emitError(loc) << "no kernel to compile: expected at least one public "

@@ -367,9 +367,11 @@ LogicalResult RowReduceOp::verify() {
                        "element type, found ")
            << in.getElementType() << " and " << out.getElementType()
            << " (convert with a tile.map first)";
-  if (in.getRank() != out.getRank() || in.getRank() == 0)
+  if (in.getRank() == 0)
+    return emitOpError("expected an input of rank at least 1, found ") << in;
+  if (in.getRank() != out.getRank())
     return emitOpError("expected the output to have the input's rank (")
-           << in.getRank() << ", at least 1), found " << out.getRank();
+           << in.getRank() << "), found " << out.getRank();
   unsigned reduced = getNumReducedDims();
   if (reduced == 0)
     return emitOpError("expected the output's trailing dimensions to be the "
@@ -381,12 +383,12 @@ LogicalResult RowReduceOp::verify() {
       return emitOpError("expected output dimension ")
              << d << " to equal the input's (" << a << "), found " << b;
   }
-  if (getInit().getType() != in.getElementType())
-    return emitOpError("expected init of the element type ")
-           << in.getElementType() << ", found " << getInit().getType();
   if (!isa<IntegerAttr, FloatAttr>(getInit()))
     return emitOpError("expected an integer or float init, found ")
            << getInit();
+  if (getInit().getType() != in.getElementType())
+    return emitOpError("expected init of the element type ")
+           << in.getElementType() << ", found " << getInit().getType();
   if (getInput() == getOutput())
     return emitOpError("expected the output to be another buffer than the "
                        "input");

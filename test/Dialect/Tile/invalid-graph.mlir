@@ -303,7 +303,7 @@ tile.graph @reduce_types(%x: memref<8x16xf16>, %s: memref<8x1xf32>) {
 // -----
 
 tile.graph @reduce_rank(%x: memref<8x16xf32>, %s: memref<8xf32>) {
-  // expected-error @+1 {{'tile.row_reduce' op expected the output to have the input's rank (2, at least 1), found 1}}
+  // expected-error @+1 {{'tile.row_reduce' op expected the output to have the input's rank (2), found 1}}
   tile.row_reduce ins(%x : memref<8x16xf32>) outs(%s : memref<8xf32>) init(0.0 : f32) {
   ^bb0(%a: f32, %v: f32):
     tile.map.return %a : f32
