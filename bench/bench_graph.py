@@ -13,8 +13,9 @@ The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
   8192 x 4096 -> 16384 -> 4096 (tilec fused: the GELU at the first GEMM's
   stores; torch: F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2));
 - example_residual_layer_norm (examples/graphs/residual_layer_norm.mlir):
-  layer_norm(x + r), f32, rows x 4096 (tilec fused: the add at the
-  LayerNorm kernel's loads; torch: F.layer_norm(x + r, ...));
+  layer_norm(x + r), f32, rows x 4096, written as row reductions and maps
+  (tilec fused: one kernel per row, the row held whole; torch:
+  F.layer_norm(x + r, ...));
 - example_linear_gelu (examples/graphs/linear_gelu.mlir): Y = gelu(X W^T +
   b), fp16, M = N = K = 4096, 8192 and 4000 (tilec fused: the exact GELU at
   the GEMM's stores; unfused: the GEMM, then a GELU kernel; torch:

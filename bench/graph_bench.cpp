@@ -224,8 +224,8 @@ int main(int argc, char **argv) {
                            GraphArg::buffer(lw.ptr, {lnN}),
                            GraphArg::buffer(lb.ptr, {lnN}),
                            GraphArg::buffer(ly.ptr, {m, lnN}),
-                           GraphArg::buffer(lmean.ptr, {m}),
-                           GraphArg::buffer(lrstd.ptr, {m}),
+                           GraphArg::buffer(lmean.ptr, {m, 1}),
+                           GraphArg::buffer(lrstd.ptr, {m, 1}),
                            GraphArg::scalar(Arg::f32(1e-5f))};
                      },
                      rows});

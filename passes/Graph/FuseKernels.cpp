@@ -638,6 +638,28 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
   for (Value in : producer.getInputs())
     if (isa<MemRefType>(in.getType()))
       mapReads.push_back(in);
+  // Traffic: fused, every load of the intermediate reads the map's inputs
+  // instead (per element: their bytes for the intermediate's); unfused,
+  // the map reads them and writes the intermediate once. A kernel that
+  // loads each element at several places (a row walked once per pass)
+  // multiplies the difference; refuse where fusing moves more bytes.
+  auto bytesOf = [](Type t) {
+    return int64_t(cast<MemRefType>(t).getElementTypeBitWidth() / 8);
+  };
+  int64_t inBytes = 0, outBytes = bytesOf(buffer.getType());
+  for (Value in : mapReads)
+    if (readsOneToOne(cast<MemRefType>(in.getType()),
+                      producer.getOutputType()))
+      inBytes += bytesOf(in.getType());
+  int64_t sites = analyzePointerArg(kernel, position).loads.size();
+  if (sites * (inBytes - outBytes) >= inBytes + outBytes) {
+    why = llvm::formatv("the kernel loads the buffer at {0} places, each of "
+                        "which would read the map's {1} bytes of inputs per "
+                        "element instead of {2}: more traffic than writing "
+                        "the buffer once ({3} bytes per element)",
+                        sites, inBytes, outBytes, inBytes + outBytes);
+    return failure();
+  }
   for (BufferAccess a : getAccesses(consumer))
     if (a.write && llvm::is_contained(mapReads, a.buffer)) {
       why = "the launch writes an input of the map";

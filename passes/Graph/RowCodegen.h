@@ -39,7 +39,7 @@ struct RowKernelOptions {
   /// registers; longer or dynamic rows are walked in blocks of `loopBlock`,
   /// once per dependent reduction.
   int64_t maxRowBlock = 8192;
-  int64_t loopBlock = 1024;
+  int64_t loopBlock = 4096;
 };
 
 /// Checks a pass's max-row-block option where `op` needs it: a power of

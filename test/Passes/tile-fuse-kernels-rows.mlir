@@ -35,7 +35,7 @@
 // CHECK-NOT: tile.map
 // CHECK: tile.launch @layer_norm_rows grid(%{{.*}}) (%arg0, %arg1, %arg2, %arg3)
 // CHECK-NEXT: }
-// With rows walked in blocks of 1024: a walk per level (x, x - mean, the
+// With rows walked in blocks (of max-row-block here): a walk per level (x, x - mean, the
 // output), each in an scf.for over the row.
 // LOOP-LABEL: tile.func @layer_norm_rows(
 // LOOP: scf.for {{.*}} step %c256_i64

@@ -93,7 +93,7 @@ tile.graph @fill(%y: memref<4096xf16>) {
 
 // A row reduction left alone: one program per row. A static row of 768
 // held whole (i64 offsets: the rows are dynamic); a dynamic row walked in
-// blocks of 1024, its length an i64 argument.
+// blocks of 4096, its length an i64 argument.
 // CHECK-LABEL: tile.func @sums_rows(
 // CHECK-SAME: %[[X:.*]]: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %[[S:.*]]: !tile.ptr<f32>)
 // CHECK-NOT: scf.for
