@@ -165,6 +165,20 @@ static Status prepare(GraphProgramState &st, const GraphArg *args,
   if (Status s = st.context->makeCurrent(); !s.ok())
     return s;
   std::vector<uint64_t> bytes;
+  // The common case, buffers already large enough: one plan with their
+  // addresses. Otherwise (or where that plan fails: it may have read a
+  // buffer's old size) plan the sizes alone, grow, and plan again.
+  if (Status s = detail::planGraph(st.info, st.kernelInfos, st.kernelOfOp,
+                                   args, numArgs, st.buffers.data(), bytes,
+                                   launches);
+      s.ok()) {
+    bool fits = true;
+    for (size_t i = 0; i < bytes.size() && fits; ++i)
+      fits = bytes[i] <= st.capacity[i] && (st.buffers[i] || bytes[i] == 0);
+    if (fits)
+      return Status::success();
+  }
+  launches.clear();
   if (Status s = detail::planGraph(st.info, st.kernelInfos, st.kernelOfOp, args,
                                    numArgs, nullptr, bytes, launches);
       !s.ok())
