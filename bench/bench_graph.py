@@ -28,7 +28,11 @@ The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
 - example_group_norm_mish (examples/graphs/group_norm_mish.mlir):
   mish(group_norm(x, 8 groups)), f16, 16 x 32 channels x H*W (tilec fused:
   one kernel per (sample, group) row, walked in blocks; torch:
-  F.mish(F.group_norm(...))).
+  F.mish(F.group_norm(...)));
+- example_conv_group_norm_mish (examples/graphs/conv_group_norm_mish.mlir):
+  the same after a 3x3 convolution (padding 1) of 16 x 32 x H x H f16 to
+  32 channels (tilec fused: the implicit-GEMM convolution, then one
+  GroupNorm/Mish kernel; torch: F.conv2d (cuDNN) then the same).
 
 tilec's numbers come from bin/tilec-graph-bench (bench/graph_bench.cpp:
 CUDA events around 50 runs, median of 5 rounds, direct launches and CUDA
@@ -100,6 +104,11 @@ def group_norm_mish(x, g, b):
     return f.mish(f.group_norm(x, 8, g, b, 1e-5))
 
 
+def conv_group_norm_mish(x, w, cb, g, b):
+    f = torch.nn.functional
+    return f.mish(f.group_norm(f.conv2d(x, w, cb, padding=1), 8, g, b, 1e-5))
+
+
 GEMMS = ("example_linear_gelu", "example_mlp")
 
 
@@ -123,6 +132,12 @@ def torch_times(graph, rows, gemm_autotune=True):
         h = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
         args = (h(16, 32, 1, rows), h(32), h(32))
         fn = group_norm_mish
+    elif graph == "example_conv_group_norm_mish":
+        # rows is H = W: x is 16 x 32 x H x H, 32 output channels.
+        h = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
+        args = (h(16, 32, rows, rows), h(32, 32, 3, 3) / 17, h(32), h(32),
+                h(32))
+        fn = conv_group_norm_mish
     elif graph == "example_linear_gelu":
         s = rows
         x = torch.randn(s, s, device=dev, dtype=torch.float16) / 4

@@ -263,6 +263,27 @@ int main(int argc, char **argv) {
                      },
                      hw});
 
+  // Conv2d 3x3 -> GroupNorm -> Mish (examples/graphs/conv_group_norm_mish.mlir):
+  // 16 x 32 channels x H x H f16 -> 32 channels (a U-Net block at 64x64).
+  const int64_t cvS = 16, cvC = 32, cvH = 64;
+  Buffer cx(cvS * cvC * cvH * cvH * 2), cw(32 * cvC * 9 * 2), cb(32 * 2),
+      cg(32 * 2), cbeta(32 * 2), cy(cvS * 32 * cvH * cvH * 2);
+  for (int64_t hh : {int64_t(32), cvH, int64_t(63)})
+    cases.push_back({"example_conv_group_norm_mish",
+                     "16x32x" + std::to_string(hh) + "x" + std::to_string(hh) +
+                         " f16",
+                     double(cvS) * cvC * double(hh * hh) * 2 * 2,
+                     [&](int64_t h) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(cx.ptr, {cvS, cvC, h, h}),
+                           GraphArg::buffer(cw.ptr, {32, cvC, 3, 3}),
+                           GraphArg::buffer(cb.ptr, {32}),
+                           GraphArg::buffer(cg.ptr, {8, 4, 1}),
+                           GraphArg::buffer(cbeta.ptr, {8, 4, 1}),
+                           GraphArg::buffer(cy.ptr, {cvS, 8, 4, h * h})};
+                     },
+                     hh});
+
   std::string json = "[\n";
   std::printf("%-20s %-20s %10s %10s %10s %10s %8s %8s\n", "graph", "shape",
               "fused us", "unfused us", "fusedG us", "unfusG us", "fused/un",

@@ -915,13 +915,18 @@ void GraphFuser::run() {
   // (a fusion can make another legal). Then, with remarks, one more sweep
   // reports the refusals left.
   for (;;) {
+    // Row groups first: a map they would take in must not go to a kernel's
+    // epilogue (a GroupNorm's f32 conversion would make the convolution
+    // before it write f32).
+    if (fuseRowGroup())
+      continue;
     bool changed = false;
     for (AllocOp t : llvm::to_vector(graph.getBody().getOps<AllocOp>()))
       if (tryFuse(t)) {
         changed = true;
         break;
       }
-    if (changed || fuseRowGroup())
+    if (changed)
       continue;
     if (remarks && !reportRefusals) {
       reportRefusals = true;

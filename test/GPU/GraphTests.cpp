@@ -27,6 +27,7 @@
 
 #include "tilec/GraphProgram.h"
 
+#include <array>
 #include <fstream>
 #include <sstream>
 
@@ -483,10 +484,45 @@ std::vector<uint16_t> runLayerNormOps(const Env &env, const std::string &file,
   return y;
 }
 
-/// examples/graphs/group_norm_mish.mlir: Y = mish(group_norm(X) * gamma +
-/// beta) for X [S, 8 groups, 4 channels, HW] in f16. Checks Y against
-/// float64 within 2^-9 of |a| + |Y| (a the affine result: f32 statistics,
-/// exp/log/tanh in f32, one f16 rounding) plus 2^-12.
+/// Checks Y = mish(group_norm(X) * gamma + beta) for X [S, 8 groups, 4
+/// channels, HW] (as doubles) against float64 within 2^-9 of |a| + |Y| (a
+/// the affine result: f32 statistics, exp/log/tanh in f32, one f16
+/// rounding), plus what an error of `xError` in each X value becomes
+/// (normalized, scaled by gamma, through Mish's slope below 1.2).
+void expectGroupNormMish(const std::string &file, const std::vector<double> &x,
+                         const std::vector<uint16_t> &gamma,
+                         const std::vector<uint16_t> &beta,
+                         const std::vector<uint16_t> &y, int64_t S, int64_t HW,
+                         double xError) {
+  constexpr int64_t G = 8, Cg = 4;
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  int64_t row = Cg * HW;
+  for (int64_t r = 0; r < S * G; ++r) {
+    const double *xr = x.data() + r * row;
+    double mu = 0, var = 0;
+    for (int64_t i = 0; i < row; ++i)
+      mu += xr[i];
+    mu /= double(row);
+    for (int64_t i = 0; i < row; ++i)
+      var += (xr[i] - mu) * (xr[i] - mu);
+    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
+    for (int64_t i = 0; i < row; ++i) {
+      int64_t ch = (r % G) * Cg + i / HW;
+      double a = (xr[i] - mu) * rstd * h(gamma[size_t(ch)]) +
+                 h(beta[size_t(ch)]);
+      double want = a * std::tanh(std::log1p(std::exp(a)));
+      double tol = std::ldexp(1.0, -9) * (std::fabs(a) + std::fabs(want)) +
+                   std::ldexp(1.0, -12) +
+                   1.2 * 2 * xError * rstd * std::fabs(h(gamma[size_t(ch)]));
+      expectNear(file + ": row " + std::to_string(r) + ", element " +
+                     std::to_string(i),
+                 want, tol, h(y[size_t(r * row + i)]));
+    }
+  }
+}
+
+/// examples/graphs/group_norm_mish.mlir on X [S, 32 channels, HW] f16.
+/// Returns Y's bits.
 std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
                                        int64_t S, int64_t HW,
                                        const std::string &name) {
@@ -510,33 +546,77 @@ std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
                     nullptr));
   env.sync();
   std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
-  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
-  int64_t row = Cg * HW;
-  for (int64_t r = 0; r < S * G; ++r) {
-    const uint16_t *xr = x.data() + r * row;
-    double mu = 0, var = 0;
-    for (int64_t i = 0; i < row; ++i)
-      mu += h(xr[i]);
-    mu /= double(row);
-    for (int64_t i = 0; i < row; ++i)
-      var += (h(xr[i]) - mu) * (h(xr[i]) - mu);
-    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
-    for (int64_t i = 0; i < row; ++i) {
-      int64_t ch = (r % G) * Cg + i / HW;
-      double a = (h(xr[i]) - mu) * rstd * h(gamma[size_t(ch)]) +
-                 h(beta[size_t(ch)]);
-      double want = a * std::tanh(std::log1p(std::exp(a)));
-      double found = h(y[size_t(r * row + i)]);
-      double tol = std::ldexp(1.0, -9) * (std::fabs(a) + std::fabs(want)) +
-                   std::ldexp(1.0, -12);
-      expectNear(file + ": row " + std::to_string(r) + ", element " +
-                     std::to_string(i),
-                 want, tol, found);
-    }
-  }
+  std::vector<double> xd(n);
+  for (size_t i = 0; i < n; ++i)
+    xd[i] = halfToFloat(x[i]);
+  expectGroupNormMish(file, xd, gamma, beta, y, S, HW, 0);
   expectUntouched(y, n, n + kGuard, "guard element");
   y.resize(n);
   return y;
+}
+
+/// examples/graphs/conv_group_norm_mish.mlir: a 3x3 convolution (padding
+/// 1) from X [S, C_in, H, W] to 32 channels, then GroupNorm (8 groups) and
+/// Mish. The reference rounds the convolution to f16 as the kernel stores
+/// it; the slack allows that rounding to differ by an ulp (the f32 sum's
+/// order), normalized.
+void runConvGroupNormMish(const Env &env, const std::string &file, int64_t S,
+                          int64_t Cin, int64_t H, int64_t W,
+                          const std::string &name) {
+  constexpr int64_t Cout = 32;
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  int64_t HW = H * W;
+  std::vector<uint16_t> x = randomHalves(rng, size_t(S * Cin * HW), 1.0f),
+                        w = randomHalves(rng, size_t(Cout * Cin * 9),
+                                         float(1 / std::sqrt(Cin * 9.0))),
+                        b = randomHalves(rng, Cout, 0.5f),
+                        gamma = randomHalves(rng, Cout, 0.5f),
+                        beta = randomHalves(rng, Cout, 0.5f);
+  size_t n = size_t(S * Cout * HW);
+  DeviceBuffer dx(x.size() * 2), dw(w.size() * 2), db(Cout * 2),
+      dg(Cout * 2), dbeta(Cout * 2), dy((n + kGuard) * 2);
+  dx.upload(x);
+  dw.upload(w);
+  db.upload(b);
+  dg.upload(gamma);
+  dbeta.upload(beta);
+  dy.poison();
+  check(program.run({GraphArg::buffer(dx.get(), {S, Cin, H, W}),
+                     GraphArg::buffer(dw.get(), {Cout, Cin, 3, 3}),
+                     GraphArg::buffer(db.get(), {Cout}),
+                     GraphArg::buffer(dg.get(), {8, 4, 1}),
+                     GraphArg::buffer(dbeta.get(), {8, 4, 1}),
+                     GraphArg::buffer(dy.get(), {S, 8, 4, HW})},
+                    nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  std::vector<double> conv(n);
+  double maxConv = 0;
+  for (int64_t s = 0; s < S; ++s)
+    for (int64_t co = 0; co < Cout; ++co)
+      for (int64_t i = 0; i < H; ++i)
+        for (int64_t j = 0; j < W; ++j) {
+          double acc = h(b[size_t(co)]);
+          for (int64_t ci = 0; ci < Cin; ++ci)
+            for (int64_t kh = 0; kh < 3; ++kh)
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                int64_t ii = i + kh - 1, jj = j + kw - 1;
+                if (ii < 0 || ii >= H || jj < 0 || jj >= W)
+                  continue;
+                acc += h(x[size_t(((s * Cin + ci) * H + ii) * W + jj)]) *
+                       h(w[size_t(((co * Cin + ci) * 3 + kh) * 3 + kw)]);
+              }
+          double rounded = halfToFloat(floatToHalf(float(acc)));
+          conv[size_t(((s * Cout + co) * H + i) * W + j)] = rounded;
+          maxConv = std::max(maxConv, std::fabs(rounded));
+        }
+  // The kernel's f32 sum may round to the f16 next to the reference's:
+  // one ulp of the largest output.
+  expectGroupNormMish(file, conv, gamma, beta, y, S, HW,
+                      std::ldexp(maxConv, -10));
+  expectUntouched(y, n, n + kGuard, "guard element");
 }
 
 /// 1000 replays of graph_maps as a CUDA Graph: new alpha and buffers each
@@ -712,6 +792,20 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                                         samples, hw, name);
                        runGroupNormMish(env, "example_group_norm_mish_unfused",
                                         samples, hw, name);
+                     }});
+  }
+  for (auto [samples, cin, height, width] :
+       {std::array<int64_t, 4>{2, 16, 9, 11}, {1, 32, 32, 32}}) {
+    std::string name = "graph/example_conv_group_norm_mish_" +
+                       std::to_string(samples) + "x" + std::to_string(cin) +
+                       "x" + std::to_string(height) + "x" +
+                       std::to_string(width);
+    cases.push_back({name, false, true, [=](const Env &env) {
+                       runConvGroupNormMish(env, "example_conv_group_norm_mish",
+                                            samples, cin, height, width, name);
+                       runConvGroupNormMish(
+                           env, "example_conv_group_norm_mish_unfused",
+                           samples, cin, height, width, name);
                      }});
   }
   cases.push_back({"graph/scaled_linear_272x512x320", false, true,
