@@ -33,6 +33,9 @@ The chains of test/GPU/kernels/graph_*.mlir, on one GPU in one run:
   the same after a 3x3 convolution (padding 1) of 16 x 32 x H x H f16 to
   32 channels (tilec fused: the implicit-GEMM convolution, then one
   GroupNorm/Mish kernel; torch: F.conv2d (cuDNN) then the same).
+- example_unet_block (examples/graphs/unet_block.mlir): the diffusion
+  U-Net residual block, x + conv2(silu(gn2(conv1(silu(gn1(x))) + emb))),
+  16 x 32 x H x H f16 (tilec fused: four kernels; torch: the same ops).
 
 tilec's numbers come from bin/tilec-graph-bench (bench/graph_bench.cpp:
 CUDA events around 50 runs, median of 5 rounds, direct launches and CUDA
@@ -109,6 +112,14 @@ def conv_group_norm_mish(x, w, cb, g, b):
     return f.mish(f.group_norm(f.conv2d(x, w, cb, padding=1), 8, g, b, 1e-5))
 
 
+def unet_block(x, emb, g1, be1, w1, b1, g2, be2, w2, b2):
+    f = torch.nn.functional
+    h = f.conv2d(f.silu(f.group_norm(x, 8, g1, be1, 1e-5)), w1, b1, padding=1)
+    h = h + emb
+    h = f.conv2d(f.silu(f.group_norm(h, 8, g2, be2, 1e-5)), w2, b2, padding=1)
+    return x + h
+
+
 GEMMS = ("example_linear_gelu", "example_mlp")
 
 
@@ -138,6 +149,12 @@ def torch_times(graph, rows, gemm_autotune=True):
         args = (h(16, 32, rows, rows), h(32, 32, 3, 3) / 17, h(32), h(32),
                 h(32))
         fn = conv_group_norm_mish
+    elif graph == "example_unet_block":
+        h = lambda *s: torch.randn(*s, device=dev, dtype=torch.float16)
+        args = (h(16, 32, rows, rows), h(16, 32, 1, 1), h(32), h(32),
+                h(32, 32, 3, 3) / 17, h(32), h(32), h(32),
+                h(32, 32, 3, 3) / 17, h(32))
+        fn = unet_block
     elif graph == "example_linear_gelu":
         s = rows
         x = torch.randn(s, s, device=dev, dtype=torch.float16) / 4

@@ -284,6 +284,33 @@ int main(int argc, char **argv) {
                      },
                      hh});
 
+  // The U-Net residual block (examples/graphs/unet_block.mlir): 16 x 32
+  // channels x H x H f16.
+  Buffer ue(cvS * 32 * 2), uw2(32 * 32 * 9 * 2), ub2(32 * 2), ug2(32 * 2),
+      ube2(32 * 2);
+  for (int64_t hh : {int64_t(32), cvH, int64_t(63)})
+    cases.push_back({"example_unet_block",
+                     "16x32x" + std::to_string(hh) + "x" + std::to_string(hh) +
+                         " f16",
+                     double(cvS) * 32 * double(hh * hh) * 2 * 2,
+                     [&](int64_t h) {
+                       return std::vector<GraphArg>{
+                           GraphArg::buffer(cx.ptr, {cvS, 8, 4, h * h}),
+                           GraphArg::buffer(ue.ptr, {cvS, 8, 4, 1}),
+                           GraphArg::buffer(cg.ptr, {8, 4, 1}),
+                           GraphArg::buffer(cbeta.ptr, {8, 4, 1}),
+                           GraphArg::buffer(cw.ptr, {32, 32, 3, 3}),
+                           GraphArg::buffer(cb.ptr, {32}),
+                           GraphArg::buffer(ug2.ptr, {8, 4, 1}),
+                           GraphArg::buffer(ube2.ptr, {8, 4, 1}),
+                           GraphArg::buffer(uw2.ptr, {32, 32, 3, 3}),
+                           GraphArg::buffer(ub2.ptr, {32}),
+                           GraphArg::buffer(cy.ptr, {cvS, 8, 4, h * h}),
+                           GraphArg::scalar(Arg::i32(int32_t(h))),
+                           GraphArg::scalar(Arg::i32(int32_t(h)))};
+                     },
+                     hh});
+
   std::string json = "[\n";
   std::printf("%-20s %-20s %10s %10s %10s %10s %8s %8s\n", "graph", "shape",
               "fused us", "unfused us", "fusedG us", "unfusG us", "fused/un",

@@ -619,6 +619,137 @@ void runConvGroupNormMish(const Env &env, const std::string &file, int64_t S,
   expectUntouched(y, n, n + kGuard, "guard element");
 }
 
+/// A 3x3 convolution with padding 1 of x [S, Cin, H, W] by w [Cout, Cin,
+/// 3, 3] plus b, in float64, each output rounded to f16 (as stored).
+std::vector<double> conv3x3Reference(const std::vector<double> &x, int64_t S,
+                                     int64_t Cin, int64_t H, int64_t W,
+                                     const std::vector<uint16_t> &w,
+                                     const std::vector<uint16_t> &b,
+                                     int64_t Cout) {
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  std::vector<double> out(size_t(S * Cout * H * W));
+  for (int64_t s = 0; s < S; ++s)
+    for (int64_t co = 0; co < Cout; ++co)
+      for (int64_t i = 0; i < H; ++i)
+        for (int64_t j = 0; j < W; ++j) {
+          double acc = h(b[size_t(co)]);
+          for (int64_t ci = 0; ci < Cin; ++ci)
+            for (int64_t kh = 0; kh < 3; ++kh)
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                int64_t ii = i + kh - 1, jj = j + kw - 1;
+                if (ii < 0 || ii >= H || jj < 0 || jj >= W)
+                  continue;
+                acc += x[size_t(((s * Cin + ci) * H + ii) * W + jj)] *
+                       h(w[size_t(((co * Cin + ci) * 3 + kh) * 3 + kw)]);
+              }
+          out[size_t(((s * Cout + co) * H + i) * W + j)] =
+              halfToFloat(floatToHalf(float(acc)));
+        }
+  return out;
+}
+
+/// silu(group_norm(x)) over [S, 8, 4, HW] in float64, rounded to f16.
+std::vector<double> groupNormSiluReference(const std::vector<double> &x,
+                                           int64_t S, int64_t HW,
+                                           const std::vector<uint16_t> &gamma,
+                                           const std::vector<uint16_t> &beta) {
+  int64_t row = 4 * HW;
+  std::vector<double> out(x.size());
+  for (int64_t r = 0; r < S * 8; ++r) {
+    const double *xr = x.data() + r * row;
+    double mu = 0, var = 0;
+    for (int64_t i = 0; i < row; ++i)
+      mu += xr[i];
+    mu /= double(row);
+    for (int64_t i = 0; i < row; ++i)
+      var += (xr[i] - mu) * (xr[i] - mu);
+    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
+    for (int64_t i = 0; i < row; ++i) {
+      int64_t ch = (r % 8) * 4 + i / HW;
+      double a = (xr[i] - mu) * rstd * halfToFloat(gamma[size_t(ch)]) +
+                 halfToFloat(beta[size_t(ch)]);
+      out[size_t(r * row + i)] =
+          halfToFloat(floatToHalf(float(a / (1 + std::exp(-a)))));
+    }
+  }
+  return out;
+}
+
+/// examples/graphs/unet_block.mlir on x [S, 32, H, W] f16: the residual
+/// block against a float64 reference that stores every intermediate as f16
+/// the way the graph does. Four f16 stages, each of which may round an
+/// element to the neighbouring f16 (the kernels sum in another order),
+/// feed two convolutions and two normalizations: the output is checked
+/// within 2^-6 (|y| + 1), which such flips stay well inside and a wrong
+/// offset, group or weight does not.
+std::vector<uint16_t> runUnetBlock(const Env &env, const std::string &file,
+                                   int64_t S, int64_t H, int64_t W,
+                                   const std::string &name) {
+  constexpr int64_t C = 32;
+  GraphProgram program = loadGraph(env, file);
+  Rng rng = env.rng(name);
+  int64_t HW = H * W;
+  size_t n = size_t(S * C * HW);
+  float ws = float(1 / std::sqrt(C * 9.0));
+  std::vector<uint16_t> x = randomHalves(rng, n, 1.0f),
+                        emb = randomHalves(rng, size_t(S * C), 0.5f),
+                        g1 = randomHalves(rng, C, 0.5f),
+                        be1 = randomHalves(rng, C, 0.5f),
+                        w1 = randomHalves(rng, C * C * 9, ws),
+                        b1 = randomHalves(rng, C, 0.25f),
+                        g2 = randomHalves(rng, C, 0.5f),
+                        be2 = randomHalves(rng, C, 0.5f),
+                        w2 = randomHalves(rng, C * C * 9, ws),
+                        b2 = randomHalves(rng, C, 0.25f);
+  auto upload = [](const std::vector<uint16_t> &v) {
+    auto d = std::make_unique<DeviceBuffer>(v.size() * 2);
+    d->upload(v);
+    return d;
+  };
+  auto dx = upload(x), demb = upload(emb), dg1 = upload(g1),
+       dbe1 = upload(be1), dw1 = upload(w1), db1 = upload(b1),
+       dg2 = upload(g2), dbe2 = upload(be2), dw2 = upload(w2),
+       db2 = upload(b2);
+  DeviceBuffer dy((n + kGuard) * 2);
+  dy.poison();
+  check(program.run(
+      {GraphArg::buffer(dx->get(), {S, 8, 4, HW}),
+       GraphArg::buffer(demb->get(), {S, 8, 4, 1}),
+       GraphArg::buffer(dg1->get(), {8, 4, 1}),
+       GraphArg::buffer(dbe1->get(), {8, 4, 1}),
+       GraphArg::buffer(dw1->get(), {C, C, 3, 3}),
+       GraphArg::buffer(db1->get(), {C}),
+       GraphArg::buffer(dg2->get(), {8, 4, 1}),
+       GraphArg::buffer(dbe2->get(), {8, 4, 1}),
+       GraphArg::buffer(dw2->get(), {C, C, 3, 3}),
+       GraphArg::buffer(db2->get(), {C}),
+       GraphArg::buffer(dy.get(), {S, 8, 4, HW}),
+       GraphArg::scalar(Arg::i32(int32_t(H))),
+       GraphArg::scalar(Arg::i32(int32_t(W)))},
+      nullptr));
+  env.sync();
+  std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
+  std::vector<double> xd(n);
+  for (size_t i = 0; i < n; ++i)
+    xd[i] = halfToFloat(x[i]);
+  std::vector<double> a1 = groupNormSiluReference(xd, S, HW, g1, be1);
+  std::vector<double> c1 = conv3x3Reference(a1, S, C, H, W, w1, b1, C);
+  for (size_t i = 0; i < n; ++i) // + emb[s, c], in f16 as the map adds it
+    c1[i] = halfToFloat(floatToHalf(
+        float(c1[i] + halfToFloat(emb[i / size_t(HW)]))));
+  std::vector<double> a2 = groupNormSiluReference(c1, S, HW, g2, be2);
+  std::vector<double> c2 = conv3x3Reference(a2, S, C, H, W, w2, b2, C);
+  for (size_t i = 0; i < n; ++i) {
+    double want = halfToFloat(floatToHalf(float(c2[i] + xd[i])));
+    expectNear(file + ": element " + std::to_string(i), want,
+               std::ldexp(1.0, -6) * (std::fabs(want) + 1),
+               halfToFloat(y[i]));
+  }
+  expectUntouched(y, n, n + kGuard, "guard element");
+  y.resize(n);
+  return y;
+}
+
 /// 1000 replays of graph_maps as a CUDA Graph: new alpha and buffers each
 /// time (node updates), one change of shape (a second instantiation).
 void runReplay(const Env &env) {
@@ -806,6 +937,18 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                        runConvGroupNormMish(
                            env, "example_conv_group_norm_mish_unfused",
                            samples, cin, height, width, name);
+                     }});
+  }
+  for (auto [samples, height, width] :
+       {std::array<int64_t, 3>{2, 9, 11}, {1, 32, 32}}) {
+    std::string name = "graph/example_unet_block_" + std::to_string(samples) +
+                       "x32x" + std::to_string(height) + "x" +
+                       std::to_string(width);
+    cases.push_back({name, false, true, [=](const Env &env) {
+                       runUnetBlock(env, "example_unet_block", samples,
+                                    height, width, name);
+                       runUnetBlock(env, "example_unet_block_unfused", samples,
+                                    height, width, name);
                      }});
   }
   cases.push_back({"graph/scaled_linear_272x512x320", false, true,
