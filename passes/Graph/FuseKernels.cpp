@@ -519,6 +519,9 @@ LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer, AllocOp t,
     mapping.map(arg, in == buffer ? intermediate : argOf[in]);
   for (Operation &op : second)
     b.clone(op, mapping);
+  remark(consumer, llvm::formatv("merged with the map at {0}, which writes "
+                                 "its input, into one map",
+                                 describeLocation(producer.getLoc())));
   consumer.erase();
   producer.erase();
   t.erase();
@@ -887,6 +890,30 @@ bool GraphFuser::fuseRowGroup() {
       continue;
     for (Operation *op : group)
       triedRowSeeds.insert(op);
+    unsigned numReduces = llvm::count_if(
+        group, [](Operation *op) { return isa<RowReduceOp>(op); });
+    // A row walked in blocks is walked once per level, each walk
+    // recomputing the group's values from its buffers: a deep chain of
+    // reductions would grow the kernel (and its compile time) with the
+    // square of the depth.
+    RowSpace space = RowSpace::of(seed);
+    MemRefType full = space.getFullType();
+    int64_t cols = 1;
+    for (int64_t d = full.getRank() - space.reducedDims; d < full.getRank();
+         ++d)
+      cols = full.isDynamicDim(d) || cols > (int64_t(1) << 40)
+                 ? ShapedType::kDynamic
+                 : cols * full.getDimSize(d);
+    bool walked = cols == ShapedType::kDynamic ||
+                  int64_t(llvm::PowerOf2Ceil(cols)) > rowOptions.maxRowBlock;
+    constexpr unsigned kMaxWalkedReductions = 8;
+    if (walked && numReduces > kMaxWalkedReductions) {
+      remark(seed, llvm::formatv("not fused with the maps around it into one "
+                                 "kernel per row: {0} row reductions over "
+                                 "rows walked in blocks (at most {1})",
+                                 numReduces, kMaxWalkedReductions));
+      continue;
+    }
     std::string why;
     if (failed(checkRowGroup(group, why))) {
       remark(seed, "not fused with the maps around it into one kernel per "
@@ -894,8 +921,6 @@ bool GraphFuser::fuseRowGroup() {
                        why);
       continue;
     }
-    unsigned numReduces = llvm::count_if(
-        group, [](Operation *op) { return isa<RowReduceOp>(op); });
     LaunchOp launch = outlineRowGroup(graph, group, RowSpace::of(seed),
                                       symbols, rowOptions);
     size_t numMaps = group.size() - numReduces;

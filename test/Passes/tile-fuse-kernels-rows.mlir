@@ -220,3 +220,124 @@ tile.graph @two_inputs(%a: memref<?x?xf32>, %c: memref<?x?xf32>, %y: memref<?x1x
     tile.map.return %r : f32
   }
 }
+
+// -----
+
+// Refused: nine chained reductions over dynamic rows (each walk would
+// recompute the chain; at most eight).
+// CHECK-LABEL: tile.graph @deep(
+// CHECK: tile.row_reduce
+tile.graph @deep(%x: memref<?x?xf32>, %y: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xf32>
+  %k = memref.dim %x, %c1 : memref<?x?xf32>
+  %s0 = tile.alloc(%m) : memref<?x1xf32>
+  // expected-remark @+1 {{not fused with the maps around it into one kernel per row: 9 row reductions over rows walked in blocks (at most 8)}}
+  tile.row_reduce ins(%x : memref<?x?xf32>) outs(%s0 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t0 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%x, %s0 : memref<?x?xf32>, memref<?x1xf32>) outs(%t0 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s1 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t0 : memref<?x?xf32>) outs(%s1 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t1 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t0, %s1 : memref<?x?xf32>, memref<?x1xf32>) outs(%t1 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s2 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t1 : memref<?x?xf32>) outs(%s2 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t2 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t1, %s2 : memref<?x?xf32>, memref<?x1xf32>) outs(%t2 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s3 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t2 : memref<?x?xf32>) outs(%s3 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t3 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t2, %s3 : memref<?x?xf32>, memref<?x1xf32>) outs(%t3 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s4 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t3 : memref<?x?xf32>) outs(%s4 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t4 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t3, %s4 : memref<?x?xf32>, memref<?x1xf32>) outs(%t4 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s5 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t4 : memref<?x?xf32>) outs(%s5 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t5 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t4, %s5 : memref<?x?xf32>, memref<?x1xf32>) outs(%t5 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s6 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t5 : memref<?x?xf32>) outs(%s6 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t6 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t5, %s6 : memref<?x?xf32>, memref<?x1xf32>) outs(%t6 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s7 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t6 : memref<?x?xf32>) outs(%s7 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  %t7 = tile.alloc(%m, %k) : memref<?x?xf32>
+  tile.map ins(%t6, %s7 : memref<?x?xf32>, memref<?x1xf32>) outs(%t7 : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+  %s8 = tile.alloc(%m) : memref<?x1xf32>
+  tile.row_reduce ins(%t7 : memref<?x?xf32>) outs(%s8 : memref<?x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  tile.map ins(%t7, %s8 : memref<?x?xf32>, memref<?x1xf32>) outs(%y : memref<?x?xf32>) {
+  ^bb0(%v: f32, %q: f32):
+    %r = arith.subf %v, %q : f32
+    tile.map.return %r : f32
+  }
+}

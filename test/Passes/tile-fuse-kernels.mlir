@@ -183,6 +183,7 @@ tile.graph @chain(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %y: memref<8x32xf3
     %e = math.exp %v : f32
     tile.map.return %e : f32
   }
+  // expected-remark @+1 {{merged with the map at}}
   tile.map ins(%t, %b : memref<8x32xf32>, memref<8x32xf32>) outs(%y : memref<8x32xf32>) {
   ^bb0(%v: f32, %w: f32):
     %s = arith.addf %v, %w : f32

@@ -4,7 +4,7 @@
 // `// tilec.graph` line that says how to run them -- the graph's
 // parameters, then its steps: integer arithmetic on sizes and scalars,
 // intermediate allocations, size checks and kernel launches
-// (docs/runtime.md, "Graphs"). GraphInfo is that line, parsed;
+// (docs/runtime.md, "Operator graphs"). GraphInfo is that line, parsed;
 // GraphProgram binds arguments to it and runs it, directly or replayed as a
 // CUDA Graph.
 //

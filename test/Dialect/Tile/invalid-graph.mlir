@@ -370,3 +370,14 @@ tile.graph @reduce_body(%x: memref<8x16xf32>, %s: memref<8x1xf32>) {
     tile.map.return %a : f32
   }
 }
+
+// -----
+
+tile.graph @map_unlowered(%x: memref<8xf32>, %y: memref<8xf32>) {
+  tile.map ins(%x : memref<8xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%v: f32):
+    // expected-error @+1 {{'math.trunc' op is not supported in a 'tile.map' body yet (tilec does not lower it to the GPU)}}
+    %r = math.trunc %v : f32
+    tile.map.return %r : f32
+  }
+}
