@@ -67,6 +67,14 @@ void expectNear(const std::string &what, double want, double tol,
              std::to_string(tol) + ", found " + std::to_string(found));
 }
 
+/// f16 values as doubles.
+std::vector<double> halvesToDoubles(const std::vector<uint16_t> &v) {
+  std::vector<double> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    out[i] = halfToFloat(v[i]);
+  return out;
+}
+
 /// f16 rounding of a float (round to nearest even).
 float roundHalf(float f) { return halfToFloat(floatToHalf(f)); }
 
@@ -484,6 +492,38 @@ std::vector<uint16_t> runLayerNormOps(const Env &env, const std::string &file,
   return y;
 }
 
+/// group_norm(x) * gamma + beta over x [S, 8 groups, 4 channels, HW] in
+/// float64 (eps 1e-5): per element the affine value `a` and `gain`, rstd *
+/// |gamma| (how much an error in x moves a).
+struct GroupNormed {
+  std::vector<double> a, gain;
+};
+GroupNormed groupNormReference(const std::vector<double> &x, int64_t S,
+                               int64_t HW, const std::vector<uint16_t> &gamma,
+                               const std::vector<uint16_t> &beta) {
+  int64_t row = 4 * HW;
+  GroupNormed out{std::vector<double>(x.size()),
+                  std::vector<double>(x.size())};
+  for (int64_t r = 0; r < S * 8; ++r) {
+    const double *xr = x.data() + r * row;
+    double mu = 0, var = 0;
+    for (int64_t i = 0; i < row; ++i)
+      mu += xr[i];
+    mu /= double(row);
+    for (int64_t i = 0; i < row; ++i)
+      var += (xr[i] - mu) * (xr[i] - mu);
+    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
+    for (int64_t i = 0; i < row; ++i) {
+      int64_t ch = (r % 8) * 4 + i / HW;
+      double g = halfToFloat(gamma[size_t(ch)]);
+      out.a[size_t(r * row + i)] =
+          (xr[i] - mu) * rstd * g + halfToFloat(beta[size_t(ch)]);
+      out.gain[size_t(r * row + i)] = rstd * std::fabs(g);
+    }
+  }
+  return out;
+}
+
 /// Checks Y = mish(group_norm(X) * gamma + beta) for X [S, 8 groups, 4
 /// channels, HW] (as doubles) against float64 within 2^-9 of |a| + |Y| (a
 /// the affine result: f32 statistics, exp/log/tanh in f32, one f16
@@ -494,30 +534,14 @@ void expectGroupNormMish(const std::string &file, const std::vector<double> &x,
                          const std::vector<uint16_t> &beta,
                          const std::vector<uint16_t> &y, int64_t S, int64_t HW,
                          double xError) {
-  constexpr int64_t G = 8, Cg = 4;
-  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
-  int64_t row = Cg * HW;
-  for (int64_t r = 0; r < S * G; ++r) {
-    const double *xr = x.data() + r * row;
-    double mu = 0, var = 0;
-    for (int64_t i = 0; i < row; ++i)
-      mu += xr[i];
-    mu /= double(row);
-    for (int64_t i = 0; i < row; ++i)
-      var += (xr[i] - mu) * (xr[i] - mu);
-    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
-    for (int64_t i = 0; i < row; ++i) {
-      int64_t ch = (r % G) * Cg + i / HW;
-      double a = (xr[i] - mu) * rstd * h(gamma[size_t(ch)]) +
-                 h(beta[size_t(ch)]);
-      double want = a * std::tanh(std::log1p(std::exp(a)));
-      double tol = std::ldexp(1.0, -9) * (std::fabs(a) + std::fabs(want)) +
-                   std::ldexp(1.0, -12) +
-                   1.2 * 2 * xError * rstd * std::fabs(h(gamma[size_t(ch)]));
-      expectNear(file + ": row " + std::to_string(r) + ", element " +
-                     std::to_string(i),
-                 want, tol, h(y[size_t(r * row + i)]));
-    }
+  GroupNormed ref = groupNormReference(x, S, HW, gamma, beta);
+  for (size_t i = 0; i < ref.a.size(); ++i) {
+    double a = ref.a[i];
+    double want = a * std::tanh(std::log1p(std::exp(a)));
+    double tol = std::ldexp(1.0, -9) * (std::fabs(a) + std::fabs(want)) +
+                 std::ldexp(1.0, -12) + 1.2 * 2 * xError * ref.gain[i];
+    expectNear(file + ": element " + std::to_string(i), want, tol,
+               halfToFloat(y[i]));
   }
 }
 
@@ -546,13 +570,40 @@ std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
                     nullptr));
   env.sync();
   std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
-  std::vector<double> xd(n);
-  for (size_t i = 0; i < n; ++i)
-    xd[i] = halfToFloat(x[i]);
+  std::vector<double> xd = halvesToDoubles(x);
   expectGroupNormMish(file, xd, gamma, beta, y, S, HW, 0);
   expectUntouched(y, n, n + kGuard, "guard element");
   y.resize(n);
   return y;
+}
+
+/// A 3x3 convolution with padding 1 of x [S, Cin, H, W] by w [Cout, Cin,
+/// 3, 3] plus b, in float64, each output rounded to f16 (as stored).
+std::vector<double> conv3x3Reference(const std::vector<double> &x, int64_t S,
+                                     int64_t Cin, int64_t H, int64_t W,
+                                     const std::vector<uint16_t> &w,
+                                     const std::vector<uint16_t> &b,
+                                     int64_t Cout) {
+  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
+  std::vector<double> out(size_t(S * Cout * H * W));
+  for (int64_t s = 0; s < S; ++s)
+    for (int64_t co = 0; co < Cout; ++co)
+      for (int64_t i = 0; i < H; ++i)
+        for (int64_t j = 0; j < W; ++j) {
+          double acc = h(b[size_t(co)]);
+          for (int64_t ci = 0; ci < Cin; ++ci)
+            for (int64_t kh = 0; kh < 3; ++kh)
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                int64_t ii = i + kh - 1, jj = j + kw - 1;
+                if (ii < 0 || ii >= H || jj < 0 || jj >= W)
+                  continue;
+                acc += x[size_t(((s * Cin + ci) * H + ii) * W + jj)] *
+                       h(w[size_t(((co * Cin + ci) * 3 + kh) * 3 + kw)]);
+              }
+          out[size_t(((s * Cout + co) * H + i) * W + j)] =
+              halfToFloat(floatToHalf(float(acc)));
+        }
+  return out;
 }
 
 /// examples/graphs/conv_group_norm_mish.mlir: a 3x3 convolution (padding
@@ -591,27 +642,11 @@ void runConvGroupNormMish(const Env &env, const std::string &file, int64_t S,
                     nullptr));
   env.sync();
   std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
-  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
-  std::vector<double> conv(n);
+  std::vector<double> xd = halvesToDoubles(x);
+  std::vector<double> conv = conv3x3Reference(xd, S, Cin, H, W, w, b, Cout);
   double maxConv = 0;
-  for (int64_t s = 0; s < S; ++s)
-    for (int64_t co = 0; co < Cout; ++co)
-      for (int64_t i = 0; i < H; ++i)
-        for (int64_t j = 0; j < W; ++j) {
-          double acc = h(b[size_t(co)]);
-          for (int64_t ci = 0; ci < Cin; ++ci)
-            for (int64_t kh = 0; kh < 3; ++kh)
-              for (int64_t kw = 0; kw < 3; ++kw) {
-                int64_t ii = i + kh - 1, jj = j + kw - 1;
-                if (ii < 0 || ii >= H || jj < 0 || jj >= W)
-                  continue;
-                acc += h(x[size_t(((s * Cin + ci) * H + ii) * W + jj)]) *
-                       h(w[size_t(((co * Cin + ci) * 3 + kh) * 3 + kw)]);
-              }
-          double rounded = halfToFloat(floatToHalf(float(acc)));
-          conv[size_t(((s * Cout + co) * H + i) * W + j)] = rounded;
-          maxConv = std::max(maxConv, std::fabs(rounded));
-        }
+  for (double v : conv)
+    maxConv = std::max(maxConv, std::fabs(v));
   // The kernel's f32 sum may round to the f16 next to the reference's:
   // one ulp of the largest output.
   expectGroupNormMish(file, conv, gamma, beta, y, S, HW,
@@ -619,59 +654,14 @@ void runConvGroupNormMish(const Env &env, const std::string &file, int64_t S,
   expectUntouched(y, n, n + kGuard, "guard element");
 }
 
-/// A 3x3 convolution with padding 1 of x [S, Cin, H, W] by w [Cout, Cin,
-/// 3, 3] plus b, in float64, each output rounded to f16 (as stored).
-std::vector<double> conv3x3Reference(const std::vector<double> &x, int64_t S,
-                                     int64_t Cin, int64_t H, int64_t W,
-                                     const std::vector<uint16_t> &w,
-                                     const std::vector<uint16_t> &b,
-                                     int64_t Cout) {
-  auto h = [](uint16_t v) { return double(halfToFloat(v)); };
-  std::vector<double> out(size_t(S * Cout * H * W));
-  for (int64_t s = 0; s < S; ++s)
-    for (int64_t co = 0; co < Cout; ++co)
-      for (int64_t i = 0; i < H; ++i)
-        for (int64_t j = 0; j < W; ++j) {
-          double acc = h(b[size_t(co)]);
-          for (int64_t ci = 0; ci < Cin; ++ci)
-            for (int64_t kh = 0; kh < 3; ++kh)
-              for (int64_t kw = 0; kw < 3; ++kw) {
-                int64_t ii = i + kh - 1, jj = j + kw - 1;
-                if (ii < 0 || ii >= H || jj < 0 || jj >= W)
-                  continue;
-                acc += x[size_t(((s * Cin + ci) * H + ii) * W + jj)] *
-                       h(w[size_t(((co * Cin + ci) * 3 + kh) * 3 + kw)]);
-              }
-          out[size_t(((s * Cout + co) * H + i) * W + j)] =
-              halfToFloat(floatToHalf(float(acc)));
-        }
-  return out;
-}
-
 /// silu(group_norm(x)) over [S, 8, 4, HW] in float64, rounded to f16.
 std::vector<double> groupNormSiluReference(const std::vector<double> &x,
                                            int64_t S, int64_t HW,
                                            const std::vector<uint16_t> &gamma,
                                            const std::vector<uint16_t> &beta) {
-  int64_t row = 4 * HW;
-  std::vector<double> out(x.size());
-  for (int64_t r = 0; r < S * 8; ++r) {
-    const double *xr = x.data() + r * row;
-    double mu = 0, var = 0;
-    for (int64_t i = 0; i < row; ++i)
-      mu += xr[i];
-    mu /= double(row);
-    for (int64_t i = 0; i < row; ++i)
-      var += (xr[i] - mu) * (xr[i] - mu);
-    double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
-    for (int64_t i = 0; i < row; ++i) {
-      int64_t ch = (r % 8) * 4 + i / HW;
-      double a = (xr[i] - mu) * rstd * halfToFloat(gamma[size_t(ch)]) +
-                 halfToFloat(beta[size_t(ch)]);
-      out[size_t(r * row + i)] =
-          halfToFloat(floatToHalf(float(a / (1 + std::exp(-a)))));
-    }
-  }
+  std::vector<double> out = groupNormReference(x, S, HW, gamma, beta).a;
+  for (double &a : out)
+    a = halfToFloat(floatToHalf(float(a / (1 + std::exp(-a)))));
   return out;
 }
 
@@ -729,9 +719,7 @@ std::vector<uint16_t> runUnetBlock(const Env &env, const std::string &file,
       nullptr));
   env.sync();
   std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
-  std::vector<double> xd(n);
-  for (size_t i = 0; i < n; ++i)
-    xd[i] = halfToFloat(x[i]);
+  std::vector<double> xd = halvesToDoubles(x);
   std::vector<double> a1 = groupNormSiluReference(xd, S, HW, g1, be1);
   std::vector<double> c1 = conv3x3Reference(a1, S, C, H, W, w1, b1, C);
   for (size_t i = 0; i < n; ++i) // + emb[s, c], in f16 as the map adds it
