@@ -848,24 +848,12 @@ LogicalResult GraphFuser::checkRowGroup(ArrayRef<Operation *> group,
   DenseSet<Operation *> members(group.begin(), group.end());
   DenseMap<Value, Operation *> writerOf;
   SmallVector<Value> read, written;
+  SmallVector<std::pair<Operation *, Value>> reads;
   for (Operation *op : group)
     for (BufferAccess a : getAccesses(op)) {
       if (!a.write) {
         read.push_back(a.buffer);
-        // A value the group computes is read after it is computed.
-        auto it = writerOf.find(a.buffer);
-        bool later = llvm::any_of(group, [&](Operation *other) {
-          return other != op && op->isBeforeInBlock(other) &&
-                 llvm::any_of(getAccesses(other), [&](BufferAccess b) {
-                   return b.write && b.buffer == a.buffer;
-                 });
-        });
-        if (later && it == writerOf.end()) {
-          why = llvm::formatv("the op at {0} reads a buffer before an op of "
-                              "the group writes it",
-                              describeLocation(op->getLoc()));
-          return failure();
-        }
+        reads.push_back({op, a.buffer});
         continue;
       }
       written.push_back(a.buffer);
@@ -876,6 +864,16 @@ LogicalResult GraphFuser::checkRowGroup(ArrayRef<Operation *> group,
         return failure();
       }
     }
+  // A value the group computes is read after it is computed.
+  for (auto [op, buffer] : reads) {
+    Operation *writer = writerOf.lookup(buffer);
+    if (writer && !writer->isBeforeInBlock(op)) {
+      why = llvm::formatv("the op at {0} reads a buffer before an op of the "
+                          "group writes it",
+                          describeLocation(op->getLoc()));
+      return failure();
+    }
+  }
   return checkBetween(group.front(), group.back(), read, written, why,
                       &members, "the group");
 }
@@ -896,18 +894,9 @@ bool GraphFuser::fuseRowGroup() {
     // recomputing the group's values from its buffers: a deep chain of
     // reductions would grow the kernel (and its compile time) with the
     // square of the depth.
-    RowSpace space = RowSpace::of(seed);
-    MemRefType full = space.getFullType();
-    int64_t cols = 1;
-    for (int64_t d = full.getRank() - space.reducedDims; d < full.getRank();
-         ++d)
-      cols = full.isDynamicDim(d) || cols > (int64_t(1) << 40)
-                 ? ShapedType::kDynamic
-                 : cols * full.getDimSize(d);
-    bool walked = cols == ShapedType::kDynamic ||
-                  int64_t(llvm::PowerOf2Ceil(cols)) > rowOptions.maxRowBlock;
     constexpr unsigned kMaxWalkedReductions = 8;
-    if (walked && numReduces > kMaxWalkedReductions) {
+    if (!RowSpace::of(seed).isHeldWhole(rowOptions) &&
+        numReduces > kMaxWalkedReductions) {
       remark(seed, llvm::formatv("not fused with the maps around it into one "
                                  "kernel per row: {0} row reductions over "
                                  "rows walked in blocks (at most {1})",

@@ -41,6 +41,20 @@ SmallVector<int64_t> RowSpace::getRowShape() const {
   return shape;
 }
 
+bool RowSpace::isHeldWhole(const RowKernelOptions &options) const {
+  MemRefType full = getFullType();
+  int64_t cols = 1;
+  for (int64_t d = full.getRank() - reducedDims; d < full.getRank(); ++d) {
+    if (full.isDynamicDim(d) || full.getDimSize(d) > options.maxRowBlock)
+      return false;
+    cols *= full.getDimSize(d);
+    if (cols > options.maxRowBlock)
+      return false;
+  }
+  return int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(cols, 32))) <=
+         options.maxRowBlock;
+}
+
 bool RowSpace::contains(Operation *op) const {
   ArrayRef<int64_t> fullShape = getFullType().getShape();
   SmallVector<int64_t> rowShape = getRowShape();
@@ -279,11 +293,10 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
         staticCols *= fullType.getDimSize(d);
     }
   }
-  int64_t rowBlock =
-      llvm::PowerOf2Ceil(std::max<int64_t>(staticCols, 32));
-  bool whole = !dynamicCols && rowBlock <= options.maxRowBlock;
+  bool whole = space.isHeldWhole(options);
   int64_t block =
-      whole ? rowBlock : std::min(options.loopBlock, options.maxRowBlock);
+      whole ? int64_t(llvm::PowerOf2Ceil(std::max<int64_t>(staticCols, 32)))
+            : std::min(options.loopBlock, options.maxRowBlock);
   // i32 offsets where every offset and the walk's counter (up to a block
   // past the row) fit.
   bool narrow = !dynamicRows && !dynamicCols &&

@@ -16,6 +16,15 @@
 
 namespace tilec {
 
+/// How the kernels of row groups hold a row.
+struct RowKernelOptions {
+  /// The longest row (elements, a power of two) one program holds whole in
+  /// registers; longer or dynamic rows are walked in blocks of `loopBlock`,
+  /// once per dependent reduction.
+  int64_t maxRowBlock = 8192;
+  int64_t loopBlock = 4096;
+};
+
 /// The rows a group works on: a buffer of the full shape and the number of
 /// trailing dimensions each row spans (a row reduction's).
 struct RowSpace {
@@ -27,19 +36,14 @@ struct RowSpace {
   mlir::MemRefType getFullType() const;
   /// The full shape with the reduced dimensions 1.
   llvm::SmallVector<int64_t> getRowShape() const;
+  /// Whether a program holds a row whole (a static row of at most
+  /// `options.maxRowBlock` elements, rounded up to a power of two and to
+  /// 32); otherwise it walks the row in blocks.
+  bool isHeldWhole(const RowKernelOptions &options) const;
   /// Whether `op` can join a group on these rows: a row reduction from the
   /// full shape to the row shape, or a map (not in place) whose output has
   /// the full or the row shape.
   bool contains(mlir::Operation *op) const;
-};
-
-/// How the kernels of row groups hold a row.
-struct RowKernelOptions {
-  /// The longest row (elements, a power of two) one program holds whole in
-  /// registers; longer or dynamic rows are walked in blocks of `loopBlock`,
-  /// once per dependent reduction.
-  int64_t maxRowBlock = 8192;
-  int64_t loopBlock = 4096;
 };
 
 /// Checks a pass's max-row-block option where `op` needs it: a power of
