@@ -255,10 +255,9 @@ std::vector<uint16_t> runLinearGelu(const Env &env, const std::string &file,
                       std::ldexp(1.0, -11) * std::fabs(h);
       double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) + 1.2 * zError +
                    std::ldexp(1.0, -20);
-      if (!(std::fabs(found - want) <= tol))
-        failCase(file + ": Y[" + std::to_string(m) + ", " + std::to_string(n) +
-                 "]: expected " + std::to_string(want) + ", found " +
-                 std::to_string(found));
+      expectNear(file + ": Y[" + std::to_string(m) + ", " + std::to_string(n) +
+                     "]",
+                 want, tol, found);
     }
   y.resize(size_t(M * N));
   return y;
@@ -307,10 +306,9 @@ std::vector<uint16_t> runScaledLinear(const Env &env, const std::string &file,
       double tol = 4 * std::ldexp(1.0, -11) * std::fabs(want) +
                    double(K + 2) * std::ldexp(1.0, -23) * mag +
                    std::ldexp(1.0, -20);
-      if (!(std::fabs(found - want) <= tol))
-        failCase(file + ": Y[" + std::to_string(m) + ", " +
-                 std::to_string(n) + "]: expected " + std::to_string(want) +
-                 ", found " + std::to_string(found));
+      expectNear(file + ": Y[" + std::to_string(m) + ", " + std::to_string(n) +
+                     "]",
+                 want, tol, found);
     }
   return y;
 }
