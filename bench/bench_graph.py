@@ -53,6 +53,7 @@ once). The untuned sizes (16383 and 65535 rows) sit beside the round ones.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -196,6 +197,8 @@ def main():
                     help="skip torch.compile max-autotune on the GEMM and "
                          "convolution chains (their Triton autotuning takes "
                          "minutes)")
+    ap.add_argument("--only", help="regex: the graphs whose torch times to "
+                    "take (tilec's run for all of them)")
     a = ap.parse_args()
     bench = os.path.join(a.bundle, "bin", "tilec-graph-bench")
     tilec_json = os.path.join(a.bundle, "graph_bench_tilec.json")
@@ -212,7 +215,7 @@ def main():
         "graph", "rows", "fused", "unfused", "eager", "compile", "c-graphs",
         "GB/s|TF/s", "/unfus", "/eager", "/comp"))
     for t in tilec:
-        if "graph" not in t:
+        if "graph" not in t or (a.only and not re.search(a.only, t["graph"])):
             continue
         tt = torch_times(t["graph"], t["rows"], not a.no_gemm_autotune)
         best = min(t["fused_us"], t["fused_replay_us"])

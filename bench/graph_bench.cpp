@@ -4,7 +4,7 @@
 // compiled fused and with --fuse-kernels=false), through GraphProgram. From
 // a gpu-bundle folder:
 //
-//   bin/tilec-graph-bench kernels [--json FILE]
+//   bin/tilec-graph-bench kernels [--json FILE] [--only REGEX]
 //
 // For each graph and size: the GPU time of one run (CUDA events around 50
 // runs, the median of 5 such rounds, fused and unfused interleaved) as
@@ -15,7 +15,9 @@
 // binding (median of batches of 256 calls), divided by the kernels each
 // runs (per node). bench/bench_graph.py runs this and torch's eager and
 // compiled versions of the same chains in one process tree and prints the
-// ratios. Exits 77 without a GPU, 1 on an error.
+// ratios. --only times just the graphs whose name matches REGEX (and skips
+// the host-cost part unless it matches graph_maps). Exits 77 without a GPU,
+// 1 on an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,13 +132,21 @@ double hostTime(CUstream stream, const std::function<Status()> &call) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s KERNEL_DIR [--json FILE]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s KERNEL_DIR [--json FILE] [--only REGEX]\n",
+                 argv[0]);
     return 2;
   }
   std::string dir = argv[1], jsonPath;
-  for (int i = 2; i + 1 < argc; ++i)
+  std::regex only(".*");
+  for (int i = 2; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--json")
       jsonPath = argv[i + 1];
+    if (std::string(argv[i]) == "--only")
+      only = std::regex(argv[i + 1]);
+  }
+  auto wanted = [&](const std::string &graph) {
+    return std::regex_search(graph, only);
+  };
   std::shared_ptr<Context> ctx;
   if (Status s = Context::create(0, ctx); !s.ok()) {
     std::fprintf(stderr, "tilec-graph-bench: skipped: %s\n",
@@ -316,6 +327,8 @@ int main(int argc, char **argv) {
               "fused us", "unfused us", "fusedG us", "unfusG us", "fused/un",
               "GB/s|TF/s");
   for (const Case &c : cases) {
+    if (!wanted(c.graph))
+      continue;
     GraphProgram fused, unfused;
     check(GraphProgram::loadPTX(ctx, readFile(dir + "/" + c.graph + ".ptx"), "",
                                 fused),
@@ -352,6 +365,8 @@ int main(int argc, char **argv) {
   std::printf("\nhost us per call (per kernel):\n");
   for (const char *graph : {"graph_maps", "graph_epilogue"})
     for (const char *variant : {"", "_unfused"}) {
+      if (!wanted(graph))
+        continue;
       std::string name = std::string(graph) + variant;
       GraphProgram p;
       check(GraphProgram::loadPTX(ctx, readFile(dir + "/" + name + ".ptx"), "",

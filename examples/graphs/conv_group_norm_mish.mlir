@@ -4,13 +4,18 @@
 // groups of 4 (the GroupNorm sees the convolution's output as
 // [N, 8, 4, H*W]), eps = 1e-5.
 //
-// The convolution is test/GPU/kernels/py/conv2d.py's conv3x3_nchw_kernel
-// (an implicit GEMM on tensor cores: pixels x output channels, reducing
-// over C_in * 9) as tilec compiles it, printed by
+// The convolution is test/GPU/kernels/py/conv2d.py's
+// conv3x3_nchw_taps_kernel (an implicit GEMM on tensor cores: output
+// channels x pixels, reducing over the 9 kernel taps and the input channels
+// one tap and 32 channels at a time, so each x tile is rows of contiguous
+// pixels) as tilec compiles it, printed by
 //
-//   tilec test/GPU/kernels/py/conv2d.py --kernel conv3x3_nchw_kernel \
+//   tilec test/GPU/kernels/py/conv2d.py --kernel conv3x3_nchw_taps_kernel \
 //     --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32,i32' \
-//     -DBLOCK_P=128 -DBLOCK_CO=32 -DBLOCK_K=32 --num-warps 8 --emit=tile
+//     -DBLOCK_CO=32 -DBLOCK_P=128 -DBLOCK_CI=32 --num-warps 4 \
+//     --num-stages 3 --emit=tile
+// (bench/bench_conv.py compares its tiles, and the GEMM-shaped
+// conv3x3_nchw_kernel this example used first, with cuDNN and Triton.)
 //
 // The GroupNorm and Mish are row reductions and maps (as in
 // group_norm_mish.mlir): tile-fuse-kernels makes them one kernel with one
@@ -20,139 +25,141 @@
 //
 //   tilec examples/graphs/conv_group_norm_mish.mlir --fusion-remarks -o c.ptx
 
-tile.func @conv3x3_nchw_kernel(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32) attributes {tile.num_stages = 3 : i32, tile.num_warps = 8 : i32} {
+tile.func @conv3x3_nchw_taps_kernel(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32) attributes {tile.num_stages = 3 : i32, tile.num_warps = 4 : i32} {
   %cst = arith.constant dense<0.000000e+00> : tensor<32xf16>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<32x32xf16>
-  %cst_1 = arith.constant dense<0.000000e+00> : tensor<128x32xf16>
-  %cst_2 = arith.constant dense<0> : tensor<128x32xi32>
-  %cst_3 = arith.constant dense<1> : tensor<128x32xi32>
-  %cst_4 = arith.constant dense<3> : tensor<32xi32>
-  %cst_5 = arith.constant dense<9> : tensor<32xi32>
+  %cst_1 = arith.constant dense<9> : tensor<1x32xi32>
+  %cst_2 = arith.constant dense<0.000000e+00> : tensor<32x128xf16>
+  %cst_3 = arith.constant dense<0> : tensor<128xi32>
+  %c31_i32 = arith.constant 31 : i32
+  %c3_i32 = arith.constant 3 : i32
   %c0_i32 = arith.constant 0 : i32
-  %cst_6 = arith.constant dense<0.000000e+00> : tensor<128x32xf32>
-  %c32_i32 = arith.constant 32 : i32
+  %cst_4 = arith.constant dense<0.000000e+00> : tensor<32x128xf32>
   %c128_i32 = arith.constant 128 : i32
   %c9_i32 = arith.constant 9 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c32_i32 = arith.constant 32 : i32
   %0 = tile.program_id 0 : i32
   %1 = tile.program_id 1 : i32
-  %2 = arith.muli %arg6, %arg7 : i32
-  %3 = arith.muli %arg5, %c9_i32 : i32
-  %4 = arith.muli %0, %c128_i32 : i32
-  %5 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
-  %6 = tile.splat %4 : i32 -> tensor<128xi32>
-  %7 = arith.addi %6, %5 : tensor<128xi32>
-  %8 = arith.muli %1, %c32_i32 : i32
-  %9 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
-  %10 = tile.splat %8 : i32 -> tensor<32xi32>
-  %11 = arith.addi %10, %9 : tensor<32xi32>
-  %12 = tile.splat %2 : i32 -> tensor<128xi32>
-  %13 = arith.divsi %7, %12 : tensor<128xi32>
-  %14 = arith.remsi %7, %12 : tensor<128xi32>
-  %15 = tile.splat %arg7 : i32 -> tensor<128xi32>
-  %16 = arith.divsi %14, %15 : tensor<128xi32>
-  %17 = arith.remsi %14, %15 : tensor<128xi32>
-  %18 = arith.muli %arg4, %2 : i32
-  %19 = tile.splat %18 : i32 -> tensor<128xi32>
-  %20 = arith.cmpi slt, %7, %19 : tensor<128xi32>
+  %2 = arith.addi %arg8, %c31_i32 : i32
+  %3 = arith.divsi %2, %c32_i32 : i32
+  %4 = arith.divsi %1, %3 : i32
+  %5 = arith.muli %arg6, %arg7 : i32
+  %6 = arith.muli %arg5, %c9_i32 : i32
+  %7 = arith.muli %0, %c128_i32 : i32
+  %8 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %9 = tile.splat %7 : i32 -> tensor<128xi32>
+  %10 = arith.addi %9, %8 : tensor<128xi32>
+  %11 = arith.remsi %1, %3 : i32
+  %12 = arith.muli %11, %c32_i32 : i32
+  %13 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %14 = tile.splat %12 : i32 -> tensor<32xi32>
+  %15 = arith.addi %14, %13 : tensor<32xi32>
+  %16 = tile.splat %arg7 : i32 -> tensor<128xi32>
+  %17 = arith.divsi %10, %16 : tensor<128xi32>
+  %18 = arith.remsi %10, %16 : tensor<128xi32>
+  %19 = tile.splat %5 : i32 -> tensor<128xi32>
+  %20 = arith.cmpi slt, %10, %19 : tensor<128xi32>
   %21 = tile.splat %arg8 : i32 -> tensor<32xi32>
-  %22 = arith.cmpi slt, %11, %21 : tensor<32xi32>
-  %23 = scf.for %arg9 = %c0_i32 to %3 step %c32_i32 iter_args(%arg10 = %cst_6) -> (tensor<128x32xf32>)  : i32 {
-    %51 = tile.splat %arg9 : i32 -> tensor<32xi32>
-    %52 = arith.addi %51, %9 : tensor<32xi32>
-    %53 = arith.divsi %52, %cst_5 : tensor<32xi32>
-    %54 = arith.remsi %52, %cst_5 : tensor<32xi32>
-    %55 = arith.divsi %54, %cst_4 : tensor<32xi32>
-    %56 = arith.remsi %54, %cst_4 : tensor<32xi32>
-    %57 = tile.expand_dims %16 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
-    %58 = tile.expand_dims %55 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %59 = tile.broadcast %57 : tensor<128x1xi32> -> tensor<128x32xi32>
-    %60 = tile.broadcast %58 : tensor<1x32xi32> -> tensor<128x32xi32>
-    %61 = arith.addi %59, %60 : tensor<128x32xi32>
-    %62 = arith.subi %61, %cst_3 : tensor<128x32xi32>
-    %63 = tile.expand_dims %17 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
-    %64 = tile.expand_dims %56 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %65 = tile.broadcast %63 : tensor<128x1xi32> -> tensor<128x32xi32>
-    %66 = tile.broadcast %64 : tensor<1x32xi32> -> tensor<128x32xi32>
-    %67 = arith.addi %65, %66 : tensor<128x32xi32>
-    %68 = arith.subi %67, %cst_3 : tensor<128x32xi32>
-    %69 = tile.expand_dims %20 {axis = 1 : i32} : tensor<128xi1> -> tensor<128x1xi1>
-    %70 = tile.expand_dims %52 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %71 = tile.splat %3 : i32 -> tensor<1x32xi32>
-    %72 = arith.cmpi slt, %70, %71 : tensor<1x32xi32>
-    %73 = tile.broadcast %69 : tensor<128x1xi1> -> tensor<128x32xi1>
-    %74 = tile.broadcast %72 : tensor<1x32xi1> -> tensor<128x32xi1>
-    %75 = arith.andi %73, %74 : tensor<128x32xi1>
-    %76 = arith.cmpi sge, %62, %cst_2 : tensor<128x32xi32>
-    %77 = arith.andi %75, %76 : tensor<128x32xi1>
-    %78 = tile.splat %arg6 : i32 -> tensor<128x32xi32>
-    %79 = arith.cmpi slt, %62, %78 : tensor<128x32xi32>
-    %80 = arith.andi %77, %79 : tensor<128x32xi1>
-    %81 = arith.cmpi sge, %68, %cst_2 : tensor<128x32xi32>
-    %82 = arith.andi %80, %81 : tensor<128x32xi1>
-    %83 = tile.splat %arg7 : i32 -> tensor<128x32xi32>
-    %84 = arith.cmpi slt, %68, %83 : tensor<128x32xi32>
-    %85 = arith.andi %82, %84 : tensor<128x32xi1>
-    %86 = tile.expand_dims %13 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
-    %87 = tile.splat %arg5 : i32 -> tensor<128x1xi32>
-    %88 = arith.muli %86, %87 : tensor<128x1xi32>
-    %89 = tile.expand_dims %53 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %90 = tile.broadcast %88 : tensor<128x1xi32> -> tensor<128x32xi32>
-    %91 = tile.broadcast %89 : tensor<1x32xi32> -> tensor<128x32xi32>
-    %92 = arith.addi %90, %91 : tensor<128x32xi32>
-    %93 = arith.muli %92, %78 : tensor<128x32xi32>
-    %94 = arith.addi %93, %62 : tensor<128x32xi32>
-    %95 = arith.muli %94, %83 : tensor<128x32xi32>
-    %96 = tile.splat %arg0 : !tile.ptr<f16> -> tensor<128x32x!tile.ptr<f16>>
-    %97 = tile.addptr %96, %95 : tensor<128x32x!tile.ptr<f16>>, tensor<128x32xi32>
-    %98 = tile.addptr %97, %68 : tensor<128x32x!tile.ptr<f16>>, tensor<128x32xi32>
-    %99 = tile.load %98, %85, %cst_1 : tensor<128x32x!tile.ptr<f16>>
-    %100 = tile.expand_dims %52 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-    %101 = tile.splat %3 : i32 -> tensor<32x1xi32>
-    %102 = arith.cmpi slt, %100, %101 : tensor<32x1xi32>
-    %103 = tile.expand_dims %22 {axis = 0 : i32} : tensor<32xi1> -> tensor<1x32xi1>
-    %104 = tile.broadcast %102 : tensor<32x1xi1> -> tensor<32x32xi1>
-    %105 = tile.broadcast %103 : tensor<1x32xi1> -> tensor<32x32xi1>
-    %106 = arith.andi %104, %105 : tensor<32x32xi1>
-    %107 = tile.expand_dims %11 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %108 = arith.muli %107, %71 : tensor<1x32xi32>
-    %109 = tile.splat %arg1 : !tile.ptr<f16> -> tensor<1x32x!tile.ptr<f16>>
-    %110 = tile.addptr %109, %108 : tensor<1x32x!tile.ptr<f16>>, tensor<1x32xi32>
-    %111 = tile.broadcast %110 : tensor<1x32x!tile.ptr<f16>> -> tensor<32x32x!tile.ptr<f16>>
-    %112 = tile.broadcast %100 : tensor<32x1xi32> -> tensor<32x32xi32>
-    %113 = tile.addptr %111, %112 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
-    %114 = tile.load %113, %106, %cst_0 : tensor<32x32x!tile.ptr<f16>>
-    %115 = tile.dot %99, %114, %cst_6 : tensor<128x32xf16>, tensor<32x32xf16>, tensor<128x32xf32> -> tensor<128x32xf32>
-    %116 = arith.addf %arg10, %115 : tensor<128x32xf32>
-    scf.yield %116 : tensor<128x32xf32>
+  %22 = arith.cmpi slt, %15, %21 : tensor<32xi32>
+  %23 = arith.muli %4, %arg5 : i32
+  %24 = arith.muli %23, %5 : i32
+  %25 = tile.addptr %arg0, %24 : !tile.ptr<f16>, i32
+  %26 = arith.addi %arg5, %c31_i32 : i32
+  %27 = arith.divsi %26, %c32_i32 : i32
+  %28 = arith.muli %27, %c9_i32 : i32
+  %29 = scf.for %arg9 = %c0_i32 to %28 step %c1_i32 iter_args(%arg10 = %cst_4) -> (tensor<32x128xf32>)  : i32 {
+    %55 = arith.remsi %arg9, %c9_i32 : i32
+    %56 = arith.divsi %arg9, %c9_i32 : i32
+    %57 = arith.muli %56, %c32_i32 : i32
+    %58 = tile.splat %57 : i32 -> tensor<32xi32>
+    %59 = arith.addi %58, %13 : tensor<32xi32>
+    %60 = arith.divsi %55, %c3_i32 : i32
+    %61 = arith.subi %60, %c1_i32 : i32
+    %62 = arith.remsi %55, %c3_i32 : i32
+    %63 = arith.subi %62, %c1_i32 : i32
+    %64 = tile.splat %61 : i32 -> tensor<128xi32>
+    %65 = arith.addi %17, %64 : tensor<128xi32>
+    %66 = tile.splat %63 : i32 -> tensor<128xi32>
+    %67 = arith.addi %18, %66 : tensor<128xi32>
+    %68 = arith.cmpi sge, %65, %cst_3 : tensor<128xi32>
+    %69 = arith.andi %20, %68 : tensor<128xi1>
+    %70 = tile.splat %arg6 : i32 -> tensor<128xi32>
+    %71 = arith.cmpi slt, %65, %70 : tensor<128xi32>
+    %72 = arith.andi %69, %71 : tensor<128xi1>
+    %73 = arith.cmpi sge, %67, %cst_3 : tensor<128xi32>
+    %74 = arith.andi %72, %73 : tensor<128xi1>
+    %75 = arith.cmpi slt, %67, %16 : tensor<128xi32>
+    %76 = arith.andi %74, %75 : tensor<128xi1>
+    %77 = tile.splat %arg5 : i32 -> tensor<32xi32>
+    %78 = arith.cmpi slt, %59, %77 : tensor<32xi32>
+    %79 = tile.expand_dims %59 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+    %80 = tile.splat %5 : i32 -> tensor<32x1xi32>
+    %81 = arith.muli %79, %80 : tensor<32x1xi32>
+    %82 = tile.splat %25 : !tile.ptr<f16> -> tensor<32x1x!tile.ptr<f16>>
+    %83 = tile.addptr %82, %81 : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi32>
+    %84 = arith.muli %61, %arg7 : i32
+    %85 = tile.splat %84 : i32 -> tensor<128xi32>
+    %86 = arith.addi %10, %85 : tensor<128xi32>
+    %87 = arith.addi %86, %66 : tensor<128xi32>
+    %88 = tile.expand_dims %87 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+    %89 = tile.broadcast %83 : tensor<32x1x!tile.ptr<f16>> -> tensor<32x128x!tile.ptr<f16>>
+    %90 = tile.broadcast %88 : tensor<1x128xi32> -> tensor<32x128xi32>
+    %91 = tile.addptr %89, %90 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
+    %92 = tile.expand_dims %78 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+    %93 = tile.expand_dims %76 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+    %94 = tile.broadcast %92 : tensor<32x1xi1> -> tensor<32x128xi1>
+    %95 = tile.broadcast %93 : tensor<1x128xi1> -> tensor<32x128xi1>
+    %96 = arith.andi %94, %95 : tensor<32x128xi1>
+    %97 = tile.load %91, %96, %cst_2 : tensor<32x128x!tile.ptr<f16>>
+    %98 = tile.expand_dims %15 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+    %99 = tile.splat %6 : i32 -> tensor<32x1xi32>
+    %100 = arith.muli %98, %99 : tensor<32x1xi32>
+    %101 = tile.splat %arg1 : !tile.ptr<f16> -> tensor<32x1x!tile.ptr<f16>>
+    %102 = tile.addptr %101, %100 : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi32>
+    %103 = tile.expand_dims %59 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+    %104 = arith.muli %103, %cst_1 : tensor<1x32xi32>
+    %105 = tile.broadcast %102 : tensor<32x1x!tile.ptr<f16>> -> tensor<32x32x!tile.ptr<f16>>
+    %106 = tile.broadcast %104 : tensor<1x32xi32> -> tensor<32x32xi32>
+    %107 = tile.addptr %105, %106 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
+    %108 = tile.splat %55 : i32 -> tensor<32x32xi32>
+    %109 = tile.addptr %107, %108 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
+    %110 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+    %111 = tile.expand_dims %78 {axis = 0 : i32} : tensor<32xi1> -> tensor<1x32xi1>
+    %112 = tile.broadcast %110 : tensor<32x1xi1> -> tensor<32x32xi1>
+    %113 = tile.broadcast %111 : tensor<1x32xi1> -> tensor<32x32xi1>
+    %114 = arith.andi %112, %113 : tensor<32x32xi1>
+    %115 = tile.load %109, %114, %cst_0 : tensor<32x32x!tile.ptr<f16>>
+    %116 = tile.dot %115, %97, %cst_4 : tensor<32x32xf16>, tensor<32x128xf16>, tensor<32x128xf32> -> tensor<32x128xf32>
+    %117 = arith.addf %arg10, %116 : tensor<32x128xf32>
+    scf.yield %117 : tensor<32x128xf32>
   }
-  %24 = tile.splat %arg2 : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
-  %25 = tile.addptr %24, %11 : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
-  %26 = tile.load %25, %22, %cst : tensor<32x!tile.ptr<f16>>
-  %27 = arith.extf %26 : tensor<32xf16> to tensor<32xf32>
-  %28 = tile.expand_dims %27 {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
-  %29 = tile.broadcast %28 : tensor<1x32xf32> -> tensor<128x32xf32>
-  %30 = arith.addf %23, %29 : tensor<128x32xf32>
-  %31 = tile.expand_dims %13 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
-  %32 = tile.splat %arg8 : i32 -> tensor<128x1xi32>
-  %33 = arith.muli %31, %32 : tensor<128x1xi32>
-  %34 = tile.expand_dims %11 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-  %35 = tile.broadcast %33 : tensor<128x1xi32> -> tensor<128x32xi32>
-  %36 = tile.broadcast %34 : tensor<1x32xi32> -> tensor<128x32xi32>
-  %37 = arith.addi %35, %36 : tensor<128x32xi32>
-  %38 = tile.splat %2 : i32 -> tensor<128x32xi32>
-  %39 = arith.muli %37, %38 : tensor<128x32xi32>
-  %40 = tile.expand_dims %14 {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
-  %41 = tile.broadcast %40 : tensor<128x1xi32> -> tensor<128x32xi32>
-  %42 = arith.addi %39, %41 : tensor<128x32xi32>
-  %43 = tile.splat %arg3 : !tile.ptr<f16> -> tensor<128x32x!tile.ptr<f16>>
-  %44 = tile.addptr %43, %42 : tensor<128x32x!tile.ptr<f16>>, tensor<128x32xi32>
-  %45 = arith.truncf %30 : tensor<128x32xf32> to tensor<128x32xf16>
-  %46 = tile.expand_dims %20 {axis = 1 : i32} : tensor<128xi1> -> tensor<128x1xi1>
-  %47 = tile.expand_dims %22 {axis = 0 : i32} : tensor<32xi1> -> tensor<1x32xi1>
-  %48 = tile.broadcast %46 : tensor<128x1xi1> -> tensor<128x32xi1>
-  %49 = tile.broadcast %47 : tensor<1x32xi1> -> tensor<128x32xi1>
-  %50 = arith.andi %48, %49 : tensor<128x32xi1>
-  tile.store %44, %45, %50 : tensor<128x32x!tile.ptr<f16>>
+  %30 = tile.splat %arg2 : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
+  %31 = tile.addptr %30, %15 : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+  %32 = tile.load %31, %22, %cst : tensor<32x!tile.ptr<f16>>
+  %33 = arith.extf %32 : tensor<32xf16> to tensor<32xf32>
+  %34 = tile.expand_dims %33 {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %35 = tile.broadcast %34 : tensor<32x1xf32> -> tensor<32x128xf32>
+  %36 = arith.addf %29, %35 : tensor<32x128xf32>
+  %37 = arith.muli %4, %arg8 : i32
+  %38 = tile.expand_dims %15 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %39 = tile.splat %37 : i32 -> tensor<32x1xi32>
+  %40 = arith.addi %39, %38 : tensor<32x1xi32>
+  %41 = tile.splat %5 : i32 -> tensor<32x1xi32>
+  %42 = arith.muli %40, %41 : tensor<32x1xi32>
+  %43 = tile.expand_dims %10 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %44 = tile.broadcast %42 : tensor<32x1xi32> -> tensor<32x128xi32>
+  %45 = tile.broadcast %43 : tensor<1x128xi32> -> tensor<32x128xi32>
+  %46 = arith.addi %44, %45 : tensor<32x128xi32>
+  %47 = tile.splat %arg3 : !tile.ptr<f16> -> tensor<32x128x!tile.ptr<f16>>
+  %48 = tile.addptr %47, %46 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
+  %49 = arith.truncf %36 : tensor<32x128xf32> to tensor<32x128xf16>
+  %50 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+  %51 = tile.expand_dims %20 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+  %52 = tile.broadcast %50 : tensor<32x1xi1> -> tensor<32x128xi1>
+  %53 = tile.broadcast %51 : tensor<1x128xi1> -> tensor<32x128xi1>
+  %54 = arith.andi %52, %53 : tensor<32x128xi1>
+  tile.store %48, %49, %54 : tensor<32x128x!tile.ptr<f16>>
   tile.return
 }
 
@@ -178,17 +185,16 @@ tile.graph @conv_group_norm_mish(
   %wcin = memref.dim %wc, %c1 : memref<32x?x3x3xf16>
   %same = arith.cmpi eq, %wcin, %cin : index
   tile.check %same, "the convolution's weights: dimension 1 differs from the input's channels (dimension 1)"
-  // The convolution: one program per 128 pixels (all 32 channels).
+  // The convolution: one program per 128 pixels of a sample (all 32
+  // channels).
   %conv = tile.alloc(%n, %hw) : memref<?x8x4x?xf16>
-  %pixels = arith.muli %n, %hw : index
-  %grid = arith.ceildivui %pixels, %c128 : index
-  %oneIdx = arith.constant 1 : index
+  %grid = arith.ceildivui %hw, %c128 : index
   %ni = arith.index_cast %n : index to i32
   %cini = arith.index_cast %cin : index to i32
   %hi = arith.index_cast %height : index to i32
   %wi = arith.index_cast %width : index to i32
   %couti = arith.index_cast %c32 : index to i32
-  tile.launch @conv3x3_nchw_kernel grid(%grid, %oneIdx) (%x, %wc, %bc, %conv, %ni, %cini, %hi, %wi, %couti)
+  tile.launch @conv3x3_nchw_taps_kernel grid(%grid, %n) (%x, %wc, %bc, %conv, %ni, %cini, %hi, %wi, %couti)
       : memref<?x?x?x?xf16>, memref<32x?x3x3xf16>, memref<32xf16>, memref<?x8x4x?xf16>, i32, i32, i32, i32, i32
   // The number of elements in a group (the maps convert it to f32).
   %count = arith.muli %hw, %c4 : index

@@ -49,3 +49,51 @@ def conv3x3_nchw_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W, C_OUT,
     acc += bias[None, :]
     y_off = (n[:, None] * C_OUT + co[None, :]) * HW + hw[:, None]
     tl.store(y_ptr + y_off, acc.to(tl.float16), mask=p_ok[:, None] & co_ok[None, :])
+
+
+@triton.jit
+def conv3x3_nchw_taps_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W, C_OUT,
+                             BLOCK_CO: tl.constexpr, BLOCK_P: tl.constexpr,
+                             BLOCK_CI: tl.constexpr):
+    """The same convolution as conv3x3_nchw_kernel, computed transposed and
+    one kernel tap at a time: y[n, co-block, pixel-block] = sum over
+    input-channel blocks and the 9 taps (kh, kw) of w[co, ci, kh, kw] @
+    x[n, ci, pixel shifted by (kh - 1, kw - 1)]. Output channels are the
+    GEMM's rows and pixels its columns, so every x tile is a [BLOCK_CI,
+    BLOCK_P] block whose rows are contiguous runs of pixels (coalesced
+    loads, an index computation per pixel and per channel rather than per
+    element), and the store writes runs of pixels too. Program (i, j)
+    computes pixels [i * BLOCK_P, ...) of sample j // cdiv(C_OUT, BLOCK_CO)
+    for channels [(j % cdiv(C_OUT, BLOCK_CO)) * BLOCK_CO, ...)."""
+    pid_p = tl.program_id(0)
+    pid_nc = tl.program_id(1)
+    co_blocks = tl.cdiv(C_OUT, BLOCK_CO)
+    n = pid_nc // co_blocks
+    HW = H * W
+    K = C_IN * 9
+    hw = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)
+    co = (pid_nc % co_blocks) * BLOCK_CO + tl.arange(0, BLOCK_CO)
+    h = hw // W
+    w = hw % W
+    hw_ok = hw < HW
+    co_ok = co < C_OUT
+    x_n = x_ptr + n * C_IN * HW
+    acc = tl.zeros((BLOCK_CO, BLOCK_P), dtype=tl.float32)
+    for step in range(0, 9 * tl.cdiv(C_IN, BLOCK_CI)):
+        tap = step % 9
+        ci = (step // 9) * BLOCK_CI + tl.arange(0, BLOCK_CI)
+        dh = tap // 3 - 1
+        dw = tap % 3 - 1
+        ih = h + dh
+        iw = w + dw
+        p_ok = hw_ok & (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W)
+        ci_ok = ci < C_IN
+        xs = tl.load(x_n + ci[:, None] * HW + (hw + dh * W + dw)[None, :],
+                     mask=ci_ok[:, None] & p_ok[None, :], other=0.0)
+        ws = tl.load(w_ptr + co[:, None] * K + ci[None, :] * 9 + tap,
+                     mask=co_ok[:, None] & ci_ok[None, :], other=0.0)
+        acc += tl.dot(ws, xs)
+    bias = tl.load(b_ptr + co, mask=co_ok, other=0.0).to(tl.float32)
+    acc += bias[:, None]
+    y_off = (n * C_OUT + co[:, None]) * HW + hw[None, :]
+    tl.store(y_ptr + y_off, acc.to(tl.float16), mask=co_ok[:, None] & hw_ok[None, :])
