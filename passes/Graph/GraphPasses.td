@@ -99,7 +99,7 @@ def TileOutlineMapsPass : Pass<"tile-outline-maps", "mlir::ModuleOp"> {
     Each `tile.row_reduce` left becomes a kernel `<graph>_rows` with one
     program per row, as a row group of one op in tile-fuse-kernels (a row
     of at most `max-row-block` static elements held whole, else walked in
-    blocks of 4096 with 8 warps). Afterwards the graph holds only allocations, launches
+    blocks of 4096 with 16 warps). Afterwards the graph holds only allocations, launches
     and their scalar arithmetic.
   }];
   let options = [

@@ -20,9 +20,14 @@ namespace tilec {
 struct RowKernelOptions {
   /// The longest row (elements, a power of two) one program holds whole in
   /// registers; longer or dynamic rows are walked in blocks of `loopBlock`,
-  /// once per dependent reduction.
+  /// once per dependent reduction, by `loopWarps` warps.
   int64_t maxRowBlock = 8192;
   int64_t loopBlock = 4096;
+  /// 16: a walked row is long and rows may be few (GroupNorm: 128 rows of
+  /// 16384 for 16 x 32 x 64 x 64), so a program needs many bytes in flight.
+  /// Measured on the H100 against 8 warps (docs/performance.md, 2026-12-07):
+  /// GroupNorm -> Mish 16x32x4096 14.9 -> 12.4 us, 16x32x1024 5.9 -> 5.7.
+  int64_t loopWarps = 16;
 };
 
 /// The rows a group works on: a buffer of the full shape and the number of
