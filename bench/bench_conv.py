@@ -37,7 +37,7 @@ import triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
 
-NAME = re.compile(r"bench_conv_(gemm|taps)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(?:_r(\d+))?\.ptx$")
+NAME = re.compile(r"bench_conv_(gemm|taps)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(?:_r(\d+))?(_[a-z]+)?\.ptx$")
 # (N, C_in, H, W, C_out): the graph examples' shapes (16 x 32 channels,
 # 64x64, an untuned 63x63, 32x32) and one with 64 channels each way.
 SHAPES = ((16, 32, 64, 64, 32), (16, 32, 63, 63, 32), (16, 32, 32, 32, 32),
@@ -62,6 +62,9 @@ class Variant:
         a, b, c, self.warps, self.stages = (int(g) for g in m.groups()[1:6])
         # _r<N>: tilec's --maxnreg N; Triton gets the same cap.
         self.maxnreg = int(m.group(7)) if m.group(7) else None
+        # A suffix (_sync: an A/B build of the same tile by another tilec)
+        # has no Triton twin of its own.
+        self.suffix = m.group(8) or ""
         self.name = os.path.basename(path)[len("bench_conv_"):-len(".ptx")]
         fn = "conv3x3_nchw_kernel" if self.kind == "gemm" else "conv3x3_nchw_taps_kernel"
         self.kernel = ctx.load_file(path).kernel(fn)
@@ -139,7 +142,7 @@ def main():
         torch.backends.cudnn.benchmark = False
         for v in variants:
             for who in ("tilec", "triton"):
-                if who == "triton" and args.no_triton:
+                if who == "triton" and (args.no_triton or v.suffix):
                     continue
                 fn = (lambda v=v: v.tilec(x, wt, b, y)) if who == "tilec" else \
                      (lambda v=v: v.triton(x, wt, b, y))
