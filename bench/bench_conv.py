@@ -6,7 +6,8 @@ The kernels are test/GPU/kernels/py/conv2d.py's @triton.jit functions:
 conv3x3_nchw_kernel (an implicit GEMM over pixels x output channels with a
 gathered A tile, the graph examples' first convolution) and
 conv3x3_nchw_taps_kernel (output channels x pixels, one kernel tap at a
-time). tilec compiled each specialization at build time
+time; _hoist: conv3x3_nchw_taps_hoisted_kernel, the same with
+loop-invariant offset tiles). tilec compiled each specialization at build time
 (kernels/bench_conv_<kind>_<tiles>_w<warps>_s<stages>.ptx, listed in
 test/CMakeLists.txt); Triton compiles the same function here with the same
 constexprs, num_warps and num_stages (its JIT also specializes the integer
@@ -37,7 +38,7 @@ import triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
 
-NAME = re.compile(r"bench_conv_(gemm|taps)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(?:_r(\d+))?(_[a-z]+)?\.ptx$")
+NAME = re.compile(r"bench_conv_(gemm|taps|hoist)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(?:_r(\d+))?(_[a-z]+)?\.ptx$")
 # (N, C_in, H, W, C_out): the graph examples' shapes (16 x 32 channels,
 # 64x64, an untuned 63x63, 32x32) and one with 64 channels each way.
 SHAPES = ((16, 32, 64, 64, 32), (16, 32, 63, 63, 32), (16, 32, 32, 32, 32),
@@ -66,7 +67,8 @@ class Variant:
         # has no Triton twin of its own.
         self.suffix = m.group(8) or ""
         self.name = os.path.basename(path)[len("bench_conv_"):-len(".ptx")]
-        fn = "conv3x3_nchw_kernel" if self.kind == "gemm" else "conv3x3_nchw_taps_kernel"
+        fn = {"gemm": "conv3x3_nchw_kernel", "taps": "conv3x3_nchw_taps_kernel",
+              "hoist": "conv3x3_nchw_taps_hoisted_kernel"}[self.kind]
         self.kernel = ctx.load_file(path).kernel(fn)
         self.triton_fn = getattr(src, fn)
         if self.kind == "gemm":
