@@ -5,17 +5,21 @@
 // [N, 8, 4, H*W]), eps = 1e-5.
 //
 // The convolution is test/GPU/kernels/py/conv2d.py's
-// conv3x3_nchw_taps_kernel (an implicit GEMM on tensor cores: output
-// channels x pixels, reducing over the 9 kernel taps and the input channels
-// one tap and 32 channels at a time, so each x tile is rows of contiguous
-// pixels) as tilec compiles it, printed by
+// conv3x3_nchw_taps_hoisted_kernel (an implicit GEMM on tensor cores:
+// output channels x pixels, reducing over the 9 kernel taps and the input
+// channels one tap and 32 channels at a time, so each x tile is rows of
+// contiguous pixels; its offset tiles are computed once, each step adding
+// a scalar) as tilec compiles it, printed by
 //
-//   tilec test/GPU/kernels/py/conv2d.py --kernel conv3x3_nchw_taps_kernel \
+//   tilec test/GPU/kernels/py/conv2d.py \
+//     --kernel conv3x3_nchw_taps_hoisted_kernel \
 //     --signature '*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32,i32,i32,i32,i32' \
 //     -DBLOCK_CO=32 -DBLOCK_P=128 -DBLOCK_CI=32 --num-warps 4 \
 //     --num-stages 3 --emit=tile
-// (bench/bench_conv.py compares its tiles, and the GEMM-shaped
-// conv3x3_nchw_kernel this example used first, with cuDNN and Triton.)
+//
+// (bench/bench_conv.py compares it, its other tiles, the same kernel
+// without hoisted offsets and the GEMM-shaped conv3x3_nchw_kernel this
+// example used first with cuDNN and Triton.)
 //
 // The GroupNorm and Mish are row reductions and maps (as in
 // group_norm_mish.mlir): tile-fuse-kernels makes them one kernel with one
@@ -25,12 +29,13 @@
 //
 //   tilec examples/graphs/conv_group_norm_mish.mlir --fusion-remarks -o c.ptx
 
-tile.func @conv3x3_nchw_taps_kernel(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32) attributes {tile.num_stages = 3 : i32, tile.num_warps = 4 : i32} {
+tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32) attributes {tile.num_stages = 3 : i32, tile.num_warps = 4 : i32} {
   %cst = arith.constant dense<0.000000e+00> : tensor<32xf16>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<32x32xf16>
-  %cst_1 = arith.constant dense<9> : tensor<1x32xi32>
-  %cst_2 = arith.constant dense<0.000000e+00> : tensor<32x128xf16>
-  %cst_3 = arith.constant dense<0> : tensor<128xi32>
+  %c288_i32 = arith.constant 288 : i32
+  %cst_1 = arith.constant dense<0.000000e+00> : tensor<32x128xf16>
+  %cst_2 = arith.constant dense<0> : tensor<128xi32>
+  %cst_3 = arith.constant dense<9> : tensor<1x32xi32>
   %c31_i32 = arith.constant 31 : i32
   %c3_i32 = arith.constant 3 : i32
   %c0_i32 = arith.constant 0 : i32
@@ -65,101 +70,101 @@ tile.func @conv3x3_nchw_taps_kernel(%arg0: !tile.ptr<f16> {tile.divisibility = 1
   %23 = arith.muli %4, %arg5 : i32
   %24 = arith.muli %23, %5 : i32
   %25 = tile.addptr %arg0, %24 : !tile.ptr<f16>, i32
-  %26 = arith.addi %arg5, %c31_i32 : i32
-  %27 = arith.divsi %26, %c32_i32 : i32
-  %28 = arith.muli %27, %c9_i32 : i32
-  %29 = scf.for %arg9 = %c0_i32 to %28 step %c1_i32 iter_args(%arg10 = %cst_4) -> (tensor<32x128xf32>)  : i32 {
-    %55 = arith.remsi %arg9, %c9_i32 : i32
-    %56 = arith.divsi %arg9, %c9_i32 : i32
-    %57 = arith.muli %56, %c32_i32 : i32
-    %58 = tile.splat %57 : i32 -> tensor<32xi32>
-    %59 = arith.addi %58, %13 : tensor<32xi32>
-    %60 = arith.divsi %55, %c3_i32 : i32
-    %61 = arith.subi %60, %c1_i32 : i32
-    %62 = arith.remsi %55, %c3_i32 : i32
-    %63 = arith.subi %62, %c1_i32 : i32
-    %64 = tile.splat %61 : i32 -> tensor<128xi32>
-    %65 = arith.addi %17, %64 : tensor<128xi32>
-    %66 = tile.splat %63 : i32 -> tensor<128xi32>
-    %67 = arith.addi %18, %66 : tensor<128xi32>
-    %68 = arith.cmpi sge, %65, %cst_3 : tensor<128xi32>
-    %69 = arith.andi %20, %68 : tensor<128xi1>
-    %70 = tile.splat %arg6 : i32 -> tensor<128xi32>
-    %71 = arith.cmpi slt, %65, %70 : tensor<128xi32>
-    %72 = arith.andi %69, %71 : tensor<128xi1>
-    %73 = arith.cmpi sge, %67, %cst_3 : tensor<128xi32>
-    %74 = arith.andi %72, %73 : tensor<128xi1>
-    %75 = arith.cmpi slt, %67, %16 : tensor<128xi32>
-    %76 = arith.andi %74, %75 : tensor<128xi1>
-    %77 = tile.splat %arg5 : i32 -> tensor<32xi32>
-    %78 = arith.cmpi slt, %59, %77 : tensor<32xi32>
-    %79 = tile.expand_dims %59 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-    %80 = tile.splat %5 : i32 -> tensor<32x1xi32>
-    %81 = arith.muli %79, %80 : tensor<32x1xi32>
-    %82 = tile.splat %25 : !tile.ptr<f16> -> tensor<32x1x!tile.ptr<f16>>
-    %83 = tile.addptr %82, %81 : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi32>
-    %84 = arith.muli %61, %arg7 : i32
-    %85 = tile.splat %84 : i32 -> tensor<128xi32>
-    %86 = arith.addi %10, %85 : tensor<128xi32>
-    %87 = arith.addi %86, %66 : tensor<128xi32>
-    %88 = tile.expand_dims %87 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
-    %89 = tile.broadcast %83 : tensor<32x1x!tile.ptr<f16>> -> tensor<32x128x!tile.ptr<f16>>
-    %90 = tile.broadcast %88 : tensor<1x128xi32> -> tensor<32x128xi32>
-    %91 = tile.addptr %89, %90 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
-    %92 = tile.expand_dims %78 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
-    %93 = tile.expand_dims %76 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
-    %94 = tile.broadcast %92 : tensor<32x1xi1> -> tensor<32x128xi1>
-    %95 = tile.broadcast %93 : tensor<1x128xi1> -> tensor<32x128xi1>
-    %96 = arith.andi %94, %95 : tensor<32x128xi1>
-    %97 = tile.load %91, %96, %cst_2 : tensor<32x128x!tile.ptr<f16>>
-    %98 = tile.expand_dims %15 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-    %99 = tile.splat %6 : i32 -> tensor<32x1xi32>
-    %100 = arith.muli %98, %99 : tensor<32x1xi32>
-    %101 = tile.splat %arg1 : !tile.ptr<f16> -> tensor<32x1x!tile.ptr<f16>>
-    %102 = tile.addptr %101, %100 : tensor<32x1x!tile.ptr<f16>>, tensor<32x1xi32>
-    %103 = tile.expand_dims %59 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
-    %104 = arith.muli %103, %cst_1 : tensor<1x32xi32>
-    %105 = tile.broadcast %102 : tensor<32x1x!tile.ptr<f16>> -> tensor<32x32x!tile.ptr<f16>>
-    %106 = tile.broadcast %104 : tensor<1x32xi32> -> tensor<32x32xi32>
-    %107 = tile.addptr %105, %106 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
-    %108 = tile.splat %55 : i32 -> tensor<32x32xi32>
-    %109 = tile.addptr %107, %108 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
+  %26 = tile.expand_dims %13 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %27 = tile.splat %5 : i32 -> tensor<32x1xi32>
+  %28 = arith.muli %26, %27 : tensor<32x1xi32>
+  %29 = tile.expand_dims %10 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %30 = tile.broadcast %28 : tensor<32x1xi32> -> tensor<32x128xi32>
+  %31 = tile.broadcast %29 : tensor<1x128xi32> -> tensor<32x128xi32>
+  %32 = arith.addi %30, %31 : tensor<32x128xi32>
+  %33 = tile.expand_dims %15 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %34 = tile.splat %6 : i32 -> tensor<32x1xi32>
+  %35 = arith.muli %33, %34 : tensor<32x1xi32>
+  %36 = tile.expand_dims %13 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %37 = arith.muli %36, %cst_3 : tensor<1x32xi32>
+  %38 = tile.broadcast %35 : tensor<32x1xi32> -> tensor<32x32xi32>
+  %39 = tile.broadcast %37 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %40 = arith.addi %38, %39 : tensor<32x32xi32>
+  %41 = arith.addi %arg5, %c31_i32 : i32
+  %42 = arith.divsi %41, %c32_i32 : i32
+  %43 = arith.muli %42, %c9_i32 : i32
+  %44 = scf.for %arg9 = %c0_i32 to %43 step %c1_i32 iter_args(%arg10 = %cst_4) -> (tensor<32x128xf32>)  : i32 {
+    %66 = arith.remsi %arg9, %c9_i32 : i32
+    %67 = arith.divsi %arg9, %c9_i32 : i32
+    %68 = arith.muli %67, %c32_i32 : i32
+    %69 = arith.divsi %66, %c3_i32 : i32
+    %70 = arith.subi %69, %c1_i32 : i32
+    %71 = arith.remsi %66, %c3_i32 : i32
+    %72 = arith.subi %71, %c1_i32 : i32
+    %73 = tile.splat %70 : i32 -> tensor<128xi32>
+    %74 = arith.addi %17, %73 : tensor<128xi32>
+    %75 = tile.splat %72 : i32 -> tensor<128xi32>
+    %76 = arith.addi %18, %75 : tensor<128xi32>
+    %77 = arith.cmpi sge, %74, %cst_2 : tensor<128xi32>
+    %78 = arith.andi %20, %77 : tensor<128xi1>
+    %79 = tile.splat %arg6 : i32 -> tensor<128xi32>
+    %80 = arith.cmpi slt, %74, %79 : tensor<128xi32>
+    %81 = arith.andi %78, %80 : tensor<128xi1>
+    %82 = arith.cmpi sge, %76, %cst_2 : tensor<128xi32>
+    %83 = arith.andi %81, %82 : tensor<128xi1>
+    %84 = arith.cmpi slt, %76, %16 : tensor<128xi32>
+    %85 = arith.andi %83, %84 : tensor<128xi1>
+    %86 = tile.splat %68 : i32 -> tensor<32xi32>
+    %87 = arith.addi %86, %13 : tensor<32xi32>
+    %88 = tile.splat %arg5 : i32 -> tensor<32xi32>
+    %89 = arith.cmpi slt, %87, %88 : tensor<32xi32>
+    %90 = arith.muli %68, %5 : i32
+    %91 = arith.muli %70, %arg7 : i32
+    %92 = arith.addi %90, %91 : i32
+    %93 = arith.addi %92, %72 : i32
+    %94 = tile.splat %93 : i32 -> tensor<32x128xi32>
+    %95 = arith.addi %32, %94 : tensor<32x128xi32>
+    %96 = tile.splat %25 : !tile.ptr<f16> -> tensor<32x128x!tile.ptr<f16>>
+    %97 = tile.addptr %96, %95 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
+    %98 = tile.expand_dims %89 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+    %99 = tile.expand_dims %85 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+    %100 = tile.broadcast %98 : tensor<32x1xi1> -> tensor<32x128xi1>
+    %101 = tile.broadcast %99 : tensor<1x128xi1> -> tensor<32x128xi1>
+    %102 = arith.andi %100, %101 : tensor<32x128xi1>
+    %103 = tile.load %97, %102, %cst_1 : tensor<32x128x!tile.ptr<f16>>
+    %104 = arith.muli %67, %c288_i32 : i32
+    %105 = arith.addi %104, %66 : i32
+    %106 = tile.splat %105 : i32 -> tensor<32x32xi32>
+    %107 = arith.addi %40, %106 : tensor<32x32xi32>
+    %108 = tile.splat %arg1 : !tile.ptr<f16> -> tensor<32x32x!tile.ptr<f16>>
+    %109 = tile.addptr %108, %107 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
     %110 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
-    %111 = tile.expand_dims %78 {axis = 0 : i32} : tensor<32xi1> -> tensor<1x32xi1>
+    %111 = tile.expand_dims %89 {axis = 0 : i32} : tensor<32xi1> -> tensor<1x32xi1>
     %112 = tile.broadcast %110 : tensor<32x1xi1> -> tensor<32x32xi1>
     %113 = tile.broadcast %111 : tensor<1x32xi1> -> tensor<32x32xi1>
     %114 = arith.andi %112, %113 : tensor<32x32xi1>
     %115 = tile.load %109, %114, %cst_0 : tensor<32x32x!tile.ptr<f16>>
-    %116 = tile.dot %115, %97, %cst_4 : tensor<32x32xf16>, tensor<32x128xf16>, tensor<32x128xf32> -> tensor<32x128xf32>
+    %116 = tile.dot %115, %103, %cst_4 : tensor<32x32xf16>, tensor<32x128xf16>, tensor<32x128xf32> -> tensor<32x128xf32>
     %117 = arith.addf %arg10, %116 : tensor<32x128xf32>
     scf.yield %117 : tensor<32x128xf32>
   }
-  %30 = tile.splat %arg2 : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
-  %31 = tile.addptr %30, %15 : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
-  %32 = tile.load %31, %22, %cst : tensor<32x!tile.ptr<f16>>
-  %33 = arith.extf %32 : tensor<32xf16> to tensor<32xf32>
-  %34 = tile.expand_dims %33 {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
-  %35 = tile.broadcast %34 : tensor<32x1xf32> -> tensor<32x128xf32>
-  %36 = arith.addf %29, %35 : tensor<32x128xf32>
-  %37 = arith.muli %4, %arg8 : i32
-  %38 = tile.expand_dims %15 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-  %39 = tile.splat %37 : i32 -> tensor<32x1xi32>
-  %40 = arith.addi %39, %38 : tensor<32x1xi32>
-  %41 = tile.splat %5 : i32 -> tensor<32x1xi32>
-  %42 = arith.muli %40, %41 : tensor<32x1xi32>
-  %43 = tile.expand_dims %10 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
-  %44 = tile.broadcast %42 : tensor<32x1xi32> -> tensor<32x128xi32>
-  %45 = tile.broadcast %43 : tensor<1x128xi32> -> tensor<32x128xi32>
-  %46 = arith.addi %44, %45 : tensor<32x128xi32>
-  %47 = tile.splat %arg3 : !tile.ptr<f16> -> tensor<32x128x!tile.ptr<f16>>
-  %48 = tile.addptr %47, %46 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
-  %49 = arith.truncf %36 : tensor<32x128xf32> to tensor<32x128xf16>
-  %50 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
-  %51 = tile.expand_dims %20 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
-  %52 = tile.broadcast %50 : tensor<32x1xi1> -> tensor<32x128xi1>
-  %53 = tile.broadcast %51 : tensor<1x128xi1> -> tensor<32x128xi1>
-  %54 = arith.andi %52, %53 : tensor<32x128xi1>
-  tile.store %48, %49, %54 : tensor<32x128x!tile.ptr<f16>>
+  %45 = tile.splat %arg2 : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
+  %46 = tile.addptr %45, %15 : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+  %47 = tile.load %46, %22, %cst : tensor<32x!tile.ptr<f16>>
+  %48 = arith.extf %47 : tensor<32xf16> to tensor<32xf32>
+  %49 = tile.expand_dims %48 {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
+  %50 = tile.broadcast %49 : tensor<32x1xf32> -> tensor<32x128xf32>
+  %51 = arith.addf %44, %50 : tensor<32x128xf32>
+  %52 = arith.muli %4, %arg8 : i32
+  %53 = tile.splat %52 : i32 -> tensor<32x1xi32>
+  %54 = arith.addi %53, %33 : tensor<32x1xi32>
+  %55 = arith.muli %54, %27 : tensor<32x1xi32>
+  %56 = tile.broadcast %55 : tensor<32x1xi32> -> tensor<32x128xi32>
+  %57 = arith.addi %56, %31 : tensor<32x128xi32>
+  %58 = tile.splat %arg3 : !tile.ptr<f16> -> tensor<32x128x!tile.ptr<f16>>
+  %59 = tile.addptr %58, %57 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
+  %60 = arith.truncf %51 : tensor<32x128xf32> to tensor<32x128xf16>
+  %61 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+  %62 = tile.expand_dims %20 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+  %63 = tile.broadcast %61 : tensor<32x1xi1> -> tensor<32x128xi1>
+  %64 = tile.broadcast %62 : tensor<1x128xi1> -> tensor<32x128xi1>
+  %65 = arith.andi %63, %64 : tensor<32x128xi1>
+  tile.store %59, %60, %65 : tensor<32x128x!tile.ptr<f16>>
   tile.return
 }
 
@@ -194,7 +199,7 @@ tile.graph @conv_group_norm_mish(
   %hi = arith.index_cast %height : index to i32
   %wi = arith.index_cast %width : index to i32
   %couti = arith.index_cast %c32 : index to i32
-  tile.launch @conv3x3_nchw_taps_kernel grid(%grid, %n) (%x, %wc, %bc, %conv, %ni, %cini, %hi, %wi, %couti)
+  tile.launch @conv3x3_nchw_taps_hoisted_kernel grid(%grid, %n) (%x, %wc, %bc, %conv, %ni, %cini, %hi, %wi, %couti)
       : memref<?x?x?x?xf16>, memref<32x?x3x3xf16>, memref<32xf16>, memref<?x8x4x?xf16>, i32, i32, i32, i32, i32
   // The number of elements in a group (the maps convert it to f32).
   %count = arith.muli %hw, %c4 : index
