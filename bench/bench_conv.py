@@ -38,7 +38,7 @@ import triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
 
-NAME = re.compile(r"bench_conv_(gemm|taps|hoist)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(?:_r(\d+))?(_[a-z]+)?\.ptx$")
+NAME = re.compile(r"bench_conv_(gemm|taps|hoist)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_[a-z]+)?\.ptx$")
 # (N, C_in, H, W, C_out): the graph examples' shapes (16 x 32 channels,
 # 64x64, an untuned 63x63, 32x32) and one with 64 channels each way.
 SHAPES = ((16, 32, 64, 64, 32), (16, 32, 63, 63, 32), (16, 32, 32, 32, 32),
@@ -61,11 +61,9 @@ class Variant:
         m = NAME.search(path)
         self.kind = m.group(1)
         a, b, c, self.warps, self.stages = (int(g) for g in m.groups()[1:6])
-        # _r<N>: tilec's --maxnreg N; Triton gets the same cap.
-        self.maxnreg = int(m.group(7)) if m.group(7) else None
         # A suffix (_sync: an A/B build of the same tile by another tilec)
         # has no Triton twin of its own.
-        self.suffix = m.group(8) or ""
+        self.suffix = m.group(7) or ""
         self.name = os.path.basename(path)[len("bench_conv_"):-len(".ptx")]
         fn = {"gemm": "conv3x3_nchw_kernel", "taps": "conv3x3_nchw_taps_kernel",
               "hoist": "conv3x3_nchw_taps_hoisted_kernel"}[self.kind]
@@ -92,8 +90,7 @@ class Variant:
         cout = wt.shape[0]
         self.triton_fn[self.grid(n, cin, h, w, cout)](
             x, wt, b, y, n, cin, h, w, cout, **self.consts,
-            num_warps=self.warps, num_stages=self.stages,
-            **({"maxnreg": self.maxnreg} if self.maxnreg else {}))
+            num_warps=self.warps, num_stages=self.stages)
 
 
 def main():

@@ -27,8 +27,8 @@ tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibi
   %c3_i32 = arith.constant 3 : i32
   %c0_i32 = arith.constant 0 : i32
   %cst_4 = arith.constant dense<0.000000e+00> : tensor<32x128xf32>
-  %c128_i32 = arith.constant 128 : i32
   %c9_i32 = arith.constant 9 : i32
+  %c128_i32 = arith.constant 128 : i32
   %c1_i32 = arith.constant 1 : i32
   %c32_i32 = arith.constant 32 : i32
   %0 = tile.program_id 0 : i32
@@ -36,38 +36,38 @@ tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibi
   %2 = arith.addi %arg8, %c31_i32 : i32
   %3 = arith.divsi %2, %c32_i32 : i32
   %4 = arith.divsi %1, %3 : i32
-  %5 = arith.muli %arg6, %arg7 : i32
-  %6 = arith.muli %arg5, %c9_i32 : i32
-  %7 = arith.muli %0, %c128_i32 : i32
-  %8 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
-  %9 = tile.splat %7 : i32 -> tensor<128xi32>
-  %10 = arith.addi %9, %8 : tensor<128xi32>
-  %11 = arith.remsi %1, %3 : i32
-  %12 = arith.muli %11, %c32_i32 : i32
-  %13 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
-  %14 = tile.splat %12 : i32 -> tensor<32xi32>
-  %15 = arith.addi %14, %13 : tensor<32xi32>
-  %16 = tile.splat %arg7 : i32 -> tensor<128xi32>
-  %17 = arith.divsi %10, %16 : tensor<128xi32>
-  %18 = arith.remsi %10, %16 : tensor<128xi32>
-  %19 = tile.splat %5 : i32 -> tensor<128xi32>
-  %20 = arith.cmpi slt, %10, %19 : tensor<128xi32>
-  %21 = tile.splat %arg8 : i32 -> tensor<32xi32>
-  %22 = arith.cmpi slt, %15, %21 : tensor<32xi32>
+  %5 = arith.muli %0, %c128_i32 : i32
+  %6 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %7 = tile.splat %5 : i32 -> tensor<128xi32>
+  %8 = arith.addi %7, %6 : tensor<128xi32>
+  %9 = arith.remsi %1, %3 : i32
+  %10 = arith.muli %9, %c32_i32 : i32
+  %11 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %12 = tile.splat %10 : i32 -> tensor<32xi32>
+  %13 = arith.addi %12, %11 : tensor<32xi32>
+  %14 = tile.splat %arg7 : i32 -> tensor<128xi32>
+  %15 = arith.divsi %8, %14 : tensor<128xi32>
+  %16 = arith.remsi %8, %14 : tensor<128xi32>
+  %17 = tile.splat %arg8 : i32 -> tensor<32xi32>
+  %18 = arith.cmpi slt, %13, %17 : tensor<32xi32>
+  %19 = arith.muli %arg6, %arg7 : i32
+  %20 = tile.splat %19 : i32 -> tensor<128xi32>
+  %21 = arith.cmpi slt, %8, %20 : tensor<128xi32>
+  %22 = arith.muli %arg5, %c9_i32 : i32
   %23 = arith.muli %4, %arg5 : i32
-  %24 = arith.muli %23, %5 : i32
+  %24 = arith.muli %23, %19 : i32
   %25 = tile.addptr %arg0, %24 : !tile.ptr<f16>, i32
-  %26 = tile.expand_dims %13 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-  %27 = tile.splat %5 : i32 -> tensor<32x1xi32>
+  %26 = tile.expand_dims %11 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %27 = tile.splat %19 : i32 -> tensor<32x1xi32>
   %28 = arith.muli %26, %27 : tensor<32x1xi32>
-  %29 = tile.expand_dims %10 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %29 = tile.expand_dims %8 {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
   %30 = tile.broadcast %28 : tensor<32x1xi32> -> tensor<32x128xi32>
   %31 = tile.broadcast %29 : tensor<1x128xi32> -> tensor<32x128xi32>
   %32 = arith.addi %30, %31 : tensor<32x128xi32>
-  %33 = tile.expand_dims %15 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
-  %34 = tile.splat %6 : i32 -> tensor<32x1xi32>
+  %33 = tile.expand_dims %13 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %34 = tile.splat %22 : i32 -> tensor<32x1xi32>
   %35 = arith.muli %33, %34 : tensor<32x1xi32>
-  %36 = tile.expand_dims %13 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %36 = tile.expand_dims %11 {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
   %37 = arith.muli %36, %cst_3 : tensor<1x32xi32>
   %38 = tile.broadcast %35 : tensor<32x1xi32> -> tensor<32x32xi32>
   %39 = tile.broadcast %37 : tensor<1x32xi32> -> tensor<32x32xi32>
@@ -84,23 +84,23 @@ tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibi
     %71 = arith.remsi %66, %c3_i32 : i32
     %72 = arith.subi %71, %c1_i32 : i32
     %73 = tile.splat %70 : i32 -> tensor<128xi32>
-    %74 = arith.addi %17, %73 : tensor<128xi32>
+    %74 = arith.addi %15, %73 : tensor<128xi32>
     %75 = tile.splat %72 : i32 -> tensor<128xi32>
-    %76 = arith.addi %18, %75 : tensor<128xi32>
+    %76 = arith.addi %16, %75 : tensor<128xi32>
     %77 = arith.cmpi sge, %74, %cst_2 : tensor<128xi32>
-    %78 = arith.andi %20, %77 : tensor<128xi1>
+    %78 = arith.andi %21, %77 : tensor<128xi1>
     %79 = tile.splat %arg6 : i32 -> tensor<128xi32>
     %80 = arith.cmpi slt, %74, %79 : tensor<128xi32>
     %81 = arith.andi %78, %80 : tensor<128xi1>
     %82 = arith.cmpi sge, %76, %cst_2 : tensor<128xi32>
     %83 = arith.andi %81, %82 : tensor<128xi1>
-    %84 = arith.cmpi slt, %76, %16 : tensor<128xi32>
+    %84 = arith.cmpi slt, %76, %14 : tensor<128xi32>
     %85 = arith.andi %83, %84 : tensor<128xi1>
     %86 = tile.splat %68 : i32 -> tensor<32xi32>
-    %87 = arith.addi %86, %13 : tensor<32xi32>
+    %87 = arith.addi %86, %11 : tensor<32xi32>
     %88 = tile.splat %arg5 : i32 -> tensor<32xi32>
     %89 = arith.cmpi slt, %87, %88 : tensor<32xi32>
-    %90 = arith.muli %68, %5 : i32
+    %90 = arith.muli %68, %19 : i32
     %91 = arith.muli %70, %arg7 : i32
     %92 = arith.addi %90, %91 : i32
     %93 = arith.addi %92, %72 : i32
@@ -120,7 +120,7 @@ tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibi
     %107 = arith.addi %40, %106 : tensor<32x32xi32>
     %108 = tile.splat %arg1 : !tile.ptr<f16> -> tensor<32x32x!tile.ptr<f16>>
     %109 = tile.addptr %108, %107 : tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>
-    %110 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+    %110 = tile.expand_dims %18 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
     %111 = tile.expand_dims %89 {axis = 0 : i32} : tensor<32xi1> -> tensor<1x32xi1>
     %112 = tile.broadcast %110 : tensor<32x1xi1> -> tensor<32x32xi1>
     %113 = tile.broadcast %111 : tensor<1x32xi1> -> tensor<32x32xi1>
@@ -131,8 +131,8 @@ tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibi
     scf.yield %117 : tensor<32x128xf32>
   }
   %45 = tile.splat %arg2 : !tile.ptr<f16> -> tensor<32x!tile.ptr<f16>>
-  %46 = tile.addptr %45, %15 : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
-  %47 = tile.load %46, %22, %cst : tensor<32x!tile.ptr<f16>>
+  %46 = tile.addptr %45, %13 : tensor<32x!tile.ptr<f16>>, tensor<32xi32>
+  %47 = tile.load %46, %18, %cst : tensor<32x!tile.ptr<f16>>
   %48 = arith.extf %47 : tensor<32xf16> to tensor<32xf32>
   %49 = tile.expand_dims %48 {axis = 1 : i32} : tensor<32xf32> -> tensor<32x1xf32>
   %50 = tile.broadcast %49 : tensor<32x1xf32> -> tensor<32x128xf32>
@@ -146,8 +146,8 @@ tile.func @conv3x3_nchw_taps_hoisted_kernel(%arg0: !tile.ptr<f16> {tile.divisibi
   %58 = tile.splat %arg3 : !tile.ptr<f16> -> tensor<32x128x!tile.ptr<f16>>
   %59 = tile.addptr %58, %57 : tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>
   %60 = arith.truncf %51 : tensor<32x128xf32> to tensor<32x128xf16>
-  %61 = tile.expand_dims %22 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
-  %62 = tile.expand_dims %20 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+  %61 = tile.expand_dims %18 {axis = 1 : i32} : tensor<32xi1> -> tensor<32x1xi1>
+  %62 = tile.expand_dims %21 {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
   %63 = tile.broadcast %61 : tensor<32x1xi1> -> tensor<32x128xi1>
   %64 = tile.broadcast %62 : tensor<1x128xi1> -> tensor<32x128xi1>
   %65 = arith.andi %63, %64 : tensor<32x128xi1>

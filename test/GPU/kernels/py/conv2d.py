@@ -52,6 +52,30 @@ def conv3x3_nchw_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W, C_OUT,
 
 
 @triton.jit
+def _conv_program_tile(C_OUT, H, W, BLOCK_CO: tl.constexpr,
+                       BLOCK_P: tl.constexpr):
+    """The tile of program (i, j) of the tap-major kernels: sample n =
+    j // cdiv(C_OUT, BLOCK_CO), output channels co, pixels hw of that sample
+    (row h, column w) and their bounds."""
+    pid_p = tl.program_id(0)
+    pid_nc = tl.program_id(1)
+    co_blocks = tl.cdiv(C_OUT, BLOCK_CO)
+    n = pid_nc // co_blocks
+    hw = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)
+    co = (pid_nc % co_blocks) * BLOCK_CO + tl.arange(0, BLOCK_CO)
+    return n, co, hw, hw // W, hw % W, co < C_OUT, hw < H * W
+
+
+@triton.jit
+def _conv_store(b_ptr, y_ptr, acc, n, co, hw, co_ok, hw_ok, C_OUT, HW):
+    """y[n, co, hw] = acc + b[co] as fp16 (acc: output channels x pixels)."""
+    bias = tl.load(b_ptr + co, mask=co_ok, other=0.0).to(tl.float32)
+    acc += bias[:, None]
+    y_off = (n * C_OUT + co[:, None]) * HW + hw[None, :]
+    tl.store(y_ptr + y_off, acc.to(tl.float16), mask=co_ok[:, None] & hw_ok[None, :])
+
+
+@triton.jit
 def conv3x3_nchw_taps_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W, C_OUT,
                              BLOCK_CO: tl.constexpr, BLOCK_P: tl.constexpr,
                              BLOCK_CI: tl.constexpr):
@@ -65,18 +89,10 @@ def conv3x3_nchw_taps_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W, C_OUT,
     element), and the store writes runs of pixels too. Program (i, j)
     computes pixels [i * BLOCK_P, ...) of sample j // cdiv(C_OUT, BLOCK_CO)
     for channels [(j % cdiv(C_OUT, BLOCK_CO)) * BLOCK_CO, ...)."""
-    pid_p = tl.program_id(0)
-    pid_nc = tl.program_id(1)
-    co_blocks = tl.cdiv(C_OUT, BLOCK_CO)
-    n = pid_nc // co_blocks
+    n, co, hw, h, w, co_ok, hw_ok = _conv_program_tile(C_OUT, H, W, BLOCK_CO,
+                                                       BLOCK_P)
     HW = H * W
     K = C_IN * 9
-    hw = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)
-    co = (pid_nc % co_blocks) * BLOCK_CO + tl.arange(0, BLOCK_CO)
-    h = hw // W
-    w = hw % W
-    hw_ok = hw < HW
-    co_ok = co < C_OUT
     x_n = x_ptr + n * C_IN * HW
     acc = tl.zeros((BLOCK_CO, BLOCK_P), dtype=tl.float32)
     for step in range(0, 9 * tl.cdiv(C_IN, BLOCK_CI)):
@@ -93,10 +109,7 @@ def conv3x3_nchw_taps_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W, C_OUT,
         ws = tl.load(w_ptr + co[:, None] * K + ci[None, :] * 9 + tap,
                      mask=co_ok[:, None] & ci_ok[None, :], other=0.0)
         acc += tl.dot(ws, xs)
-    bias = tl.load(b_ptr + co, mask=co_ok, other=0.0).to(tl.float32)
-    acc += bias[:, None]
-    y_off = (n * C_OUT + co[:, None]) * HW + hw[None, :]
-    tl.store(y_ptr + y_off, acc.to(tl.float16), mask=co_ok[:, None] & hw_ok[None, :])
+    _conv_store(b_ptr, y_ptr, acc, n, co, hw, co_ok, hw_ok, C_OUT, HW)
 
 
 @triton.jit
@@ -110,19 +123,11 @@ def conv3x3_nchw_taps_hoisted_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W,
     32-bit tiles, and each step adds one scalar (the channel block's and
     the tap's shift) -- fewer instructions per loaded element, for more
     registers held."""
-    pid_p = tl.program_id(0)
-    pid_nc = tl.program_id(1)
-    co_blocks = tl.cdiv(C_OUT, BLOCK_CO)
-    n = pid_nc // co_blocks
+    n, co, hw, h, w, co_ok, hw_ok = _conv_program_tile(C_OUT, H, W, BLOCK_CO,
+                                                       BLOCK_P)
     HW = H * W
     K = C_IN * 9
-    hw = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)
-    co = (pid_nc % co_blocks) * BLOCK_CO + tl.arange(0, BLOCK_CO)
     ci_r = tl.arange(0, BLOCK_CI)
-    h = hw // W
-    w = hw % W
-    hw_ok = hw < HW
-    co_ok = co < C_OUT
     x_n = x_ptr + n * C_IN * HW
     x_off = ci_r[:, None] * HW + hw[None, :]
     w_off = co[:, None] * K + ci_r[None, :] * 9
@@ -141,7 +146,4 @@ def conv3x3_nchw_taps_hoisted_kernel(x_ptr, w_ptr, b_ptr, y_ptr, N, C_IN, H, W,
         ws = tl.load(w_ptr + (w_off + (ci0 * 9 + tap)),
                      mask=co_ok[:, None] & ci_ok[None, :], other=0.0)
         acc += tl.dot(ws, xs)
-    bias = tl.load(b_ptr + co, mask=co_ok, other=0.0).to(tl.float32)
-    acc += bias[:, None]
-    y_off = (n * C_OUT + co[:, None]) * HW + hw[None, :]
-    tl.store(y_ptr + y_off, acc.to(tl.float16), mask=co_ok[:, None] & hw_ok[None, :])
+    _conv_store(b_ptr, y_ptr, acc, n, co, hw, co_ok, hw_ok, C_OUT, HW)
