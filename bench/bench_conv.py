@@ -98,6 +98,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--bundle", default=os.path.join(here, ".."),
                    help="gpu-bundle folder (kernels/, examples/conv2d.py)")
+    p.add_argument("--kernels", help="the PTX folder (default: BUNDLE/kernels)")
+    p.add_argument("--sources", help="the folder of conv2d.py (default: BUNDLE/examples)")
     p.add_argument("--only", help="regex: the variants to run")
     p.add_argument("--no-triton", action="store_true")
     p.add_argument("--json")
@@ -108,12 +110,14 @@ def main():
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
     ctx = tilec_rt.Context(dev.index)
-    src = load(os.path.join(args.bundle, "examples", "conv2d.py"), "tilec_bench_conv")
-    paths = sorted(glob.glob(os.path.join(args.bundle, "kernels", "bench_conv_*.ptx")))
+    kernels = args.kernels or os.path.join(args.bundle, "kernels")
+    sources = args.sources or os.path.join(args.bundle, "examples")
+    src = load(os.path.join(sources, "conv2d.py"), "tilec_bench_conv")
+    paths = sorted(glob.glob(os.path.join(kernels, "bench_conv_*.ptx")))
     variants = [Variant(q, ctx, src) for q in paths
                 if not args.only or re.search(args.only, os.path.basename(q))]
     if not variants:
-        raise SystemExit("no bench_conv_*.ptx kernels in " + os.path.join(args.bundle, "kernels"))
+        raise SystemExit("no bench_conv_*.ptx kernels in " + kernels)
 
     def bench(fn):
         return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,

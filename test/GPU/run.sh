@@ -13,7 +13,7 @@
 #                when the bundle has the tl.dot kernels, bench_gemm.py,
 #                bench_fp8_gemm.py, bench_gemm_gelu.py and bench_desc_gemm.py (and --host,
 #                --host --tma, --host --tma --pp), bench_attention.py,
-#                bench_attention_bwd.py, bench_mlp.py (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
+#                bench_attention_bwd.py, bench_mlp.py, bench_conv.py (needs python3, torch, triton); JSON to $TILEC_BENCH_JSON (or
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
 #                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON, $TILEC_ATTN_JSON,
@@ -197,6 +197,9 @@ if [ "$bench" = 1 ]; then
         --sources "$here/examples"
     [ -f "$kernels/bench_mlp_linear_bf16_gelu.ptx" ] &&
       run_bench bench_mlp.py "${TILEC_MLP_JSON:-bench_mlp.json}" \
+        --sources "$here/examples"
+    [ -f "$kernels/bench_conv_hoist_32x128x32_w4_s3.ptx" ] &&
+      run_bench bench_conv.py "${TILEC_CONV_JSON:-bench_conv.json}" \
         --sources "$here/examples"
   else
     echo "== bench/bench_gemm.py: skipped (no tl.dot kernels in $kernels;" \
