@@ -200,6 +200,11 @@ def main():
     ap.add_argument("--only", help="regex: the graphs whose torch times to "
                     "take (tilec's run for all of them)")
     a = ap.parse_args()
+    try:
+        if a.only:
+            re.compile(a.only)
+    except re.error as e:
+        ap.error(f"--only: not a regular expression: {e}")
     bench = os.path.join(a.bundle, "bin", "tilec-graph-bench")
     tilec_json = os.path.join(a.bundle, "graph_bench_tilec.json")
     proc = subprocess.run([bench, os.path.join(a.bundle, "kernels"),

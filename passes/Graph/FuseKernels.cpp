@@ -112,11 +112,11 @@ private:
   /// Failure, with `why`, where `group` may not run as one kernel at its
   /// last op's place.
   LogicalResult checkRowGroup(ArrayRef<Operation *> group, std::string &why);
-  /// Row reductions already tried as a group's seed or member, so that each
-  /// group is collected, checked and remarked on once (linear in the
-  /// graph). Pointers of ops a fusion erased may stay: the set is only
-  /// asked about row reductions, and fusion never creates one. (A group
-  /// refused before another fusion is not retried after it.)
+  /// Row reductions (and maps) already tried as a group's seed or member,
+  /// so that each group is collected, checked and remarked on once (linear
+  /// in the graph). Pointers of ops a fusion erased may stay: the set is
+  /// only asked about row reductions, and fusion never creates one. (A
+  /// group refused before another fusion is not retried after it.)
   DenseSet<Operation *> triedRowSeeds;
 
   /// The map's inputs and the kernel arguments that carry them into a

@@ -17,7 +17,7 @@
 #                ./bench_vector_add.json), $TILEC_ROWWISE_JSON,
 #                $TILEC_GEMM_JSON, $TILEC_FP8_GEMM_JSON,
 #                $TILEC_GEMM_GELU_JSON, $TILEC_DESC_GEMM_JSON, $TILEC_ATTN_JSON,
-#                $TILEC_ATTN_BWD_JSON, $TILEC_MLP_JSON
+#                $TILEC_ATTN_BWD_JSON, $TILEC_MLP_JSON, $TILEC_CONV_JSON
 #   --reference  use reference-kernels/ (nvcc-compiled CUDA C twins) instead
 #                of kernels/: checks the harness and runtime without tilec
 #

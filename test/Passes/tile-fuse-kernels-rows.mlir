@@ -36,8 +36,10 @@
 // CHECK: tile.launch @layer_norm_rows grid(%{{.*}}) (%arg0, %arg1, %arg2, %arg3)
 // CHECK-NEXT: }
 // With rows walked in blocks (of max-row-block here): a walk per level (x, x - mean, the
-// output), each in an scf.for over the row.
+// output), each in an scf.for over the row; 8 warps, one element per
+// thread (16 would leave half of them without one).
 // LOOP-LABEL: tile.func @layer_norm_rows(
+// LOOP-SAME: tile.num_warps = 8
 // LOOP: scf.for {{.*}} step %c256_i64
 // LOOP: tile.reduce
 // LOOP: scf.for {{.*}} step %c256_i64
@@ -193,7 +195,10 @@ tile.graph @refused(%x: memref<8x64xf32>, %w: memref<64xf32>, %y: memref<8x64xf3
 
 // Two reductions of different graph arguments on the same rows: one kernel
 // walks both with the first's row length, so the graph checks that the
-// other's rows are as long (and as many).
+// other's rows are as long (and as many). Its dynamic rows are walked in
+// blocks of 4096 by 16 warps.
+// CHECK-LABEL: tile.func @two_inputs_rows(
+// CHECK-SAME: tile.num_warps = 16
 // CHECK-LABEL: tile.graph @two_inputs(
 // CHECK: tile.check %{{.*}}, "the row group member at {{.*}}: dimension 0 of graph argument 1 differs from dimension 0 of the buffer that sets the rows, graph argument 0"
 // CHECK: tile.check %{{.*}}, "the row group member at {{.*}}: dimension 1 of graph argument 1 differs from dimension 1 of the buffer that sets the rows, graph argument 0"
