@@ -132,7 +132,8 @@ double hostTime(CUstream stream, const std::function<Status()> &call) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s KERNEL_DIR [--json FILE] [--only A|B|...]\n",
+    std::fprintf(stderr,
+                 "usage: %s KERNEL_DIR [--json FILE] [--only A|B|...]\n",
                  argv[0]);
     return 2;
   }
