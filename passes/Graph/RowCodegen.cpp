@@ -302,9 +302,10 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
   bool narrow = !dynamicRows && !dynamicCols &&
                 staticNumel + block < (int64_t(1) << 31);
   offType = narrow ? b.getI32Type() : b.getI64Type();
-  int64_t numWarps = whole ? std::clamp<int64_t>(block / 256, 1, 8)
-                           : std::clamp<int64_t>(options.loopWarps, 1,
-                                                 std::max<int64_t>(1, block / 32));
+  int64_t numWarps =
+      whole ? std::clamp<int64_t>(block / 256, 1, 8)
+            : std::clamp<int64_t>(options.loopWarps, 1,
+                                  std::max<int64_t>(1, block / 32));
   blockType = RankedTensorType::get({block}, offType);
 
   // The kernel, its arguments added as the body needs them.

@@ -912,7 +912,9 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                      }});
   }
   for (auto [samples, cin, height, width] :
-       {std::array<int64_t, 4>{2, 16, 9, 11}, {1, 32, 32, 32}, {3, 5, 17, 13},
+       {std::array<int64_t, 4>{2, 16, 9, 11},
+        {1, 32, 32, 32},
+        {3, 5, 17, 13},
         {2, 40, 8, 20}}) {
     std::string name = "graph/example_conv_group_norm_mish_" +
                        std::to_string(samples) + "x" + std::to_string(cin) +
