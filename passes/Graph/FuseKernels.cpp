@@ -128,6 +128,21 @@ private:
   MapInputs addMapArguments(FuncOp kernel, MapOp map, Value skip, Value output,
                             Operation *launchPoint,
                             SmallVectorImpl<Value> &operands);
+  /// `map`'s operands at one access (offsets `off`, `mask`) of a fused
+  /// kernel, `values` its inputs there (addMapArguments): `stored` where
+  /// the map reads `buffer` (an epilogue's intermediate), every other
+  /// buffer loaded (with `like`'s attributes), scalars as they are.
+  SmallVector<Value> mapOperandsAt(OpBuilder &b, Location loc, MapOp map,
+                                   ArrayRef<Value> values,
+                                   const MapInputs &inputs, Value buffer,
+                                   Value stored, Value off, Value mask,
+                                   Operation *like);
+  /// Drops the intermediate's argument (`position`) from `fused` and
+  /// `operands`, and launches `fused` on `launch`'s grid where `launch`
+  /// is, after `map`'s checks.
+  FailureOr<LaunchOp> relaunch(FuncOp fused, unsigned position, LaunchOp launch,
+                               MapOp map, SmallVectorImpl<Value> &operands,
+                               std::string &why);
 
   /// The tile.func `launch` launches, or null (a lowered kernel).
   FuncOp getKernel(LaunchOp launch) {
@@ -533,6 +548,39 @@ LogicalResult GraphFuser::mergeMaps(MapOp producer, MapOp consumer, AllocOp t,
   return success();
 }
 
+SmallVector<Value> GraphFuser::mapOperandsAt(OpBuilder &b, Location loc,
+                                             MapOp map, ArrayRef<Value> values,
+                                             const MapInputs &inputs,
+                                             Value buffer, Value stored,
+                                             Value off, Value mask,
+                                             Operation *like) {
+  SmallVector<Value> args;
+  for (auto [in, value] : llvm::zip(map.getInputs(), values)) {
+    if (buffer && in == buffer)
+      args.push_back(stored);
+    else if (auto t = dyn_cast<MemRefType>(in.getType()))
+      args.push_back(loadMapInput(b, loc, t, map.getOutputType(), value, off,
+                                  mask, inputs.dims, like));
+    else
+      args.push_back(value);
+  }
+  return args;
+}
+
+FailureOr<LaunchOp> GraphFuser::relaunch(FuncOp fused, unsigned position,
+                                         LaunchOp launch, MapOp map,
+                                         SmallVectorImpl<Value> &operands,
+                                         std::string &why) {
+  if (failed(eraseIntermediateArgument(fused, position, symbols, why)))
+    return failure();
+  operands.erase(operands.begin() + position);
+  OpBuilder b(launch);
+  emitMapChecks(b, map);
+  return LaunchOp::create(b, launch.getLoc(),
+                          FlatSymbolRefAttr::get(fused.getNameAttr()),
+                          launch.getGrid(), operands);
+}
+
 LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
                                        AllocOp t, std::string &why) {
   Value buffer = t.getResult();
@@ -587,20 +635,12 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
       addMapArguments(fused, consumer, buffer, output, producer, operands);
   Value outputPtr = inputs.values.front();
   ArrayRef<Value> values = ArrayRef<Value>(inputs.values).drop_front();
-  MemRefType outType = consumer.getOutputType();
   for (auto [store, off] : llvm::zip(copy->access.stores, copy->offsets)) {
     OpBuilder b(store);
     Location loc = store.getLoc();
-    SmallVector<Value> args;
-    for (auto [in, value] : llvm::zip(consumer.getInputs(), values)) {
-      if (in == buffer)
-        args.push_back(store.getValue());
-      else if (auto t = dyn_cast<MemRefType>(in.getType()))
-        args.push_back(loadMapInput(b, loc, t, outType, value, off,
-                                    store.getMask(), inputs.dims));
-      else
-        args.push_back(value);
-    }
+    SmallVector<Value> args =
+        mapOperandsAt(b, loc, consumer, values, inputs, buffer,
+                      store.getValue(), off, store.getMask(), nullptr);
     Value result =
         emitMapBody(b, loc, consumer.getBody().front(), args,
                     dyn_cast<RankedTensorType>(store.getValue().getType()));
@@ -610,15 +650,8 @@ LogicalResult GraphFuser::fuseEpilogue(LaunchOp producer, MapOp consumer,
       newStore->setAttr(a.getName(), a.getValue());
     store.erase();
   }
-  if (failed(eraseIntermediateArgument(fused, position, symbols, why)))
+  if (failed(relaunch(fused, position, producer, consumer, operands, why)))
     return failure();
-  operands.erase(operands.begin() + position);
-
-  OpBuilder b(producer);
-  emitMapChecks(b, consumer);
-  LaunchOp::create(b, producer.getLoc(),
-                   FlatSymbolRefAttr::get(fused.getNameAttr()),
-                   producer.getGrid(), operands);
   std::string source = kernel.getName().str();
   producer.erase();
   eraseIfUnused(kernel, fused, symbols);
@@ -684,18 +717,12 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
   SmallVector<Value> operands(consumer.getArgs());
   MapInputs inputs =
       addMapArguments(fused, producer, Value(), Value(), consumer, operands);
-  MemRefType outType = producer.getOutputType();
   for (auto [load, off] : llvm::zip(copy->access.loads, copy->offsets)) {
     OpBuilder b(load);
     Location loc = load.getLoc();
-    SmallVector<Value> args;
-    for (auto [in, value] : llvm::zip(producer.getInputs(), inputs.values)) {
-      if (auto t = dyn_cast<MemRefType>(in.getType()))
-        args.push_back(loadMapInput(b, loc, t, outType, value, off,
-                                    load.getMask(), inputs.dims, load));
-      else
-        args.push_back(value);
-    }
+    SmallVector<Value> args =
+        mapOperandsAt(b, loc, producer, inputs.values, inputs, Value(), Value(),
+                      off, load.getMask(), load);
     auto like = dyn_cast<RankedTensorType>(load.getType());
     Value result = emitMapBody(b, loc, producer.getBody().front(), args, like);
     if (Value mask = load.getMask()) {
@@ -709,22 +736,17 @@ LogicalResult GraphFuser::fusePrologue(MapOp producer, LaunchOp consumer,
     load.replaceAllUsesWith(result);
     load.erase();
   }
-  if (failed(eraseIntermediateArgument(fused, position, symbols, why)))
+  FailureOr<LaunchOp> launch =
+      relaunch(fused, position, consumer, producer, operands, why);
+  if (failed(launch))
     return failure();
-  operands.erase(operands.begin() + position);
-
-  OpBuilder b(consumer);
-  emitMapChecks(b, producer);
-  auto launch = LaunchOp::create(b, consumer.getLoc(),
-                                 FlatSymbolRefAttr::get(fused.getNameAttr()),
-                                 consumer.getGrid(), operands);
   std::string source = kernel.getName().str();
   consumer.erase();
   eraseIfUnused(kernel, fused, symbols);
-  remark(launch, llvm::formatv("fused the map at {0} into the loads of @{1} "
-                               "(prologue) as @{2}",
-                               describeLocation(producer.getLoc()), source,
-                               fused.getName()));
+  remark(*launch, llvm::formatv("fused the map at {0} into the loads of @{1} "
+                                "(prologue) as @{2}",
+                                describeLocation(producer.getLoc()), source,
+                                fused.getName()));
   producer.erase();
   t.erase();
   return success();
