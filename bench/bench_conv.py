@@ -8,18 +8,23 @@ gathered A tile, the graph examples' first convolution) and
 conv3x3_nchw_taps_kernel (output channels x pixels, one kernel tap at a
 time; _hoist: conv3x3_nchw_taps_hoisted_kernel, the same with
 loop-invariant offset tiles). tilec compiled each specialization at build time
-(kernels/bench_conv_<kind>_<tiles>_w<warps>_s<stages>.ptx, listed in
-test/CMakeLists.txt); Triton compiles the same function here with the same
-constexprs, num_warps and num_stages (its JIT also specializes the integer
-arguments that are multiples of 16, as it does by itself). torch runs
+(kernels/bench_conv_<kind>_<tiles>_w<warps>_s<stages>[_i16].ptx, listed in
+test/CMakeLists.txt): with plain i32 sizes, as the graph examples launch
+it, and (_i16) with every integer argument i32:16 -- the specialization
+Triton's JIT picks by itself where they are multiples of 16, timed only on
+such shapes. Triton compiles the same function here with the same
+constexprs, num_warps and num_stages. torch runs
 F.conv2d(x, w, b, padding=1): cuDNN with torch's defaults
 (cudnn.benchmark=False), with cudnn.benchmark=True (the fastest of
 cuDNN's algorithms for the shape), and on channels-last copies of x and w
 (NHWC: what torch.compile's layout optimization gives cuDNN; the copies
 are made before timing). Every result is checked against torch's first.
 
-Timing: triton.testing.do_bench medians (warmup 25 ms, rep 100 ms), the
-peers interleaved per shape. TFLOP/s counts 2 * N * C_out * H * W * C_in * 9.
+Timing: triton.testing.do_bench medians (warmup 25 ms, rep 100 ms); tilec
+and Triton interleaved in 5 rounds of 20 ms each (tilec, Triton, tilec,
+...), reporting each side's median and the median of the rounds' ratios
+(Triton time / tilec time: above 1, tilec faster). TFLOP/s counts
+2 * N * C_out * H * W * C_in * 9.
 
     python3 bench/bench_conv.py --bundle . --json conv.json
 """
@@ -30,6 +35,7 @@ import importlib.util
 import json
 import os
 import re
+import statistics
 import sys
 
 import torch
@@ -38,11 +44,13 @@ import triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
 
-NAME = re.compile(r"bench_conv_(gemm|taps|hoist)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_[a-z]+)?\.ptx$")
+NAME = re.compile(r"bench_conv_(gemm|taps|hoist)_(\d+)x(\d+)x(\d+)_w(\d+)_s(\d+)(_i16)?\.ptx$")
+ROUNDS = 5
 # (N, C_in, H, W, C_out): the graph examples' shapes (16 x 32 channels,
-# 64x64, an untuned 63x63, 32x32) and one with 64 channels each way.
+# 64x64, an untuned 63x63, 32x32), one with 64 channels each way, and a
+# small untuned one (one sample of 17x17: three programs).
 SHAPES = ((16, 32, 64, 64, 32), (16, 32, 63, 63, 32), (16, 32, 32, 32, 32),
-          (8, 64, 64, 64, 64))
+          (8, 64, 64, 64, 64), (1, 32, 17, 17, 32))
 
 
 def load(path, name):
@@ -61,9 +69,11 @@ class Variant:
         m = NAME.search(path)
         self.kind = m.group(1)
         a, b, c, self.warps, self.stages = (int(g) for g in m.groups()[1:6])
-        # A suffix (_sync: an A/B build of the same tile by another tilec)
-        # has no Triton twin of its own.
-        self.suffix = m.group(7) or ""
+        # _i16: compiled with every integer argument i32:16, the
+        # specialization Triton's JIT picks where they are multiples of 16
+        # (run only on such shapes); no suffix: plain i32, as the graph
+        # examples launch it.
+        self.spec16 = m.group(7) == "_i16"
         self.name = os.path.basename(path)[len("bench_conv_"):-len(".ptx")]
         fn = {"gemm": "conv3x3_nchw_kernel", "taps": "conv3x3_nchw_taps_kernel",
               "hoist": "conv3x3_nchw_taps_hoisted_kernel"}[self.kind]
@@ -119,8 +129,8 @@ def main():
     if not variants:
         raise SystemExit("no bench_conv_*.ptx kernels in " + kernels)
 
-    def bench(fn):
-        return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
+    def bench(fn, rep=args.rep):
+        return triton.testing.do_bench(fn, warmup=args.warmup, rep=rep,
                                        return_mode="median")
 
     rows = []
@@ -144,32 +154,49 @@ def main():
         times["cudnn_nhwc"] = bench(lambda: torch.nn.functional.conv2d(xl, wl, b, padding=1))
         torch.backends.cudnn.benchmark = False
         for v in variants:
-            for who in ("tilec", "triton"):
-                if who == "triton" and (args.no_triton or v.suffix):
-                    continue
-                fn = (lambda v=v: v.tilec(x, wt, b, y)) if who == "tilec" else \
-                     (lambda v=v: v.triton(x, wt, b, y))
+            if v.spec16 and any(d % 16 for d in (n, cin, h, w, cout)):
+                continue  # Triton would not specialize these sizes so
+            fns = {"tilec": lambda v=v: v.tilec(x, wt, b, y)}
+            if not args.no_triton:
+                fns["triton"] = lambda v=v: v.triton(x, wt, b, y)
+            ok = True
+            for who, fn in fns.items():
                 y.fill_(float("nan"))
                 fn()
                 torch.cuda.synchronize()
                 err = (y.float() - ref).abs().max().item()
                 if not err <= 1e-2 * max(1.0, ref.abs().max().item()):
                     print(f"{shape} {v.name} {who}: differs from torch by {err}", flush=True)
-                    times[f"{who}:{v.name}"] = float("nan")
-                    continue
-                times[f"{who}:{v.name}"] = bench(fn)
+                    ok = False
+            if not ok:
+                continue
+            # Interleaved rounds (tilec, Triton, tilec, ...): the medians of
+            # each side's times and of the per-round ratios.
+            rounds = {who: [] for who in fns}
+            for _ in range(ROUNDS):
+                for who, fn in fns.items():
+                    rounds[who].append(bench(fn, max(1, args.rep // ROUNDS)))
+            for who, ts in rounds.items():
+                times[f"{who}:{v.name}"] = statistics.median(ts)
+            if "triton" in rounds:
+                times[f"ratio:{v.name}"] = statistics.median(
+                    tr / tt for tt, tr in zip(rounds["tilec"], rounds["triton"]))
         best = min(times["cudnn"], times["cudnn_bench"])
         print(f"\n{shape}: cuDNN {times['cudnn'] * 1e3:.2f} µs, cuDNN benchmark="
               f"True {times['cudnn_bench'] * 1e3:.2f} µs, channels-last (benchmark=True) "
               f"{times['cudnn_nhwc'] * 1e3:.2f} µs; 'vs cuDNN': NCHW cuDNN's best",
               flush=True)
-        print(f"{'variant':>26} {'tilec µs':>9} {'TF/s':>6} {'triton µs':>10} "
-              f"{'tilec/triton':>12} {'vs cuDNN':>9}")
+        print(f"{'variant':>30} {'tilec µs':>9} {'TF/s':>6} {'triton µs':>10} "
+              f"{'triton/tilec':>12} {'vs cuDNN':>9}")
+        nan = float("nan")
         for v in variants:
+            if f"tilec:{v.name}" not in times:
+                continue
             tt = times[f"tilec:{v.name}"]
-            tr = times.get(f"triton:{v.name}", float("nan"))
-            print(f"{v.name:>26} {tt * 1e3:9.2f} {flop / (tt * 1e-3) / 1e12:6.1f} "
-                  f"{tr * 1e3:10.2f} {tr / tt:12.2f} {best / tt:9.2f}", flush=True)
+            tr = times.get(f"triton:{v.name}", nan)
+            print(f"{v.name:>30} {tt * 1e3:9.2f} {flop / (tt * 1e-3) / 1e12:6.1f} "
+                  f"{tr * 1e3:10.2f} {times.get(f'ratio:{v.name}', nan):12.2f} "
+                  f"{best / tt:9.2f}", flush=True)
         rows.append({"shape": shape, "times_ms": times})
         del x, wt, b, y, ref, xl, wl
     if args.json:
