@@ -8,8 +8,9 @@
 //
 // tile-fuse-kernels makes the two row reductions and the four maps one
 // kernel with one program per row (@group_norm_mish_rows); the row is
-// dynamic, so it is walked in blocks of 4096 three times (sum, centered
-// squares, output), reading X each time and never writing an
+// dynamic, so it is walked in blocks of 4 channels x 1024 pixels three
+// times (sum, centered squares, output; gamma and beta are loaded once per
+// row, before the last walk), reading X each time and never writing an
 // intermediate. With --fuse-kernels=false each op is its own kernel, and
 // the f32 copy, the centered values and their squares go through memory.
 //

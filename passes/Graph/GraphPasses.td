@@ -46,7 +46,10 @@ def TileFuseKernelsPass : Pass<"tile-fuse-kernels", "mlir::ModuleOp"> {
       group uses it. A row of at most `max-row-block` elements (static) is
       held whole; a longer or dynamic one is walked in blocks, once per
       reduction the values depend on in a chain (such a group holds at most
-      8 reductions: each walk recomputes its values from the buffers).
+      8 reductions: each walk recomputes its values from the buffers). A
+      walked row whose dimensions but the last are static (group norm's
+      channels x pixels) takes 2D blocks, every leading index x a block of
+      the last, so that a per-channel weight is loaded once per row.
       Legality: no op between the group's first and last op writes what the
       group reads or touches what it writes; each buffer the group writes
       has one writer in it, before its readers in the group.

@@ -8,7 +8,9 @@
 // k-th results are known, so a row held whole (short static rows) is one
 // straight pass, and a longer row is walked once per level, each walk
 // recomputing the full values it needs from the buffers (as Triton's
-// layer-norm tutorial does for long rows).
+// layer-norm tutorial does for long rows). A walked row whose dimensions
+// but the last are static takes 2D blocks (see RowKernelBuilder::blockType)
+// so that inputs indexed by those dimensions need no division.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/Graph/RowCodegen.h"
@@ -115,6 +117,8 @@ private:
   Value getRowValue(Value v);
   Value getFullValue(Value v);
   Value loadInput(Value in, bool full);
+  Value getSizeProduct(OpBuilder &b, MemRefType input, int64_t from);
+  Value broadcastTo(OpBuilder &b, Value v, RankedTensorType type);
   Value evaluateMap(MapOp map, OpBuilder &b, bool full);
 
   GraphOp graph;
@@ -133,13 +137,27 @@ private:
   DenseMap<Value, Value> argOf;
   SmallVector<Value> dims; // per full dimension: an i64 size or null
   Type offType;
-  RankedTensorType blockType; // tile of offsets
-  Value row;                  // the row, in offType
-  Value rowOffset;            // the flat offset of the row's first element
+  /// The tile of a block: [block] flat columns of the row, or, for a
+  /// walked row whose dimensions but the last are static (GroupNorm's
+  /// channels x pixels), [outerBlock, innerBlock]: every index of the
+  /// leading row dimensions (flattened) x a block of the last one, so that
+  /// an input indexed by those dimensions (a per-channel weight) needs no
+  /// division and loads once per row.
+  RankedTensorType blockType;
+  bool twoD = false;
+  int64_t outerSize = 1; // 2D: the product of the leading row dimensions
+  Value row;             // the row, in offType
+  Value rowOffset;       // the flat offset of the row's first element
+  Value lastSize;        // 2D: the size of the row's last dimension
   OpBuilder rowBuilder{graph.getContext()};   // row scope
   OpBuilder blockBuilder{graph.getContext()}; // the current block
-  Value blockOffsets, blockColumns, blockMask;
-  DenseMap<Value, Value> rowValues, blockValues, rowLoads, blockLoads;
+  Value blockOffsets, blockMask;
+  Value blockColumns;          // 1D: the block's columns in the row
+  Value blockOuter, outerMask; // 2D: [outerBlock, 1] indices, mask or null
+  Value blockInner, innerMask; // 2D: [1, innerBlock] indices in the last
+                               // dimension, mask
+  DenseMap<Value, Value> rowValues, blockValues, rowLoads, blockLoads,
+      outerLoads;
 };
 
 unsigned RowKernelBuilder::getLevel(Value v) {
@@ -177,38 +195,140 @@ Value RowKernelBuilder::getPointer(Value buffer) {
   return argOf[buffer] = arg;
 }
 
+/// The product of `input`'s sizes from full dimension `from` on (`input`
+/// aligned with the full shape's trailing dimensions; a dimension it lacks
+/// counts 1), in offType.
+Value RowKernelBuilder::getSizeProduct(OpBuilder &b, MemRefType input,
+                                       int64_t from) {
+  Location loc = graph.getLoc();
+  int64_t rank = space.getFullType().getRank();
+  int64_t shift = rank - input.getRank(), constant = 1;
+  Value product;
+  for (int64_t d = std::max(from, shift); d < rank; ++d) {
+    if (!input.isDynamicDim(d - shift)) {
+      constant *= input.getDimSize(d - shift);
+      continue;
+    }
+    product = product
+                  ? arith::MulIOp::create(b, loc, product, dims[d]).getResult()
+                  : dims[d];
+  }
+  Value c = arith::ConstantIntOp::create(b, loc, offType, constant);
+  if (!product)
+    return c;
+  return constant == 1 ? product
+                       : arith::MulIOp::create(b, loc, product, c).getResult();
+}
+
+Value RowKernelBuilder::broadcastTo(OpBuilder &b, Value v,
+                                    RankedTensorType type) {
+  auto from = dyn_cast<RankedTensorType>(v.getType());
+  if (!from)
+    return SplatOp::create(b, v.getLoc(), type.clone(v.getType()), v);
+  type = type.clone(from.getElementType());
+  if (from == type)
+    return v;
+  return BroadcastOp::create(b, v.getLoc(), type, v);
+}
+
 /// A map input read from its buffer (not computed in the kernel): per row
-/// (a scalar at the row) or per element of the current block.
+/// (a scalar at the row) or per element of the current block. A block's
+/// offsets are split where the row starts: the input's offset of the row's
+/// leading indices (a scalar, once per row) times the input's size in the
+/// row dimensions, plus its offset of the column indices. In a 2D block the
+/// latter is split again into the leading row dimensions' part (an
+/// [outerBlock, 1] tile: constant divisions at most) and the last
+/// dimension's; an input that broadcasts one of the two is loaded at the
+/// smaller shape (once per row where it does not depend on the last
+/// dimension) and broadcast.
 Value RowKernelBuilder::loadInput(Value in, bool full) {
   auto &cache = full ? blockLoads : rowLoads;
-  auto it = cache.find(in);
-  if (it != cache.end())
+  if (auto it = cache.find(in); it != cache.end())
     return it->second;
-  OpBuilder &b = full ? blockBuilder : rowBuilder;
+  if (auto it = outerLoads.find(in); full && it != outerLoads.end())
+    return cache[in] = it->second;
+  Location loc = in.getLoc();
   auto type = cast<MemRefType>(in.getType());
   MemRefType fullType = space.getFullType();
-  MemRefType out = fullType;
-  Value off = full ? blockOffsets : row;
-  ArrayRef<Value> sizes = dims;
   if (!full) {
-    out = MemRefType::get(space.getRowShape(), fullType.getElementType());
-  } else if (int64_t k = space.reducedDims;
-             llvm::all_of(type.getShape().drop_back(
-                              std::min<int64_t>(k, type.getRank())),
-                          [](int64_t s) { return s == 1; })) {
-    // Only the row's own dimensions index it (a weight of the row's
-    // shape): its offsets come from the column, not the flat offset.
-    type = MemRefType::get(type.getShape().take_back(
-                               std::min<int64_t>(k, type.getRank())),
-                           type.getElementType());
-    out = MemRefType::get(fullType.getShape().take_back(k),
-                          fullType.getElementType());
-    off = blockColumns;
-    sizes = ArrayRef(dims).take_back(k);
+    MemRefType out =
+        MemRefType::get(space.getRowShape(), fullType.getElementType());
+    return cache[in] = loadMapInput(rowBuilder, loc, type, out, getPointer(in),
+                                    row, Value(), dims);
   }
-  Value v = loadMapInput(b, in.getLoc(), type, out, getPointer(in), off,
-                         full ? blockMask : Value(), sizes);
-  return cache[in] = v;
+  // `type` and the full shape restricted to full dimensions [from, to).
+  int64_t rank = fullType.getRank(), lead = rank - space.reducedDims;
+  int64_t shift = rank - type.getRank();
+  Type elem = type.getElementType();
+  auto part = [&](int64_t from, int64_t to) {
+    int64_t first = std::max(from, shift);
+    return std::make_pair(
+        MemRefType::get(type.getShape().slice(first - shift,
+                                              std::max<int64_t>(to - first, 0)),
+                        elem),
+        MemRefType::get(fullType.getShape().slice(from, to - from), elem));
+  };
+  // offset(input, indices in [from, to)) within that part; null if 0.
+  auto offsetOf = [&](OpBuilder &b, int64_t from, int64_t to,
+                      Value off) -> Value {
+    auto [in, out] = part(from, to);
+    if (in.getRank() == 0 ||
+        llvm::all_of(in.getShape(), [](int64_t s) { return s == 1; }))
+      return Value();
+    Value r = getInputOffset(b, loc, in, out, off,
+                             ArrayRef(dims).slice(from, to - from));
+    return matchPattern(r, m_Zero()) ? Value() : r;
+  };
+  OpBuilder &rb = rowBuilder, &bb = blockBuilder;
+  Value rowPart = offsetOf(rb, 0, lead, row);
+  if (rowPart)
+    rowPart =
+        arith::MulIOp::create(rb, loc, rowPart, getSizeProduct(rb, type, lead));
+  Value ptr = getPointer(in);
+  if (rowPart)
+    ptr = offsetPointer(rb, loc, ptr, rowPart);
+  // The column part: a tile in the block's shape or one of its 2D factors,
+  // its mask, whether it is the same for every block of the row.
+  Value off, mask = blockMask;
+  bool perRow = false;
+  if (!twoD) {
+    off = offsetOf(bb, lead, rank, blockColumns);
+  } else {
+    Value outer = offsetOf(rb, lead, rank - 1, blockOuter);
+    bool keepsLast = shift < rank && type.getDimSize(type.getRank() - 1) != 1;
+    if (!keepsLast) {
+      off = outer;
+      mask = outerMask;
+      perRow = true;
+    } else if (!outer) {
+      off = blockInner;
+      mask = innerMask;
+    } else {
+      outer = arith::MulIOp::create(
+          rb, loc, outer,
+          SplatOp::create(rb, loc, cast<RankedTensorType>(outer.getType()),
+                          lastSize));
+      off = arith::AddIOp::create(bb, loc, broadcastTo(bb, outer, blockType),
+                                  broadcastTo(bb, blockInner, blockType));
+    }
+  }
+  if (!off || perRow) {
+    // The same for every block of the row: loaded once, before the walks.
+    Value v =
+        off ? LoadOp::create(rb, loc,
+                             cast<RankedTensorType>(off.getType()).clone(elem),
+                             offsetPointer(rb, loc, ptr, off), mask, Value())
+                  .getResult()
+            : LoadOp::create(rb, loc, elem, ptr, Value(), Value()).getResult();
+    // Broadcast there too: a layout conversion once per row, not per block.
+    v = broadcastTo(rb, v, blockType);
+    outerLoads[in] = v;
+    return cache[in] = v;
+  }
+  Value v =
+      LoadOp::create(bb, loc, cast<RankedTensorType>(off.getType()).clone(elem),
+                     offsetPointer(bb, loc, ptr, off), mask, Value());
+  return cache[in] = broadcastTo(bb, v, blockType);
 }
 
 Value RowKernelBuilder::evaluateMap(MapOp map, OpBuilder &b, bool full) {
@@ -306,7 +426,21 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
       whole ? std::clamp<int64_t>(block / 256, 1, 8)
             : std::clamp<int64_t>(options.loopWarps, 1,
                                   std::max<int64_t>(1, block / 32));
-  blockType = RankedTensorType::get({block}, offType);
+  // A walked row of two or more dimensions, all but the last static (and
+  // few enough for 32 columns of the last per block): 2D blocks.
+  int64_t outerBlock = 1;
+  if (!whole && space.reducedDims >= 2 && fullType.getDimSize(rank - 1) != 1) {
+    ArrayRef<int64_t> outer = fullType.getShape().slice(lead, rank - 1 - lead);
+    if (llvm::none_of(outer, ShapedType::isDynamic)) {
+      for (int64_t size : outer)
+        outerSize *= size;
+      outerBlock = int64_t(llvm::PowerOf2Ceil(outerSize));
+      twoD = outerSize > 1 && outerBlock * 32 <= block;
+    }
+  }
+  blockType =
+      twoD ? RankedTensorType::get({outerBlock, block / outerBlock}, offType)
+           : RankedTensorType::get({block}, offType);
 
   // The kernel, its arguments added as the body needs them.
   OpBuilder mb(graph);
@@ -351,11 +485,43 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
   if (!narrow)
     row = arith::ExtSIOp::create(kb, loc, offType, row);
   rowOffset = arith::MulIOp::create(kb, loc, row, cols);
-  Value range = MakeRangeOp::create(kb, loc, blockType.clone(kb.getI32Type()),
-                                    kb.getI32IntegerAttr(0),
-                                    kb.getI32IntegerAttr(block));
-  if (!narrow)
-    range = arith::ExtSIOp::create(kb, loc, blockType, range);
+  // Index tiles: [n] in offType, as [n] (1D) or expanded at `axis`.
+  auto makeRange = [&](int64_t n, std::optional<int32_t> axis) -> Value {
+    auto type = RankedTensorType::get({n}, offType);
+    Value r =
+        MakeRangeOp::create(kb, loc, type.clone(kb.getI32Type()),
+                            kb.getI32IntegerAttr(0), kb.getI32IntegerAttr(n));
+    if (!narrow)
+      r = arith::ExtSIOp::create(kb, loc, type, r);
+    if (!axis)
+      return r;
+    SmallVector<int64_t> shape{n};
+    shape.insert(shape.begin() + *axis, 1);
+    return ExpandDimsOp::create(kb, loc, type.clone(shape), r,
+                                kb.getI32IntegerAttr(*axis));
+  };
+  Value range, outerBase;
+  int64_t step = block;
+  if (!twoD) {
+    range = makeRange(block, std::nullopt);
+  } else {
+    // The offset of each leading index's run of the last dimension.
+    lastSize = dims[rank - 1] ? dims[rank - 1]
+                              : constant(fullType.getDimSize(rank - 1));
+    step = blockType.getDimSize(1);
+    blockOuter = makeRange(outerBlock, 1);
+    range = makeRange(step, 0);
+    auto outerType = cast<RankedTensorType>(blockOuter.getType());
+    if (outerBlock != outerSize)
+      outerMask = arith::CmpIOp::create(
+          kb, loc, arith::CmpIPredicate::slt, blockOuter,
+          SplatOp::create(kb, loc, outerType, constant(outerSize)));
+    outerBase = arith::AddIOp::create(
+        kb, loc, SplatOp::create(kb, loc, outerType, rowOffset),
+        arith::MulIOp::create(kb, loc, blockOuter,
+                              SplatOp::create(kb, loc, outerType, lastSize)));
+  }
+  Value walkEnd = twoD ? lastSize : cols;
 
   // The walks: walk k computes the reductions of level-k values and stores
   // the visible full values of level k.
@@ -391,7 +557,7 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
       blockBuilder.setInsertionPoint(body, body->end());
       start = constant(0);
     } else {
-      loop = scf::ForOp::create(kb, loc, constant(0), cols, constant(block),
+      loop = scf::ForOp::create(kb, loc, constant(0), walkEnd, constant(step),
                                 inits);
       // Without iteration arguments the builder added a yield; the walk
       // adds its own.
@@ -404,14 +570,28 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
       blockLoads.clear();
     }
     OpBuilder &bb = blockBuilder;
+    auto rangeType = cast<RankedTensorType>(range.getType());
     Value col = arith::AddIOp::create(
-        bb, loc, SplatOp::create(bb, loc, blockType, start), range);
-    blockMask = arith::CmpIOp::create(
-        bb, loc, arith::CmpIPredicate::slt, col,
-        SplatOp::create(bb, loc, blockType, cols));
-    blockOffsets = arith::AddIOp::create(
-        bb, loc, SplatOp::create(bb, loc, blockType, rowOffset), col);
-    blockColumns = col;
+        bb, loc, SplatOp::create(bb, loc, rangeType, start), range);
+    Value colMask =
+        arith::CmpIOp::create(bb, loc, arith::CmpIPredicate::slt, col,
+                              SplatOp::create(bb, loc, rangeType, walkEnd));
+    if (!twoD) {
+      blockMask = colMask;
+      blockOffsets = arith::AddIOp::create(
+          bb, loc, SplatOp::create(bb, loc, blockType, rowOffset), col);
+      blockColumns = col;
+    } else {
+      blockInner = col;
+      innerMask = colMask;
+      blockMask = broadcastTo(bb, colMask, blockType);
+      if (outerMask)
+        blockMask = arith::AndIOp::create(
+            bb, loc, blockMask, broadcastTo(bb, outerMask, blockType));
+      blockOffsets =
+          arith::AddIOp::create(bb, loc, broadcastTo(bb, outerBase, blockType),
+                                broadcastTo(bb, col, blockType));
+    }
     SmallVector<Value> accs;
     for (auto [i, reduce] : llvm::enumerate(reduces)) {
       Value acc = whole ? inits[i] : loop.getRegionIterArg(i);
@@ -431,14 +611,19 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
       accs = SmallVector<Value>(loop.getResults());
     }
     // Each reduction's tile of partial results becomes the row's result.
+    // (A 2D tile: its last dimension, then its first.)
     for (auto [reduce, acc] : llvm::zip(reduces, accs)) {
-      auto total = ReduceOp::create(kb, reduce.getLoc(), ValueRange{acc}, 0);
-      Block *combiner = total.addCombinerBlock();
-      OpBuilder cb = OpBuilder::atBlockEnd(combiner);
-      Value r = emitMapBody(cb, reduce.getLoc(), reduce.getBody().front(),
-                            combiner->getArguments(), RankedTensorType());
-      ReduceReturnOp::create(cb, reduce.getLoc(), ValueRange{r});
-      rowValues[reduce.getOutput()] = total.getResult()[0];
+      Value r = acc;
+      for (int32_t axis = blockType.getRank() - 1; axis >= 0; --axis) {
+        auto total = ReduceOp::create(kb, reduce.getLoc(), ValueRange{r}, axis);
+        Block *combiner = total.addCombinerBlock();
+        OpBuilder cb = OpBuilder::atBlockEnd(combiner);
+        Value c = emitMapBody(cb, reduce.getLoc(), reduce.getBody().front(),
+                              combiner->getArguments(), RankedTensorType());
+        ReduceReturnOp::create(cb, reduce.getLoc(), ValueRange{c});
+        r = total.getResult()[0];
+      }
+      rowValues[reduce.getOutput()] = r;
     }
   }
   // The visible per-row values, one element per row.

@@ -490,19 +490,20 @@ std::vector<uint16_t> runLayerNormOps(const Env &env, const std::string &file,
   return y;
 }
 
-/// group_norm(x) * gamma + beta over x [S, 8 groups, 4 channels, HW] in
-/// float64 (eps 1e-5): per element the affine value `a` and `gain`, rstd *
-/// |gamma| (how much an error in x moves a).
+/// group_norm(x) * gamma + beta over x [S, G groups, Cg channels, HW]
+/// (8 x 4 unless given) in float64 (eps 1e-5): per element the affine value
+/// `a` and `gain`, rstd * |gamma| (how much an error in x moves a).
 struct GroupNormed {
   std::vector<double> a, gain;
 };
 GroupNormed groupNormReference(const std::vector<double> &x, int64_t S,
                                int64_t HW, const std::vector<uint16_t> &gamma,
-                               const std::vector<uint16_t> &beta) {
-  int64_t row = 4 * HW;
+                               const std::vector<uint16_t> &beta, int64_t G = 8,
+                               int64_t Cg = 4) {
+  int64_t row = Cg * HW;
   GroupNormed out{std::vector<double>(x.size()),
                   std::vector<double>(x.size())};
-  for (int64_t r = 0; r < S * 8; ++r) {
+  for (int64_t r = 0; r < S * G; ++r) {
     const double *xr = x.data() + r * row;
     double mu = 0, var = 0;
     for (int64_t i = 0; i < row; ++i)
@@ -512,7 +513,7 @@ GroupNormed groupNormReference(const std::vector<double> &x, int64_t S,
       var += (xr[i] - mu) * (xr[i] - mu);
     double rstd = 1 / std::sqrt(var / double(row) + 1e-5);
     for (int64_t i = 0; i < row; ++i) {
-      int64_t ch = (r % 8) * 4 + i / HW;
+      int64_t ch = (r % G) * Cg + i / HW;
       double g = halfToFloat(gamma[size_t(ch)]);
       out.a[size_t(r * row + i)] =
           (xr[i] - mu) * rstd * g + halfToFloat(beta[size_t(ch)]);
@@ -522,7 +523,7 @@ GroupNormed groupNormReference(const std::vector<double> &x, int64_t S,
   return out;
 }
 
-/// Checks Y = mish(group_norm(X) * gamma + beta) for X [S, 8 groups, 4
+/// Checks Y = mish(group_norm(X) * gamma + beta) for X [S, G groups, Cg
 /// channels, HW] (as doubles) against float64 within 2^-9 of |a| + |Y| (a
 /// the affine result: f32 statistics, exp/log/tanh in f32, one f16
 /// rounding), plus what an error of `xError` in each X value becomes
@@ -531,8 +532,8 @@ void expectGroupNormMish(const std::string &file, const std::vector<double> &x,
                          const std::vector<uint16_t> &gamma,
                          const std::vector<uint16_t> &beta,
                          const std::vector<uint16_t> &y, int64_t S, int64_t HW,
-                         double xError) {
-  GroupNormed ref = groupNormReference(x, S, HW, gamma, beta);
+                         double xError, int64_t G = 8, int64_t Cg = 4) {
+  GroupNormed ref = groupNormReference(x, S, HW, gamma, beta, G, Cg);
   for (size_t i = 0; i < ref.a.size(); ++i) {
     double a = ref.a[i];
     double want = a * std::tanh(std::log1p(std::exp(a)));
@@ -543,12 +544,12 @@ void expectGroupNormMish(const std::string &file, const std::vector<double> &x,
   }
 }
 
-/// examples/graphs/group_norm_mish.mlir on X [S, 32 channels, HW] f16.
-/// Returns Y's bits.
+/// examples/graphs/group_norm_mish.mlir on X [S, 32 channels, HW] f16 (or
+/// a graph like it with G groups of Cg channels). Returns Y's bits.
 std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
                                        int64_t S, int64_t HW,
-                                       const std::string &name) {
-  constexpr int64_t G = 8, Cg = 4;
+                                       const std::string &name, int64_t G = 8,
+                                       int64_t Cg = 4) {
   GraphProgram program = loadGraph(env, file);
   Rng rng = env.rng(name);
   size_t n = size_t(S * G * Cg * HW);
@@ -569,7 +570,7 @@ std::vector<uint16_t> runGroupNormMish(const Env &env, const std::string &file,
   env.sync();
   std::vector<uint16_t> y = dy.download<uint16_t>(n + kGuard);
   std::vector<double> xd = halvesToDoubles(x);
-  expectGroupNormMish(file, xd, gamma, beta, y, S, HW, 0);
+  expectGroupNormMish(file, xd, gamma, beta, y, S, HW, 0, G, Cg);
   expectUntouched(y, n, n + kGuard, "guard element");
   y.resize(n);
   return y;
@@ -909,6 +910,20 @@ void tilec::gputest::addGraphCases(std::vector<TestCase> &cases) {
                                         samples, hw, name);
                        runGroupNormMish(env, "example_group_norm_mish_unfused",
                                         samples, hw, name);
+                     }});
+  }
+  // 3 channels a group: the row kernel's 2D blocks have a channel row
+  // past the group (masked).
+  for (auto [samples, hw] :
+       {std::pair<int64_t, int64_t>{3, 1000}, {2, 7}, {1, 4096}, {2, 1031}}) {
+    std::string name = "graph/group_norm_mish_g4c3_" + std::to_string(samples) +
+                       "x12x" + std::to_string(hw);
+    cases.push_back({name, false, true, [=](const Env &env) {
+                       runGroupNormMish(env, "graph_group_norm_mish_g4c3",
+                                        samples, hw, name, 4, 3);
+                       runGroupNormMish(env,
+                                        "graph_group_norm_mish_g4c3_unfused",
+                                        samples, hw, name, 4, 3);
                      }});
   }
   for (auto [samples, cin, height, width] :

@@ -346,3 +346,48 @@ tile.graph @deep(%x: memref<?x?xf32>, %y: memref<?x?xf32>) {
     tile.map.return %r : f32
   }
 }
+
+// -----
+
+// GroupNorm-shaped rows: [N, G, C/G, HW] reduced over the last two
+// dimensions, the channels static (3) and the pixels dynamic. The walk
+// takes 2D blocks, every channel of the group (3, padded to 4 and masked)
+// x 1024 pixels, so the per-channel weight [2, 3, 1] is loaded once per
+// row at the group's offset (row % 2 * 3) plus the channel index, and
+// broadcast along the pixels: no division anywhere. The partial sums
+// reduce over the pixels, then the channels.
+// CHECK-LABEL: tile.func @group_scale_rows(
+// CHECK-SAME: tile.num_warps = 16
+// CHECK-NOT: arith.divui
+// CHECK: %[[CH:.*]] = tile.expand_dims %{{.*}} {axis = 1 : i32} : tensor<4xi64> -> tensor<4x1xi64>
+// CHECK: %[[CHMASK:.*]] = arith.cmpi slt, %[[CH]], %{{.*}} : tensor<4x1xi64>
+// CHECK: scf.for {{.*}} step %c1024_i64 iter_args(%{{.*}} = %{{.*}}) -> (tensor<4x1024xf32>)
+// CHECK: tile.load %{{.*}}, %{{.*}} : tensor<4x1024x!tile.ptr<f32>>
+// CHECK: tile.reduce(%{{.*}}) {axis = 1 : i32} : (tensor<4x1024xf32>) -> tensor<4xf32>
+// CHECK: tile.reduce(%{{.*}}) {axis = 0 : i32} : (tensor<4xf32>) -> f32
+// CHECK: arith.remui %{{.*}}, %c2_i64 : i64
+// CHECK: %[[W:.*]] = tile.load %{{.*}}, %[[CHMASK]] : tensor<4x1x!tile.ptr<f32>>
+// CHECK: tile.broadcast %[[W]] : tensor<4x1xf32> -> tensor<4x1024xf32>
+// CHECK: scf.for
+// CHECK-NOT: tile.load %{{.*}} : tensor<4x1x
+// CHECK: tile.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x1024x!tile.ptr<f32>>
+// CHECK-NOT: arith.divui
+// CHECK: tile.return
+tile.graph @group_scale(%x: memref<?x2x3x?xf32>, %w: memref<2x3x1xf32>, %y: memref<?x2x3x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %x, %c0 : memref<?x2x3x?xf32>
+  %s = tile.alloc(%n) : memref<?x2x1x1xf32>
+  tile.row_reduce ins(%x : memref<?x2x3x?xf32>) outs(%s : memref<?x2x1x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  // expected-remark @+1 {{fused 1 row reduction and 1 map into @group_scale_rows, one program per row}}
+  tile.map ins(%x, %s, %w : memref<?x2x3x?xf32>, memref<?x2x1x1xf32>, memref<2x3x1xf32>) outs(%y : memref<?x2x3x?xf32>) {
+  ^bb0(%v: f32, %t: f32, %u: f32):
+    %d = arith.subf %v, %t : f32
+    %r = arith.mulf %d, %u : f32
+    tile.map.return %r : f32
+  }
+}
