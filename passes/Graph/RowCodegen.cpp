@@ -157,7 +157,7 @@ private:
   Value blockInner, innerMask; // 2D: [1, innerBlock] indices in the last
                                // dimension, mask
   DenseMap<Value, Value> rowValues, blockValues, rowLoads, blockLoads,
-      outerLoads;
+      rowScopeLoads;
 };
 
 unsigned RowKernelBuilder::getLevel(Value v) {
@@ -205,8 +205,12 @@ Value RowKernelBuilder::getSizeProduct(OpBuilder &b, MemRefType input,
   int64_t shift = rank - input.getRank(), constant = 1;
   Value product;
   for (int64_t d = std::max(from, shift); d < rank; ++d) {
-    if (!input.isDynamicDim(d - shift)) {
-      constant *= input.getDimSize(d - shift);
+    // A dynamic input size equals the full one (checked at launch).
+    int64_t size = input.isDynamicDim(d - shift)
+                       ? space.getFullType().getDimSize(d)
+                       : input.getDimSize(d - shift);
+    if (!ShapedType::isDynamic(size)) {
+      constant *= size;
       continue;
     }
     product = product
@@ -245,7 +249,7 @@ Value RowKernelBuilder::loadInput(Value in, bool full) {
   auto &cache = full ? blockLoads : rowLoads;
   if (auto it = cache.find(in); it != cache.end())
     return it->second;
-  if (auto it = outerLoads.find(in); full && it != outerLoads.end())
+  if (auto it = rowScopeLoads.find(in); full && it != rowScopeLoads.end())
     return cache[in] = it->second;
   Location loc = in.getLoc();
   auto type = cast<MemRefType>(in.getType());
@@ -322,7 +326,7 @@ Value RowKernelBuilder::loadInput(Value in, bool full) {
             : LoadOp::create(rb, loc, elem, ptr, Value(), Value()).getResult();
     // Broadcast there too: a layout conversion once per row, not per block.
     v = broadcastTo(rb, v, blockType);
-    outerLoads[in] = v;
+    rowScopeLoads[in] = v;
     return cache[in] = v;
   }
   Value v =

@@ -391,3 +391,38 @@ tile.graph @group_scale(%x: memref<?x2x3x?xf32>, %w: memref<2x3x1xf32>, %y: memr
     tile.map.return %r : f32
   }
 }
+
+// -----
+
+// An input declared fully dynamic over rows of static channels (legal: its
+// sizes are checked equal at launch): its row offset is the row times the
+// row's length, 3 * HW -- the static 3 comes from the rows' buffer.
+// CHECK-LABEL: tile.func @dynamic_input_rows(
+// CHECK: tile.make_range
+// CHECK: %[[LEN:.*]] = arith.muli %arg0, %c3_i64_1 : i64
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %{{.*}}, %[[LEN]] : i64
+// CHECK-NEXT: tile.addptr %arg1, %[[OFF]] : !tile.ptr<f32>, i64
+tile.graph @dynamic_input(%x: memref<?x?x?x?xf32>, %w: memref<2x3x1xf32>, %y: memref<?x2x3x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %x, %c0 : memref<?x?x?x?xf32>
+  %hw = memref.dim %x, %c3 : memref<?x?x?x?xf32>
+  %xf = tile.alloc(%n, %hw) : memref<?x2x3x?xf32>
+  tile.map ins(%x : memref<?x?x?x?xf32>) outs(%xf : memref<?x2x3x?xf32>) {
+  ^bb0(%v: f32):
+    tile.map.return %v : f32
+  }
+  %s = tile.alloc(%n) : memref<?x2x1x1xf32>
+  tile.row_reduce ins(%xf : memref<?x2x3x?xf32>) outs(%s : memref<?x2x1x1xf32>) init(0.0 : f32) {
+  ^bb0(%a: f32, %v: f32):
+    %r = arith.addf %a, %v : f32
+    tile.map.return %r : f32
+  }
+  // expected-remark @+1 {{fused 1 row reduction and 2 maps into @dynamic_input_rows, one program per row}}
+  tile.map ins(%xf, %s, %w : memref<?x2x3x?xf32>, memref<?x2x1x1xf32>, memref<2x3x1xf32>) outs(%y : memref<?x2x3x?xf32>) {
+  ^bb0(%v: f32, %t: f32, %u: f32):
+    %d = arith.subf %v, %t : f32
+    %r = arith.mulf %d, %u : f32
+    tile.map.return %r : f32
+  }
+}
