@@ -1,6 +1,7 @@
 # -*- Python -*-
 # lit configuration of the tilec tests. Features:
 #   ptxas  - ptxas is available (every PTX test assembles its output)
+#   nvcc   - nvcc is available beside ptxas (the CUDA C++ tests compile theirs)
 #   triton-tutorial-03 - Triton 3.6's matmul tutorial is in test/Frontend/Inputs
 #   cuda   - a CUDA driver and GPU are present (GPU tests; UNSUPPORTED else)
 import os
@@ -40,6 +41,11 @@ if os.path.exists(os.path.join(config.test_source_root, "Frontend", "Inputs",
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+    # nvcc beside it: the CUDA C++ backend's output is compiled with it.
+    nvcc = os.path.join(os.path.dirname(config.ptxas), "nvcc")
+    if os.path.exists(nvcc):
+        config.available_features.add("nvcc")
+        config.substitutions.append(("%nvcc", nvcc))
     # The toolkit's libcuda stub, to link host programs without a driver.
     stubs = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)),
                          "lib64", "stubs")

@@ -51,7 +51,19 @@ private:
 };
 
 /// Where to stop (tilec --emit=...).
-enum class Stage { AST, Tile, Layout, SIMT, LLVMDialect, LLVMIR, PTX, Cubin };
+/// CUDA: CUDA C++ printed from the SIMT stage (the MLIR pipeline stops
+/// there).
+enum class Stage {
+  AST,
+  Tile,
+  Layout,
+  SIMT,
+  LLVMDialect,
+  LLVMIR,
+  PTX,
+  Cubin,
+  CUDA
+};
 
 /// Parses the `.py` file in the main buffer of `sourceMgr` and imports
 /// kernel `options.kernelName` as tile IR. Syntax errors are all reported

@@ -10,16 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver/Driver.h"
-#include "compiler/InitAll.h"
 #include "compiler/Frontend/CodeGen.h"
-#include "passes/Target.h"
+#include "compiler/InitAll.h"
 #include "compiler/Jit/Aot.h"
 #include "compiler/Jit/Compiler.h"
 #include "compiler/Pipeline/Pipeline.h"
+#include "compiler/Target/CUDA/CUDABackend.h"
 #include "compiler/Target/PTX/PTXBackend.h"
-#include "tilec/Cache.h"
 #include "dialects/Tile/IR/TileGraphOps.h"
 #include "dialects/Tile/IR/TileOps.h"
+#include "passes/Target.h"
+#include "tilec/Cache.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -60,10 +61,15 @@ cl::opt<Stage> emitStage(
         clEnumValN(Stage::AST, "ast", "the syntax tree of a .py file"),
         clEnumValN(Stage::Tile, "tile", "tile IR after inlining and clean-up"),
         clEnumValN(Stage::Layout, "layout", "tile IR with layout encodings"),
-        clEnumValN(Stage::SIMT, "simt", "per-thread SIMT IR (gpu, arith, scf, llvm)"),
+        clEnumValN(Stage::SIMT, "simt",
+                   "per-thread SIMT IR (gpu, arith, scf, llvm)"),
         clEnumValN(Stage::LLVMDialect, "llvm-dialect", "LLVM/NVVM dialect"),
         clEnumValN(Stage::LLVMIR, "llvm", "optimized LLVM IR"),
-        clEnumValN(Stage::PTX, "ptx", "PTX assembly with kernel metadata (default)"),
+        clEnumValN(Stage::PTX, "ptx",
+                   "PTX assembly with kernel metadata (default)"),
+        clEnumValN(Stage::CUDA, "cuda",
+                   "CUDA C++ with kernel metadata: one self-contained .cu "
+                   "file that nvcc or NVRTC compiles (the CUDA C++ backend)"),
         clEnumValN(Stage::Cubin, "cubin",
                    "a cubin assembled by ptxas (-o FILE.cubin; the "
                    "metadata goes in FILE.json beside it)")),
@@ -859,7 +865,11 @@ int main(int argc, char **argv) {
     pm.enableTiming(timing);
     // (Cubin and the LLVM IR/PTX stages run the backend after the last
     // MLIR stage.)
-    tilec::buildPipeline(pm, std::min(Stage(emitStage), Stage::LLVMDialect), o);
+    tilec::buildPipeline(pm,
+                         emitStage == Stage::CUDA
+                             ? Stage::SIMT
+                             : std::min(Stage(emitStage), Stage::LLVMDialect),
+                         o);
     return success(recovering([&] { return pm.run(m); }));
   };
   if (failed(tilec::runWithVersioningFallback(*module, opts.versionAlignment,
@@ -879,6 +889,10 @@ int main(int argc, char **argv) {
           return tilec::emitPTX(*module, opts.arch, output->os(), opts.fpFusion,
                                 opts.autoMaxNReg);
         }))
+      return fail();
+  } else if (emitStage == Stage::CUDA) {
+    if (!recovering(
+            [&] { return tilec::emitCUDA(*module, opts.arch, output->os()); }))
       return fail();
   } else if (emitStage == Stage::LLVMIR) {
     if (!recovering([&] {

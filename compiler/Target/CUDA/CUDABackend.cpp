@@ -1,0 +1,1209 @@
+//===- CUDABackend.cpp - SIMT IR to CUDA C++ --------------------*- C++ -*-===//
+//
+// One pass over each kernel's ops, in order: every SSA value becomes a local
+// declared where it is defined (scf regions nest as C++ blocks, so dominance
+// is scope), `scf.for` a `for` loop whose iteration arguments are variables
+// updated at its end, `scf.if` an `if` assigning its results. Vectors (the
+// lanes a thread holds) are a small aggregate with one element per lane
+// (`tilec_vec<T, N>`), their element-wise ops loops over the lanes.
+//
+// Integer arithmetic wraps as LLVM's does: adds, subtractions, multiplies
+// and left shifts go through the unsigned type (signed overflow is
+// undefined in C++). Floating point follows nvcc's defaults, as the PTX
+// backend's (IEEE division and square root, fma contraction allowed).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Target/CUDA/CUDABackend.h"
+#include "compiler/Target/KernelMetadata.h"
+#include "compiler/Target/PTX/GraphMetadata.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// What every file starts with: the lane aggregate and bit casts.
+constexpr const char *kPrelude = R"cuda(
+// Outputs an instruction writes that nothing reads (an atomic's old value)
+// are variables set (550) or declared (177) and never used: no warning.
+#pragma nv_diag_suppress 550
+#pragma nv_diag_suppress 177
+// Lanes a thread holds (an LLVM vector): element i is e[i].
+template <typename T, int N> struct tilec_lanes_align {
+  static constexpr int value = sizeof(T) * N >= 16 ? 16 : sizeof(T) * N;
+};
+template <typename T, int N>
+struct alignas(tilec_lanes_align<T, N>::value) tilec_vec {
+  T e[N];
+};
+// Reinterprets the bits of `from` (of the same size).
+template <typename To, typename From>
+__device__ __forceinline__ To tilec_bitcast(const From &from) {
+  static_assert(sizeof(To) == sizeof(From), "bit cast of unequal sizes");
+  To to;
+  __builtin_memcpy(&to, &from, sizeof(To));
+  return to;
+}
+// f16 and bf16 values are their bits; arithmetic on them is PTX.
+typedef unsigned short tilec_f16;
+typedef unsigned short tilec_bf16;
+)cuda";
+
+class KernelEmitter {
+public:
+  KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out) : func(func), out(out) {}
+  LogicalResult emit();
+
+private:
+  // Types and names.
+  FailureOr<std::string> typeName(Location loc, Type t);
+  std::string scalarTypeName(Type t);
+  std::string unsignedOf(Type t);
+  std::string fresh(Value v, StringRef hint = "v");
+  std::string name(Value v) { return names.lookup(v); }
+  /// `name(v)` or, for a vector, its lane `lane` (`v.e[i]`).
+  std::string lane(Value v, StringRef index) {
+    return isa<VectorType>(v.getType()) ? name(v) + ".e[" + index.str() + "]"
+                                        : name(v);
+  }
+
+  // Statements.
+  raw_ostream &line() { return out.indent(indent); }
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitElementwise(Operation *op);
+  LogicalResult emitConstant(arith::ConstantOp op);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitWhile(scf::WhileOp op);
+  LogicalResult emitMulExtended(Operation *op);
+  LogicalResult emitInlineAsm(LLVM::InlineAsmOp op);
+  LogicalResult emitIntrinsic(LLVM::CallIntrinsicOp op);
+  LogicalResult emitCall(LLVM::CallOp op);
+  LogicalResult emitGEP(LLVM::GEPOp op);
+  LogicalResult emitShuffle(gpu::ShuffleOp op);
+  /// Declares `v` as `type name = init;`.
+  LogicalResult declare(Value v, StringRef init, StringRef hint = "v");
+  /// The scalar C++ expression of `op` (an element-wise op) on `operands`.
+  FailureOr<std::string> scalarExpr(Operation *op, ArrayRef<std::string> a);
+  InFlightDiagnostic unsupported(Operation *op);
+
+  gpu::GPUFuncOp func;
+  raw_ostream &out;
+  unsigned indent = 2;
+  unsigned counter = 0;
+  DenseMap<Value, std::string> names;
+  /// The last source line a comment named.
+  std::string lastLoc;
+};
+
+InFlightDiagnostic KernelEmitter::unsupported(Operation *op) {
+  return op->emitError("'")
+         << op->getName() << "' is not supported by the CUDA C++ backend yet";
+}
+
+std::string KernelEmitter::scalarTypeName(Type t) {
+  if (t.isInteger(1))
+    return "bool";
+  if (t.isInteger(8))
+    return "signed char";
+  if (t.isInteger(16))
+    return "short";
+  if (t.isInteger(32))
+    return "int";
+  if (t.isInteger(64) || t.isIndex())
+    return "long long";
+  if (t.isF32())
+    return "float";
+  if (t.isF64())
+    return "double";
+  if (t.isF16())
+    return "tilec_f16";
+  if (t.isBF16())
+    return "tilec_bf16";
+  if (isa<LLVM::LLVMPointerType>(t))
+    return "char *";
+  return "";
+}
+
+FailureOr<std::string> KernelEmitter::typeName(Location loc, Type t) {
+  // A struct of one element type (registers an instruction writes: an mma
+  // accumulator, a vector load) is lanes too.
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
+    ArrayRef<Type> body = s.getBody();
+    std::string elem = body.empty() ? "" : scalarTypeName(body.front());
+    if (elem.empty() ||
+        llvm::any_of(body, [&](Type f) { return f != body.front(); }))
+      return emitError(loc)
+             << "type " << t << " is not supported by the CUDA C++ backend yet";
+    return "tilec_vec<" + elem + ", " + std::to_string(body.size()) + ">";
+  }
+  if (auto v = dyn_cast<VectorType>(t)) {
+    std::string elem = scalarTypeName(v.getElementType());
+    if (elem.empty() || v.getRank() != 1 || v.isScalable())
+      return emitError(loc)
+             << "type " << t << " is not supported by the CUDA C++ backend yet";
+    return "tilec_vec<" + elem + ", " + std::to_string(v.getNumElements()) +
+           ">";
+  }
+  std::string s = scalarTypeName(t);
+  if (s.empty())
+    return emitError(loc) << "type " << t
+                          << " is not supported by the CUDA C++ backend yet";
+  return s;
+}
+
+std::string KernelEmitter::unsignedOf(Type t) {
+  if (t.isInteger(8))
+    return "unsigned char";
+  if (t.isInteger(16))
+    return "unsigned short";
+  if (t.isInteger(32))
+    return "unsigned";
+  if (t.isInteger(64) || t.isIndex())
+    return "unsigned long long";
+  return scalarTypeName(t);
+}
+
+std::string KernelEmitter::fresh(Value v, StringRef hint) {
+  std::string n = hint.str() + std::to_string(counter++);
+  names[v] = n;
+  return n;
+}
+
+LogicalResult KernelEmitter::declare(Value v, StringRef init, StringRef hint) {
+  FailureOr<std::string> type = typeName(v.getLoc(), v.getType());
+  if (failed(type))
+    return failure();
+  std::string n = fresh(v, hint);
+  line() << *type << " " << n << " = " << init << ";\n";
+  return success();
+}
+
+/// A C++ literal of `attr` (an integer or float) of type `t`.
+static std::string literal(Attribute attr, Type t) {
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    if (t.isInteger(1))
+      return i.getValue().isZero() ? "false" : "true";
+    APInt v = i.getValue();
+    if (t.isInteger(64) || t.isIndex()) {
+      // -2^63 has no literal of its own.
+      if (v.isMinSignedValue())
+        return "(-9223372036854775807LL - 1)";
+      return std::to_string(v.getSExtValue()) + "LL";
+    }
+    if (t.isInteger(32))
+      return v.isMinSignedValue() ? "(-2147483647 - 1)"
+                                  : std::to_string(v.getSExtValue());
+    return "(" + std::string(t.isInteger(8) ? "signed char" : "short") + ")" +
+           std::to_string(v.getSExtValue());
+  }
+  auto f = cast<FloatAttr>(attr);
+  APFloat value = f.getValue();
+  APInt bits = value.bitcastToAPInt();
+  if ((t.isF32() || t.isF64()) && value.isFinite()) {
+    // The shortest decimal that reads back as the same value.
+    SmallString<32> text;
+    value.toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0);
+    std::string s(text);
+    if (s.find_first_of(".eE") == std::string::npos)
+      s += ".0";
+    return t.isF32() ? s + "f" : s;
+  }
+  if (t.isF32())
+    return "__int_as_float(0x" + llvm::utohexstr(bits.getZExtValue()) + ")";
+  if (t.isF64())
+    return "__longlong_as_double(0x" + llvm::utohexstr(bits.getZExtValue()) +
+           "LL)";
+  // f16 / bf16: the bits.
+  return "(unsigned short)0x" + llvm::utohexstr(bits.getZExtValue());
+}
+
+LogicalResult KernelEmitter::emitConstant(arith::ConstantOp op) {
+  Type t = op.getType();
+  if (auto v = dyn_cast<VectorType>(t)) {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return unsupported(op);
+    FailureOr<std::string> type = typeName(op.getLoc(), t);
+    if (failed(type))
+      return failure();
+    std::string n = fresh(op.getResult(), "c");
+    line() << *type << " " << n << " = {{";
+    Type elem = v.getElementType();
+    llvm::interleaveComma(dense.getValues<Attribute>(), out,
+                          [&](Attribute a) { out << literal(a, elem); });
+    out << "}};\n";
+    return success();
+  }
+  // Scalars are inlined at their uses.
+  names[op.getResult()] = literal(op.getValue(), t);
+  return success();
+}
+
+FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
+                                                 ArrayRef<std::string> a) {
+  Type resType = getElementTypeOrSelf(op->getResult(0).getType());
+  Type inType = op->getNumOperands()
+                    ? getElementTypeOrSelf(op->getOperand(0).getType())
+                    : resType;
+  std::string T = scalarTypeName(resType), U = unsignedOf(resType);
+  std::string inU = unsignedOf(inType);
+  auto wrap = [&](StringRef sym) -> std::string {
+    if (resType.isInteger(1))
+      return "(" + a[0] + (sym == "*" ? " & " : " ^ ") + a[1] + ")";
+    return "(" + T + ")((" + U + ")" + a[0] + " " + sym.str() + " (" + U + ")" +
+           a[1] + ")";
+  };
+  auto bin = [&](StringRef sym) {
+    return "(" + a[0] + " " + sym.str() + " " + a[1] + ")";
+  };
+  auto unsignedBin = [&](StringRef sym) {
+    return "(" + T + ")((" + U + ")" + a[0] + " " + sym.str() + " (" + U + ")" +
+           a[1] + ")";
+  };
+  auto call = [&](StringRef fn) {
+    return fn.str() + "(" + llvm::join(a, ", ") + ")";
+  };
+  // PTX for what C++ lacks (f16 arithmetic, NaN-propagating min/max).
+  auto ptx = [&](StringRef text, StringRef c) -> std::string {
+    std::string s = "[&] { " + T + " r; asm(\"" + text.str() +
+                    "\" : \"=" + c.str() + "\"(r)";
+    for (size_t i = 0; i < a.size(); ++i)
+      s += (i ? ", " : " : ") + ("\"" + c.str() + "\"(" + a[i] + ")");
+    return s + "); return r; }()";
+  };
+  bool isF32 = resType.isF32();
+  StringRef n = op->getName().getStringRef();
+  if (resType.isF16() || resType.isBF16() ||
+      ((n == "arith.cmpf") && (inType.isF16() || inType.isBF16())))
+    if (!isa<arith::ExtFOp, arith::TruncFOp, arith::BitcastOp, arith::SelectOp>(
+            op))
+      return failure();
+  return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
+      .Case([&](arith::AddIOp) { return wrap("+"); })
+      .Case([&](arith::SubIOp) { return wrap("-"); })
+      .Case([&](arith::MulIOp) { return wrap("*"); })
+      .Case([&](arith::DivSIOp) { return bin("/"); })
+      .Case([&](arith::RemSIOp) { return bin("%"); })
+      .Case([&](arith::DivUIOp) { return unsignedBin("/"); })
+      .Case([&](arith::RemUIOp) { return unsignedBin("%"); })
+      .Case([&](arith::AndIOp) { return bin("&"); })
+      .Case([&](arith::OrIOp) { return bin("|"); })
+      .Case([&](arith::XOrIOp) { return bin("^"); })
+      .Case([&](arith::ShLIOp) {
+        return "(" + T + ")((" + U + ")" + a[0] + " << " + a[1] + ")";
+      })
+      .Case([&](arith::ShRUIOp) {
+        return "(" + T + ")((" + U + ")" + a[0] + " >> " + a[1] + ")";
+      })
+      .Case([&](arith::ShRSIOp) { return bin(">>"); })
+      .Case([&](arith::MaxSIOp) { return call("max"); })
+      .Case([&](arith::MinSIOp) { return call("min"); })
+      .Case([&](arith::MaxUIOp) {
+        return "(" + T + ")max((" + U + ")" + a[0] + ", (" + U + ")" + a[1] +
+               ")";
+      })
+      .Case([&](arith::MinUIOp) {
+        return "(" + T + ")min((" + U + ")" + a[0] + ", (" + U + ")" + a[1] +
+               ")";
+      })
+      .Case([&](arith::CmpIOp c) -> FailureOr<std::string> {
+        using P = arith::CmpIPredicate;
+        std::string l = a[0], r = a[1];
+        P p = c.getPredicate();
+        if (p == P::ult || p == P::ule || p == P::ugt || p == P::uge) {
+          l = "(" + inU + ")" + l;
+          r = "(" + inU + ")" + r;
+        }
+        StringRef sym =
+            llvm::StringSwitch<StringRef>(arith::stringifyCmpIPredicate(p))
+                .Case("eq", "==")
+                .Case("ne", "!=")
+                .Cases({"slt", "ult"}, "<")
+                .Cases({"sle", "ule"}, "<=")
+                .Cases({"sgt", "ugt"}, ">")
+                .Default(">=");
+        return "(" + l + " " + sym.str() + " " + r + ")";
+      })
+      .Case([&](arith::SelectOp) {
+        return "(" + a[0] + " ? " + a[1] + " : " + a[2] + ")";
+      })
+      .Case([&](arith::ExtSIOp) -> std::string {
+        if (inType.isInteger(1))
+          return "(" + a[0] + " ? (" + T + ")-1 : (" + T + ")0)";
+        return "(" + T + ")" + a[0];
+      })
+      .Case([&](arith::ExtUIOp) -> std::string {
+        return "(" + T + ")(" + inU + ")" + a[0];
+      })
+      .Case([&](arith::TruncIOp) -> std::string {
+        if (resType.isInteger(1))
+          return "(bool)(" + a[0] + " & 1)";
+        return "(" + T + ")" + a[0];
+      })
+      .Case([&](arith::IndexCastOp) { return "(" + T + ")" + a[0]; })
+      .Case([&](arith::IndexCastUIOp) -> std::string {
+        return "(" + T + ")(" + inU + ")" + a[0];
+      })
+      .Case([&](arith::SIToFPOp) { return "(" + T + ")" + a[0]; })
+      .Case([&](arith::UIToFPOp) -> std::string {
+        return "(" + T + ")(" + inU + ")" + a[0];
+      })
+      .Case([&](arith::FPToSIOp) { return "(" + T + ")" + a[0]; })
+      .Case([&](arith::FPToUIOp) -> std::string {
+        return "(" + T + ")(" + U + ")" + a[0];
+      })
+      .Case([&](arith::ExtFOp) -> FailureOr<std::string> {
+        if (inType.isF32() && resType.isF64())
+          return "(double)" + a[0];
+        if ((inType.isF16() || inType.isBF16()) && resType.isF32()) {
+          std::string s = "[&] { float r; asm(\"cvt.f32." +
+                          std::string(inType.isF16() ? "f16" : "bf16") +
+                          " %0, %1;\" : \"=f\"(r) : \"h\"(" + a[0] +
+                          ")); return r; }()";
+          return s;
+        }
+        return failure();
+      })
+      .Case([&](arith::TruncFOp) -> FailureOr<std::string> {
+        if (inType.isF64() && resType.isF32())
+          return "(float)" + a[0];
+        if (inType.isF32() && (resType.isF16() || resType.isBF16()))
+          return "[&] { unsigned short r; asm(\"cvt.rn." +
+                 std::string(resType.isF16() ? "f16" : "bf16") +
+                 ".f32 %0, %1;\" : \"=h\"(r) : \"f\"(" + a[0] +
+                 ")); return r; }()";
+        return failure();
+      })
+      .Case([&](arith::BitcastOp) -> std::string {
+        return "tilec_bitcast<" + T + ">(" + a[0] + ")";
+      })
+      .Case([&](arith::AddFOp) { return bin("+"); })
+      .Case([&](arith::SubFOp) { return bin("-"); })
+      .Case([&](arith::MulFOp) { return bin("*"); })
+      .Case([&](arith::DivFOp) { return bin("/"); })
+      .Case([&](arith::RemFOp) { return call(isF32 ? "fmodf" : "fmod"); })
+      .Case([&](arith::NegFOp) { return "(-" + a[0] + ")"; })
+      .Case([&](arith::MaxNumFOp) { return call(isF32 ? "fmaxf" : "fmax"); })
+      .Case([&](arith::MinNumFOp) { return call(isF32 ? "fminf" : "fmin"); })
+      .Case([&](arith::MaximumFOp) -> FailureOr<std::string> {
+        if (!isF32)
+          return failure();
+        return ptx("max.NaN.f32 %0, %1, %2;", "f");
+      })
+      .Case([&](arith::MinimumFOp) -> FailureOr<std::string> {
+        if (!isF32)
+          return failure();
+        return ptx("min.NaN.f32 %0, %1, %2;", "f");
+      })
+      .Case([&](arith::CmpFOp c) -> FailureOr<std::string> {
+        using P = arith::CmpFPredicate;
+        std::string l = a[0], r = a[1];
+        auto ordered = [&](StringRef sym) {
+          return "(" + l + " " + sym.str() + " " + r + ")";
+        };
+        auto unordered = [&](StringRef sym) {
+          return "!(" + l + " " + sym.str() + " " + r + ")";
+        };
+        switch (c.getPredicate()) {
+        case P::OEQ:
+          return ordered("==");
+        case P::OGT:
+          return ordered(">");
+        case P::OGE:
+          return ordered(">=");
+        case P::OLT:
+          return ordered("<");
+        case P::OLE:
+          return ordered("<=");
+        case P::ONE:
+          return "(" + l + " < " + r + " || " + l + " > " + r + ")";
+        case P::ORD:
+          return "(" + l + " == " + l + " && " + r + " == " + r + ")";
+        case P::UEQ:
+          return "!(" + l + " < " + r + " || " + l + " > " + r + ")";
+        case P::UGT:
+          return unordered("<=");
+        case P::UGE:
+          return unordered("<");
+        case P::ULT:
+          return unordered(">=");
+        case P::ULE:
+          return unordered(">");
+        case P::UNE:
+          return ordered("!=");
+        case P::UNO:
+          return "(" + l + " != " + l + " || " + r + " != " + r + ")";
+        case P::AlwaysTrue:
+          return std::string("true");
+        case P::AlwaysFalse:
+          return std::string("false");
+        }
+        return failure();
+      })
+      .Case([&](math::ExpOp) { return call(isF32 ? "expf" : "exp"); })
+      .Case([&](math::Exp2Op) { return call(isF32 ? "exp2f" : "exp2"); })
+      .Case([&](math::LogOp) { return call(isF32 ? "logf" : "log"); })
+      .Case([&](math::Log2Op) { return call(isF32 ? "log2f" : "log2"); })
+      .Case([&](math::Log1pOp) { return call(isF32 ? "log1pf" : "log1p"); })
+      .Case([&](math::SqrtOp) { return call(isF32 ? "sqrtf" : "sqrt"); })
+      .Case([&](math::RsqrtOp) { return call(isF32 ? "rsqrtf" : "rsqrt"); })
+      .Case([&](math::TanhOp) { return call(isF32 ? "tanhf" : "tanh"); })
+      .Case([&](math::SinOp) { return call(isF32 ? "sinf" : "sin"); })
+      .Case([&](math::CosOp) { return call(isF32 ? "cosf" : "cos"); })
+      .Case([&](math::ErfOp) { return call(isF32 ? "erff" : "erf"); })
+      .Case([&](math::AbsFOp) { return call(isF32 ? "fabsf" : "fabs"); })
+      .Case([&](math::FloorOp) { return call(isF32 ? "floorf" : "floor"); })
+      .Case([&](math::CeilOp) { return call(isF32 ? "ceilf" : "ceil"); })
+      .Case([&](math::FmaOp) { return call(isF32 ? "fmaf" : "fma"); })
+      .Case([&](math::PowFOp) { return call(isF32 ? "powf" : "pow"); })
+      .Case([&](math::AbsIOp) {
+        return resType.isInteger(64) ? call("llabs") : call("abs");
+      })
+      .Default([](Operation *) { return failure(); });
+}
+
+LogicalResult KernelEmitter::emitElementwise(Operation *op) {
+  Value res = op->getResult(0);
+  auto vec = dyn_cast<VectorType>(res.getType());
+  if (!vec) {
+    SmallVector<std::string> a;
+    for (Value v : op->getOperands())
+      a.push_back(name(v));
+    FailureOr<std::string> e = scalarExpr(op, a);
+    if (failed(e))
+      return unsupported(op);
+    return declare(res, *e);
+  }
+  SmallVector<std::string> a;
+  for (Value v : op->getOperands())
+    a.push_back(lane(v, "i"));
+  FailureOr<std::string> e = scalarExpr(op, a);
+  if (failed(e))
+    return unsupported(op);
+  FailureOr<std::string> type = typeName(op->getLoc(), vec);
+  if (failed(type))
+    return failure();
+  std::string n = fresh(res);
+  line() << *type << " " << n << ";\n";
+  line() << "for (int i = 0; i < " << vec.getNumElements() << "; ++i) " << n
+         << ".e[i] = " << *e << ";\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
+  // Iteration arguments: variables before the loop, the results after it.
+  SmallVector<std::string> vars;
+  for (auto [arg, init, res] :
+       llvm::zip(op.getRegionIterArgs(), op.getInitArgs(), op.getResults())) {
+    if (failed(declare(arg, name(init), "a")))
+      return failure();
+    names[res] = name(arg);
+  }
+  FailureOr<std::string> ivType =
+      typeName(op.getLoc(), op.getInductionVar().getType());
+  if (failed(ivType))
+    return failure();
+  std::string iv = fresh(op.getInductionVar(), "i");
+  std::string ub = name(op.getUpperBound());
+  std::string cmp = iv + " < " + ub;
+  if (op.getUnsignedCmp())
+    cmp = "(" + unsignedOf(op.getInductionVar().getType()) + ")" + iv + " < (" +
+          unsignedOf(op.getInductionVar().getType()) + ")" + ub;
+  line() << "for (" << *ivType << " " << iv << " = " << name(op.getLowerBound())
+         << "; " << cmp << "; " << iv << " += " << name(op.getStep())
+         << ") {\n";
+  indent += 2;
+  if (failed(emitBlock(*op.getBody())))
+    return failure();
+  // The yield: through temporaries, as the new values may read the old.
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  SmallVector<std::string> temps;
+  for (Value v : yield.getOperands()) {
+    FailureOr<std::string> t = typeName(op.getLoc(), v.getType());
+    if (failed(t))
+      return failure();
+    std::string tmp = "y" + std::to_string(counter++);
+    line() << *t << " " << tmp << " = " << name(v) << ";\n";
+    temps.push_back(tmp);
+  }
+  for (auto [arg, tmp] : llvm::zip(op.getRegionIterArgs(), temps))
+    line() << name(arg) << " = " << tmp << ";\n";
+  indent -= 2;
+  line() << "}\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
+  SmallVector<std::string> vars;
+  for (Value r : op.getResults()) {
+    FailureOr<std::string> t = typeName(op.getLoc(), r.getType());
+    if (failed(t))
+      return failure();
+    std::string n = fresh(r, "r");
+    line() << *t << " " << n << ";\n";
+    vars.push_back(n);
+  }
+  auto branch = [&](Region &region) -> LogicalResult {
+    indent += 2;
+    Block &block = region.front();
+    if (failed(emitBlock(block)))
+      return failure();
+    if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
+      for (auto [var, v] : llvm::zip(vars, yield.getOperands()))
+        line() << var << " = " << name(v) << ";\n";
+    indent -= 2;
+    return success();
+  };
+  line() << "if (" << name(op.getCondition()) << ") {\n";
+  if (failed(branch(op.getThenRegion())))
+    return failure();
+  if (!op.getElseRegion().empty()) {
+    line() << "} else {\n";
+    if (failed(branch(op.getElseRegion())))
+      return failure();
+  }
+  line() << "}\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
+  // while (true) { before; if (!cond) { results = args; break; } after; }
+  for (auto [arg, init] : llvm::zip(op.getBeforeArguments(), op.getInits()))
+    if (failed(declare(arg, name(init), "a")))
+      return failure();
+  SmallVector<std::string> results;
+  for (Value r : op.getResults()) {
+    FailureOr<std::string> t = typeName(op.getLoc(), r.getType());
+    if (failed(t))
+      return failure();
+    results.push_back(fresh(r, "r"));
+    line() << *t << " " << results.back() << ";\n";
+  }
+  line() << "while (true) {\n";
+  indent += 2;
+  if (failed(emitBlock(*op.getBeforeBody())))
+    return failure();
+  scf::ConditionOp cond = op.getConditionOp();
+  line() << "if (!" << name(cond.getCondition()) << ") {\n";
+  for (auto [r, v] : llvm::zip(results, cond.getArgs()))
+    line() << "  " << r << " = " << name(v) << ";\n";
+  line() << "  break;\n";
+  line() << "}\n";
+  for (auto [arg, v] : llvm::zip(op.getAfterArguments(), cond.getArgs()))
+    if (failed(declare(arg, name(v), "a")))
+      return failure();
+  if (failed(emitBlock(*op.getAfterBody())))
+    return failure();
+  SmallVector<std::string> temps;
+  for (Value v : op.getYieldOp().getOperands()) {
+    FailureOr<std::string> t = typeName(op.getLoc(), v.getType());
+    if (failed(t))
+      return failure();
+    temps.push_back("y" + std::to_string(counter++));
+    line() << *t << " " << temps.back() << " = " << name(v) << ";\n";
+  }
+  for (auto [arg, tmp] : llvm::zip(op.getBeforeArguments(), temps))
+    line() << name(arg) << " = " << tmp << ";\n";
+  indent -= 2;
+  line() << "}\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitMulExtended(Operation *op) {
+  // The low half wraps; the high half is __[u]mulhi / __[u]mul64hi.
+  Type t = getElementTypeOrSelf(op->getResult(0).getType());
+  bool isSigned = isa<arith::MulSIExtendedOp>(op);
+  if (!t.isInteger(32) && !t.isInteger(64))
+    return unsupported(op);
+  std::string T = scalarTypeName(t), U = unsignedOf(t);
+  std::string hi = t.isInteger(32) ? (isSigned ? "__mulhi" : "__umulhi")
+                                   : (isSigned ? "__mul64hi" : "__umul64hi");
+  auto expr = [&](StringRef a, StringRef b, bool high) -> std::string {
+    if (!high)
+      return "(" + T + ")((" + U + ")" + a.str() + " * (" + U + ")" + b.str() +
+             ")";
+    if (isSigned)
+      return hi + "(" + a.str() + ", " + b.str() + ")";
+    return "(" + T + ")" + hi + "((" + U + ")" + a.str() + ", (" + U + ")" +
+           b.str() + ")";
+  };
+  for (int high = 0; high < 2; ++high) {
+    Value res = op->getResult(high);
+    Value a = op->getOperand(0), b = op->getOperand(1);
+    if (auto vec = dyn_cast<VectorType>(res.getType())) {
+      FailureOr<std::string> type = typeName(op->getLoc(), vec);
+      if (failed(type))
+        return failure();
+      std::string n = fresh(res);
+      line() << *type << " " << n << ";\n";
+      line() << "for (int i = 0; i < " << vec.getNumElements() << "; ++i) " << n
+             << ".e[i] = " << expr(lane(a, "i"), lane(b, "i"), high) << ";\n";
+    } else if (failed(declare(res, expr(name(a), name(b), high)))) {
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// `text` as the inside of a C string literal.
+static std::string escapeCString(StringRef text) {
+  std::string s;
+  for (char c : text) {
+    switch (c) {
+    case '\\':
+      s += "\\\\";
+      break;
+    case '"':
+      s += "\\\"";
+      break;
+    case '\n':
+      s += "\\n";
+      break;
+    case '\t':
+      s += "\\t";
+      break;
+    default:
+      s += c;
+    }
+  }
+  return s;
+}
+
+/// The CUDA constraint letter of an operand or result of type `t`.
+static StringRef constraintOf(Type t) {
+  if (t.isInteger(16) || t.isF16() || t.isBF16())
+    return "h";
+  if (t.isInteger(32) || t.isInteger(1))
+    return "r";
+  if (t.isInteger(64) || isa<LLVM::LLVMPointerType>(t))
+    return "l";
+  if (t.isF32())
+    return "f";
+  if (t.isF64())
+    return "d";
+  return "";
+}
+
+LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
+  // LLVM's constraints: outputs ("=r"), inputs ("r", "b" for a predicate,
+  // "n" for an immediate), clobbers ("~{memory}").
+  SmallVector<StringRef> constraints;
+  StringRef(op.getConstraints()).split(constraints, ',');
+  SmallVector<Type> resultTypes;
+  Type resType = op.getNumResults() ? op.getResult(0).getType() : Type();
+  if (auto s = dyn_cast_or_null<LLVM::LLVMStructType>(resType))
+    llvm::append_range(resultTypes, s.getBody());
+  else if (resType)
+    resultTypes.push_back(resType);
+  // Operand i of the asm text: its C++ expression, constraint, and whether
+  // it is a predicate (set up in, or copied out of, a .pred register).
+  struct Operand {
+    std::string expr, constraint;
+    std::string var; // an output's variable
+    bool pred = false, output = false;
+  };
+  SmallVector<Operand> operands;
+  // A struct result: one variable, its lanes the outputs.
+  std::string structVar;
+  if (isa_and_nonnull<LLVM::LLVMStructType>(resType)) {
+    FailureOr<std::string> tn = typeName(op.getLoc(), resType);
+    if (failed(tn))
+      return failure();
+    structVar = fresh(op.getResult(0), "o");
+    line() << *tn << " " << structVar << ";\n";
+  }
+  bool memory = false;
+  unsigned nextResult = 0, nextInput = 0;
+  for (StringRef c : constraints) {
+    c = c.trim();
+    if (c.starts_with("~")) {
+      memory |= c == "~{memory}";
+      continue;
+    }
+    Operand o;
+    if (c.consume_front("=")) {
+      c.consume_front("&");
+      if (nextResult >= resultTypes.size())
+        return op.emitError("inline assembly with more outputs than results");
+      Type t = resultTypes[nextResult++];
+      o.output = true;
+      o.pred = c == "b";
+      std::string var;
+      if (structVar.empty()) {
+        FailureOr<std::string> tn = typeName(op.getLoc(), t);
+        if (failed(tn))
+          return failure();
+        var = fresh(op.getResult(0), "o");
+        line() << *tn << " " << var << ";\n";
+      } else {
+        var = structVar + ".e[" + std::to_string(nextResult - 1) + "]";
+      }
+      o.var = var;
+      if (o.pred) {
+        std::string tmp = "b" + std::to_string(counter++);
+        line() << "int " << tmp << ";\n";
+        o.expr = tmp;
+        o.constraint = "=r";
+      } else {
+        o.expr = var;
+        StringRef letter = constraintOf(t);
+        if (letter.empty())
+          return unsupported(op);
+        o.constraint = ("=" + letter).str();
+      }
+    } else {
+      if (nextInput >= op.getOperands().size())
+        return op.emitError("inline assembly with more inputs than operands");
+      Value v = op.getOperands()[nextInput++];
+      o.pred = c == "b";
+      if (o.pred) {
+        o.expr = "(int)" + name(v);
+        o.constraint = "r";
+      } else if (c == "n") {
+        o.expr = name(v);
+        o.constraint = "n";
+      } else {
+        StringRef letter = constraintOf(v.getType());
+        if (letter.empty())
+          return unsupported(op);
+        o.expr = name(v);
+        o.constraint = letter.str();
+      }
+    }
+    operands.push_back(o);
+  }
+  // The text: $N -> %N (a predicate: a .pred register), % -> %%.
+  std::string text;
+  StringRef s = op.getAsmString();
+  for (size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
+    if (ch == '%') {
+      text += "%%";
+    } else if (ch == '$' && i + 1 < s.size() && s[i + 1] == '$') {
+      text += '$';
+      ++i;
+    } else if (ch == '$' && i + 1 < s.size() && llvm::isDigit(s[i + 1])) {
+      size_t j = i + 1;
+      while (j < s.size() && llvm::isDigit(s[j]))
+        ++j;
+      unsigned k = 0;
+      StringRef(s.data() + i + 1, j - i - 1).getAsInteger(10, k);
+      if (k >= operands.size())
+        return op.emitError("inline assembly refers to operand $")
+               << k << " of " << operands.size();
+      text += operands[k].pred ? "tilec_p" + std::to_string(k)
+                               : "%" + std::to_string(k);
+      i = j - 1;
+    } else if (ch == '$') {
+      return op.emitError("inline assembly operand modifiers (${...}) are "
+                          "not supported by the CUDA C++ backend yet");
+    } else {
+      text += ch;
+    }
+  }
+  // Predicates: declared and set from (or copied to) their integers.
+  std::string prologue, epilogue;
+  for (auto [k, o] : llvm::enumerate(operands)) {
+    if (!o.pred)
+      continue;
+    std::string p = "tilec_p" + std::to_string(k);
+    prologue += ".reg .pred " + p + ";\n\t";
+    if (o.output)
+      epilogue += "\n\tselp.u32 %" + std::to_string(k) + ", 1, 0, " + p + ";";
+    else
+      prologue += "setp.ne.b32 " + p + ", %" + std::to_string(k) + ", 0;\n\t";
+  }
+  if (!prologue.empty() || !epilogue.empty())
+    text = "{\n\t" + prologue + text + epilogue + "\n\t}";
+  line() << "asm" << (op.getHasSideEffects() ? " volatile" : "") << "(\""
+         << escapeCString(text) << "\"";
+  auto emitList = [&](bool outputs) {
+    out << " :";
+    bool first = true;
+    for (const Operand &o : operands) {
+      if (o.output != outputs)
+        continue;
+      out << (first ? " " : ", ") << "\"" << o.constraint << "\"(" << o.expr
+          << ")";
+      first = false;
+    }
+  };
+  emitList(true);
+  emitList(false);
+  if (memory)
+    out << " : \"memory\"";
+  out << ");\n";
+  for (const Operand &o : operands)
+    if (o.output && o.pred)
+      line() << o.var << " = " << o.expr << " != 0;\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIntrinsic(LLVM::CallIntrinsicOp op) {
+  // NVVM intrinsics the lowering calls, as their PTX instruction.
+  StringRef intr = op.getIntrin();
+  static const std::map<std::string, std::string> kPTX = {
+      {"llvm.nvvm.ex2.approx.f32", "ex2.approx.f32"},
+      {"llvm.nvvm.ex2.approx.ftz.f32", "ex2.approx.ftz.f32"},
+      {"llvm.nvvm.lg2.approx.f32", "lg2.approx.f32"},
+      {"llvm.nvvm.lg2.approx.ftz.f32", "lg2.approx.ftz.f32"},
+      {"llvm.nvvm.rcp.approx.ftz.f32", "rcp.approx.ftz.f32"},
+      {"llvm.nvvm.rsqrt.approx.f32", "rsqrt.approx.f32"},
+      {"llvm.nvvm.rsqrt.approx.ftz.f32", "rsqrt.approx.ftz.f32"},
+      {"llvm.nvvm.sqrt.approx.f32", "sqrt.approx.f32"},
+      {"llvm.nvvm.sin.approx.f32", "sin.approx.f32"},
+      {"llvm.nvvm.cos.approx.f32", "cos.approx.f32"},
+      {"llvm.nvvm.tanh.approx.f32", "tanh.approx.f32"},
+  };
+  auto it = kPTX.find(intr.str());
+  if (it == kPTX.end() || op.getNumResults() != 1 || op.getArgs().size() != 1 ||
+      !op.getResult(0).getType().isF32())
+    return op.emitError("intrinsic '")
+           << intr << "' is not supported by the CUDA C++ backend yet";
+  std::string n = fresh(op.getResult(0));
+  line() << "float " << n << ";\n";
+  line() << "asm(\"" << it->second << " %0, %1;\" : \"=f\"(" << n
+         << ") : \"f\"(" << name(op.getArgs()[0]) << "));\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitCall(LLVM::CallOp op) {
+  // libdevice (`__nv_expf`) is CUDA's math library under other names.
+  std::optional<StringRef> callee = op.getCallee();
+  if (!callee || !callee->starts_with("__nv_") || op.getNumResults() != 1)
+    return unsupported(op);
+  std::string fn = callee->drop_front(5).str();
+  SmallVector<std::string> args;
+  for (Value v : op.getArgOperands())
+    args.push_back(name(v));
+  return declare(op.getResult(), fn + "(" + llvm::join(args, ", ") + ")");
+}
+
+LogicalResult KernelEmitter::emitGEP(LLVM::GEPOp op) {
+  // base + index * sizeof(element), in bytes.
+  auto indices = op.getIndices();
+  if (indices.size() != 1)
+    return unsupported(op);
+  FailureOr<std::string> elem = typeName(op.getLoc(), op.getElemType());
+  if (failed(elem))
+    return failure();
+  std::string index;
+  if (auto v = dyn_cast<Value>(indices[0]))
+    index = "(long long)" + name(v);
+  else
+    index = std::to_string(cast<IntegerAttr>(indices[0]).getInt()) + "LL";
+  return declare(op.getResult(), name(op.getBase()) + " + " + index +
+                                     " * (long long)sizeof(" + *elem + ")");
+}
+
+LogicalResult KernelEmitter::emitShuffle(gpu::ShuffleOp op) {
+  StringRef fn;
+  switch (op.getMode()) {
+  case gpu::ShuffleMode::XOR:
+    fn = "__shfl_xor_sync";
+    break;
+  case gpu::ShuffleMode::DOWN:
+    fn = "__shfl_down_sync";
+    break;
+  case gpu::ShuffleMode::UP:
+    fn = "__shfl_up_sync";
+    break;
+  case gpu::ShuffleMode::IDX:
+    fn = "__shfl_sync";
+    break;
+  }
+  Type t = op.getValue().getType();
+  if (!t.isF32() && !t.isInteger(32) && !t.isInteger(64) && !t.isF64())
+    return unsupported(op);
+  if (failed(declare(op.getShuffleResult(),
+                     (fn + "(0xffffffffu, " + name(op.getValue()) + ", " +
+                      name(op.getOffset()) + ", " + name(op.getWidth()) + ")")
+                         .str())))
+    return failure();
+  // Every lane takes part (the lowering shuffles whole warps).
+  names[op.getValid()] = "true";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOp(Operation *op) {
+  // A comment at each new source line.
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc())) {
+    std::string where =
+        llvm::formatv("{0}:{1}", loc.getFilename().getValue(), loc.getLine());
+    if (where != lastLoc) {
+      lastLoc = where;
+      line() << "// " << llvm::sys::path::filename(loc.getFilename().getValue())
+             << ":" << loc.getLine() << "\n";
+    }
+  }
+  if (auto c = dyn_cast<arith::ConstantOp>(op))
+    return emitConstant(c);
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+      op->getNumResults() == 1)
+    return emitElementwise(op);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](scf::ForOp o) { return emitFor(o); })
+      .Case([&](scf::IfOp o) { return emitIf(o); })
+      .Case([&](gpu::ThreadIdOp o) {
+        return declare(o, "(long long)threadIdx." +
+                              gpu::stringifyDimension(o.getDimension()).str());
+      })
+      .Case([&](gpu::BlockIdOp o) {
+        return declare(o, "(long long)blockIdx." +
+                              gpu::stringifyDimension(o.getDimension()).str());
+      })
+      .Case([&](gpu::BlockDimOp o) {
+        return declare(o, "(long long)blockDim." +
+                              gpu::stringifyDimension(o.getDimension()).str());
+      })
+      .Case([&](gpu::GridDimOp o) {
+        return declare(o, "(long long)gridDim." +
+                              gpu::stringifyDimension(o.getDimension()).str());
+      })
+      .Case([&](gpu::BarrierOp) {
+        line() << "__syncthreads();\n";
+        return success();
+      })
+      .Case([&](gpu::ShuffleOp o) { return emitShuffle(o); })
+      .Case([&](gpu::ReturnOp) {
+        line() << "return;\n";
+        return success();
+      })
+      .Case([&](LLVM::PoisonOp o) { return declare(o, "{}"); })
+      .Case([&](LLVM::UndefOp o) { return declare(o, "{}"); })
+      .Case([&](LLVM::ZeroOp o) { return declare(o, "{}"); })
+      .Case([&](LLVM::InsertElementOp o) -> LogicalResult {
+        if (failed(declare(o, name(o.getVector()))))
+          return failure();
+        line() << name(o) << ".e[" << name(o.getPosition())
+               << "] = " << name(o.getValue()) << ";\n";
+        return success();
+      })
+      .Case([&](LLVM::ExtractElementOp o) {
+        return declare(o, name(o.getVector()) + ".e[" + name(o.getPosition()) +
+                              "]");
+      })
+      .Case([&](LLVM::ShuffleVectorOp o) -> LogicalResult {
+        int64_t n1 = cast<VectorType>(o.getV1().getType()).getNumElements();
+        if (failed(declare(o, "{}")))
+          return failure();
+        for (auto [i, m] : llvm::enumerate(o.getMask())) {
+          if (m < 0)
+            continue;
+          line() << name(o) << ".e[" << i << "] = "
+                 << (m < n1 ? name(o.getV1()) + ".e[" + std::to_string(m)
+                            : name(o.getV2()) + ".e[" + std::to_string(m - n1))
+                 << "];\n";
+        }
+        return success();
+      })
+      .Case([&](LLVM::BitcastOp o) -> LogicalResult {
+        FailureOr<std::string> t = typeName(o.getLoc(), o.getType());
+        if (failed(t))
+          return failure();
+        return declare(o,
+                       "tilec_bitcast<" + *t + ">(" + name(o.getArg()) + ")");
+      })
+      .Case([&](LLVM::ExtractValueOp o) -> LogicalResult {
+        if (o.getPosition().size() != 1)
+          return unsupported(o);
+        return declare(o, name(o.getContainer()) + ".e[" +
+                              std::to_string(o.getPosition()[0]) + "]");
+      })
+      .Case([&](LLVM::InsertValueOp o) -> LogicalResult {
+        if (o.getPosition().size() != 1)
+          return unsupported(o);
+        if (failed(declare(o, name(o.getContainer()))))
+          return failure();
+        line() << name(o) << ".e[" << o.getPosition()[0]
+               << "] = " << name(o.getValue()) << ";\n";
+        return success();
+      })
+      .Case([&](LLVM::FMAOp o) {
+        return declare(o, (o.getType().isF32() ? "fmaf(" : "fma(") +
+                              name(o.getA()) + ", " + name(o.getB()) + ", " +
+                              name(o.getC()) + ")");
+      })
+      .Case([&](scf::WhileOp o) { return emitWhile(o); })
+      .Case([&](NVVM::CpAsyncOp o) -> LogicalResult {
+        // cp.async.{ca,cg}.shared.global [dst], [src], size[, src-size]:
+        // the shared address as the 32-bit window offset.
+        line() << "asm volatile(\"cp.async."
+               << NVVM::stringifyLoadCacheModifierKind(o.getModifier())
+               << ".shared.global [%0], [%1], " << o.getSize()
+               << (o.getCpSize() ? ", %2" : "") << ";\" :: \"r\"((unsigned)"
+               << "__cvta_generic_to_shared(" << name(o.getDst())
+               << ")), \"l\"(" << name(o.getSrc()) << ")";
+        if (o.getCpSize())
+          out << ", \"r\"(" << name(o.getCpSize()) << ")";
+        out << " : \"memory\");\n";
+        return success();
+      })
+      .Case([&](NVVM::CpAsyncCommitGroupOp) {
+        line() << "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n";
+        return success();
+      })
+      .Case([&](NVVM::CpAsyncWaitGroupOp o) {
+        line() << "asm volatile(\"cp.async.wait_group " << o.getN()
+               << ";\" ::: \"memory\");\n";
+        return success();
+      })
+      .Case([&](arith::MulUIExtendedOp o) { return emitMulExtended(o); })
+      .Case([&](arith::MulSIExtendedOp o) { return emitMulExtended(o); })
+      .Case([&](LLVM::InlineAsmOp o) { return emitInlineAsm(o); })
+      .Case([&](LLVM::CallIntrinsicOp o) { return emitIntrinsic(o); })
+      .Case([&](LLVM::CallOp o) { return emitCall(o); })
+      .Case([&](LLVM::AddressOfOp o) -> LogicalResult {
+        if (o.getGlobalName() != "tilec_shared")
+          return unsupported(o);
+        names[o.getResult()] = "tilec_shared";
+        return success();
+      })
+      .Case([&](LLVM::GEPOp o) { return emitGEP(o); })
+      .Case([&](LLVM::LoadOp o) -> LogicalResult {
+        FailureOr<std::string> t = typeName(o.getLoc(), o.getType());
+        if (failed(t))
+          return failure();
+        return declare(o, "*(" +
+                              std::string(o.getVolatile_() ? "volatile " : "") +
+                              *t + " *)" + name(o.getAddr()));
+      })
+      .Case([&](LLVM::StoreOp o) -> LogicalResult {
+        FailureOr<std::string> t = typeName(o.getLoc(), o.getValue().getType());
+        if (failed(t))
+          return failure();
+        line() << "*(" << (o.getVolatile_() ? "volatile " : "") << *t << " *)"
+               << name(o.getAddr()) << " = " << name(o.getValue()) << ";\n";
+        return success();
+      })
+      .Case([&](LLVM::PtrToIntOp o) {
+        return declare(o, "(long long)" + name(o.getArg()));
+      })
+      .Case([&](LLVM::IntToPtrOp o) {
+        return declare(o, "(char *)" + name(o.getArg()));
+      })
+      .Default([&](Operation *o) { return unsupported(o); });
+}
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (failed(emitOp(&op)))
+      return failure();
+  Operation *term = block.getTerminator();
+  if (isa<gpu::ReturnOp>(term))
+    return emitOp(term);
+  return success();
+}
+
+LogicalResult KernelEmitter::emit() {
+  // Parameters: the source's names; pointers (an i64 in SIMT IR) typed by
+  // the signature ("*fp32" -> float *).
+  auto sig = func->getAttrOfType<StringAttr>("tile.signature");
+  SmallVector<StringRef> entries;
+  if (sig)
+    StringRef(sig.getValue()).split(entries, ',');
+  out << "extern \"C\" __global__ void";
+  if (auto w = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
+    out << " __launch_bounds__(" << 32 * w.getInt() << ")";
+  out << "\n" << func.getName() << "(";
+  SmallVector<std::string> casts;
+  llvm::StringSet<> used;
+  for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+    std::string pname = "arg" + std::to_string(i);
+    if (auto n = dyn_cast<NameLoc>(arg.getLoc()))
+      pname = n.getName().str();
+    // A parameter the lowering split (a tensor descriptor's base, sizes
+    // and strides) repeats its name: number the repeats.
+    for (unsigned k = 1; !used.insert(pname).second; ++k)
+      pname = (k == 1 ? pname : pname.substr(0, pname.rfind('_'))) + "_" +
+              std::to_string(k);
+    StringRef entry = i < entries.size() ? entries[i] : StringRef();
+    entry = entry.split(':').first;
+    std::string ptype;
+    if (entry.consume_front("*")) {
+      ptype = llvm::StringSwitch<std::string>(entry)
+                  .Case("fp32", "float *")
+                  .Case("fp64", "double *")
+                  .Cases({"fp16", "bf16"}, "unsigned short *")
+                  .Cases({"i32", "u32"}, "int *")
+                  .Cases({"i64", "u64"}, "long long *")
+                  .Cases({"i16", "u16"}, "short *")
+                  .Default("void *");
+      // The body computes with the address as an integer.
+      names[arg] = pname + "_addr";
+      casts.push_back("long long " + pname + "_addr = (long long)" + pname +
+                      ";");
+    } else {
+      FailureOr<std::string> t = typeName(arg.getLoc(), arg.getType());
+      if (failed(t))
+        return failure();
+      ptype = *t + " ";
+      names[arg] = pname;
+    }
+    out << (i ? ",\n    " : "") << ptype << pname;
+  }
+  out << ") {\n";
+  if (func->getAttrOfType<IntegerAttr>("tile.shared"))
+    line() << "extern __shared__ __align__(1024) char tilec_shared[];\n";
+  for (const std::string &c : casts)
+    line() << c << "\n";
+  if (failed(emitBlock(func.getBody().front())))
+    return failure();
+  out << "}\n";
+  return success();
+}
+
+} // namespace
+
+LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch,
+                              raw_ostream &os) {
+  gpu::GPUModuleOp gpuModule;
+  module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
+  if (!gpuModule)
+    return module.emitError("expected a gpu.module of lowered kernels (run "
+                            "the pipeline to the SIMT stage first)");
+  std::string body;
+  llvm::raw_string_ostream bodyStream(body);
+  std::vector<KernelMetadata> kernels;
+  for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
+    if (!func.isKernel())
+      return func.emitError("device functions are not supported by the CUDA "
+                            "C++ backend yet");
+    if (func.getBody().getBlocks().size() != 1)
+      return func.emitError("unstructured control flow is not supported by "
+                            "the CUDA C++ backend");
+    if (std::optional<KernelMetadata> k = readKernelMetadata(func))
+      kernels.push_back(*k);
+    bodyStream << "\n";
+    if (failed(KernelEmitter(func, bodyStream).emit()))
+      return failure();
+  }
+  if (kernels.empty())
+    return module.emitError("no kernel to compile: expected at least one "
+                            "public tile.func");
+  os << "//\n// Generated by tilec for " << arch
+     << " as CUDA C++ (tilec --emit=cuda); nvcc -arch=" << arch
+     << " or NVRTC compile it as it is.\n//\n";
+  for (const KernelMetadata &k : kernels)
+    printKernelMetadata(os, k);
+  if (failed(emitGraphMetadata(module, os)))
+    return failure();
+  os << kPrelude << body;
+  return success();
+}
