@@ -29,6 +29,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
 
 
+def kernel_file(folder, stem):
+    """<folder>/<stem>.ptx, else <stem>.cu (CUDA C++ from tilec --emit=cuda,
+    which the runtime compiles with NVRTC: the CUDA backend's timing)."""
+    ptx = os.path.join(folder, stem + ".ptx")
+    cu = os.path.join(folder, stem + ".cu")
+    return ptx if os.path.exists(ptx) or not os.path.exists(cu) else cu
+
+
 def load(path, name):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -73,7 +81,7 @@ def main():
                                        return_mode="median")
 
     for M, N, warps in ((8192, 1024, 4), (8192, 4096, 8), (4096, 16384, 16)):
-        kernel = ctx.load_file(os.path.join(args.kernels, f"bench_softmax_{N}.ptx")).kernel("softmax_kernel")
+        kernel = ctx.load_file(kernel_file(args.kernels, f"bench_softmax_{N}")).kernel("softmax_kernel")
         x = torch.randn(M, N, device=dev, dtype=torch.float32)
         y = torch.empty_like(x)
         ref = torch.softmax(x, dim=1)
@@ -102,7 +110,7 @@ def main():
         del x, y, ref
 
     for M, N, warps in ((8192, 1024, 4), (8192, 4096, 8), (8192, 8192, 8)):
-        kernel = ctx.load_file(os.path.join(args.kernels, f"bench_layer_norm_{N}.ptx")).kernel("layer_norm_fwd_kernel")
+        kernel = ctx.load_file(kernel_file(args.kernels, f"bench_layer_norm_{N}")).kernel("layer_norm_fwd_kernel")
         x, w, b, y, mean, rstd, eps, ref = layer_norm_case(M, N, dev)
 
         def run_tilec():

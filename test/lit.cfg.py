@@ -2,6 +2,7 @@
 # lit configuration of the tilec tests. Features:
 #   ptxas  - ptxas is available (every PTX test assembles its output)
 #   nvcc   - nvcc is available beside ptxas (the CUDA C++ tests compile theirs)
+#   nvrtc  - libnvrtc is installed (the CUDA C++ tests compile theirs with it too)
 #   triton-tutorial-03 - Triton 3.6's matmul tutorial is in test/Frontend/Inputs
 #   cuda   - a CUDA driver and GPU are present (GPU tests; UNSUPPORTED else)
 import os
@@ -46,6 +47,12 @@ if config.ptxas and os.path.exists(config.ptxas):
     if os.path.exists(nvcc):
         config.available_features.add("nvcc")
         config.substitutions.append(("%nvcc", nvcc))
+    # NVRTC, as the runtime finds it: the CUDA C++ tests compile with it too.
+    import ctypes.util
+    lib64 = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)), "lib64")
+    if os.path.exists(os.path.join(lib64, "libnvrtc.so")) or \
+            ctypes.util.find_library("nvrtc"):
+        config.available_features.add("nvrtc")
     # The toolkit's libcuda stub, to link host programs without a driver.
     stubs = os.path.join(os.path.dirname(os.path.dirname(config.ptxas)),
                          "lib64", "stubs")

@@ -451,16 +451,36 @@ static Status readFile(const std::string &path, const char *kind,
   return Status::success();
 }
 
+Status Module::loadCUDA(std::shared_ptr<Context> context,
+                        std::string_view source, Module &out,
+                        std::string_view displayName) {
+  return detail::guarded([&]() -> Status {
+    std::string ptx;
+    if (Status s = compileCUDAToPTX(source, "", ptx, displayName); !s.ok())
+      return s;
+    return loadPTX(std::move(context), ptx, out, displayName);
+  });
+}
+
 Status Module::loadFile(std::shared_ptr<Context> context,
                         const std::string &path, Module &out) {
   return detail::guarded([&]() -> Status {
-    constexpr std::string_view kCubin = ".cubin";
-    bool cubin = path.size() >= kCubin.size() &&
-                 std::string_view(path).substr(path.size() - kCubin.size()) ==
-                     kCubin;
+    auto endsWith = [&](std::string_view suffix) {
+      return path.size() >= suffix.size() &&
+             std::string_view(path).substr(path.size() - suffix.size()) ==
+                 suffix;
+    };
+    bool cubin = endsWith(".cubin"), cuda = endsWith(".cu");
     std::string content;
-    if (Status s = readFile(path, cubin ? "cubin" : "PTX", content); !s.ok())
+    if (Status s = readFile(path,
+                            cubin  ? "cubin"
+                            : cuda ? "CUDA C++"
+                                   : "PTX",
+                            content);
+        !s.ok())
       return s;
+    if (cuda)
+      return loadCUDA(std::move(context), content, out, path);
     if (!cubin)
       return loadPTX(std::move(context), content, out, path);
     // A cubin's metadata is its sidecar, <name>.json.

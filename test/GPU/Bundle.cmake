@@ -76,6 +76,17 @@ set(STRIP \"${CMAKE_STRIP}\")
   if(TARGET tilec-gpu-reference-kernels)
     add_dependencies(gpu-bundle tilec-gpu-reference-kernels)
   endif()
+  # The same kernels through the CUDA C++ backend, as kernels-cuda/*.cu in
+  # the bundle (tilec-gpu-tests compiles them with NVRTC on the GPU
+  # machine; docs/testing.md). Not part of gpu-bundle: it compiles every
+  # kernel again.
+  add_custom_target(gpu-bundle-cuda
+    COMMAND ${PROJECT_SOURCE_DIR}/scripts/cuda-kernels.sh ${CMAKE_BINARY_DIR}
+            ${bundle}/kernels-cuda
+    COMMENT "CUDA C++ of the bundle's kernels -> ${bundle}/kernels-cuda"
+    USES_TERMINAL
+    VERBATIM)
+  add_dependencies(gpu-bundle-cuda gpu-bundle)
 endfunction()
 
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR}

@@ -19,7 +19,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <sys/stat.h>
@@ -262,10 +264,38 @@ struct Env {
   uint64_t seed = 0;
   bool verbose = false; // --verbose: cases may print `INFO <case>: ...` lines
 
-  /// Whether `<kernelDir>/<file>.ptx` exists.
-  bool hasKernelFile(const std::string &file) const {
+  /// `<kernelDir>/<file>.ptx`, else `<kernelDir>/<file>.cu` (CUDA C++ from
+  /// tilec --emit=cuda, compiled at load with NVRTC: the CUDA backend's
+  /// differential run), else empty.
+  std::string kernelPath(const std::string &file) const {
     struct stat st;
-    return ::stat((kernelDir + "/" + file + ".ptx").c_str(), &st) == 0;
+    for (const char *ext : {".ptx", ".cu"}) {
+      std::string path = kernelDir + "/" + file + ext;
+      if (::stat(path.c_str(), &st) == 0)
+        return path;
+    }
+    return "";
+  }
+
+  /// Whether `<kernelDir>/<file>.ptx` (or `.cu`) exists.
+  bool hasKernelFile(const std::string &file) const {
+    return !kernelPath(file).empty();
+  }
+
+  /// The PTX of `<kernelDir>/<file>` with its metadata lines: the `.ptx`
+  /// file, or NVRTC's PTX of the `.cu`. A missing file skips the case.
+  std::string kernelText(const std::string &file) const {
+    std::string path = kernelPath(file);
+    if (path.empty())
+      throw CaseSkip{kernelDir + "/" + file + ".ptx not found"};
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+    if (path.size() < 3 || path.compare(path.size() - 3, 3, ".cu") != 0)
+      return text;
+    std::string ptx;
+    check(compileCUDAToPTX(text, "", ptx, path));
+    return ptx;
   }
 
   /// Loads `<kernelDir>/<name>.ptx` and its kernel `name`.
@@ -273,10 +303,9 @@ struct Env {
 
   /// Loads `<kernelDir>/<file>.ptx` and its kernel `name`.
   Kernel kernel(const std::string &file, const std::string &name) const {
-    std::string path = kernelDir + "/" + file + ".ptx";
-    struct stat st;
-    if (::stat(path.c_str(), &st) != 0)
-      throw CaseSkip{path + " not found"};
+    std::string path = kernelPath(file);
+    if (path.empty())
+      throw CaseSkip{kernelDir + "/" + file + ".ptx not found"};
     Module module;
     check(Module::loadFile(context, path, module));
     Kernel k;

@@ -38,16 +38,10 @@ namespace {
 
 constexpr size_t kGuard = 256;
 
-/// Loads `<kernelDir>/<file>.ptx` as a graph program.
+/// Loads `<kernelDir>/<file>.ptx` (or `.cu`) as a graph program.
 GraphProgram loadGraph(const Env &env, const std::string &file) {
-  std::string path = env.kernelDir + "/" + file + ".ptx";
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw CaseSkip{path + " not found"};
-  std::stringstream text;
-  text << in.rdbuf();
   GraphProgram program;
-  check(GraphProgram::loadPTX(env.context, text.str(), "", program));
+  check(GraphProgram::loadPTX(env.context, env.kernelText(file), "", program));
   return program;
 }
 

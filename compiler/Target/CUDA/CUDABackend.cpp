@@ -50,13 +50,17 @@ template <typename T, int N>
 struct alignas(tilec_lanes_align<T, N>::value) tilec_vec {
   T e[N];
 };
-// Reinterprets the bits of `from` (of the same size).
+// Reinterprets the bits of `from` (of the same size), through a union: nvcc
+// and NVRTC both define it (NVRTC has no memcpy builtin).
 template <typename To, typename From>
 __device__ __forceinline__ To tilec_bitcast(const From &from) {
   static_assert(sizeof(To) == sizeof(From), "bit cast of unequal sizes");
-  To to;
-  __builtin_memcpy(&to, &from, sizeof(To));
-  return to;
+  union {
+    From from;
+    To to;
+  } u;
+  u.from = from;
+  return u.to;
 }
 // f16 and bf16 values are their bits; arithmetic on them is PTX.
 typedef unsigned short tilec_f16;
@@ -1171,8 +1175,27 @@ LogicalResult KernelEmitter::emit() {
 
 } // namespace
 
-LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch,
-                              raw_ostream &os) {
+/// Whether `func` issues tensor-core instructions (mma, wgmma, ldmatrix):
+/// as NVVM ops or as the lowering's inline PTX.
+static bool usesTensorCores(gpu::GPUFuncOp func) {
+  return func
+      .walk([](Operation *op) {
+        StringRef name = op->getName().getStringRef();
+        if (name.starts_with("nvvm.mma") || name.starts_with("nvvm.wgmma") ||
+            name.starts_with("nvvm.ldmatrix"))
+          return WalkResult::interrupt();
+        if (auto a = dyn_cast<LLVM::InlineAsmOp>(op)) {
+          StringRef text = a.getAsmString();
+          if (text.contains("mma.") || text.contains("ldmatrix"))
+            return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
+                              bool autoMaxNReg) {
   gpu::GPUModuleOp gpuModule;
   module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
   if (!gpuModule)
@@ -1188,8 +1211,11 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch,
     if (func.getBody().getBlocks().size() != 1)
       return func.emitError("unstructured control flow is not supported by "
                             "the CUDA C++ backend");
-    if (std::optional<KernelMetadata> k = readKernelMetadata(func))
+    if (std::optional<KernelMetadata> k = readKernelMetadata(func)) {
+      // The register budget is the loader's, as for the PTX backend's.
+      k->autoMaxNReg = autoMaxNReg && !k->ownLimit && !usesTensorCores(func);
       kernels.push_back(*k);
+    }
     bodyStream << "\n";
     if (failed(KernelEmitter(func, bodyStream).emit()))
       return failure();

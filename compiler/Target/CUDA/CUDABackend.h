@@ -30,9 +30,11 @@ namespace tilec {
 /// Prints the `gpu.module` in `module` (SIMT IR: the pipeline up to
 /// --emit=simt) as CUDA C++ for `arch` to `os`, metadata lines first.
 /// Errors are MLIR diagnostics at the op that cannot be printed; nothing
-/// is written to `os` then.
+/// is written to `os` then. With `autoMaxNReg` (the default), kernels
+/// without tensor-core instructions or a register limit of their own are
+/// marked `maxnreg=auto`, as the PTX backend marks them (emitPTX).
 mlir::LogicalResult emitCUDA(mlir::ModuleOp module, llvm::StringRef arch,
-                             llvm::raw_ostream &os);
+                             llvm::raw_ostream &os, bool autoMaxNReg = true);
 
 } // namespace tilec
 

@@ -891,8 +891,10 @@ int main(int argc, char **argv) {
         }))
       return fail();
   } else if (emitStage == Stage::CUDA) {
-    if (!recovering(
-            [&] { return tilec::emitCUDA(*module, opts.arch, output->os()); }))
+    if (!recovering([&] {
+          return tilec::emitCUDA(*module, opts.arch, output->os(),
+                                 opts.autoMaxNReg);
+        }))
       return fail();
   } else if (emitStage == Stage::LLVMIR) {
     if (!recovering([&] {
