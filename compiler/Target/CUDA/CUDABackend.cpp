@@ -120,17 +120,30 @@ InFlightDiagnostic KernelEmitter::unsupported(Operation *op) {
          << op->getName() << "' is not supported by the CUDA C++ backend yet";
 }
 
+/// The C++ names of an integer (or index) type: signed, unsigned; null for
+/// other types.
+static std::pair<const char *, const char *> integerNames(Type t) {
+  if (t.isIndex())
+    return {"long long", "unsigned long long"};
+  switch (t.isInteger() ? t.getIntOrFloatBitWidth() : 0) {
+  case 1:
+    return {"bool", "bool"};
+  case 8:
+    return {"signed char", "unsigned char"};
+  case 16:
+    return {"short", "unsigned short"};
+  case 32:
+    return {"int", "unsigned"};
+  case 64:
+    return {"long long", "unsigned long long"};
+  default:
+    return {nullptr, nullptr};
+  }
+}
+
 std::string KernelEmitter::scalarTypeName(Type t) {
-  if (t.isInteger(1))
-    return "bool";
-  if (t.isInteger(8))
-    return "signed char";
-  if (t.isInteger(16))
-    return "short";
-  if (t.isInteger(32))
-    return "int";
-  if (t.isInteger(64) || t.isIndex())
-    return "long long";
+  if (const char *name = integerNames(t).first)
+    return name;
   if (t.isF32())
     return "float";
   if (t.isF64())
@@ -145,41 +158,36 @@ std::string KernelEmitter::scalarTypeName(Type t) {
 }
 
 FailureOr<std::string> KernelEmitter::typeName(Location loc, Type t) {
-  // A struct of one element type (registers an instruction writes: an mma
-  // accumulator, a vector load) is lanes too.
+  // Lanes: a vector, or a struct of one element type (registers an
+  // instruction writes: an mma accumulator, a vector load).
+  std::string elem;
+  int64_t lanes = 0;
   if (auto s = dyn_cast<LLVM::LLVMStructType>(t)) {
     ArrayRef<Type> body = s.getBody();
-    std::string elem = body.empty() ? "" : scalarTypeName(body.front());
-    if (elem.empty() ||
-        llvm::any_of(body, [&](Type f) { return f != body.front(); }))
-      return emitError(loc)
-             << "type " << t << " is not supported by the CUDA C++ backend yet";
-    return "tilec_vec<" + elem + ", " + std::to_string(body.size()) + ">";
+    if (!body.empty() &&
+        llvm::all_of(body, [&](Type f) { return f == body.front(); })) {
+      elem = scalarTypeName(body.front());
+      lanes = body.size();
+    }
+  } else if (auto v = dyn_cast<VectorType>(t)) {
+    if (v.getRank() == 1 && !v.isScalable()) {
+      elem = scalarTypeName(v.getElementType());
+      lanes = v.getNumElements();
+    }
+  } else {
+    elem = scalarTypeName(t);
   }
-  if (auto v = dyn_cast<VectorType>(t)) {
-    std::string elem = scalarTypeName(v.getElementType());
-    if (elem.empty() || v.getRank() != 1 || v.isScalable())
-      return emitError(loc)
-             << "type " << t << " is not supported by the CUDA C++ backend yet";
-    return "tilec_vec<" + elem + ", " + std::to_string(v.getNumElements()) +
-           ">";
-  }
-  std::string s = scalarTypeName(t);
-  if (s.empty())
+  if (elem.empty())
     return emitError(loc) << "type " << t
                           << " is not supported by the CUDA C++ backend yet";
-  return s;
+  if (!lanes)
+    return elem;
+  return "tilec_vec<" + elem + ", " + std::to_string(lanes) + ">";
 }
 
 std::string KernelEmitter::unsignedOf(Type t) {
-  if (t.isInteger(8))
-    return "unsigned char";
-  if (t.isInteger(16))
-    return "unsigned short";
-  if (t.isInteger(32))
-    return "unsigned";
-  if (t.isInteger(64) || t.isIndex())
-    return "unsigned long long";
+  if (const char *name = integerNames(t).second)
+    return name;
   return scalarTypeName(t);
 }
 
