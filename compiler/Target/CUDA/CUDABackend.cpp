@@ -44,7 +44,9 @@ constexpr const char *kPrelude = R"cuda(
 #pragma nv_diag_suppress 177
 // Lanes a thread holds (an LLVM vector): element i is e[i].
 template <typename T, int N> struct tilec_lanes_align {
-  static constexpr int value = sizeof(T) * N >= 16 ? 16 : sizeof(T) * N;
+  static constexpr int bytes = sizeof(T) * N;
+  static constexpr int pow2 = bytes & -bytes; // largest power of 2 dividing
+  static constexpr int value = pow2 >= 16 ? 16 : pow2;
 };
 template <typename T, int N>
 struct alignas(tilec_lanes_align<T, N>::value) tilec_vec {
@@ -67,9 +69,43 @@ typedef unsigned short tilec_f16;
 typedef unsigned short tilec_bf16;
 )cuda";
 
+/// Whether `name` cannot be a parameter or kernel of the generated C++ as
+/// it is: not an ASCII identifier, a C++ keyword or CUDA built-in, or one of
+/// the names the printer generates (`v12`, `i`, `x_addr`, `tilec_*`).
+bool isReservedName(StringRef name) {
+  if (name.empty() || llvm::isDigit(name[0]) ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+    return true;
+  static const llvm::StringSet<> kWords = {
+      "alignas", "alignof", "asm", "auto", "bool", "break", "case", "catch",
+      "char", "class", "const", "constexpr", "const_cast", "continue",
+      "decltype", "default", "delete", "do", "double", "dynamic_cast", "else",
+      "enum", "explicit", "export", "extern", "false", "float", "for", "friend",
+      "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+      "noexcept", "nullptr", "operator", "private", "protected", "public",
+      "register", "reinterpret_cast", "return", "short", "signed", "sizeof",
+      "static", "static_assert", "static_cast", "struct", "switch", "template",
+      "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
+      "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+      "wchar_t", "while", "and", "or", "not", "xor", "bitand", "bitor", "compl",
+      "and_eq", "or_eq", "xor_eq", "not_eq", "char8_t", "char16_t", "char32_t",
+      "concept", "requires", "co_await", "co_return", "co_yield", "consteval",
+      "constinit",
+      // CUDA built-ins and functions the printed code calls.
+      "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "max", "min",
+      "abs", "llabs", "fmaxf", "fminf", "fmax", "fmin", "i"};
+  if (kWords.contains(name) || name.starts_with("tilec_") ||
+      name.starts_with("__") || name.ends_with("_addr"))
+    return true;
+  // Generated locals: a letter the printer uses, then digits.
+  return name.size() > 1 && StringRef("vaicroby").contains(name[0]) &&
+         llvm::all_of(name.drop_front(), llvm::isDigit);
+}
+
 class KernelEmitter {
 public:
-  KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out) : func(func), out(out) {}
+  KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out, bool fpFusion)
+      : func(func), out(out), fpFusion(fpFusion) {}
   LogicalResult emit();
 
 private:
@@ -108,6 +144,7 @@ private:
 
   gpu::GPUFuncOp func;
   raw_ostream &out;
+  bool fpFusion;
   unsigned indent = 2;
   unsigned counter = 0;
   DenseMap<Value, std::string> names;
@@ -116,8 +153,10 @@ private:
 };
 
 InFlightDiagnostic KernelEmitter::unsupported(Operation *op) {
-  return op->emitError("'")
-         << op->getName() << "' is not supported by the CUDA C++ backend yet";
+  // An op the lowering made without a location: at its kernel.
+  Location loc = isa<UnknownLoc>(op->getLoc()) ? func.getLoc() : op->getLoc();
+  return emitError(loc) << "'" << op->getName()
+                        << "' is not supported by the CUDA C++ backend yet";
 }
 
 /// The C++ names of an integer (or index) type: signed, unsigned; null for
@@ -274,11 +313,15 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
                     ? getElementTypeOrSelf(op->getOperand(0).getType())
                     : resType;
   std::string T = scalarTypeName(resType), U = unsignedOf(resType);
+  // Narrow types promote to int in C++: wrap them through 32 bits.
+  std::string W = resType.isInteger(8) || resType.isInteger(16)
+                      ? std::string("unsigned")
+                      : U;
   std::string inU = unsignedOf(inType);
   auto wrap = [&](StringRef sym) -> std::string {
     if (resType.isInteger(1))
       return "(" + a[0] + (sym == "*" ? " & " : " ^ ") + a[1] + ")";
-    return "(" + T + ")((" + U + ")" + a[0] + " " + sym.str() + " (" + U + ")" +
+    return "(" + T + ")((" + W + ")" + a[0] + " " + sym.str() + " (" + W + ")" +
            a[1] + ")";
   };
   auto bin = [&](StringRef sym) {
@@ -300,6 +343,31 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
     return s + "); return r; }()";
   };
   bool isF32 = resType.isF32();
+  // Without fp fusion every multiply and add rounds (as the PTX backend's
+  // .rn): nvcc and NVRTC contract `a * b + c` otherwise.
+  auto fbin = [&](StringRef sym, StringRef rn) {
+    if (fpFusion || (!isF32 && !resType.isF64()))
+      return bin(sym);
+    return (isF32 ? "__f" : "__d") + rn.str() + "_rn(" + a[0] + ", " + a[1] +
+           ")";
+  };
+  // i1 is signed in LLVM (true is -1): signed ops on it are not C++'s.
+  bool signedI1 = false;
+  if (inType.isInteger(1)) {
+    signedI1 = isa<arith::SIToFPOp, arith::MaxSIOp, arith::MinSIOp,
+                   arith::DivSIOp, arith::RemSIOp, arith::ShRSIOp>(op);
+    if (auto c = dyn_cast<arith::CmpIOp>(op)) {
+      using P = arith::CmpIPredicate;
+      P p = c.getPredicate();
+      signedI1 = p == P::slt || p == P::sle || p == P::sgt || p == P::sge;
+    }
+  }
+  if (signedI1)
+    return failure();
+  // f16/bf16 operands are bits: only conversions to f32 read them.
+  if ((inType.isF16() || inType.isBF16()) &&
+      !isa<arith::ExtFOp, arith::BitcastOp, arith::SelectOp>(op))
+    return failure();
   StringRef n = op->getName().getStringRef();
   if (resType.isF16() || resType.isBF16() ||
       ((n == "arith.cmpf") && (inType.isF16() || inType.isBF16())))
@@ -405,9 +473,9 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
       .Case([&](arith::BitcastOp) -> std::string {
         return "tilec_bitcast<" + T + ">(" + a[0] + ")";
       })
-      .Case([&](arith::AddFOp) { return bin("+"); })
-      .Case([&](arith::SubFOp) { return bin("-"); })
-      .Case([&](arith::MulFOp) { return bin("*"); })
+      .Case([&](arith::AddFOp) { return fbin("+", "add"); })
+      .Case([&](arith::SubFOp) { return fbin("-", "sub"); })
+      .Case([&](arith::MulFOp) { return fbin("*", "mul"); })
       .Case([&](arith::DivFOp) { return bin("/"); })
       .Case([&](arith::RemFOp) { return call(isF32 ? "fmodf" : "fmod"); })
       .Case([&](arith::NegFOp) { return "(-" + a[0] + ")"; })
@@ -520,7 +588,6 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // Iteration arguments: variables before the loop, the results after it.
-  SmallVector<std::string> vars;
   for (auto [arg, init, res] :
        llvm::zip(op.getRegionIterArgs(), op.getInitArgs(), op.getResults())) {
     if (failed(declare(arg, name(init), "a")))
@@ -775,7 +842,9 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
       } else {
         o.expr = var;
         StringRef letter = constraintOf(t);
-        if (letter.empty())
+        // A letter other than the type's (a float under "=r") or a tied
+        // operand: not printed yet.
+        if (letter.empty() || c != letter)
           return unsupported(op);
         o.constraint = ("=" + letter).str();
       }
@@ -790,11 +859,22 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
       } else if (c == "n") {
         o.expr = name(v);
         o.constraint = "n";
+      } else if (auto p = dyn_cast<LLVM::LLVMPointerType>(v.getType());
+                 p && p.getAddressSpace() == 3) {
+        // A shared-memory pointer: the .shared window address, as the PTX
+        // backend passes it (a generic address is undefined there).
+        if (c != "l" && c != "r")
+          return unsupported(op);
+        o.expr = std::string(c == "r" ? "(unsigned)" : "") +
+                 "__cvta_generic_to_shared(" + name(v) + ")";
+        o.constraint = c.str();
       } else {
         StringRef letter = constraintOf(v.getType());
-        if (letter.empty())
+        // A tied operand ("0") or a letter other than the type's: not
+        // printed yet.
+        if (letter.empty() || c != letter)
           return unsupported(op);
-        o.expr = name(v);
+        o.expr = v.getType().isInteger(1) ? "(int)" + name(v) : name(v);
         o.constraint = letter.str();
       }
     }
@@ -1127,12 +1207,45 @@ LogicalResult KernelEmitter::emit() {
   // Parameters: the source's names; pointers (an i64 in SIMT IR) typed by
   // the signature ("*fp32" -> float *).
   auto sig = func->getAttrOfType<StringAttr>("tile.signature");
+  // Its entries (commas inside tensordesc<...[..]> do not split); a
+  // signature whose entries are not one per argument (a descriptor the
+  // lowering split) types nothing.
   SmallVector<StringRef> entries;
-  if (sig)
-    StringRef(sig.getValue()).split(entries, ',');
+  if (sig) {
+    StringRef text = sig.getValue();
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= text.size(); ++i) {
+      char ch = i < text.size() ? text[i] : ',';
+      depth += (ch == '<' || ch == '[') - (ch == '>' || ch == ']');
+      if (ch == ',' && depth == 0) {
+        entries.push_back(text.slice(start, i));
+        start = i + 1;
+      }
+    }
+    if (entries.size() != func.getNumArguments())
+      entries.clear();
+  }
+  if (isReservedName(func.getName()))
+    return func.emitError("kernel name '")
+           << func.getName()
+           << "' is reserved in CUDA C++ (a keyword or a name the backend "
+              "uses): the CUDA C++ backend cannot keep it";
   out << "extern \"C\" __global__ void";
-  if (auto w = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
-    out << " __launch_bounds__(" << 32 * w.getInt() << ")";
+  // A register limit of the kernel's own (nvvm.maxnreg; __launch_bounds__
+  // cannot go with it), else the block size and nvvm.minctasm.
+  auto maxnreg =
+      func->getAttrOfType<IntegerAttr>(NVVM::NVVMDialect::getMaxnregAttrName());
+  auto minctasm = func->getAttrOfType<IntegerAttr>(
+      NVVM::NVVMDialect::getMinctasmAttrName());
+  if (maxnreg) {
+    out << " __maxnreg__(" << maxnreg.getInt() << ")";
+  } else if (auto w = func->getAttrOfType<IntegerAttr>("tile.num_warps")) {
+    out << " __launch_bounds__(" << 32 * w.getInt();
+    if (minctasm)
+      out << ", " << minctasm.getInt();
+    out << ")";
+  }
   out << "\n" << func.getName() << "(";
   SmallVector<std::string> casts;
   llvm::StringSet<> used;
@@ -1140,6 +1253,14 @@ LogicalResult KernelEmitter::emit() {
     std::string pname = "arg" + std::to_string(i);
     if (auto n = dyn_cast<NameLoc>(arg.getLoc()))
       pname = n.getName().str();
+    // A name C++ or the generated code has (`new`, `i`, `v12`, non-ASCII):
+    // prefixed.
+    if (isReservedName(pname)) {
+      std::string clean;
+      for (char ch : pname)
+        clean += llvm::isAlnum(ch) || ch == '_' ? ch : '_';
+      pname = "p_" + clean;
+    }
     // A parameter the lowering split (a tensor descriptor's base, sizes
     // and strides) repeats its name: number the repeats.
     for (unsigned k = 1; !used.insert(pname).second; ++k)
@@ -1203,7 +1324,7 @@ static bool usesTensorCores(gpu::GPUFuncOp func) {
 }
 
 LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
-                              bool autoMaxNReg) {
+                              bool autoMaxNReg, bool fpFusion) {
   gpu::GPUModuleOp gpuModule;
   module.walk([&](gpu::GPUModuleOp m) { gpuModule = m; });
   if (!gpuModule)
@@ -1225,7 +1346,7 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
       kernels.push_back(*k);
     }
     bodyStream << "\n";
-    if (failed(KernelEmitter(func, bodyStream).emit()))
+    if (failed(KernelEmitter(func, bodyStream, fpFusion).emit()))
       return failure();
   }
   if (kernels.empty())

@@ -15,8 +15,9 @@
 // mma) becomes `asm volatile` with the same text, predicates passed as
 // integers and set up inside the asm (CUDA has no predicate constraint).
 //
-// Coverage grows by op: an op the backend cannot print is an error at the
-// op ("not supported by the CUDA C++ backend yet"), never wrong code.
+// Coverage grows by op: an op (or a form of one: f16 arithmetic, signed
+// ops on i1, tied asm operands) the backend cannot print is an error at
+// the op ("not supported by the CUDA C++ backend yet").
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_COMPILER_TARGET_CUDA_CUDABACKEND_H
@@ -33,8 +34,11 @@ namespace tilec {
 /// is written to `os` then. With `autoMaxNReg` (the default), kernels
 /// without tensor-core instructions or a register limit of their own are
 /// marked `maxnreg=auto`, as the PTX backend marks them (emitPTX).
+/// Without `fpFusion`, f32/f64 multiplies, adds and subtractions print as
+/// __fmul_rn etc., which nvcc does not contract (tilec --no-fp-fusion).
 mlir::LogicalResult emitCUDA(mlir::ModuleOp module, llvm::StringRef arch,
-                             llvm::raw_ostream &os, bool autoMaxNReg = true);
+                             llvm::raw_ostream &os, bool autoMaxNReg = true,
+                             bool fpFusion = true);
 
 } // namespace tilec
 

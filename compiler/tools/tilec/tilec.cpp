@@ -893,7 +893,7 @@ int main(int argc, char **argv) {
   } else if (emitStage == Stage::CUDA) {
     if (!recovering([&] {
           return tilec::emitCUDA(*module, opts.arch, output->os(),
-                                 opts.autoMaxNReg);
+                                 opts.autoMaxNReg, opts.fpFusion);
         }))
       return fail();
   } else if (emitStage == Stage::LLVMIR) {

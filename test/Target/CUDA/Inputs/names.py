@@ -1,0 +1,12 @@
+import triton
+import triton.language as tl
+
+
+# Parameters named as C++ keywords (`new`) and as the locals the CUDA C++
+# backend generates (`v3`, `i`): the backend prefixes them.
+@triton.jit
+def names_kernel(new, v3, i, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < v3
+    x = tl.load(new + offs, mask=mask)
+    tl.store(new + offs, x * i, mask=mask)
