@@ -241,9 +241,11 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, int64_t offset,
       n == 1 ? wt
              : Type(LLVM::LLVMStructType::getLiteral(
                    ctx, SmallVector<Type>(n, wt)));
-  auto asmOp =
-      createInlineAsm(b, loc, resultType, operands, asmStr, constraints,
-                      /*hasSideEffects=*/space.contains("volatile"));
+  // With side effects, as Triton's loads: an asm without them is pure to
+  // MLIR's CSE and LLVM, which then merge a load with an earlier one across
+  // a store to the same address, or hoist it out of a loop that stores there.
+  auto asmOp = createInlineAsm(b, loc, resultType, operands, asmStr,
+                               constraints, /*hasSideEffects=*/true);
   SmallVector<Value> words;
   if (n == 1)
     words.push_back(asmOp->getResult(0));

@@ -20,7 +20,7 @@
 // CHECK:           %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : vector<8xi32>
 // CHECK-NEXT:      llvm.shufflevector %[[MASK]], %[[MASK]] [0, 0, 0, 0, 4, 4, 4, 4] : vector<8xi1>
 // CHECK-NOT:       llvm.load
-// CHECK-COUNT-4:   llvm.inline_asm asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l" %{{.*}}, %{{.*}} : (i1, i64) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4:   llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l" %{{.*}}, %{{.*}} : (i1, i64) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK:           %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:           llvm.shufflevector %[[SUM]], %[[SUM]] [0, 1, 2, 3] : vector<8xf32>
 // CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "@$0 st.global.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };", "b,l,r,r,r,r"
@@ -147,7 +147,7 @@ tile.func @copy(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
 // CHECK:           %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<1xf32>
 // CHECK:           %[[O:.*]] = llvm.extractelement %[[ONE]][%{{.*}} : i32] : vector<1xf32>
 // CHECK:           %[[OW:.*]] = llvm.bitcast %[[O]] : f32 to i32
-// CHECK:           llvm.inline_asm asm_dialect = att "mov.b32 $0, $3;\0A\09@$1 ld.global.b32 $0, [ $2 + 0 ];", "=r,b,l,r" %{{.*}}, %{{.*}}, %[[OW]] : (i1, i64, i32) -> i32
+// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $3;\0A\09@$1 ld.global.b32 $0, [ $2 + 0 ];", "=r,b,l,r" %{{.*}}, %{{.*}}, %[[OW]] : (i1, i64, i32) -> i32
 // CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "@$0 st.global.b32 [ $1 + 0 ], $2;", "b,l,r" %{{.*}}, %{{.*}}, %{{.*}} : (i1, i64, i32) -> ()
 // CHECK:           gpu.return
 tile.func @masked_other(%x: !tile.ptr<f32>, %n: i32) {
