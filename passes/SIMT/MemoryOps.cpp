@@ -241,7 +241,7 @@ Value loadChunk(OpBuilder &b, Location loc, Value addr, int64_t offset,
       n == 1 ? wt
              : Type(LLVM::LLVMStructType::getLiteral(
                    ctx, SmallVector<Type>(n, wt)));
-  // With side effects, as Triton's loads: an asm without them is pure to
+  // With side effects: an asm without them is pure to
   // MLIR's CSE and LLVM, which then merge a load with an earlier one across
   // a store to the same address, or hoist it out of a loop that stores there.
   auto asmOp = createInlineAsm(b, loc, resultType, operands, asmStr,
