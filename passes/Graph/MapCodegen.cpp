@@ -103,6 +103,30 @@ SmallVector<unsigned> tilec::getNeededOutputDims(MemRefType input,
   return dims;
 }
 
+Value tilec::getSizeProduct(OpBuilder &b, Location loc, MemRefType shape,
+                            unsigned from, unsigned to, ArrayRef<Value> dims,
+                            Type type) {
+  int64_t constant = 1;
+  Value dynamicPart;
+  for (unsigned d = from; d < to; ++d) {
+    if (!shape.isDynamicDim(d)) {
+      constant *= shape.getDimSize(d);
+      continue;
+    }
+    Value size = dims[d];
+    dynamicPart =
+        dynamicPart
+            ? arith::MulIOp::create(b, loc, dynamicPart, size).getResult()
+            : size;
+  }
+  Value c = arith::ConstantIntOp::create(b, loc, type, constant);
+  if (!dynamicPart)
+    return c;
+  return constant == 1
+             ? dynamicPart
+             : arith::MulIOp::create(b, loc, dynamicPart, c).getResult();
+}
+
 Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
                             MemRefType output, Value off,
                             ArrayRef<Value> dims) {
@@ -126,26 +150,8 @@ Value tilec::getInputOffset(OpBuilder &b, Location loc, MemRefType input,
   }
   // The product of output sizes [from, to) as a scalar of `elem`: folded
   // to a constant where static.
-  auto product = [&](unsigned from, unsigned to) -> Value {
-    int64_t constant = 1;
-    Value dynamicPart;
-    for (unsigned d = from; d < to; ++d) {
-      if (!output.isDynamicDim(d)) {
-        constant *= output.getDimSize(d);
-        continue;
-      }
-      Value size = dims[d];
-      dynamicPart =
-          dynamicPart
-              ? arith::MulIOp::create(b, loc, dynamicPart, size).getResult()
-              : size;
-    }
-    Value c = arith::ConstantIntOp::create(b, loc, elem, constant);
-    if (!dynamicPart)
-      return c;
-    return constant == 1
-               ? dynamicPart
-               : arith::MulIOp::create(b, loc, dynamicPart, c).getResult();
+  auto product = [&](unsigned from, unsigned to) {
+    return getSizeProduct(b, loc, output, from, to, dims, elem);
   };
   auto splat = [&](Value scalar) -> Value {
     if (!tileType)

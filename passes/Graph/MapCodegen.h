@@ -29,6 +29,13 @@ mlir::Value emitMapBody(mlir::OpBuilder &b, mlir::Location loc,
 llvm::SmallVector<unsigned> getNeededOutputDims(mlir::MemRefType input,
                                                 mlir::MemRefType output);
 
+/// The product of `shape`'s sizes in dimensions [from, to), as a scalar of
+/// `type`: a constant where static, else with `dims[d]` (one entry per
+/// dimension, non-null where `shape` is dynamic and d is in the range).
+mlir::Value getSizeProduct(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::MemRefType shape, unsigned from, unsigned to,
+                           llvm::ArrayRef<mlir::Value> dims, mlir::Type type);
+
 /// The element offset in the contiguous buffer `input`, broadcast to
 /// `output`, of the elements whose flat offsets in `output` are `off` (an
 /// integer scalar or tile, non-negative where it is used). Each run of

@@ -145,7 +145,6 @@ private:
   /// division and loads once per row.
   RankedTensorType blockType;
   bool twoD = false;
-  int64_t outerSize = 1; // 2D: the product of the leading row dimensions
   Value row;             // the row, in offType
   Value rowOffset;       // the flat offset of the row's first element
   Value lastSize;        // 2D: the size of the row's last dimension
@@ -197,31 +196,18 @@ Value RowKernelBuilder::getPointer(Value buffer) {
 
 /// The product of `input`'s sizes from full dimension `from` on (`input`
 /// aligned with the full shape's trailing dimensions; a dimension it lacks
-/// counts 1), in offType.
+/// or broadcasts counts 1, one it keeps the full shape's size -- a dynamic
+/// input size equals it, checked at launch), in offType.
 Value RowKernelBuilder::getSizeProduct(OpBuilder &b, MemRefType input,
                                        int64_t from) {
-  Location loc = graph.getLoc();
-  int64_t rank = space.getFullType().getRank();
-  int64_t shift = rank - input.getRank(), constant = 1;
-  Value product;
-  for (int64_t d = std::max(from, shift); d < rank; ++d) {
-    // A dynamic input size equals the full one (checked at launch).
-    int64_t size = input.isDynamicDim(d - shift)
-                       ? space.getFullType().getDimSize(d)
-                       : input.getDimSize(d - shift);
-    if (!ShapedType::isDynamic(size)) {
-      constant *= size;
-      continue;
-    }
-    product = product
-                  ? arith::MulIOp::create(b, loc, product, dims[d]).getResult()
-                  : dims[d];
-  }
-  Value c = arith::ConstantIntOp::create(b, loc, offType, constant);
-  if (!product)
-    return c;
-  return constant == 1 ? product
-                       : arith::MulIOp::create(b, loc, product, c).getResult();
+  MemRefType full = space.getFullType();
+  int64_t rank = full.getRank(), shift = rank - input.getRank();
+  SmallVector<int64_t> kept(full.getShape());
+  for (int64_t d = 0; d < rank; ++d)
+    if (d < shift || input.getDimSize(d - shift) == 1)
+      kept[d] = 1;
+  return tilec::getSizeProduct(b, graph.getLoc(), full.clone(kept), from, rank,
+                               dims, offType);
 }
 
 Value RowKernelBuilder::broadcastTo(OpBuilder &b, Value v,
@@ -432,7 +418,8 @@ LaunchOp RowKernelBuilder::build(SymbolTable &symbols) {
                                   std::max<int64_t>(1, block / 32));
   // A walked row of two or more dimensions, all but the last static (and
   // few enough for 32 columns of the last per block): 2D blocks.
-  int64_t outerBlock = 1;
+  // outerSize: 2D: the product of the leading row dimensions.
+  int64_t outerBlock = 1, outerSize = 1;
   if (!whole && space.reducedDims >= 2 && fullType.getDimSize(rank - 1) != 1) {
     ArrayRef<int64_t> outer = fullType.getShape().slice(lead, rank - 1 - lead);
     if (llvm::none_of(outer, ShapedType::isDynamic)) {
