@@ -130,6 +130,7 @@ private:
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitWhile(scf::WhileOp op);
+  LogicalResult emitLoopUpdate(ValueRange vars, ValueRange values);
   LogicalResult emitMulExtended(Operation *op);
   LogicalResult emitInlineAsm(LLVM::InlineAsmOp op);
   LogicalResult emitIntrinsic(LLVM::CallIntrinsicOp op);
@@ -138,6 +139,8 @@ private:
   LogicalResult emitShuffle(gpu::ShuffleOp op);
   /// Declares `v` as `type name = init;`.
   LogicalResult declare(Value v, StringRef init, StringRef hint = "v");
+  /// Declares the vector `v` with lane i set to `laneExpr` (of `i`).
+  LogicalResult declareLanes(Value v, StringRef laneExpr);
   /// The scalar C++ expression of `op` (an element-wise op) on `operands`.
   FailureOr<std::string> scalarExpr(Operation *op, ArrayRef<std::string> a);
   InFlightDiagnostic unsupported(Operation *op);
@@ -576,13 +579,35 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   FailureOr<std::string> e = scalarExpr(op, a);
   if (failed(e))
     return unsupported(op);
-  FailureOr<std::string> type = typeName(op->getLoc(), vec);
+  return declareLanes(res, *e);
+}
+
+LogicalResult KernelEmitter::declareLanes(Value v, StringRef laneExpr) {
+  auto vec = cast<VectorType>(v.getType());
+  FailureOr<std::string> type = typeName(v.getLoc(), vec);
   if (failed(type))
     return failure();
-  std::string n = fresh(res);
+  std::string n = fresh(v);
   line() << *type << " " << n << ";\n";
   line() << "for (int i = 0; i < " << vec.getNumElements() << "; ++i) " << n
-         << ".e[i] = " << *e << ";\n";
+         << ".e[i] = " << laneExpr << ";\n";
+  return success();
+}
+
+/// A loop's iteration variables `vars` take `values`: through temporaries,
+/// as the new values may read the old.
+LogicalResult KernelEmitter::emitLoopUpdate(ValueRange vars,
+                                            ValueRange values) {
+  SmallVector<std::string> temps;
+  for (Value v : values) {
+    FailureOr<std::string> t = typeName(v.getLoc(), v.getType());
+    if (failed(t))
+      return failure();
+    temps.push_back("y" + std::to_string(counter++));
+    line() << *t << " " << temps.back() << " = " << name(v) << ";\n";
+  }
+  for (auto [var, tmp] : llvm::zip(vars, temps))
+    line() << name(var) << " = " << tmp << ";\n";
   return success();
 }
 
@@ -610,19 +635,9 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   indent += 2;
   if (failed(emitBlock(*op.getBody())))
     return failure();
-  // The yield: through temporaries, as the new values may read the old.
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  SmallVector<std::string> temps;
-  for (Value v : yield.getOperands()) {
-    FailureOr<std::string> t = typeName(op.getLoc(), v.getType());
-    if (failed(t))
-      return failure();
-    std::string tmp = "y" + std::to_string(counter++);
-    line() << *t << " " << tmp << " = " << name(v) << ";\n";
-    temps.push_back(tmp);
-  }
-  for (auto [arg, tmp] : llvm::zip(op.getRegionIterArgs(), temps))
-    line() << name(arg) << " = " << tmp << ";\n";
+  if (failed(emitLoopUpdate(op.getRegionIterArgs(), yield.getOperands())))
+    return failure();
   indent -= 2;
   line() << "}\n";
   return success();
@@ -689,16 +704,9 @@ LogicalResult KernelEmitter::emitWhile(scf::WhileOp op) {
       return failure();
   if (failed(emitBlock(*op.getAfterBody())))
     return failure();
-  SmallVector<std::string> temps;
-  for (Value v : op.getYieldOp().getOperands()) {
-    FailureOr<std::string> t = typeName(op.getLoc(), v.getType());
-    if (failed(t))
-      return failure();
-    temps.push_back("y" + std::to_string(counter++));
-    line() << *t << " " << temps.back() << " = " << name(v) << ";\n";
-  }
-  for (auto [arg, tmp] : llvm::zip(op.getBeforeArguments(), temps))
-    line() << name(arg) << " = " << tmp << ";\n";
+  if (failed(emitLoopUpdate(op.getBeforeArguments(),
+                            op.getYieldOp().getOperands())))
+    return failure();
   indent -= 2;
   line() << "}\n";
   return success();
@@ -725,14 +733,9 @@ LogicalResult KernelEmitter::emitMulExtended(Operation *op) {
   for (int high = 0; high < 2; ++high) {
     Value res = op->getResult(high);
     Value a = op->getOperand(0), b = op->getOperand(1);
-    if (auto vec = dyn_cast<VectorType>(res.getType())) {
-      FailureOr<std::string> type = typeName(op->getLoc(), vec);
-      if (failed(type))
+    if (isa<VectorType>(res.getType())) {
+      if (failed(declareLanes(res, expr(lane(a, "i"), lane(b, "i"), high))))
         return failure();
-      std::string n = fresh(res);
-      line() << *type << " " << n << ";\n";
-      line() << "for (int i = 0; i < " << vec.getNumElements() << "; ++i) " << n
-             << ".e[i] = " << expr(lane(a, "i"), lane(b, "i"), high) << ";\n";
     } else if (failed(declare(res, expr(name(a), name(b), high)))) {
       return failure();
     }
