@@ -20,6 +20,7 @@ endfunction()
 copy_stripped(${TESTS_EXE} ${BUNDLE}/bin/tilec-gpu-tests)
 copy_stripped(${LAUNCH_BENCH_EXE} ${BUNDLE}/bin/tilec-launch-bench)
 copy_stripped(${GRAPH_BENCH_EXE} ${BUNDLE}/bin/tilec-graph-bench)
+copy_stripped(${NVRTC_EXE} ${BUNDLE}/bin/tilec-nvrtc)
 copy_stripped(${RUNTIME_LIB} ${BUNDLE}/lib/libtilec_runtime.so)
 
 foreach(f IN LISTS KERNEL_PTX)

@@ -3,6 +3,8 @@
 #   gpu-bundle/bin/tilec-gpu-tests       (stripped)
 #   gpu-bundle/bin/tilec-launch-bench    (stripped; bench/launch_overhead.cpp)
 #   gpu-bundle/bin/tilec-graph-bench     (stripped; bench/graph_bench.cpp)
+#   gpu-bundle/bin/tilec-nvrtc           (stripped; compiles kernels-cuda/*.cu
+#                                         with NVRTC as the runtime does)
 #   gpu-bundle/lib/libtilec_runtime.so   (stripped)
 #   gpu-bundle/kernels/*.ptx             (tilec's output: TILEC_GPU_KERNEL_PTX;
 #                                         the tl.dot kernels, their GEMM
@@ -54,6 +56,7 @@ function(_tilec_define_gpu_bundle)
 set(TESTS_EXE \"$<TARGET_FILE:tilec-gpu-tests>\")
 set(LAUNCH_BENCH_EXE \"$<TARGET_FILE:tilec-launch-bench>\")
 set(GRAPH_BENCH_EXE \"$<TARGET_FILE:tilec-graph-bench>\")
+set(NVRTC_EXE \"$<TARGET_FILE:tilec-nvrtc>\")
 set(RUNTIME_LIB \"$<TARGET_FILE:tilec_runtime_shared>\")
 set(KERNEL_PTX \"${ptx}\")
 set(REFERENCE_PTX \"${reference}\")
@@ -69,7 +72,7 @@ set(STRIP \"${CMAKE_STRIP}\")
     COMMENT "Assembling ${bundle}"
     VERBATIM)
   add_dependencies(gpu-bundle tilec-gpu-tests tilec-launch-bench
-                   tilec-graph-bench tilec_runtime_shared)
+                   tilec-graph-bench tilec-nvrtc tilec_runtime_shared)
   if(TARGET tilec-gpu-kernels)
     add_dependencies(gpu-bundle tilec-gpu-kernels)
   endif()

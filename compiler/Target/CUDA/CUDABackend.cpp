@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -67,6 +68,11 @@ __device__ __forceinline__ To tilec_bitcast(const From &from) {
 // f16 and bf16 values are their bits; arithmetic on them is PTX.
 typedef unsigned short tilec_f16;
 typedef unsigned short tilec_bf16;
+// A TMA descriptor (CUDA's CUtensorMap: 128 opaque bytes, 64-aligned),
+// passed as a __grid_constant__ parameter whose address the copies take.
+struct alignas(64) tilec_tensormap {
+  unsigned long long opaque[16];
+};
 )cuda";
 
 /// Whether `name` cannot be a parameter or kernel of the generated C++ as
@@ -137,6 +143,19 @@ private:
   LogicalResult emitCall(LLVM::CallOp op);
   LogicalResult emitGEP(LLVM::GEPOp op);
   LogicalResult emitShuffle(gpu::ShuffleOp op);
+  /// NVVM ops: through upstream's PTX builder where the op has one, else
+  /// as the PTX instruction NVPTX would select.
+  LogicalResult emitNVVM(Operation *op);
+  LogicalResult emitPtxBuilderOp(NVVM::BasicPtxBuilderInterface op);
+  LogicalResult emitMma(NVVM::MmaOp op);
+  LogicalResult emitLdMatrix(NVVM::LdMatrixOp op);
+  /// Prints `asm volatile("text" : outs : ins : "memory");` (each entry of
+  /// `outs`/`ins` a `"c"(expr)`).
+  void emitAsm(StringRef text, ArrayRef<std::string> outs = {},
+               ArrayRef<std::string> ins = {});
+  /// The asm operand of a shared-memory pointer `v` (a .shared window
+  /// address, 32-bit).
+  std::string sharedAddress(Value v);
   /// Declares `v` as `type name = init;`.
   LogicalResult declare(Value v, StringRef init, StringRef hint = "v");
   /// Declares the vector `v` with lane i set to `laneExpr` (of `i`).
@@ -194,8 +213,10 @@ std::string KernelEmitter::scalarTypeName(Type t) {
     return "tilec_f16";
   if (t.isBF16())
     return "tilec_bf16";
-  if (isa<LLVM::LLVMPointerType>(t))
-    return "char *";
+  if (auto p = dyn_cast<LLVM::LLVMPointerType>(t))
+    // shared::cluster addresses are only asm operands: the 32-bit window
+    // address (as mapa and cvta.shared::cluster.u32 give it).
+    return p.getAddressSpace() == 7 ? "unsigned" : "char *";
   return "";
 }
 
@@ -309,6 +330,55 @@ LogicalResult KernelEmitter::emitConstant(arith::ConstantOp op) {
   return success();
 }
 
+/// The C++ comparison `l pred r` of two floats (ordered: false on NaN;
+/// unordered: true on NaN).
+static FailureOr<std::string> cmpfExpr(arith::CmpFPredicate pred,
+                                       const std::string &l,
+                                       const std::string &r) {
+  using P = arith::CmpFPredicate;
+  auto ordered = [&](StringRef sym) {
+    return "(" + l + " " + sym.str() + " " + r + ")";
+  };
+  auto unordered = [&](StringRef sym) {
+    return "!(" + l + " " + sym.str() + " " + r + ")";
+  };
+  switch (pred) {
+  case P::OEQ:
+    return ordered("==");
+  case P::OGT:
+    return ordered(">");
+  case P::OGE:
+    return ordered(">=");
+  case P::OLT:
+    return ordered("<");
+  case P::OLE:
+    return ordered("<=");
+  case P::ONE:
+    return "(" + l + " < " + r + " || " + l + " > " + r + ")";
+  case P::ORD:
+    return "(" + l + " == " + l + " && " + r + " == " + r + ")";
+  case P::UEQ:
+    return "!(" + l + " < " + r + " || " + l + " > " + r + ")";
+  case P::UGT:
+    return unordered("<=");
+  case P::UGE:
+    return unordered("<");
+  case P::ULT:
+    return unordered(">=");
+  case P::ULE:
+    return unordered(">");
+  case P::UNE:
+    return ordered("!=");
+  case P::UNO:
+    return "(" + l + " != " + l + " || " + r + " != " + r + ")";
+  case P::AlwaysTrue:
+    return std::string("true");
+  case P::AlwaysFalse:
+    return std::string("false");
+  }
+  return failure();
+}
+
 FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
                                                  ArrayRef<std::string> a) {
   Type resType = getElementTypeOrSelf(op->getResult(0).getType());
@@ -367,7 +437,47 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
   }
   if (signedI1)
     return failure();
-  // f16/bf16 operands are bits: only conversions to f32 read them.
+  // f16/bf16 arithmetic: PTX's instructions on the bits (sm_80 and newer;
+  // the rounding modifier only without fp fusion, as NVPTX selects them so
+  // that ptxas may contract); division and comparisons through f32, as
+  // NVPTX promotes them.
+  if ((inType.isF16() || inType.isBF16()) &&
+      (resType == inType || isa<arith::CmpFOp>(op))) {
+    std::string h = inType.isF16() ? "f16" : "bf16";
+    std::string rn = fpFusion ? "" : ".rn";
+    auto toF32 = [&](const std::string &x) {
+      return "[&] { float r; asm(\"cvt.f32." + h +
+             " %0, %1;\" : \"=f\"(r) : \"h\"(" + x + ")); return r; }()";
+    };
+    std::optional<std::string> text =
+        llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
+            .Case([&](arith::AddFOp) { return "add" + rn + "." + h; })
+            .Case([&](arith::SubFOp) { return "sub" + rn + "." + h; })
+            .Case([&](arith::MulFOp) { return "mul" + rn + "." + h; })
+            .Case([&](math::FmaOp) { return "fma.rn." + h; })
+            .Case([&](arith::NegFOp) { return "neg." + h; })
+            .Case([&](arith::MaxNumFOp) { return "max." + h; })
+            .Case([&](arith::MinNumFOp) { return "min." + h; })
+            .Case([&](arith::MaximumFOp) { return "max.NaN." + h; })
+            .Case([&](arith::MinimumFOp) { return "min.NaN." + h; })
+            .Default([](Operation *) { return std::nullopt; });
+    if (text) {
+      std::string ops = " %0";
+      for (size_t i = 0; i < a.size(); ++i)
+        ops += ", %" + std::to_string(i + 1);
+      return ptx(*text + ops + ";", "h");
+    }
+    if (isa<arith::DivFOp>(op))
+      return ptx("{ .reg .f32 tilec_a, tilec_b; cvt.f32." + h +
+                     " tilec_a, %1; cvt.f32." + h +
+                     " tilec_b, %2; div.rn.f32 tilec_a, tilec_a, tilec_b; "
+                     "cvt.rn." +
+                     h + ".f32 %0, tilec_a; }",
+                 "h");
+    if (auto c = dyn_cast<arith::CmpFOp>(op))
+      return cmpfExpr(c.getPredicate(), toF32(a[0]), toF32(a[1]));
+  }
+  // Other f16/bf16 operands are bits: only conversions to f32 read them.
   if ((inType.isF16() || inType.isBF16()) &&
       !isa<arith::ExtFOp, arith::BitcastOp, arith::SelectOp>(op))
     return failure();
@@ -495,49 +605,7 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
         return ptx("min.NaN.f32 %0, %1, %2;", "f");
       })
       .Case([&](arith::CmpFOp c) -> FailureOr<std::string> {
-        using P = arith::CmpFPredicate;
-        std::string l = a[0], r = a[1];
-        auto ordered = [&](StringRef sym) {
-          return "(" + l + " " + sym.str() + " " + r + ")";
-        };
-        auto unordered = [&](StringRef sym) {
-          return "!(" + l + " " + sym.str() + " " + r + ")";
-        };
-        switch (c.getPredicate()) {
-        case P::OEQ:
-          return ordered("==");
-        case P::OGT:
-          return ordered(">");
-        case P::OGE:
-          return ordered(">=");
-        case P::OLT:
-          return ordered("<");
-        case P::OLE:
-          return ordered("<=");
-        case P::ONE:
-          return "(" + l + " < " + r + " || " + l + " > " + r + ")";
-        case P::ORD:
-          return "(" + l + " == " + l + " && " + r + " == " + r + ")";
-        case P::UEQ:
-          return "!(" + l + " < " + r + " || " + l + " > " + r + ")";
-        case P::UGT:
-          return unordered("<=");
-        case P::UGE:
-          return unordered("<");
-        case P::ULT:
-          return unordered(">=");
-        case P::ULE:
-          return unordered(">");
-        case P::UNE:
-          return ordered("!=");
-        case P::UNO:
-          return "(" + l + " != " + l + " || " + r + " != " + r + ")";
-        case P::AlwaysTrue:
-          return std::string("true");
-        case P::AlwaysFalse:
-          return std::string("false");
-        }
-        return failure();
+        return cmpfExpr(c.getPredicate(), a[0], a[1]);
       })
       .Case([&](math::ExpOp) { return call(isF32 ? "expf" : "exp"); })
       .Case([&](math::Exp2Op) { return call(isF32 ? "exp2f" : "exp2"); })
@@ -555,6 +623,19 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
       .Case([&](math::CeilOp) { return call(isF32 ? "ceilf" : "ceil"); })
       .Case([&](math::FmaOp) { return call(isF32 ? "fmaf" : "fma"); })
       .Case([&](math::PowFOp) { return call(isF32 ? "powf" : "pow"); })
+      .Case([&](math::Atan2Op) { return call(isF32 ? "atan2f" : "atan2"); })
+      .Case([&](math::CbrtOp) { return call(isF32 ? "cbrtf" : "cbrt"); })
+      .Case([&](math::ErfcOp) { return call(isF32 ? "erfcf" : "erfc"); })
+      .Case([&](math::SinhOp) { return call(isF32 ? "sinhf" : "sinh"); })
+      .Case([&](math::CoshOp) { return call(isF32 ? "coshf" : "cosh"); })
+      .Case([&](math::TanOp) { return call(isF32 ? "tanf" : "tan"); })
+      .Case([&](math::AtanOp) { return call(isF32 ? "atanf" : "atan"); })
+      .Case([&](math::AsinOp) { return call(isF32 ? "asinf" : "asin"); })
+      .Case([&](math::AcosOp) { return call(isF32 ? "acosf" : "acos"); })
+      .Case([&](math::ExpM1Op) { return call(isF32 ? "expm1f" : "expm1"); })
+      .Case([&](math::Log10Op) { return call(isF32 ? "log10f" : "log10"); })
+      .Case([&](math::RoundOp) { return call(isF32 ? "roundf" : "round"); })
+      .Case([&](math::TruncOp) { return call(isF32 ? "truncf" : "trunc"); })
       .Case([&](math::AbsIOp) {
         return resType.isInteger(64) ? call("llabs") : call("abs");
       })
@@ -799,6 +880,9 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
     std::string expr, constraint;
     std::string var; // an output's variable
     bool pred = false, output = false;
+    /// An input tied to output `tied` ("0"): the output is read and written
+    /// ("+f"), the input itself not passed.
+    int tied = -1;
   };
   SmallVector<Operand> operands;
   // A struct result: one variable, its lanes the outputs.
@@ -856,20 +940,40 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
         return op.emitError("inline assembly with more inputs than operands");
       Value v = op.getOperands()[nextInput++];
       o.pred = c == "b";
-      if (o.pred) {
+      unsigned k = 0;
+      if (!c.getAsInteger(10, k)) {
+        // Tied to output k: the output's variable starts as this input.
+        if (k >= operands.size() || !operands[k].output || operands[k].pred ||
+            operands[k].constraint.size() != 2 ||
+            constraintOf(v.getType()) != operands[k].constraint.substr(1))
+          return op.emitError("inline assembly operand tied to $")
+                 << k << ", which is not an output of the same register kind";
+        line() << operands[k].var << " = " << name(v) << ";\n";
+        operands[k].constraint[0] = '+';
+        o.tied = int(k);
+      } else if (o.pred) {
         o.expr = "(int)" + name(v);
         o.constraint = "r";
       } else if (c == "n") {
         o.expr = name(v);
         o.constraint = "n";
-      } else if (auto p = dyn_cast<LLVM::LLVMPointerType>(v.getType());
-                 p && p.getAddressSpace() == 3) {
+      } else if (auto p = dyn_cast<LLVM::LLVMPointerType>(v.getType())) {
         // A shared-memory pointer: the .shared window address, as the PTX
-        // backend passes it (a generic address is undefined there).
-        if (c != "l" && c != "r")
+        // backend passes it (a generic address is undefined there); a
+        // shared::cluster one is that address already; a generic one its
+        // 64 bits.
+        unsigned space = p.getAddressSpace();
+        if ((c != "l" && c != "r") || (c == "r" && space == 0))
           return unsupported(op);
-        o.expr = std::string(c == "r" ? "(unsigned)" : "") +
-                 "__cvta_generic_to_shared(" + name(v) + ")";
+        if (space == 3)
+          o.expr = std::string(c == "r" ? "(unsigned)" : "") +
+                   "__cvta_generic_to_shared(" + name(v) + ")";
+        else if (space == 7)
+          o.expr = (c == "l" ? "(unsigned long long)" : "") + name(v);
+        else if (space == 0 || space == 1)
+          o.expr = "(unsigned long long)" + name(v);
+        else
+          return unsupported(op);
         o.constraint = c.str();
       } else {
         StringRef letter = constraintOf(v.getType());
@@ -883,6 +987,12 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
     }
     operands.push_back(o);
   }
+  // CUDA's numbering: the operands passed (tied inputs are not), in order;
+  // a tied input is its output's number.
+  SmallVector<unsigned> number(operands.size());
+  unsigned passed = 0;
+  for (auto [k, o] : llvm::enumerate(operands))
+    number[k] = o.tied >= 0 ? number[o.tied] : passed++;
   // The text: $N -> %N (a predicate: a .pred register), % -> %%.
   std::string text;
   StringRef s = op.getAsmString();
@@ -903,7 +1013,7 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
         return op.emitError("inline assembly refers to operand $")
                << k << " of " << operands.size();
       text += operands[k].pred ? "tilec_p" + std::to_string(k)
-                               : "%" + std::to_string(k);
+                               : "%" + std::to_string(number[k]);
       i = j - 1;
     } else if (ch == '$') {
       return op.emitError("inline assembly operand modifiers (${...}) are "
@@ -918,11 +1028,12 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
     if (!o.pred)
       continue;
     std::string p = "tilec_p" + std::to_string(k);
+    std::string reg = "%" + std::to_string(number[k]);
     prologue += ".reg .pred " + p + ";\n\t";
     if (o.output)
-      epilogue += "\n\tselp.u32 %" + std::to_string(k) + ", 1, 0, " + p + ";";
+      epilogue += "\n\tselp.u32 " + reg + ", 1, 0, " + p + ";";
     else
-      prologue += "setp.ne.b32 " + p + ", %" + std::to_string(k) + ", 0;\n\t";
+      prologue += "setp.ne.b32 " + p + ", " + reg + ", 0;\n\t";
   }
   if (!prologue.empty() || !epilogue.empty())
     text = "{\n\t" + prologue + text + epilogue + "\n\t}";
@@ -932,7 +1043,7 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
     out << " :";
     bool first = true;
     for (const Operand &o : operands) {
-      if (o.output != outputs)
+      if (o.output != outputs || o.tied >= 0)
         continue;
       out << (first ? " " : ", ") << "\"" << o.constraint << "\"(" << o.expr
           << ")";
@@ -941,7 +1052,10 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
   };
   emitList(true);
   emitList(false);
-  if (memory)
+  // An asm with side effects may touch memory, as LLVM takes it (the PTX
+  // backend's semantics): without the clobber, nvcc would move C++ loads
+  // and stores across it (a shared load above an mbarrier wait).
+  if (memory || op.getHasSideEffects())
     out << " : \"memory\"";
   out << ");\n";
   for (const Operand &o : operands)
@@ -1034,6 +1148,309 @@ LogicalResult KernelEmitter::emitShuffle(gpu::ShuffleOp op) {
   // Every lane takes part (the lowering shuffles whole warps).
   names[op.getValid()] = "true";
   return success();
+}
+
+std::string KernelEmitter::sharedAddress(Value v) {
+  return "(unsigned)__cvta_generic_to_shared(" + name(v) + ")";
+}
+
+void KernelEmitter::emitAsm(StringRef text, ArrayRef<std::string> outs,
+                            ArrayRef<std::string> ins) {
+  line() << "asm volatile(\"" << escapeCString(text) << "\"";
+  if (!outs.empty() || !ins.empty())
+    out << " : " << llvm::join(outs, ", ");
+  if (!ins.empty())
+    out << " : " << llvm::join(ins, ", ");
+  out << (outs.empty() && ins.empty() ? " ::: " : " : ") << "\"memory\");\n";
+}
+
+LogicalResult
+KernelEmitter::emitPtxBuilderOp(NVVM::BasicPtxBuilderInterface op) {
+  // Upstream's PtxBuilder makes the llvm.inline_asm that NVVM-to-LLVM
+  // would (with the operands' extractions and immediates before it); it is
+  // printed as any other asm and erased again.
+  Operation *nvvm = op.getOperation();
+  PatternRewriter rewriter(nvvm->getContext());
+  rewriter.setInsertionPoint(nvvm);
+  Operation *before = nvvm->getPrevNode();
+  SmallVector<std::pair<Value, NVVM::PTXRegisterMod>> values;
+  NVVM::PtxBuilder builder(nvvm, rewriter);
+  op.getAsmValues(rewriter, values);
+  bool ok = true;
+  for (auto &[v, mod] : values)
+    ok &= succeeded(builder.insertValue(v, mod));
+  Operation *asmOp = builder.build();
+  // An op's read-write struct (wgmma's accumulator) comes back from
+  // MLIR 22's builder nested in another struct: the asm returns the op's
+  // own type, one register a field, as its outputs are.
+  if (nvvm->getNumResults() == 1 && asmOp->getNumResults() == 1 &&
+      asmOp->getResult(0).getType() != nvvm->getResult(0).getType()) {
+    OperationState state(asmOp->getLoc(), asmOp->getName());
+    state.addOperands(asmOp->getOperands());
+    state.addAttributes(asmOp->getAttrs());
+    state.addTypes(nvvm->getResultTypes());
+    Operation *fixed = rewriter.create(state);
+    asmOp->erase();
+    asmOp = fixed;
+  }
+  SmallVector<Operation *> made;
+  for (Operation *o = before ? before->getNextNode()
+                             : &nvvm->getBlock()->front();
+       o != nvvm; o = o->getNextNode())
+    made.push_back(o);
+  LogicalResult result = ok ? success() : unsupported(nvvm);
+  for (Operation *o : made)
+    if (succeeded(result))
+      result = emitOp(o);
+  if (succeeded(result)) {
+    if (asmOp->getNumResults() == nvvm->getNumResults())
+      for (auto [from, to] : llvm::zip(nvvm->getResults(), asmOp->getResults()))
+        names[from] = name(to);
+    else if (nvvm->getNumResults())
+      result = unsupported(nvvm);
+  }
+  for (Operation *o : llvm::reverse(made))
+    o->erase();
+  return result;
+}
+
+LogicalResult KernelEmitter::emitLdMatrix(NVVM::LdMatrixOp op) {
+  // ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 (PTX ISA
+  // 9.7.14.5.15): one 32-bit register per matrix.
+  if (op.getEltType() != NVVM::LdStMatrixEltType::B16 ||
+      op.getShape().getM() != 8 || op.getShape().getN() != 8)
+    return unsupported(op);
+  uint32_t num = op.getNum();
+  FailureOr<std::string> t = typeName(op.getLoc(), op.getType());
+  if (failed(t))
+    return failure();
+  std::string n = fresh(op.getResult(), "o");
+  line() << *t << " " << n << ";\n";
+  SmallVector<std::string> outs;
+  std::string regs;
+  for (uint32_t i = 0; i < num; ++i) {
+    outs.push_back("\"=r\"(" +
+                   (num == 1 ? n : n + ".e[" + std::to_string(i) + "]") + ")");
+    regs += (i ? ", %" : "%") + std::to_string(i);
+  }
+  std::string text = llvm::formatv(
+      "ldmatrix.sync.aligned.m8n8.x{0}{1}.shared.b16 {{{2}}, [%{3}];", num,
+      op.getLayout() == NVVM::MMALayout::col ? ".trans" : "", regs, num);
+  emitAsm(text, outs, {"\"r\"(" + sharedAddress(op.getPtr()) + ")"});
+  return success();
+}
+
+/// The PTX type of mma.sync operand registers of type `t`, `attr` if given.
+static std::string mmaTypeName(std::optional<NVVM::MMATypes> attr, Type t) {
+  if (attr)
+    return NVVM::stringifyMMATypes(*attr).str();
+  Type e = getElementTypeOrSelf(t);
+  if (e.isF16())
+    return "f16";
+  if (e.isBF16())
+    return "bf16";
+  if (e.isF32())
+    return "f32";
+  if (e.isF64())
+    return "f64";
+  if (e.isInteger(32))
+    return "s32";
+  return "";
+}
+
+LogicalResult KernelEmitter::emitMma(NVVM::MmaOp op) {
+  // mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype
+  // .ctype {d}, {a}, {b}, {c} (PTX ISA 9.7.14.5.14); registers of 32 bits
+  // (two f16 lanes each) or one f32/f64.
+  auto res = dyn_cast<LLVM::LLVMStructType>(op.getType());
+  if (!res)
+    return unsupported(op);
+  std::string a = mmaTypeName(op.getMultiplicandAPtxType(),
+                              op.getOperandA().front().getType());
+  std::string b = mmaTypeName(op.getMultiplicandBPtxType(),
+                              op.getOperandB().front().getType());
+  std::string c = mmaTypeName(std::nullopt, op.getOperandC().front().getType());
+  std::string d = mmaTypeName(std::nullopt, res.getBody().front());
+  if (a.empty() || b.empty() || c.empty() || d.empty())
+    return unsupported(op);
+  FailureOr<std::string> t = typeName(op.getLoc(), res);
+  if (failed(t))
+    return failure();
+  std::string n = fresh(op.getResult(), "o");
+  line() << *t << " " << n << ";\n";
+  SmallVector<std::string> outs, ins;
+  unsigned reg = 0;
+  auto list = [&](unsigned count) {
+    std::string s = "{";
+    for (unsigned i = 0; i < count; ++i)
+      s += (i ? ", %" : "%") + std::to_string(reg++);
+    return s + "}";
+  };
+  for (auto [i, f] : llvm::enumerate(res.getBody())) {
+    StringRef letter = constraintOf(f);
+    if (letter.empty())
+      return unsupported(op);
+    outs.push_back("\"=" + letter.str() + "\"(" + n + ".e[" +
+                   std::to_string(i) + "])");
+  }
+  std::string dRegs = list(outs.size());
+  auto inputs = [&](ValueRange vs) -> FailureOr<std::string> {
+    for (Value v : vs) {
+      Type vt = v.getType();
+      auto vec = dyn_cast<VectorType>(vt);
+      if (vec && vec.getNumElements() * vec.getElementTypeBitWidth() == 32)
+        ins.push_back("\"r\"(tilec_bitcast<unsigned>(" + name(v) + "))");
+      else if (StringRef letter = constraintOf(vt); !letter.empty())
+        ins.push_back("\"" + letter.str() + "\"(" + name(v) + ")");
+      else
+        return failure();
+    }
+    return list(vs.size());
+  };
+  FailureOr<std::string> aRegs = inputs(op.getOperandA());
+  FailureOr<std::string> bRegs =
+      failed(aRegs) ? aRegs : inputs(op.getOperandB());
+  FailureOr<std::string> cRegs =
+      failed(bRegs) ? bRegs : inputs(op.getOperandC());
+  if (failed(cRegs))
+    return unsupported(op);
+  NVVM::MMAShapeAttr shape = op.getShape();
+  bool satfinite =
+      op.getIntOverflowBehavior() == NVVM::MMAIntOverflow::satfinite;
+  std::string text = llvm::formatv(
+      "mma.sync.aligned.m{0}n{1}k{2}.{3}.{4}{5}.{6}.{7}.{8}.{9} {10}, {11}, "
+      "{12}, {13};",
+      shape.getM(), shape.getN(), shape.getK(),
+      NVVM::stringifyMMALayout(op.getLayoutA()),
+      NVVM::stringifyMMALayout(op.getLayoutB()), satfinite ? ".satfinite" : "",
+      d, a, b, c, dRegs, *aRegs, *bRegs, *cRegs);
+  line() << "asm(\"" << text << "\" : " << llvm::join(outs, ", ") << " : "
+         << llvm::join(ins, ", ") << ");\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitNVVM(Operation *op) {
+  if (auto pb = dyn_cast<NVVM::BasicPtxBuilderInterface>(op))
+    return emitPtxBuilderOp(pb);
+  StringRef opName = op->getName().getStringRef();
+  // Special registers: mov from %name (PTX ISA 10), the cluster ones
+  // spelled cluster_*.
+  if (opName.consume_front("nvvm.read.ptx.sreg.")) {
+    if (op->getNumResults() != 1 || !op->getResult(0).getType().isInteger(32))
+      return unsupported(op);
+    std::string reg = opName.str();
+    if (StringRef(reg).starts_with("cluster."))
+      reg[7] = '_';
+    std::string n = fresh(op->getResult(0));
+    line() << "int " << n << ";\n";
+    line() << "asm(\"mov.u32 %0, %%" << reg << ";\" : \"=r\"(" << n << "));\n";
+    return success();
+  }
+  // Instructions without operands.
+  static const llvm::StringMap<const char *> kFixed = {
+      {"nvvm.wgmma.fence.aligned", "wgmma.fence.sync.aligned;"},
+      {"nvvm.wgmma.commit.group.sync.aligned",
+       "wgmma.commit_group.sync.aligned;"},
+      {"nvvm.fence.mbarrier.init", "fence.mbarrier_init.release.cluster;"},
+      {"nvvm.cp.async.bulk.commit.group", "cp.async.bulk.commit_group;"},
+  };
+  if (auto it = kFixed.find(op->getName().getStringRef()); it != kFixed.end()) {
+    emitAsm(it->second);
+    return success();
+  }
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](NVVM::WgmmaWaitGroupSyncOp o) {
+        emitAsm(
+            llvm::formatv("wgmma.wait_group.sync.aligned {0};", o.getGroup())
+                .str());
+        return success();
+      })
+      .Case([&](NVVM::CpAsyncBulkWaitGroupOp o) {
+        emitAsm(llvm::formatv("cp.async.bulk.wait_group{0} {1};",
+                              o.getRead() ? ".read" : "", o.getGroup())
+                    .str());
+        return success();
+      })
+      .Case([&](NVVM::FenceProxyOp o) {
+        std::string text =
+            "fence.proxy." + NVVM::stringifyProxyKind(o.getKind()).str();
+        if (std::optional<NVVM::SharedSpace> space = o.getSpace())
+          text +=
+              *space == NVVM::SharedSpace::shared_cta ? "::cta" : "::cluster";
+        emitAsm(text + ";");
+        return success();
+      })
+      .Case([&](NVVM::MBarrierInvalOp o) -> LogicalResult {
+        auto p = dyn_cast<LLVM::LLVMPointerType>(o.getAddr().getType());
+        if (!p || p.getAddressSpace() != 3)
+          return unsupported(o);
+        emitAsm("mbarrier.inval.shared.b64 [%0];", {},
+                {"\"r\"(" + sharedAddress(o.getAddr()) + ")"});
+        return success();
+      })
+      .Case([&](NVVM::BarrierOp o) -> LogicalResult {
+        if (o.getReductionOp() || o.getNumResults())
+          return unsupported(o);
+        if (!o.getBarrierId() && !o.getNumberOfThreads()) {
+          line() << "__syncthreads();\n";
+          return success();
+        }
+        // bar.sync id{, count} (PTX ISA 9.7.13.1).
+        std::string id = o.getBarrierId() ? name(o.getBarrierId()) : "0";
+        if (o.getNumberOfThreads())
+          emitAsm("bar.sync %0, %1;", {},
+                  {"\"r\"(" + id + ")",
+                   "\"r\"(" + name(o.getNumberOfThreads()) + ")"});
+        else
+          emitAsm("bar.sync %0;", {}, {"\"r\"(" + id + ")"});
+        return success();
+      })
+      .Case([&](NVVM::SyncWarpOp o) {
+        line() << "__syncwarp((unsigned)" << name(o.getMask()) << ");\n";
+        return success();
+      })
+      .Case([&](NVVM::SetMaxRegisterOp o) {
+        emitAsm(
+            llvm::formatv("setmaxnreg.{0}.sync.aligned.u32 {1};",
+                          o.getAction() == NVVM::SetMaxRegisterAction::increase
+                              ? "inc"
+                              : "dec",
+                          o.getRegCount())
+                .str());
+        return success();
+      })
+      .Case([&](NVVM::ClusterArriveOp o) {
+        emitAsm(std::string("barrier.cluster.arrive") +
+                (o.getAligned() ? ".aligned;" : ";"));
+        return success();
+      })
+      .Case([&](NVVM::ClusterArriveRelaxedOp o) {
+        emitAsm(std::string("barrier.cluster.arrive.relaxed") +
+                (o.getAligned() ? ".aligned;" : ";"));
+        return success();
+      })
+      .Case([&](NVVM::ClusterWaitOp o) {
+        emitAsm(std::string("barrier.cluster.wait") +
+                (o.getAligned() ? ".aligned;" : ";"));
+        return success();
+      })
+      .Case([&](NVVM::MapaOp o) -> LogicalResult {
+        // mapa.shared::cluster.u32 (PTX ISA 9.7.9.21): a shared address of
+        // this CTA to the same address in CTA `b` of the cluster.
+        auto from = cast<LLVM::LLVMPointerType>(o.getA().getType());
+        auto to = cast<LLVM::LLVMPointerType>(o.getType());
+        if (from.getAddressSpace() != 3 || to.getAddressSpace() != 7)
+          return unsupported(o);
+        std::string n = fresh(o.getResult(), "v");
+        line() << "unsigned " << n << ";\n";
+        emitAsm("mapa.shared::cluster.u32 %0, %1, %2;", {"\"=r\"(" + n + ")"},
+                {"\"r\"(" + sharedAddress(o.getA()) + ")",
+                 "\"r\"(" + name(o.getB()) + ")"});
+        return success();
+      })
+      .Case([&](NVVM::LdMatrixOp o) { return emitLdMatrix(o); })
+      .Case([&](NVVM::MmaOp o) { return emitMma(o); })
+      .Default([&](Operation *o) { return unsupported(o); });
 }
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
@@ -1175,6 +1592,22 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         FailureOr<std::string> t = typeName(o.getLoc(), o.getType());
         if (failed(t))
           return failure();
+        if (cast<LLVM::LLVMPointerType>(o.getAddr().getType())
+                .getAddressSpace() == 7) {
+          // Another CTA's shared memory (a mapa address): no C++ pointer
+          // reaches it; ld.shared::cluster does (PTX ISA 9.7.9.8).
+          StringRef letter = constraintOf(o.getType());
+          if (letter.empty())
+            return unsupported(o);
+          std::string n = fresh(o.getResult());
+          line() << *t << " " << n << ";\n";
+          emitAsm(llvm::formatv("ld.shared::cluster.b{0} %0, [%1];",
+                                o.getType().getIntOrFloatBitWidth())
+                      .str(),
+                  {"\"=" + letter.str() + "\"(" + n + ")"},
+                  {"\"r\"(" + name(o.getAddr()) + ")"});
+          return success();
+        }
         return declare(o, "*(" +
                               std::string(o.getVolatile_() ? "volatile " : "") +
                               *t + " *)" + name(o.getAddr()));
@@ -1183,9 +1616,44 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         FailureOr<std::string> t = typeName(o.getLoc(), o.getValue().getType());
         if (failed(t))
           return failure();
+        if (cast<LLVM::LLVMPointerType>(o.getAddr().getType())
+                .getAddressSpace() == 7) {
+          Type vt = o.getValue().getType();
+          StringRef letter = constraintOf(vt);
+          if (letter.empty() || vt.isInteger(1))
+            return unsupported(o);
+          emitAsm(llvm::formatv("st.shared::cluster.b{0} [%0], %1;",
+                                vt.getIntOrFloatBitWidth())
+                      .str(),
+                  {},
+                  {"\"r\"(" + name(o.getAddr()) + ")",
+                   "\"" + letter.str() + "\"(" + name(o.getValue()) + ")"});
+          return success();
+        }
         line() << "*(" << (o.getVolatile_() ? "volatile " : "") << *t << " *)"
                << name(o.getAddr()) << " = " << name(o.getValue()) << ";\n";
         return success();
+      })
+      .Case([&](LLVM::ConstantOp o) -> LogicalResult {
+        // The PTX builder's immediates ("n" operands).
+        auto i = dyn_cast<IntegerAttr>(o.getValue());
+        if (!i || !o.getType().isIntOrIndex())
+          return unsupported(o);
+        names[o.getResult()] = literal(i, o.getType());
+        return success();
+      })
+      .Case([&](LLVM::AddrSpaceCastOp o) -> LogicalResult {
+        unsigned from =
+            cast<LLVM::LLVMPointerType>(o.getArg().getType()).getAddressSpace();
+        unsigned to =
+            cast<LLVM::LLVMPointerType>(o.getType()).getAddressSpace();
+        // Generic and shared pointers are both generic in C++; shared::cluster
+        // is the shared window address.
+        if ((from == 0 || from == 3) && (to == 0 || to == 3))
+          return declare(o, name(o.getArg()));
+        if (from == 3 && to == 7)
+          return declare(o, sharedAddress(o.getArg()));
+        return unsupported(o);
       })
       .Case([&](LLVM::PtrToIntOp o) {
         return declare(o, "(long long)" + name(o.getArg()));
@@ -1193,7 +1661,11 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case([&](LLVM::IntToPtrOp o) {
         return declare(o, "(char *)" + name(o.getArg()));
       })
-      .Default([&](Operation *o) { return unsupported(o); });
+      .Default([&](Operation *o) -> LogicalResult {
+        if (isa<NVVM::NVVMDialect>(o->getDialect()))
+          return emitNVVM(o);
+        return unsupported(o);
+      });
 }
 
 LogicalResult KernelEmitter::emitBlock(Block &block) {
@@ -1226,9 +1698,13 @@ LogicalResult KernelEmitter::emit() {
         start = i + 1;
       }
     }
-    if (entries.size() != func.getNumArguments())
-      entries.clear();
   }
+  // TMA descriptors: parameters of their own after the signature's.
+  llvm::SmallDenseSet<unsigned> tensorMaps;
+  if (auto maps = func->getAttrOfType<DenseI32ArrayAttr>("tile.tensormap_args"))
+    tensorMaps.insert(maps.asArrayRef().begin(), maps.asArrayRef().end());
+  if (entries.size() + tensorMaps.size() != func.getNumArguments())
+    entries.clear();
   if (isReservedName(func.getName()))
     return func.emitError("kernel name '")
            << func.getName()
@@ -1252,6 +1728,7 @@ LogicalResult KernelEmitter::emit() {
   out << "\n" << func.getName() << "(";
   SmallVector<std::string> casts;
   llvm::StringSet<> used;
+  unsigned nextEntry = 0;
   for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
     std::string pname = "arg" + std::to_string(i);
     if (auto n = dyn_cast<NameLoc>(arg.getLoc()))
@@ -1269,10 +1746,18 @@ LogicalResult KernelEmitter::emit() {
     for (unsigned k = 1; !used.insert(pname).second; ++k)
       pname = (k == 1 ? pname : pname.substr(0, pname.rfind('_'))) + "_" +
               std::to_string(k);
-    StringRef entry = i < entries.size() ? entries[i] : StringRef();
-    entry = entry.split(':').first;
+    StringRef entry;
+    if (!tensorMaps.contains(i) && nextEntry < entries.size())
+      entry = entries[nextEntry++].split(':').first;
     std::string ptype;
-    if (entry.consume_front("*")) {
+    if (tensorMaps.contains(i)) {
+      if (!isa<LLVM::LLVMPointerType>(arg.getType()))
+        return func.emitError("TMA descriptor parameter ")
+               << i << " is not a pointer";
+      ptype = "const __grid_constant__ tilec_tensormap ";
+      names[arg] = pname + "_addr";
+      casts.push_back("char *" + pname + "_addr = (char *)&" + pname + ";");
+    } else if (entry.consume_front("*")) {
       ptype = llvm::StringSwitch<std::string>(entry)
                   .Case("fp32", "float *")
                   .Case("fp64", "double *")
@@ -1355,9 +1840,15 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
   if (kernels.empty())
     return module.emitError("no kernel to compile: expected at least one "
                             "public tile.func");
+  // nvcc's -arch=sm_90a also makes compute_90 PTX, where sm_90a's own
+  // instructions (wgmma, setmaxnreg) do not exist: the arch's code alone.
+  std::string virt = arch.str();
+  if (StringRef(virt).starts_with("sm_"))
+    virt = "compute_" + virt.substr(3);
   os << "//\n// Generated by tilec for " << arch
-     << " as CUDA C++ (tilec --emit=cuda); nvcc -arch=" << arch
-     << " or NVRTC compile it as it is.\n//\n";
+     << " as CUDA C++ (tilec --emit=cuda); nvcc -gencode arch=" << virt
+     << ",code=" << arch << " or NVRTC (--gpu-architecture=" << arch
+     << ") compile it as it is.\n//\n";
   for (const KernelMetadata &k : kernels)
     printKernelMetadata(os, k);
   if (failed(emitGraphMetadata(module, os)))
