@@ -13,9 +13,10 @@
 #include "compiler/Frontend/CodeGen.h"
 #include "compiler/Frontend/Parser.h"
 #include "compiler/Frontend/Unicode.h"
-#include "dialects/Tile/IR/TileOps.h"
 #include "compiler/InitAll.h"
+#include "compiler/Target/CUDA/CUDABackend.h"
 #include "compiler/Target/PTX/PTXBackend.h"
+#include "dialects/Tile/IR/TileOps.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -665,10 +666,21 @@ bool tilec::compileTritonToPTXUnprotected(
           k.arch = options.arch;
         OwningOpRef<ModuleOp> module =
             importTritonKernels(sourceMgr, &ctx, kernelsForArch);
-        if (!module || failed(runPipeline(*module, Stage::LLVMDialect, options)))
-          return false;
-        llvm::raw_string_ostream ptxStream(ptx);
-        return succeeded(emitPTX(*module, options.arch, ptxStream,
-                                 options.fpFusion, options.autoMaxNReg));
+        return module && succeeded(compileModuleToText(*module, options, ptx));
       });
+}
+
+LogicalResult tilec::compileModuleToText(ModuleOp module,
+                                         const PipelineOptions &options,
+                                         std::string &text) {
+  if (failed(runPipeline(module,
+                         options.cudaBackend ? Stage::SIMT : Stage::LLVMDialect,
+                         options)))
+    return failure();
+  llvm::raw_string_ostream stream(text);
+  if (options.cudaBackend)
+    return emitCUDA(module, options.arch, stream, options.autoMaxNReg,
+                    options.fpFusion);
+  return emitPTX(module, options.arch, stream, options.fpFusion,
+                 options.autoMaxNReg);
 }

@@ -163,8 +163,15 @@ bool withSourceContext(
                             llvm::raw_ostream &)>
         body);
 
+/// Runs the pipeline on `module` (tile IR) to the stage its backend prints
+/// from and prints the kernels into `text`: PTX, or CUDA C++ with
+/// options.cudaBackend (both with the runtime's metadata lines).
+mlir::LogicalResult compileModuleToText(mlir::ModuleOp module,
+                                        const PipelineOptions &options,
+                                        std::string &text);
+
 /// compileTritonToPTX without the crash recovery (what it runs inside
-/// runRecoveringFromCrashes).
+/// runRecoveringFromCrashes). With options.cudaBackend, `ptx` is CUDA C++.
 bool compileTritonToPTXUnprotected(
     llvm::StringRef source, llvm::StringRef fileName,
     llvm::ArrayRef<frontend::KernelOptions> kernels,

@@ -65,6 +65,8 @@ std::string CompileOptions::validate(SourceLanguage language) const {
   if (numConsumerGroups != 1 && numConsumerGroups != 2)
     return "consumer groups must be 1 or 2, found " +
            std::to_string(numConsumerGroups);
+  if (backend != "ptx" && backend != "cuda")
+    return "backend must be ptx or cuda, found '" + backend + "'";
   if (clusterSize != 1 && clusterSize != 2)
     return "cluster size must be 1 or 2, found " + std::to_string(clusterSize);
   if (maxnreg != 0 && (maxnreg < 16 || maxnreg > 255))
@@ -134,6 +136,7 @@ std::string compileKeyText(std::string_view source, std::string_view fileName,
   addField(t, "cluster_size", options.clusterSize);
   addField(t, "maxnreg", options.maxnreg);
   addField(t, "auto_maxnreg", options.autoMaxNReg);
+  addField(t, "backend", options.backend);
   addField(t, "import_paths", options.importPaths.size());
   for (const std::string &dir : options.importPaths)
     addField(t, "path", dir);
@@ -181,6 +184,7 @@ PipelineOptions toPipelineOptions(const CompileOptions &options) {
   p.clusterSize = options.clusterSize;
   p.maxNReg = options.maxnreg;
   p.autoMaxNReg = options.autoMaxNReg;
+  p.cudaBackend = options.backend == "cuda";
   return p;
 }
 
@@ -288,12 +292,7 @@ bool compileUnprotected(std::string_view source, std::string_view fileName,
           diagStream << "note: the source looks like a Triton-language file "
                         "and was read as MLIR; name it .py or pass the "
                         "Python language\n";
-        if (!module ||
-            failed(runPipeline(*module, Stage::LLVMDialect, pipeline)))
-          return false;
-        llvm::raw_string_ostream ptxStream(ptx);
-        return succeeded(emitPTX(*module, pipeline.arch, ptxStream,
-                                 pipeline.fpFusion, pipeline.autoMaxNReg));
+        return module && succeeded(compileModuleToText(*module, pipeline, ptx));
       });
 }
 } // namespace
@@ -446,6 +445,17 @@ bool compileToPTX(std::string_view source, std::string_view fileName,
       },
       out.diagnostics);
   recording->take(out);
+  if (ok && options.backend == "cuda") {
+    // The CUDA C++ backend's text, compiled as the runtime compiles a .cu
+    // (NVRTC, loaded at its first use): the entry holds PTX either way.
+    std::string ptx;
+    Status s = compileCUDAToPTX(out.ptx, effectiveArch(options), ptx, fileName);
+    if (!s) {
+      out.diagnostics += "error: " + s.message() + "\n";
+      ok = false;
+    }
+    out.ptx = std::move(ptx);
+  }
   if (!ok)
     out.ptx.clear();
   return ok;

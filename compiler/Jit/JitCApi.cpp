@@ -38,6 +38,8 @@ Status toCompileOptions(const tilec_compile_options *o, CompileOptions &out) {
   out.arch = str(o->arch);
   out.fpFusion = o->fp_fusion != 0;
   out.debug = o->debug != 0;
+  if (o->backend && *o->backend)
+    out.backend = o->backend;
   return Status::success();
 }
 } // namespace

@@ -64,6 +64,11 @@ struct PipelineOptions {
   /// `maxnreg=auto` (emitPTX's `autoMaxNReg`): the loader gives them the
   /// register budget of their occupancy.
   bool autoMaxNReg = true;
+  /// What the in-process compiles (compileTritonToPTX, the JIT) print: PTX
+  /// (false: LLVM's NVPTX) or CUDA C++ (true: compiler/Target/CUDA, the
+  /// pipeline stopping at the SIMT stage; the JIT compiles the text with
+  /// NVRTC). tilec's --emit chooses for itself.
+  bool cudaBackend = false;
 };
 
 /// Whether `arch` is one tilec targets.

@@ -85,6 +85,7 @@ TEST(CompileKey, EveryShapingFieldChangesIt) {
       [](CompileOptions &o) { o.maxnreg = 128; },
       [](CompileOptions &o) { o.autoMaxNReg = false; },
       [](CompileOptions &o) { o.importPaths = {"/lib"}; },
+      [](CompileOptions &o) { o.backend = "cuda"; },
   };
   std::set<std::string> keys = {keyOf(addOptions())};
   for (auto &change : changes) {
@@ -141,6 +142,8 @@ TEST(CompileOptions, ValidateNamesTheProblem) {
   EXPECT_EQ(problem([](CompileOptions &o) { o.maxnreg = 256; }),
             "maxnreg must be 0 (no limit) or in [16, 255], found 256");
   EXPECT_EQ(problem([](CompileOptions &o) { o.maxnreg = 255; }), "");
+  EXPECT_EQ(problem([](CompileOptions &o) { o.backend = "sass"; }),
+            "backend must be ptx or cuda, found 'sass'");
   EXPECT_EQ(problem([](CompileOptions &o) { o.constexprs = {{"", "1"}}; }),
             "a constexpr value without a name");
   EXPECT_NE(problem([](CompileOptions &) {}, SourceLanguage::MLIR)
@@ -182,6 +185,23 @@ def k(x_ptr, n, BLOCK: tl.constexpr):
   EXPECT_EQ(read->second.size(), 64u); // the SHA-256 of what was read
   // Candidates looked for in vain are recorded too.
   EXPECT_FALSE(out.pathsAbsent.empty());
+}
+
+TEST(CompileToPTX, TheCUDABackendThroughNVRTC) {
+  // The same kernel through the CUDA C++ backend: NVRTC's PTX (nvcc's
+  // code generator, not LLVM's), with tilec's metadata lines.
+  CompileOptions o = addOptions();
+  o.backend = "cuda";
+  CompileOutput out;
+  bool ok = compileToPTX(kAdd, "add.py", SourceLanguage::Auto, o, nullptr, out);
+  if (!ok && out.diagnostics.find("is not installed") != std::string::npos)
+    GTEST_SKIP() << out.diagnostics;
+  ASSERT_TRUE(ok) << out.diagnostics;
+  EXPECT_EQ(out.ptx.rfind("// tilec.kernel name=add_kernel", 0), 0u) << out.ptx;
+  EXPECT_NE(out.ptx.find(".entry add_kernel("), std::string::npos);
+  // NVRTC's own PTX header, not LLVM's.
+  EXPECT_NE(out.ptx.find("NVIDIA NVVM Compiler"), std::string::npos);
+  EXPECT_EQ(out.ptx.find("LLVM NVPTX"), std::string::npos);
 }
 
 TEST(CompileToPTX, ErrorsAreLocatedAndOptionsChecked) {

@@ -88,6 +88,11 @@ struct CompileOptions {
   /// register budget of their occupancy (--auto-maxnreg; `maxnreg=auto`,
   /// docs/runtime.md "Register budget").
   bool autoMaxNReg = true;
+  /// The backend: "ptx" (LLVM's NVPTX, the default) or "cuda" (the CUDA
+  /// C++ backend, the text compiled to PTX with NVRTC at compile time;
+  /// docs/architecture.md, "The CUDA C++ backend"). Part of the key: the
+  /// two give different PTX for the same kernel.
+  std::string backend = "ptx";
   /// Folders `import` searches after the kernel file's (-I). Part of the
   /// key as paths; the contents of the modules a compile read are checked
   /// by the JIT's cache (Jit.h), not hashed into the key.
@@ -104,7 +109,7 @@ struct CompileOptions {
   /// Checks the fields' ranges and spellings (num_warps a power of two in
   /// [1, 32], a known arch, mma version 0/2/3, warp specialization
   /// hint/on/off, 1 or 2 consumer groups and cluster CTAs, maxnreg 0 or
-  /// in [16, 255], constexpr
+  /// in [16, 255], backend ptx or cuda, constexpr
   /// names non-empty, the Python-only fields (signature, constexprs,
   /// num_stages, autotune config) empty for MLIR). Returns "" when
   /// valid, else the first problem, e.g. "num_warps must be a power of two

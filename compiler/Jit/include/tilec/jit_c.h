@@ -50,6 +50,9 @@ typedef struct tilec_compile_options {
   int fp_fusion;
   /** Compile run-time assertions (0, the default). */
   int debug;
+  /** NULL or "ptx": LLVM's NVPTX; "cuda": the CUDA C++ backend, compiled
+   *  with NVRTC (tilec::CompileOptions::backend). */
+  const char *backend;
 } tilec_compile_options;
 
 void tilec_compile_options_init(tilec_compile_options *options);
