@@ -108,6 +108,28 @@ bool isReservedName(StringRef name) {
          llvm::all_of(name.drop_front(), llvm::isDigit);
 }
 
+/// `text` as a C string literal's inside, every byte that is not printable
+/// ASCII (or is a quote or backslash) an octal escape: the bytes exactly.
+static std::string escapeBytes(StringRef text) {
+  std::string s;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
+      s += char(c);
+    else
+      s += std::string("\\") + char('0' + (c >> 6)) +
+           char('0' + ((c >> 3) & 7)) + char('0' + (c & 7));
+  }
+  return s;
+}
+
+/// The C++ array of module global `symbol` (a constant string).
+static std::string globalVar(StringRef symbol) {
+  std::string s = "tilec_g_";
+  for (char c : symbol)
+    s += llvm::isAlnum(c) ? c : '_';
+  return s;
+}
+
 class KernelEmitter {
 public:
   KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out, bool fpFusion)
@@ -143,6 +165,7 @@ private:
   LogicalResult emitCall(LLVM::CallOp op);
   LogicalResult emitGEP(LLVM::GEPOp op);
   LogicalResult emitShuffle(gpu::ShuffleOp op);
+  LogicalResult emitPrintf(gpu::PrintfOp op);
   /// NVVM ops: through upstream's PTX builder where the op has one, else
   /// as the PTX instruction NVPTX would select.
   LogicalResult emitNVVM(Operation *op);
@@ -1093,8 +1116,18 @@ LogicalResult KernelEmitter::emitIntrinsic(LLVM::CallIntrinsicOp op) {
 }
 
 LogicalResult KernelEmitter::emitCall(LLVM::CallOp op) {
-  // libdevice (`__nv_expf`) is CUDA's math library under other names.
   std::optional<StringRef> callee = op.getCallee();
+  // tl.device_assert's failure (--debug): CUDA's own __assertfail(message,
+  // file, line, function, char size), declared in the file's prelude.
+  if (callee == "__assertfail" && op.getNumResults() == 0 &&
+      op.getArgOperands().size() == 5) {
+    ValueRange a = op.getArgOperands();
+    line() << "__assertfail(" << name(a[0]) << ", " << name(a[1])
+           << ", (unsigned)" << name(a[2]) << ", " << name(a[3])
+           << ", (unsigned long)" << name(a[4]) << ");\n";
+    return success();
+  }
+  // libdevice (`__nv_expf`) is CUDA's math library under other names.
   if (!callee || !callee->starts_with("__nv_") || op.getNumResults() != 1)
     return unsupported(op);
   std::string fn = callee->drop_front(5).str();
@@ -1107,6 +1140,13 @@ LogicalResult KernelEmitter::emitCall(LLVM::CallOp op) {
 LogicalResult KernelEmitter::emitGEP(LLVM::GEPOp op) {
   // base + index * sizeof(element), in bytes.
   auto indices = op.getIndices();
+  // All-zero indices (an array's first element: a string's start) are the
+  // base itself.
+  if (llvm::all_of(indices, [](auto i) {
+        auto a = dyn_cast<IntegerAttr>(i);
+        return a && a.getValue().isZero();
+      }))
+    return declare(op.getResult(), name(op.getBase()));
   if (indices.size() != 1)
     return unsupported(op);
   FailureOr<std::string> elem = typeName(op.getLoc(), op.getElemType());
@@ -1119,6 +1159,25 @@ LogicalResult KernelEmitter::emitGEP(LLVM::GEPOp op) {
     index = std::to_string(cast<IntegerAttr>(indices[0]).getInt()) + "LL";
   return declare(op.getResult(), name(op.getBase()) + " + " + index +
                                      " * (long long)sizeof(" + *elem + ")");
+}
+
+LogicalResult KernelEmitter::emitPrintf(gpu::PrintfOp op) {
+  // tl.device_print (--debug): printf with C's argument promotions, as the
+  // PTX backend's vprintf buffer has them (f32 as double).
+  std::string call = "printf(\"" + escapeBytes(op.getFormat()) + "\"";
+  for (Value v : op.getArgs()) {
+    Type t = v.getType();
+    if (t.isF32())
+      call += ", (double)" + name(v);
+    else if (t.isInteger(1) || t.isInteger(8) || t.isInteger(16))
+      call += ", (int)" + name(v);
+    else if (t.isInteger(32) || t.isInteger(64) || t.isF64())
+      call += ", " + name(v);
+    else
+      return unsupported(op);
+  }
+  line() << call << ");\n";
+  return success();
 }
 
 LogicalResult KernelEmitter::emitShuffle(gpu::ShuffleOp op) {
@@ -1582,11 +1641,20 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case([&](LLVM::CallIntrinsicOp o) { return emitIntrinsic(o); })
       .Case([&](LLVM::CallOp o) { return emitCall(o); })
       .Case([&](LLVM::AddressOfOp o) -> LogicalResult {
-        if (o.getGlobalName() != "tilec_shared")
+        if (o.getGlobalName() == "tilec_shared") {
+          names[o.getResult()] = "tilec_shared";
+          return success();
+        }
+        // A constant string of the module (an assert's message): the
+        // array the prelude declares (printGlobalStrings).
+        auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+            SymbolTable::lookupNearestSymbolFrom(o, o.getGlobalNameAttr()));
+        if (!global || !isa_and_nonnull<StringAttr>(global.getValueOrNull()))
           return unsupported(o);
-        names[o.getResult()] = "tilec_shared";
+        names[o.getResult()] = "(char *)" + globalVar(o.getGlobalName());
         return success();
       })
+      .Case([&](gpu::PrintfOp o) { return emitPrintf(o); })
       .Case([&](LLVM::GEPOp o) { return emitGEP(o); })
       .Case([&](LLVM::LoadOp o) -> LogicalResult {
         FailureOr<std::string> t = typeName(o.getLoc(), o.getType());
@@ -1792,6 +1860,31 @@ LogicalResult KernelEmitter::emit() {
 
 } // namespace
 
+/// What `--debug` kernels call and read, declared once before the kernels:
+/// printf and __assertfail (NVRTC declares neither; nvcc needs no header
+/// for these declarations either), and the module's constant strings (an
+/// assert's message, file and function) as `tilec_g_NAME` arrays.
+static void printDebugDeclarations(gpu::GPUModuleOp module, raw_ostream &os) {
+  bool printf = false;
+  module.walk([&](gpu::PrintfOp) { printf = true; });
+  if (printf)
+    os << "extern \"C\" __device__ int printf(const char *, ...);\n";
+  if (module.lookupSymbol("__assertfail"))
+    os << "extern \"C\" __device__ void __assertfail(const char *, const "
+          "char *, unsigned, const char *, unsigned long);\n";
+  for (auto global : module.getOps<LLVM::GlobalOp>()) {
+    auto text = dyn_cast_or_null<StringAttr>(global.getValueOrNull());
+    if (!text || global.getAddrSpace() != 0)
+      continue;
+    StringRef bytes = text.getValue();
+    // The literal's own NUL ends it.
+    if (bytes.ends_with(StringRef("\0", 1)))
+      bytes = bytes.drop_back();
+    os << "static __device__ const char " << globalVar(global.getSymName())
+       << "[] = \"" << escapeBytes(bytes) << "\";\n";
+  }
+}
+
 /// Whether `func` issues tensor-core instructions (mma, wgmma, ldmatrix):
 /// as NVVM ops or as the lowering's inline PTX.
 static bool usesTensorCores(gpu::GPUFuncOp func) {
@@ -1853,6 +1946,8 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
     printKernelMetadata(os, k);
   if (failed(emitGraphMetadata(module, os)))
     return failure();
-  os << kPrelude << body;
+  os << kPrelude;
+  printDebugDeclarations(gpuModule, os);
+  os << body;
   return success();
 }
