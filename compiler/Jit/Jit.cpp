@@ -245,8 +245,12 @@ std::string Jit::keyFor(std::string_view source, std::string_view fileName,
   std::string key = compileKey(source, absolutePath(StringRef(fileName.data(), fileName.size())),
                                language, o);
   // What the key of the compiler's inputs does not cover: the tools of
-  // this Jit (ptxas, or none: a PTX entry; libdevice).
-  return sha256Hex(key + "\n" + impl->tools);
+  // this Jit (ptxas, or none: a PTX entry; libdevice; NVRTC, whose PTX a
+  // CUDA C++ compile's entry holds).
+  std::string tools = impl->tools;
+  if (o.backend == "cuda")
+    tools += "\n" + nvrtcIdentity();
+  return sha256Hex(key + "\n" + tools);
 }
 
 Status Jit::compile(std::string_view source, std::string_view fileName,

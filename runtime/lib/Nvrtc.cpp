@@ -34,6 +34,8 @@ struct Nvrtc {
   nvrtcResult (*getPTX)(nvrtcProgram, char *) = nullptr;
   nvrtcResult (*getProgramLogSize)(nvrtcProgram, size_t *) = nullptr;
   nvrtcResult (*getProgramLog)(nvrtcProgram, char *) = nullptr;
+  nvrtcResult (*version)(int *, int *) = nullptr;
+  std::string path;  // the library opened
   std::string error; // why it could not be loaded
 };
 
@@ -55,8 +57,10 @@ const Nvrtc &nvrtc() {
     std::string tried;
     for (const std::string &n : names) {
       h = ::dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (h)
+      if (h) {
+        api.path = n;
         break;
+      }
       tried += (tried.empty() ? "" : ", ") + n;
     }
     if (!h) {
@@ -78,11 +82,22 @@ const Nvrtc &nvrtc() {
     get(api.getPTX, "nvrtcGetPTX");
     get(api.getProgramLogSize, "nvrtcGetProgramLogSize");
     get(api.getProgramLog, "nvrtcGetProgramLog");
+    get(api.version, "nvrtcVersion");
   });
   return api;
 }
 
 } // namespace
+
+std::string nvrtcIdentity() {
+  const Nvrtc &api = nvrtc();
+  if (!api.error.empty())
+    return "none";
+  int major = 0, minor = 0;
+  api.version(&major, &minor);
+  return "nvrtc " + std::to_string(major) + "." + std::to_string(minor) + " (" +
+         api.path + ")";
+}
 
 Status compileCUDAToPTX(std::string_view source, std::string_view arch,
                         std::string &ptx, std::string_view displayName) {

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -132,8 +133,13 @@ static std::string globalVar(StringRef symbol) {
 
 class KernelEmitter {
 public:
-  KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out, bool fpFusion)
-      : func(func), out(out), fpFusion(fpFusion) {}
+  KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out, bool fpFusion,
+                StringRef arch)
+      : func(func), out(out), fpFusion(fpFusion) {
+    // sm_90a -> 90: which PTX instructions exist.
+    StringRef digits = arch.drop_front(arch.starts_with("sm_") ? 3 : 0);
+    digits.take_while(llvm::isDigit).getAsInteger(10, sm);
+  }
   LogicalResult emit();
 
 private:
@@ -190,6 +196,8 @@ private:
   gpu::GPUFuncOp func;
   raw_ostream &out;
   bool fpFusion;
+  /// The target's compute capability as a number (sm_90a: 90).
+  unsigned sm = 0;
   unsigned indent = 2;
   unsigned counter = 0;
   DenseMap<Value, std::string> names;
@@ -484,6 +492,20 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
             .Case([&](arith::MaximumFOp) { return "max.NaN." + h; })
             .Case([&](arith::MinimumFOp) { return "min.NaN." + h; })
             .Default([](Operation *) { return std::nullopt; });
+    // bf16 add, sub and mul are sm_90's; before it, fma with 1.0, -1.0 or
+    // -0.0 (exact, as NVPTX selects them).
+    if (h == "bf16" && sm < 90 &&
+        isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op)) {
+      const char *k = isa<arith::AddFOp>(op)   ? "0x3F80"
+                      : isa<arith::SubFOp>(op) ? "0xBF80"
+                                               : "0x8000";
+      std::string fma = isa<arith::MulFOp>(op)
+                            ? "fma.rn.bf16 %0, %1, %2, tilec_k;"
+                            : "fma.rn.bf16 %0, %2, tilec_k, %1;";
+      return ptx(std::string("{ .reg .b16 tilec_k; mov.b16 tilec_k, ") + k +
+                     "; " + fma + " }",
+                 "h");
+    }
     if (text) {
       std::string ops = " %0";
       for (size_t i = 0; i < a.size(); ++i)
@@ -986,7 +1008,7 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
         // shared::cluster one is that address already; a generic one its
         // 64 bits.
         unsigned space = p.getAddressSpace();
-        if ((c != "l" && c != "r") || (c == "r" && space == 0))
+        if ((c != "l" && c != "r") || (c == "r" && space != 3 && space != 7))
           return unsupported(op);
         if (space == 3)
           o.expr = std::string(c == "r" ? "(unsigned)" : "") +
@@ -1216,11 +1238,12 @@ std::string KernelEmitter::sharedAddress(Value v) {
 void KernelEmitter::emitAsm(StringRef text, ArrayRef<std::string> outs,
                             ArrayRef<std::string> ins) {
   line() << "asm volatile(\"" << escapeCString(text) << "\"";
-  if (!outs.empty() || !ins.empty())
-    out << " : " << llvm::join(outs, ", ");
-  if (!ins.empty())
-    out << " : " << llvm::join(ins, ", ");
-  out << (outs.empty() && ins.empty() ? " ::: " : " : ") << "\"memory\");\n";
+  if (outs.empty() && ins.empty())
+    out << " ::: ";
+  else
+    out << " : " << llvm::join(outs, ", ") << " : " << llvm::join(ins, ", ")
+        << " : ";
+  out << "\"memory\");\n";
 }
 
 LogicalResult
@@ -1322,7 +1345,8 @@ LogicalResult KernelEmitter::emitMma(NVVM::MmaOp op) {
   // .ctype {d}, {a}, {b}, {c} (PTX ISA 9.7.14.5.14); registers of 32 bits
   // (two f16 lanes each) or one f32/f64.
   auto res = dyn_cast<LLVM::LLVMStructType>(op.getType());
-  if (!res)
+  // b1 (its .xor.popc / .and.popc) is not printed yet.
+  if (!res || op.getB1Op())
     return unsupported(op);
   std::string a = mmaTypeName(op.getMultiplicandAPtxType(),
                               op.getOperandA().front().getType());
@@ -1388,21 +1412,69 @@ LogicalResult KernelEmitter::emitMma(NVVM::MmaOp op) {
   return success();
 }
 
+/// Whether upstream's PTX builder text says all that `op` asks for. Where
+/// NVVM-to-LLVM takes the intrinsic instead (hasIntrinsic), the builder's
+/// text may drop attributes (a scope, a load mode): only the forms whose
+/// text was checked are taken.
+static bool ptxBuilderCovers(NVVM::BasicPtxBuilderInterface op) {
+  if (!op.hasIntrinsic())
+    return true;
+  auto addrSpace = [](Value v) {
+    return cast<LLVM::LLVMPointerType>(v.getType()).getAddressSpace();
+  };
+  return llvm::TypeSwitch<Operation *, bool>(op.getOperation())
+      .Case([&](NVVM::MBarrierInitOp o) { return addrSpace(o.getAddr()) != 7; })
+      .Case([&](NVVM::MBarrierArriveExpectTxOp o) {
+        return o.getScope() == NVVM::MemScopeKind::CTA && !o.getRelaxed() &&
+               !o.getRes() && addrSpace(o.getAddr()) != 7;
+      })
+      .Case([&](NVVM::MBarrierTryWaitParityOp o) {
+        return addrSpace(o.getAddr()) != 7;
+      })
+      .Case([&](NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp o) {
+        return !o.getIsCTAOnly() && !o.getGroup() &&
+               (o.getMode() == NVVM::TMALoadMode::TILE ||
+                o.getMode() == NVVM::TMALoadMode::IM2COL);
+      })
+      .Case([&](NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp o) {
+        return o.getMode() == NVVM::TMAStoreMode::TILE;
+      })
+      .Default([](Operation *) { return false; });
+}
+
 LogicalResult KernelEmitter::emitNVVM(Operation *op) {
-  if (auto pb = dyn_cast<NVVM::BasicPtxBuilderInterface>(op))
+  if (auto pb = dyn_cast<NVVM::BasicPtxBuilderInterface>(op)) {
+    if (!ptxBuilderCovers(pb))
+      return unsupported(op);
     return emitPtxBuilderOp(pb);
+  }
   StringRef opName = op->getName().getStringRef();
   // Special registers: mov from %name (PTX ISA 10), the cluster ones
   // spelled cluster_*.
   if (opName.consume_front("nvvm.read.ptx.sreg.")) {
-    if (op->getNumResults() != 1 || !op->getResult(0).getType().isInteger(32))
+    // The op's name with `_` for the dots inside the register's name
+    // (cluster.ctarank -> %cluster_ctarank, lanemask.lt -> %lanemask_lt,
+    // globaltimer.lo -> %globaltimer_lo), a last .x/.y/.z kept (%tid.x,
+    // %cluster_ctaid.x); warpsize is the constant WARP_SZ.
+    Type t = op->getNumResults() == 1 ? op->getResult(0).getType() : Type();
+    if (!t || !(t.isInteger(32) || t.isInteger(64)))
       return unsupported(op);
     std::string reg = opName.str();
-    if (StringRef(reg).starts_with("cluster."))
-      reg[7] = '_';
+    size_t keep = reg.size();
+    if (reg.size() > 2 && reg[reg.size() - 2] == '.' &&
+        StringRef("xyz").contains(reg.back()))
+      keep = reg.size() - 2;
+    for (size_t i = 0; i < keep; ++i)
+      if (reg[i] == '.')
+        reg[i] = '_';
+    reg = reg == "warpsize" ? "WARP_SZ" : "%%" + reg;
+    bool wide = t.isInteger(64);
     std::string n = fresh(op->getResult(0));
-    line() << "int " << n << ";\n";
-    line() << "asm(\"mov.u32 %0, %%" << reg << ";\" : \"=r\"(" << n << "));\n";
+    line() << (wide ? "long long " : "int ") << n << ";\n";
+    // Clocks and timers change between reads: volatile, not merged.
+    line() << (isMemoryEffectFree(op) ? "asm(" : "asm volatile(") << "\"mov.u"
+           << (wide ? "64" : "32") << " %0, " << reg
+           << ";\" : \"=" << (wide ? "l" : "r") << "\"(" << n << "));\n";
     return success();
   }
   // Instructions without operands.
@@ -1665,7 +1737,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
           // Another CTA's shared memory (a mapa address): no C++ pointer
           // reaches it; ld.shared::cluster does (PTX ISA 9.7.9.8).
           StringRef letter = constraintOf(o.getType());
-          if (letter.empty())
+          if (letter.empty() || !o.getType().isIntOrFloat() ||
+              o.getType().isInteger(1))
             return unsupported(o);
           std::string n = fresh(o.getResult());
           line() << *t << " " << n << ";\n";
@@ -1688,7 +1761,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
                 .getAddressSpace() == 7) {
           Type vt = o.getValue().getType();
           StringRef letter = constraintOf(vt);
-          if (letter.empty() || vt.isInteger(1))
+          if (letter.empty() || !vt.isIntOrFloat() || vt.isInteger(1))
             return unsupported(o);
           emitAsm(llvm::formatv("st.shared::cluster.b{0} [%0], %1;",
                                 vt.getIntOrFloatBitWidth())
@@ -1927,7 +2000,7 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
       kernels.push_back(*k);
     }
     bodyStream << "\n";
-    if (failed(KernelEmitter(func, bodyStream, fpFusion).emit()))
+    if (failed(KernelEmitter(func, bodyStream, fpFusion, arch).emit()))
       return failure();
   }
   if (kernels.empty())

@@ -374,6 +374,11 @@ Status compileCUDAToPTX(std::string_view source, std::string_view arch,
                         std::string &ptx,
                         std::string_view displayName = "<cuda>");
 
+/// The NVRTC compileCUDAToPTX uses, as "nvrtc MAJOR.MINOR (library)", or
+/// "none" where it cannot be loaded: what the JIT's cache keys of CUDA C++
+/// compiles include (another NVRTC makes other PTX).
+std::string nvrtcIdentity();
+
 //===----------------------------------------------------------------------===//
 // Launch arguments and checks
 //===----------------------------------------------------------------------===//
