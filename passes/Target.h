@@ -35,6 +35,9 @@ struct TargetInfo {
   bool hasFp8() const { return computeCapability >= 89; }
   /// atom.add.noftz.bf16: sm_90 and later.
   bool hasBf16AtomicAdd() const { return computeCapability >= 90; }
+  /// add, sub and mul on .bf16 (PTX ISA 9.7.4): sm_90 and later (before,
+  /// fma.rn.bf16 with 1.0, -1.0 or -0.0, as NVPTX selects them).
+  bool hasBf16Arithmetic() const { return computeCapability >= 90; }
   /// wgmma (warpgroup MMA, PTX ISA 9.7.15): sm_90a only (the `a` targets
   /// of later chips drop it for tcgen05).
   bool hasWgmma() const { return name == "sm_90a"; }

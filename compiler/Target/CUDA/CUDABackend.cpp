@@ -16,6 +16,7 @@
 #include "compiler/Target/CUDA/CUDABackend.h"
 #include "compiler/Target/KernelMetadata.h"
 #include "compiler/Target/PTX/GraphMetadata.h"
+#include "passes/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -135,11 +136,7 @@ class KernelEmitter {
 public:
   KernelEmitter(gpu::GPUFuncOp func, raw_ostream &out, bool fpFusion,
                 StringRef arch)
-      : func(func), out(out), fpFusion(fpFusion) {
-    // sm_90a -> 90: which PTX instructions exist.
-    StringRef digits = arch.drop_front(arch.starts_with("sm_") ? 3 : 0);
-    digits.take_while(llvm::isDigit).getAsInteger(10, sm);
-  }
+      : func(func), out(out), fpFusion(fpFusion), target(getTarget(arch)) {}
   LogicalResult emit();
 
 private:
@@ -196,8 +193,8 @@ private:
   gpu::GPUFuncOp func;
   raw_ostream &out;
   bool fpFusion;
-  /// The target's compute capability as a number (sm_90a: 90).
-  unsigned sm = 0;
+  /// Which PTX instructions exist (passes/Target.h).
+  const TargetInfo &target;
   unsigned indent = 2;
   unsigned counter = 0;
   DenseMap<Value, std::string> names;
@@ -494,7 +491,7 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
             .Default([](Operation *) { return std::nullopt; });
     // bf16 add, sub and mul are sm_90's; before it, fma with 1.0, -1.0 or
     // -0.0 (exact, as NVPTX selects them).
-    if (h == "bf16" && sm < 90 &&
+    if (h == "bf16" && !target.hasBf16Arithmetic() &&
         isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op)) {
       const char *k = isa<arith::AddFOp>(op)   ? "0x3F80"
                       : isa<arith::SubFOp>(op) ? "0xBF80"
