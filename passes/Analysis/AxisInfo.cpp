@@ -253,7 +253,10 @@ bool isKnownNonNegative(Value v, unsigned depth = 0) {
   return llvm::TypeSwitch<Operation *, bool>(def)
       .Case<tile::ProgramIdOp, tile::NumProgramsOp, arith::ExtUIOp>(
           [](auto) { return true; })
-      .Case([](tile::MakeRangeOp r) { return r.getStart() >= 0; })
+      // getStart() is the i32's bits as unsigned: ask the value's sign.
+      .Case([](tile::MakeRangeOp r) {
+        return r.getStartAttr().getValue().isNonNegative();
+      })
       .Case<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp,
             tile::ConvertLayoutOp, tile::HintOp, arith::ExtSIOp,
             arith::IndexCastOp>(

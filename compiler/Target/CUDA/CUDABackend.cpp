@@ -31,6 +31,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 
 #include <map>
 
@@ -99,11 +100,17 @@ bool isReservedName(StringRef name) {
       "and_eq", "or_eq", "xor_eq", "not_eq", "char8_t", "char16_t", "char32_t",
       "concept", "requires", "co_await", "co_return", "co_yield", "consteval",
       "constinit",
-      // CUDA built-ins and functions the printed code calls.
+      // CUDA built-ins and functions the printed code calls or declares.
       "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "max", "min",
-      "abs", "llabs", "fmaxf", "fminf", "fmax", "fmin", "i"};
+      "abs", "llabs", "fmaxf", "fminf", "fmax", "fmin", "i", "main", "printf",
+      "vprintf", "malloc", "free", "memcpy", "memset", "assert", "dim3"};
   if (kWords.contains(name) || name.starts_with("tilec_") ||
       name.starts_with("__") || name.ends_with("_addr"))
+    return true;
+  // CUDA's vector types (float4, uchar2, ulonglong3, ...).
+  static const llvm::Regex kVectorType(
+      "^u?(char|short|int|long|longlong)[1-4]$|^(float|double)[1-4]$");
+  if (kVectorType.match(name))
     return true;
   // Generated locals: a letter the printer uses, then digits.
   return name.size() > 1 && StringRef("vaicroby").contains(name[0]) &&

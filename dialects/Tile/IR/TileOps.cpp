@@ -361,8 +361,8 @@ LogicalResult FuncOp::verify() {
         for (auto [k, b] : llvm::enumerate(box.asArrayRef()))
           ok &= b >= 1 && b <= 256 && (!block || block.getDimSize(k) % b == 0);
         if (source)
-          ok &= box.size() ==
-                cast<ArrayAttr>(source.get("shape")).size();
+          ok &=
+              size_t(box.size()) == cast<ArrayAttr>(source.get("shape")).size();
         ok &= !tma.get("nan_fill") || isa<FloatType>(element);
       }
       if (!ok)
