@@ -1015,8 +1015,8 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
         if ((c != "l" && c != "r") || (c == "r" && space != 3 && space != 7))
           return unsupported(op);
         if (space == 3)
-          o.expr = std::string(c == "r" ? "(unsigned)" : "") +
-                   "__cvta_generic_to_shared(" + name(v) + ")";
+          o.expr = c == "r" ? sharedAddress(v)
+                            : "__cvta_generic_to_shared(" + name(v) + ")";
         else if (space == 7)
           o.expr = (c == "l" ? "(unsigned long long)" : "") + name(v);
         else if (space == 0 || space == 1)
@@ -1694,9 +1694,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
         line() << "asm volatile(\"cp.async."
                << NVVM::stringifyLoadCacheModifierKind(o.getModifier())
                << ".shared.global [%0], [%1], " << o.getSize()
-               << (o.getCpSize() ? ", %2" : "") << ";\" :: \"r\"((unsigned)"
-               << "__cvta_generic_to_shared(" << name(o.getDst())
-               << ")), \"l\"(" << name(o.getSrc()) << ")";
+               << (o.getCpSize() ? ", %2" : "") << ";\" :: \"r\"("
+               << sharedAddress(o.getDst()) << "), \"l\"(" << name(o.getSrc())
+               << ")";
         if (o.getCpSize())
           out << ", \"r\"(" << name(o.getCpSize()) << ")";
         out << " : \"memory\");\n";
