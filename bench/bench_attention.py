@@ -44,6 +44,12 @@ ratios (bench/gemm_common.py). TFLOP/s = 4 B H N^2 D / time, halved for causal
 (the masked half is not computed). The table comes last; JSON to --json or
 $TILEC_ATTN_JSON.
 
+--cuda-kernels DIR also checks (O and M, the same bounds) and times the same
+kernel files from DIR (tilec's CUDA C++ back end) in the same rounds, "tilec
+cuda", with cuda/ptx = PTX time / CUDA time (> 1: CUDA C++ faster); tilec's
+sweep configs each once after their PTX (the row's "backend_rows").
+--tilec-only leaves Triton (and its sweep) and SDPA out.
+
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_attention.py \\
         --kernels kernels --sources examples --json attention.json
 """
@@ -121,6 +127,8 @@ def parse_args(argv=None):
                    help="max abs error allowed for tilec's O against SDPA's "
                         "(default per dtype: " +
                         ", ".join(f"{k} {v}" for k, v in ATOL.items()) + ")")
+    import tilec_rt
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args(argv)
     global FORM
     FORM = args.form
@@ -151,6 +159,12 @@ def check_inputs(args):
         raise SystemExit("bench_attention.py: missing tilec kernel(s): " + ", ".join(missing) +
                          " (the attention kernels are built with the tl.dot kernels: "
                          "-DTILEC_GPU_DOT_TESTS=ON, target tilec-gpu-kernels or gpu-bundle)")
+    if args.cuda_kernels:
+        import tilec_rt
+        missing = tilec_rt.missing_kernels(args.cuda_kernels, needed)
+        if missing:
+            raise SystemExit("bench_attention.py: missing CUDA C++ back end kernel(s): " +
+                             ", ".join(missing))
     source = os.path.join(args.sources, "attention.py")
     if not os.path.exists(source):
         raise SystemExit(f"bench_attention.py: {source} not found: --sources must name the "
@@ -171,6 +185,7 @@ def main(argv=None):
     import tilec_rt
     from gemm_common import interleaved_times, load_module, print_table, speedup
 
+    cuda, with_peers = args.cuda_kernels, not args.tilec_only
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 logsumexp reference
@@ -197,7 +212,8 @@ def main(argv=None):
 
     # (An older torch without a backend: that peer is reported and left out.)
     peers = tuple((name, getattr(SDPBackend, attr, None)) for name, attr in
-                  (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")))
+                  (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"))) \
+        if with_peers else ()
     rows = []
     for dt in args.dtypes:
         dtype = dtypes[dt]
@@ -208,6 +224,8 @@ def main(argv=None):
                 kernel = ctx.load_file(os.path.join(args.kernels,
                                                     ptx_name(dt, causal, aligned))) \
                     .kernel(kernel_name)
+                kernel_c = (tilec_rt.load_kernel(ctx, cuda, ptx_name(dt, causal, aligned),
+                                                 kernel_name) if cuda else None)
                 gen = torch.Generator(device=dev).manual_seed(NQ * 7 + NKV + int(causal))
                 q = torch.randn((B, H, NQ, D), device=dev, dtype=dtype, generator=gen)
                 k, v = (torch.randn((B, H, NKV, D), device=dev, dtype=dtype, generator=gen)
@@ -225,6 +243,13 @@ def main(argv=None):
 
                 def run_tilec():
                     kernel.launch(grid, q, k, v, sm_scale, m_tilec, o_tilec, *shape_args)
+
+                # The CUDA C++ build's outputs, checked like tilec's.
+                o_cuda, m_cuda = ((torch.empty_like(o_tilec), torch.empty_like(m_tilec))
+                                  if cuda else (None, None))
+
+                def run_cuda():
+                    kernel_c.launch(grid, q, k, v, sm_scale, m_cuda, o_cuda, *shape_args)
 
                 def triton_fn(block_n, stages, warps, o=o_triton, m=m_triton):
                     g = (triton.cdiv(NQ, CONFIG["BLOCK_M"]), B * H)
@@ -248,19 +273,29 @@ def main(argv=None):
                             kc = ctx.load_file(os.path.join(args.kernels, fname)) \
                                 .kernel(kernel_name)
                             tilec_cfgs[fname[len(base):-4]] = kc
-                impls = {"tilec": run_tilec, "triton": run_triton}
+                impls = {"tilec": run_tilec}
+                if cuda:
+                    impls["tilec_cuda"] = run_cuda
+                if with_peers:
+                    impls["triton"] = run_triton
                 size = f"{NQ}" if NQ == NKV else f"{NQ}x{NKV}"
                 what = f"{dt} B={B} H={H} N={size} D={D} {'causal' if causal else 'full'}"
 
                 # Correctness first: against SDPA's default backend.
                 ref = sdpa(None, q, k, v, causal)
                 errors = {}
-                o_tilec.fill_(float("nan"))
-                m_tilec.fill_(float("nan"))
-                run_tilec()
-                run_triton()
+                outputs = [("tilec", o_tilec, m_tilec)]
+                if cuda:
+                    outputs.append(("tilec_cuda", o_cuda, m_cuda))
+                if with_peers:
+                    outputs.append(("triton", o_triton, m_triton))
+                for name, o, m in outputs:
+                    if name.startswith("tilec"):
+                        o.fill_(float("nan"))
+                        m.fill_(float("nan"))
+                    impls[name]()
                 torch.cuda.synchronize()
-                for name, o in (("tilec", o_tilec), ("triton", o_triton)):
+                for name, o, _ in outputs:
                     errors[name] = (o.float() - ref.float()).abs().max().item()
                 for name, backend in peers:
                     if backend is None:
@@ -289,7 +324,7 @@ def main(argv=None):
                                        .triu_(1), float("-inf"))
                     lse2 = torch.logsumexp(s, dim=1) / math.log(2.0)
                     del s
-                    for name, m in (("tilec", m_tilec), ("triton", m_triton)):
+                    for name, _, m in outputs:
                         e = (m[zh] - lse2).abs().max().item()
                         m_errors[name] = max(m_errors.get(name, 0.0), e)
                 del ref
@@ -301,37 +336,51 @@ def main(argv=None):
                     if not errors[name] <= atol:
                         msg = (f"{what}: {name}'s O differs from SDPA's: max abs error "
                                f"{errors[name]:.3g} > {atol}")
-                        if name == "tilec":
+                        if name.startswith("tilec"):
                             raise SystemExit(msg)
                         print("warning: " + msg)
-                if not m_errors["tilec"] <= 1e-2:
-                    raise SystemExit(f"{what}: tilec's M is off by {m_errors['tilec']:.3g} "
-                                     "from the float32 logsumexp")
+                for name in ("tilec", "tilec_cuda") if cuda else ("tilec",):
+                    if not m_errors[name] <= 1e-2:
+                        raise SystemExit(f"{what}: {name}'s M is off by {m_errors[name]:.3g} "
+                                         "from the float32 logsumexp")
 
                 # tilec's best config: each checked against the default's O,
                 # one do_bench each; the fastest is timed in the rounds too.
                 tilec_best = f"n{CONFIG['BLOCK_N']}s{NUM_STAGES}w{NUM_WARPS}"
+                backend_rows = []  # --cuda-kernels: each sweep config's two builds
                 if tilec_cfgs:
                     o_tsweep, m_tsweep = torch.empty_like(q), torch.empty_like(m_tilec)
                     best_t = bench(run_tilec)
                     for name_cfg, kc in tilec_cfgs.items():
                         def run_cfg(kc=kc):
                             kc.launch(grid, q, k, v, sm_scale, m_tsweep, o_tsweep, *shape_args)
-                        o_tsweep.fill_(float("nan"))
-                        run_cfg()
-                        torch.cuda.synchronize()
-                        err = (o_tsweep.float() - o_tilec.float()).abs().max().item()
-                        if not err <= atol:
-                            raise SystemExit(f"{what}: tilec config {name_cfg} disagrees "
-                                             f"with the default config by {err:.3g}")
-                        ms = bench(run_cfg)
+                        cfg_runs = [("tilec", run_cfg)]
+                        if cuda:
+                            kc_c = tilec_rt.load_kernel(ctx, cuda, os.path.basename(kc.path),
+                                                        kernel_name)
+                            cfg_runs.append(("tilec_cuda", lambda kc_c=kc_c: run_cfg(kc_c)))
+                        cfg_ms = {}
+                        for who, fn in cfg_runs:
+                            o_tsweep.fill_(float("nan"))
+                            fn()
+                            torch.cuda.synchronize()
+                            err = (o_tsweep.float() - o_tilec.float()).abs().max().item()
+                            if not err <= atol:
+                                raise SystemExit(f"{what}: {who} config {name_cfg} disagrees "
+                                                 f"with the default config by {err:.3g}")
+                            cfg_ms[who] = bench(fn)
+                        ms = cfg_ms["tilec"]
+                        if cuda:
+                            backend_rows.append(tilec_rt.backend_fields(
+                                kc, kc_c, ms, cfg_ms["tilec_cuda"], shape=what[len(dt) + 1:],
+                                label=os.path.basename(kc.path)[:-4] + " (sweep)"))
                         if ms < best_t:
                             best_t, tilec_best = ms, name_cfg
                             impls["tilec_best"] = run_cfg
 
                 # Triton's best config (one do_bench each), then the rounds.
                 default_cfg = best_cfg = (CONFIG["BLOCK_N"], NUM_STAGES, NUM_WARPS)
-                if not args.no_sweep:
+                if not args.no_sweep and with_peers:
                     o_sweep, m_sweep = torch.empty_like(q), torch.empty_like(m_tilec)
                     best_ms = bench(run_triton)
                     for cfg in SWEEP:
@@ -357,9 +406,10 @@ def main(argv=None):
                         impls["triton_best"] = triton_fn(*best_cfg, o=o_sweep, m=m_sweep)
                 times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
                 # Triton's best: the faster of its two configs in each round.
-                times["triton_best"] = [min(t, b) for t, b in
-                                        zip(times["triton"],
-                                            times.get("triton_best", times["triton"]))]
+                if with_peers:
+                    times["triton_best"] = [min(t, b) for t, b in
+                                            zip(times["triton"],
+                                                times.get("triton_best", times["triton"]))]
                 times["tilec_best"] = [min(t, b) for t, b in
                                        zip(times["tilec"],
                                            times.get("tilec_best", times["tilec"]))]
@@ -377,7 +427,8 @@ def main(argv=None):
                     "D": D, "causal": causal,
                     "ptx": ptx_name(dt, causal, aligned),
                     "triton_best_config": dict(BLOCK_M=CONFIG["BLOCK_M"], BLOCK_N=best_cfg[0],
-                                               num_stages=best_cfg[1], num_warps=best_cfg[2]),
+                                               num_stages=best_cfg[1], num_warps=best_cfg[2])
+                    if with_peers else None,
                     **{f"{n}_ms": med[n] for n in med},
                     **{f"{n}_tflops": tflops[n] for n in tflops},
                     "tilec_over_triton": speedup(times, "tilec", "triton"),
@@ -391,10 +442,16 @@ def main(argv=None):
                                                  if name in times else float("nan"))
                     row[f"tilec_best_over_{name}"] = (speedup(times, "tilec_best", name)
                                                       if name in times else float("nan"))
+                if cuda:
+                    row.update(tilec_rt.backend_fields(
+                        kernel, kernel_c, med["tilec"], med["tilec_cuda"],
+                        speedup(times, "tilec_cuda", "tilec"),
+                        shape=what[len(dt) + 1:], work=flops, unit="TFLOP/s"),
+                        backend_rows=backend_rows)
                 rows.append(row)
                 print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
                       " TFLOP/s")
-                del q, k, v, o_tilec, o_triton, m_tilec, m_triton, impls, times
+                del q, k, v, o_tilec, o_triton, m_tilec, m_triton, o_cuda, m_cuda, impls, times
                 torch.cuda.empty_cache()
 
     device = torch.cuda.get_device_name(dev)
@@ -411,29 +468,36 @@ def main(argv=None):
         print(f"wrote {args.json}")
 
     def fmt(x):
-        return "-" if x != x else f"{x:.1f}"  # NaN: peer unavailable
+        return "-" if x is None or x != x else f"{x:.1f}"  # NaN: peer unavailable
 
     def ratio(x):
-        return "-" if x != x else f"{x:.3f}"
+        return "-" if x is None or x != x else f"{x:.3f}"
 
-    header = ("dtype", "mask", "N", "tilec", "tilec best", "triton", "triton best", "cuDNN",
-              "FA", "tilec/triton", "best/cuDNN", "best/triton best", "tilec cfg", "triton cfg")
+    # With --cuda-kernels, "tilec cuda" after "tilec" and "cuda/ptx" last;
+    # with --tilec-only, "-" for the peers.
+    header = ("dtype", "mask", "N", "tilec", *(("tilec cuda",) if cuda else ()), "tilec best",
+              "triton", "triton best", "cuDNN", "FA", "tilec/triton", "best/cuDNN",
+              "best/triton best", "tilec cfg", "triton cfg", *(("cuda/ptx",) if cuda else ()))
     lines = [header]
     for r in rows:
         cfg = r["triton_best_config"]
         lines.append((r["dtype"], "causal" if r["causal"] else "full", str(r["N"]),
-                      fmt(r["tilec_tflops"]), fmt(r["tilec_best_tflops"]),
-                      fmt(r["triton_tflops"]), fmt(r["triton_best_tflops"]),
+                      fmt(r["tilec_tflops"]),
+                      *((fmt(r["tilec_cuda_tflops"]),) if cuda else ()),
+                      fmt(r["tilec_best_tflops"]),
+                      fmt(r.get("triton_tflops")), fmt(r.get("triton_best_tflops")),
                       fmt(r.get("cudnn_tflops", float("nan"))),
                       fmt(r.get("flash_tflops", float("nan"))),
-                      ratio(r["tilec_over_triton"]), ratio(r["tilec_best_over_cudnn"]),
+                      ratio(r["tilec_over_triton"]), ratio(r.get("tilec_best_over_cudnn")),
                       ratio(r["tilec_best_over_triton_best"]), r["tilec_best_config"],
-                      f"n{cfg['BLOCK_N']}s{cfg['num_stages']}w{cfg['num_warps']}"))
+                      f"n{cfg['BLOCK_N']}s{cfg['num_stages']}w{cfg['num_warps']}" if cfg
+                      else "-", *((ratio(r["cuda_over_ptx"]),) if cuda else ())))
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s (4 B H N^2 D / t, halved for causal); B={B} H={H} D={D}; "
           f"{FORMS[FORM][0]} BLOCK_M={CONFIG['BLOCK_M']} BLOCK_N={CONFIG['BLOCK_N']}, "
           f"{NUM_STAGES} stages, {NUM_WARPS} warps (tilec and triton); FA = SDPA "
-          "FLASH_ATTENTION")
+          "FLASH_ATTENTION" + ("; tilec cuda: the CUDA C++ back end's kernel, cuda/ptx = PTX "
+                               "time / CUDA time (> 1: CUDA C++ faster)" if cuda else ""))
     print_table(lines, left=2)
 
 

@@ -35,6 +35,13 @@ forward's: five N^2 D products), halved for causal, as the FlashAttention
 papers count. Timing: triton.testing.do_bench medians over interleaved
 rounds (bench/gemm_common.py); the table comes last.
 
+--cuda-kernels DIR also checks (dQ, dK, dV, the same bound) and times the
+preprocess and backward kernel files from DIR (tilec's CUDA C++ back end; the
+forward that makes O and M stays the PTX one) in the same rounds, "tilec
+cuda", with cuda/ptx = PTX time / CUDA time (> 1: CUDA C++ faster); tilec's
+sweep configs each once after their PTX (the row's "backend_rows").
+--tilec-only leaves Triton (and its sweep) and SDPA out.
+
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_attention_bwd.py \\
         --kernels kernels --sources examples
 """
@@ -87,6 +94,8 @@ def parse_args(argv=None):
     p.add_argument("--atol", type=float)
     p.add_argument("--no-sweep", action="store_true",
                    help="time the default config only (tilec and Triton)")
+    import tilec_rt
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args(argv)
     try:
         seqlens = [int(x) for x in args.seqlens.split(",") if x]
@@ -110,6 +119,13 @@ def parse_args(argv=None):
     if missing:
         raise SystemExit("bench_attention_bwd.py: missing tilec kernel(s): " +
                          ", ".join(missing))
+    if args.cuda_kernels:
+        missing = tilec_rt.missing_kernels(args.cuda_kernels, {
+            n for dt in args.dtypes for c in args.causal_modes for N in args.seqlens
+            for n in names(dt, c, N % 16 == 0)[1:]})
+        if missing:
+            raise SystemExit("bench_attention_bwd.py: missing CUDA C++ back end kernel(s): " +
+                             ", ".join(missing))
     args.source = os.path.join(args.sources, "attention.py")
     if not os.path.exists(args.source):
         raise SystemExit(f"bench_attention_bwd.py: {args.source} not found: --sources must name "
@@ -128,6 +144,7 @@ def main(argv=None):
     import tilec_rt
     from gemm_common import interleaved_times, load_module, print_table, speedup
 
+    cuda, with_peers = args.cuda_kernels, not args.tilec_only
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
     ctx = tilec_rt.Context(dev.index)
@@ -143,7 +160,8 @@ def main(argv=None):
             return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
 
     peers = tuple((name, getattr(SDPBackend, attr, None)) for name, attr in
-                  (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION")))
+                  (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"))) \
+        if with_peers else ()
     rows = []
     for dt in args.dtypes:
         dtype = dtypes[dt]
@@ -156,6 +174,9 @@ def main(argv=None):
                 pre = ctx.load_file(os.path.join(args.kernels, pre_name)) \
                     .kernel("attn_bwd_preprocess_kernel")
                 bwd = ctx.load_file(os.path.join(args.kernels, bwd_name)).kernel("attn_bwd_kernel")
+                if cuda:
+                    pre_c = tilec_rt.load_kernel(ctx, cuda, pre_name, "attn_bwd_preprocess_kernel")
+                    bwd_c = tilec_rt.load_kernel(ctx, cuda, bwd_name, "attn_bwd_kernel")
                 gen = torch.Generator(device=dev).manual_seed(N * 11 + int(causal))
                 q, k, v, do = (torch.randn((B, H, N, D), device=dev, dtype=dtype, generator=gen)
                                for _ in range(4))
@@ -165,7 +186,8 @@ def main(argv=None):
                            *q.stride(), *k.stride(), *v.stride(), *o.stride(), H, N, N)
                 delta = torch.empty_like(m)
                 grads = {name: tuple(torch.empty_like(q) for _ in range(3))
-                         for name in ("tilec", "triton")}
+                         for name in ("tilec", *(("tilec_cuda",) if cuda else ()),
+                                      *(("triton",) if with_peers else ()))}
                 qs, ks = q.stride()[:3], k.stride()[:3]
                 pre_grid = (triton.cdiv(N, PRE_BLOCK), B * H)
 
@@ -173,7 +195,7 @@ def main(argv=None):
                     return (max(triton.cdiv(N, blocks["BLOCK_N1"]),
                                 triton.cdiv(N, blocks["BLOCK_M2"])), B * H)
 
-                def tilec_fn(kernel, blocks, g):
+                def tilec_fn(kernel, blocks, g, pre=pre):
                     grid = grid_of(blocks)
 
                     def run():
@@ -194,8 +216,11 @@ def main(argv=None):
                             **blocks)
                     return run
 
-                impls = {"tilec": tilec_fn(bwd, BWD, grads["tilec"]),
-                         "triton": triton_fn(NUM_WARPS, NUM_STAGES, grads["triton"])}
+                impls = {"tilec": tilec_fn(bwd, BWD, grads["tilec"])}
+                if cuda:
+                    impls["tilec_cuda"] = tilec_fn(bwd_c, BWD, grads["tilec_cuda"], pre_c)
+                if with_peers:
+                    impls["triton"] = triton_fn(NUM_WARPS, NUM_STAGES, grads["triton"])
                 # The sweep: tilec's kernels beside the default's, and the
                 # same configs (and the tutorial's) through Triton.
                 sweep = []  # (name, blocks, stages, warps, tilec kernel or None)
@@ -223,14 +248,14 @@ def main(argv=None):
                 for g in grads.values():
                     for t in g:
                         t.fill_(float("nan"))
-                for name in ("tilec", "triton"):
+                for name in list(grads):
                     try:
                         impls[name]()
                         torch.cuda.synchronize()
                     except Exception as e:  # Triton: out of resources, ...
                         print(f"warning: {name} failed for {what}: {type(e).__name__}: "
                               f"{str(e)[:200]}")
-                        if name == "tilec":
+                        if name.startswith("tilec"):
                             raise
                         del impls[name]
                 errors = {name: max((a.float() - b.float()).abs().max().item()
@@ -255,9 +280,10 @@ def main(argv=None):
                     impls[name] = run_peer
                 print(f"{what}: forward O error {fwd_err:.3g}; max abs gradient error "
                       "against SDPA: " + ", ".join(f"{n} {e:.3g}" for n, e in errors.items()))
-                if not errors["tilec"] <= atol:
-                    raise SystemExit(f"{what}: tilec's gradients differ from SDPA's by "
-                                     f"{errors['tilec']:.3g} > {atol}")
+                for name in ("tilec", "tilec_cuda") if cuda else ("tilec",):
+                    if not errors[name] <= atol:
+                        raise SystemExit(f"{what}: {name}'s gradients differ from SDPA's by "
+                                         f"{errors[name]:.3g} > {atol}")
 
                 def bench(fn):
                     return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
@@ -265,15 +291,24 @@ def main(argv=None):
 
                 # Each sweep config: checked against SDPA, timed once; the
                 # fastest of each compiler joins the rounds.
-                best = {"tilec": (bench(impls["tilec"]), "default", None),
-                        "triton": (bench(impls["triton"]), "default", None)}
+                whos = ("tilec", "triton") if with_peers else ("tilec",)
+                best = {who: (bench(impls[who]), "default", None) for who in whos}
                 g_sweep = tuple(torch.empty_like(q) for _ in range(3))
+                backend_rows = []  # --cuda-kernels: each sweep config's two builds
                 for name_cfg, blocks, st, w, kc in sweep:
-                    for who in ("tilec", "triton"):
+                    if cuda and kc is not None:
+                        whos_cfg = whos[:1] + ("tilec_cuda",) + whos[1:]
+                        kc_c = tilec_rt.load_kernel(ctx, cuda, os.path.basename(kc.path),
+                                                    "attn_bwd_kernel")
+                    else:
+                        whos_cfg = whos
+                    ms_ptx = None  # this config's PTX time, for its CUDA build's ratio
+                    for who in whos_cfg:
                         if who == "tilec" and kc is None:
                             continue
                         fn = (tilec_fn(kc, blocks, g_sweep) if who == "tilec"
-                              else triton_fn(w, st, g_sweep, blocks))
+                              else tilec_fn(kc_c, blocks, g_sweep, pre_c)
+                              if who == "tilec_cuda" else triton_fn(w, st, g_sweep, blocks))
                         for t in g_sweep:
                             t.fill_(float("nan"))
                         try:
@@ -286,21 +321,28 @@ def main(argv=None):
                                   for a, b in zip(g_sweep, ref))
                         if not err <= atol:
                             msg = f"{what}: {who} config {name_cfg} off by {err:.3g}"
-                            if who == "tilec":
+                            if who.startswith("tilec"):
                                 raise SystemExit(msg)
                             print("warning: " + msg + "; left out")
                             continue
                         ms = bench(fn)
+                        if who == "tilec_cuda":
+                            if ms_ptx is not None:
+                                backend_rows.append(tilec_rt.backend_fields(
+                                    kc, kc_c, ms_ptx, ms, shape=f"B={B} H={H} N={N} D={D}",
+                                    label=os.path.basename(kc.path)[:-4] + " (sweep)"))
+                            continue
+                        ms_ptx = ms
                         if ms < best[who][0]:
                             g_best = tuple(torch.empty_like(q) for _ in range(3))
                             best[who] = (ms, name_cfg,
                                          tilec_fn(kc, blocks, g_best) if who == "tilec"
                                          else triton_fn(w, st, g_best, blocks))
-                for who in ("tilec", "triton"):
+                for who in whos:
                     if best[who][2] is not None:
                         impls[f"{who}_sweep"] = best[who][2]
                 times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
-                for who in ("tilec", "triton"):
+                for who in whos:
                     times[f"{who}_best"] = [min(a, b) for a, b in
                                             zip(times[who], times.get(f"{who}_sweep", times[who]))]
                     times.pop(f"{who}_sweep", None)
@@ -315,11 +357,18 @@ def main(argv=None):
                        "tilec_best_over_triton_best": speedup(times, "tilec_best",
                                                               "triton_best"),
                        "tilec_best_config": best["tilec"][1],
-                       "triton_best_config": best["triton"][1],
+                       "triton_best_config": best["triton"][1] if with_peers else None,
                        "max_abs_error": errors}
                 for name, _ in peers:
                     row[f"tilec_best_over_{name}"] = (speedup(times, "tilec_best", name)
                                                       if name in times else float("nan"))
+                if cuda:
+                    row.update(tilec_rt.backend_fields(
+                        bwd, bwd_c, med["tilec"], med["tilec_cuda"],
+                        speedup(times, "tilec_cuda", "tilec"),
+                        label=bwd_name[:-4] + " (+ preprocess)",
+                        shape=f"B={B} H={H} N={N} D={D}", work=flops, unit="TFLOP/s"),
+                        backend_rows=backend_rows)
                 rows.append(row)
                 print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
                       " TFLOP/s")
@@ -335,28 +384,36 @@ def main(argv=None):
                 f, indent=2)
 
     def fmt(x):
-        return "-" if x != x else f"{x:.1f}"
+        return "-" if x is None or x != x else f"{x:.1f}"
 
     def ratio(x):
-        return "-" if x != x else f"{x:.3f}"
+        return "-" if x is None or x != x else f"{x:.3f}"
 
-    header = ("dtype", "mask", "N", "tilec", "tilec best", "triton", "triton best", "cuDNN",
-              "FA", "tilec/triton", "best/triton best", "best/cuDNN", "best/FA", "tilec cfg",
-              "triton cfg")
+    # With --cuda-kernels, "tilec cuda" after "tilec" and "cuda/ptx" last;
+    # with --tilec-only, "-" for the peers.
+    header = ("dtype", "mask", "N", "tilec", *(("tilec cuda",) if cuda else ()), "tilec best",
+              "triton", "triton best", "cuDNN", "FA", "tilec/triton", "best/triton best",
+              "best/cuDNN", "best/FA", "tilec cfg", "triton cfg",
+              *(("cuda/ptx",) if cuda else ()))
     lines = [header]
     for r in rows:
         lines.append((r["dtype"], "causal" if r["causal"] else "full", str(r["N"]),
-                      fmt(r["tilec_tflops"]), fmt(r["tilec_best_tflops"]),
-                      fmt(r["triton_tflops"]), fmt(r["triton_best_tflops"]),
+                      fmt(r["tilec_tflops"]),
+                      *((fmt(r["tilec_cuda_tflops"]),) if cuda else ()),
+                      fmt(r["tilec_best_tflops"]),
+                      fmt(r.get("triton_tflops")), fmt(r.get("triton_best_tflops")),
                       fmt(r.get("cudnn_tflops", float("nan"))),
                       fmt(r.get("flash_tflops", float("nan"))),
                       ratio(r["tilec_over_triton"]), ratio(r["tilec_best_over_triton_best"]),
-                      ratio(r["tilec_best_over_cudnn"]), ratio(r["tilec_best_over_flash"]),
-                      r["tilec_best_config"], r["triton_best_config"]))
+                      ratio(r.get("tilec_best_over_cudnn")), ratio(r.get("tilec_best_over_flash")),
+                      r["tilec_best_config"], r["triton_best_config"] or "-",
+                      *((ratio(r["cuda_over_ptx"]),) if cuda else ())))
     print(f"device: {device}; backward (preprocess + main); do_bench medians over "
           f"{args.rounds} interleaved rounds; TFLOP/s (10 B H N^2 D / t, halved for causal); "
           f"B={B} H={H} D={D}; default {BWD}, {NUM_WARPS} warps {NUM_STAGES} stages (both); "
-          "best: the fastest of each compiler's sweep (cfg: default or m<M1>n<N1>s<stages>w<warps>)")
+          "best: the fastest of each compiler's sweep (cfg: default or m<M1>n<N1>s<stages>w<warps>)"
+          + ("; tilec cuda: the CUDA C++ back end's kernels, cuda/ptx = PTX time / CUDA time "
+             "(> 1: CUDA C++ faster)" if cuda else ""))
     print_table(lines, left=2)
 
 

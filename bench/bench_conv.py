@@ -26,6 +26,12 @@ and Triton interleaved in 5 rounds of 20 ms each (tilec, Triton, tilec,
 (Triton time / tilec time: above 1, tilec faster). TFLOP/s counts
 2 * N * C_out * H * W * C_in * 9.
 
+--cuda-kernels DIR also checks and times each variant's kernel file from DIR
+(tilec's CUDA C++ back end) in the same rounds (tilec, tilec cuda, Triton,
+...): "cuda µs" and cuda/ptx = PTX time / CUDA time (> 1: CUDA C++ faster),
+the median of the rounds' ratios (JSON: each row's "backend_rows");
+--tilec-only leaves Triton and cuDNN out.
+
     python3 bench/bench_conv.py --bundle . --json conv.json
 """
 
@@ -65,7 +71,7 @@ class Variant:
     (BLOCK_CO, BLOCK_P, BLOCK_CI), with its grid and launch on both
     compilers."""
 
-    def __init__(self, path, ctx, src):
+    def __init__(self, path, ctx, src, cuda_kernels=None):
         m = NAME.search(path)
         self.kind = m.group(1)
         a, b, c, self.warps, self.stages = (int(g) for g in m.groups()[1:6])
@@ -78,6 +84,9 @@ class Variant:
         fn = {"gemm": "conv3x3_nchw_kernel", "taps": "conv3x3_nchw_taps_kernel",
               "hoist": "conv3x3_nchw_taps_hoisted_kernel"}[self.kind]
         self.kernel = ctx.load_file(path).kernel(fn)
+        # The CUDA C++ back end's build of the same file (--cuda-kernels).
+        self.kernel_c = (tilec_rt.load_kernel(ctx, cuda_kernels, os.path.basename(path), fn)
+                         if cuda_kernels else None)
         self.triton_fn = getattr(src, fn)
         if self.kind == "gemm":
             self.consts = dict(BLOCK_P=a, BLOCK_CO=b, BLOCK_K=c)
@@ -90,10 +99,11 @@ class Variant:
             return (triton.cdiv(n * h * w, c["BLOCK_P"]), triton.cdiv(cout, c["BLOCK_CO"]))
         return (triton.cdiv(h * w, c["BLOCK_P"]), n * triton.cdiv(cout, c["BLOCK_CO"]))
 
-    def tilec(self, x, wt, b, y):
+    def tilec(self, x, wt, b, y, kernel=None):
         n, cin, h, w = x.shape
         cout = wt.shape[0]
-        self.kernel.launch(self.grid(n, cin, h, w, cout), x, wt, b, y, n, cin, h, w, cout)
+        (kernel or self.kernel).launch(self.grid(n, cin, h, w, cout), x, wt, b, y, n, cin, h,
+                                       w, cout)
 
     def triton(self, x, wt, b, y):
         n, cin, h, w = x.shape
@@ -115,7 +125,9 @@ def main():
     p.add_argument("--json")
     p.add_argument("--warmup", type=int, default=25)
     p.add_argument("--rep", type=int, default=100)
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
+    cuda, peers = args.cuda_kernels, not args.tilec_only
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -124,8 +136,11 @@ def main():
     sources = args.sources or os.path.join(args.bundle, "examples")
     src = load(os.path.join(sources, "conv2d.py"), "tilec_bench_conv")
     paths = sorted(glob.glob(os.path.join(kernels, "bench_conv_*.ptx")))
-    variants = [Variant(q, ctx, src) for q in paths
-                if not args.only or re.search(args.only, os.path.basename(q))]
+    paths = [q for q in paths if not args.only or re.search(args.only, os.path.basename(q))]
+    missing = tilec_rt.missing_kernels(cuda, [os.path.basename(q) for q in paths]) if cuda else []
+    if missing:
+        raise SystemExit("missing CUDA C++ back end kernel(s): " + ", ".join(missing))
+    variants = [Variant(q, ctx, src, cuda) for q in paths]
     if not variants:
         raise SystemExit("no bench_conv_*.ptx kernels in " + kernels)
 
@@ -145,19 +160,24 @@ def main():
         shape = f"{n}x{cin}x{h}x{w}->{cout}"
         flop = 2.0 * n * cout * h * w * cin * 9
         times = {}
-        torch.backends.cudnn.benchmark = False
-        times["cudnn"] = bench(lambda: torch.nn.functional.conv2d(x, wt, b, padding=1))
-        torch.backends.cudnn.benchmark = True
-        times["cudnn_bench"] = bench(lambda: torch.nn.functional.conv2d(x, wt, b, padding=1))
-        xl = x.to(memory_format=torch.channels_last)
-        wl = wt.to(memory_format=torch.channels_last)
-        times["cudnn_nhwc"] = bench(lambda: torch.nn.functional.conv2d(xl, wl, b, padding=1))
-        torch.backends.cudnn.benchmark = False
+        xl = wl = None
+        backend_rows = []  # --cuda-kernels: each variant's two builds
+        if peers:
+            torch.backends.cudnn.benchmark = False
+            times["cudnn"] = bench(lambda: torch.nn.functional.conv2d(x, wt, b, padding=1))
+            torch.backends.cudnn.benchmark = True
+            times["cudnn_bench"] = bench(lambda: torch.nn.functional.conv2d(x, wt, b, padding=1))
+            xl = x.to(memory_format=torch.channels_last)
+            wl = wt.to(memory_format=torch.channels_last)
+            times["cudnn_nhwc"] = bench(lambda: torch.nn.functional.conv2d(xl, wl, b, padding=1))
+            torch.backends.cudnn.benchmark = False
         for v in variants:
             if v.spec16 and any(d % 16 for d in (n, cin, h, w, cout)):
                 continue  # Triton would not specialize these sizes so
             fns = {"tilec": lambda v=v: v.tilec(x, wt, b, y)}
-            if not args.no_triton:
+            if cuda:
+                fns["tilec_cuda"] = lambda v=v: v.tilec(x, wt, b, y, v.kernel_c)
+            if not args.no_triton and peers:
                 fns["triton"] = lambda v=v: v.triton(x, wt, b, y)
             ok = True
             for who, fn in fns.items():
@@ -166,6 +186,9 @@ def main():
                 torch.cuda.synchronize()
                 err = (y.float() - ref).abs().max().item()
                 if not err <= 1e-2 * max(1.0, ref.abs().max().item()):
+                    if who == "tilec_cuda":
+                        raise SystemExit(f"{shape} {v.name} {who} ({v.kernel_c.path}): differs "
+                                         f"from torch by {err}")
                     print(f"{shape} {v.name} {who}: differs from torch by {err}", flush=True)
                     ok = False
             if not ok:
@@ -181,23 +204,39 @@ def main():
             if "triton" in rounds:
                 times[f"ratio:{v.name}"] = statistics.median(
                     tr / tt for tt, tr in zip(rounds["tilec"], rounds["triton"]))
-        best = min(times["cudnn"], times["cudnn_bench"])
-        print(f"\n{shape}: cuDNN {times['cudnn'] * 1e3:.2f} µs, cuDNN benchmark="
-              f"True {times['cudnn_bench'] * 1e3:.2f} µs, channels-last (benchmark=True) "
-              f"{times['cudnn_nhwc'] * 1e3:.2f} µs; 'vs cuDNN': NCHW cuDNN's best",
-              flush=True)
-        print(f"{'variant':>30} {'tilec µs':>9} {'TF/s':>6} {'triton µs':>10} "
-              f"{'triton/tilec':>12} {'vs cuDNN':>9}")
+            if cuda:
+                times[f"cuda_over_ptx:{v.name}"] = statistics.median(
+                    tt / tc for tt, tc in zip(rounds["tilec"], rounds["tilec_cuda"]))
+                backend_rows.append(tilec_rt.backend_fields(
+                    v.kernel, v.kernel_c, times[f"tilec:{v.name}"],
+                    times[f"tilec_cuda:{v.name}"], times[f"cuda_over_ptx:{v.name}"],
+                    shape=shape, work=flop, unit="TFLOP/s"))
         nan = float("nan")
+        if peers:
+            best = min(times["cudnn"], times["cudnn_bench"])
+            print(f"\n{shape}: cuDNN {times['cudnn'] * 1e3:.2f} µs, cuDNN benchmark="
+                  f"True {times['cudnn_bench'] * 1e3:.2f} µs, channels-last (benchmark=True) "
+                  f"{times['cudnn_nhwc'] * 1e3:.2f} µs; 'vs cuDNN': NCHW cuDNN's best",
+                  flush=True)
+        else:
+            best = nan
+            print(f"\n{shape}:", flush=True)
+        # With --cuda-kernels, "cuda µs" and "cuda/ptx" (PTX time / CUDA time) last.
+        print(f"{'variant':>30} {'tilec µs':>9} {'TF/s':>6} {'triton µs':>10} "
+              f"{'triton/tilec':>12} {'vs cuDNN':>9}" +
+              (f" {'cuda µs':>9} {'cuda/ptx':>8}" if cuda else ""))
         for v in variants:
             if f"tilec:{v.name}" not in times:
                 continue
             tt = times[f"tilec:{v.name}"]
             tr = times.get(f"triton:{v.name}", nan)
             print(f"{v.name:>30} {tt * 1e3:9.2f} {flop / (tt * 1e-3) / 1e12:6.1f} "
-                  f"{tr * 1e3:10.2f} {times.get(f'ratio:{v.name}', nan):12.2f} "
-                  f"{best / tt:9.2f}", flush=True)
-        rows.append({"shape": shape, "times_ms": times})
+                  f"{tr * 1e3:10.2f} {times.get(f'ratio:{v.name}', nan):12.2f} " +
+                  (f"{best / tt:9.2f}" if peers else f"{'-':>9}") +
+                  (f" {times[f'tilec_cuda:{v.name}'] * 1e3:9.2f} "
+                   f"{times[f'cuda_over_ptx:{v.name}']:8.3f}" if cuda else ""), flush=True)
+        rows.append({"shape": shape, "times_ms": times,
+                     **({"backend_rows": backend_rows} if cuda else {})})
         del x, wt, b, y, ref, xl, wl
     if args.json:
         with open(args.json, "w") as f:

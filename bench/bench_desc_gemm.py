@@ -57,6 +57,11 @@ also has tilec pp / tilec ws). The grid column reads "pp grid/peers' grid".
 
 (--untuned works with --ws and --pp too: sizes not divisible by 16 use the
 *_i32.ptx variants of every tilec kernel timed.)
+
+--cuda-kernels DIR also checks and times the row's tilec kernel ("tilec": the
+--ws or --pp one in those modes) from the same file name in DIR (tilec's CUDA
+C++ back end) in the same rounds, "tilec cuda", with cuda/ptx = PTX time /
+CUDA time (> 1: CUDA C++ faster); --tilec-only leaves Triton and cuBLAS out.
 """
 
 import argparse
@@ -70,7 +75,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
-from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+from gemm_common import (add_common_args, cell, interleaved_times, load_module,  # noqa: E402
                          speedup)
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
@@ -146,7 +151,9 @@ def main():
                    help="with --pp: the ping-pong kernel's tile, BLOCK_MxBLOCK_N[xBLOCK_K]: "
                         "128x128 (bench_host_desc_pp_*.ptx, the default), or "
                         "bench_host_desc_pp_<tile>_*.ptx")
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
+    cuda, peers = args.cuda_kernels, not args.tilec_only
     global PP_NUM_STAGES
     tile = [int(x) for x in args.pp_tile.split("x")]
     PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"] = tile[:2]
@@ -181,6 +188,10 @@ def main():
             if not os.path.exists(path):
                 raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
                                  "-DTILEC_GPU_DOT_TESTS=ON")
+        missing = tilec_rt.missing_kernels(cuda, {ptx_for(ptx, dt, *shape) for shape in shapes}) \
+            if cuda else []
+        if missing:
+            raise SystemExit("missing CUDA C++ back end kernel(s): " + ", ".join(missing))
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -200,7 +211,7 @@ def main():
         kernel_name = "matmul_desc_kernel"
 
     rows = []
-    kernels = {}
+    kernels, kernels_c = {}, {}
     for dt, dtype, tol in DTYPES:
         for M, N, K in shapes:
             def load(name):
@@ -210,6 +221,9 @@ def main():
                 return kernels[name]
             ptx_name = ptx_for(ptx, dt, M, N, K)
             kernel = load(ptx_name)
+            if cuda and ptx_name not in kernels_c:
+                kernels_c[ptx_name] = tilec_rt.load_kernel(ctx, cuda, ptx_name, kernel_name)
+            kernel_c = kernels_c.get(ptx_name)
             plain = load(ptx_for(plain_ptx, dt, M, N, K)) if args.ws or args.pp else None
             ws_kernel = load(ptx_for(ws_ptx, dt, M, N, K)) if args.pp else None
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
@@ -240,10 +254,10 @@ def main():
                                 TensorDescriptor.from_tensor(b_nk, [pn, pk]),
                                 TensorDescriptor.from_tensor(c, [pm, pn]))
 
-                    def run_tilec():
+                    def run_tilec(kernel=kernel):
                         kernel.launch(pp_grid, *pp_descs, M, N, K)
                 else:
-                    def run_tilec():
+                    def run_tilec(kernel=kernel):
                         kernel.launch(grid, *descs, M, N, K)
 
                 def run_triton(ws=False):
@@ -267,7 +281,7 @@ def main():
                 ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                         c.stride(0), c.stride(1))
 
-                def run_tilec():
+                def run_tilec(kernel=kernel):
                     kernel.launch(grid, a, b, c, *ints)
 
                 def run_triton():
@@ -288,6 +302,11 @@ def main():
                 impls = {"tilec": run_tilec, "tilec_no_ws": run_tilec_plain,
                          "tilec_ws": run_tilec_ws, "triton": run_triton,
                          "triton_ws": run_triton_ws, "cublas": run_cublas}
+            if cuda:  # "tilec"'s kernel from the CUDA C++ back end, after it
+                impls = dict((("tilec", run_tilec), ("tilec_cuda", lambda: run_tilec(kernel_c)),
+                              *impls.items()))
+            if not peers:
+                impls = {n: fn for n, fn in impls.items() if n.startswith("tilec")}
             errors = {}
             for name, fn in list(impls.items()):
                 c.fill_(float("nan"))
@@ -311,7 +330,7 @@ def main():
                     print("warning: " + msg)
             del ref
             times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
-            triton_times = times["triton"]
+            triton_times = times.get("triton")
             if "triton_ws" in times:
                 # The faster Triton variant of each round.
                 times["triton_best"] = [min(x, y) for x, y in
@@ -337,8 +356,13 @@ def main():
                     "tilec_over_tilec_no_ws": speedup(times, "tilec", "tilec_no_ws"),
                     "tilec_over_tilec_ws": speedup(times, "tilec", "tilec_ws"),
                 })
-            if "triton_ws" not in tflops:
+            if "triton_ws" not in tflops and peers:
                 rows[-1]["triton_ws_tflops"] = float("nan")
+            if cuda:
+                rows[-1].update(tilec_rt.backend_fields(
+                    kernel, kernel_c, med["tilec"], med["tilec_cuda"],
+                    speedup(times, "tilec_cuda", "tilec"), shape=f"{M}x{N}x{K}", work=flops,
+                    unit="TFLOP/s"))
             del a, b, c, run_tilec, run_triton, run_cublas, impls, triton_times
             if args.host:
                 del b_nk, descs
@@ -366,29 +390,36 @@ def main():
         header = (header[:2] + ("grid pp/peers", "tilec pp", "tilec no-ws", "tilec ws",
                                 "triton", "triton ws", "cuBLAS", "pp/triton", "pp/cuBLAS",
                                 "pp/no-ws"))
+    if cuda:  # "tilec cuda" after tilec's column, "cuda/ptx" last
+        header = header[:4] + ("tilec cuda",) + header[4:] + ("cuda/ptx",)
     lines = [header]
     for r in rows:
-        peers = [f"{r['triton_tflops']:.1f}"]
+        # (--tilec-only: "-" for the peers.)
+        peer_cells = [cell(r.get("triton_tflops"), ".1f")]
         if args.ws:
-            peers = [f"{r['tilec_no_ws_tflops']:.1f}", peers[0],
-                     f"{r['triton_ws_tflops']:.1f}"]
+            peer_cells = [f"{r['tilec_no_ws_tflops']:.1f}", peer_cells[0],
+                          cell(r.get("triton_ws_tflops"), ".1f")]
         elif args.pp:
-            peers = [f"{r['tilec_no_ws_tflops']:.1f}", f"{r['tilec_ws_tflops']:.1f}",
-                     peers[0], f"{r['triton_ws_tflops']:.1f}"]
+            peer_cells = [f"{r['tilec_no_ws_tflops']:.1f}", f"{r['tilec_ws_tflops']:.1f}",
+                          peer_cells[0], cell(r.get("triton_ws_tflops"), ".1f")]
         grid_cell = f"{r['grid']}/{r['peer_grid']}" if args.pp else str(r["grid"])
-        ratios = [f"{r['tilec_over_triton']:.3f}", f"{r['tilec_over_cublas']:.3f}"]
+        ratios = [cell(r["tilec_over_triton"], ".3f"), cell(r["tilec_over_cublas"], ".3f")]
         if args.pp:
             ratios.append(f"{r['tilec_over_tilec_no_ws']:.3f}")
         lines.append((r["dtype"], f"{r['M']}x{r['N']}x{r['K']}", grid_cell,
-                      f"{r['tilec_tflops']:.1f}", *peers, f"{r['cublas_tflops']:.1f}",
-                      *ratios))
+                      f"{r['tilec_tflops']:.1f}",
+                      *((f"{r['tilec_cuda_tflops']:.1f}",) if cuda else ()), *peer_cells,
+                      cell(r.get("cublas_tflops"), ".1f"), *ratios,
+                      *((f"{r['cuda_over_ptx']:.3f}",) if cuda else ())))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s; {kernel_name} {CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x"
           f"{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps, persistent grid"
           + (f"; tilec pp {PP_CONFIG['BLOCK_M']}x{PP_CONFIG['BLOCK_N']}x"
              f"{PP_CONFIG['BLOCK_K']}, {PP_NUM_STAGES} stages, {PP_CONSUMER_GROUPS} consumer "
-             f"groups of {PP_NUM_WARPS} warps" if args.pp else ""))
+             f"groups of {PP_NUM_WARPS} warps" if args.pp else "")
+          + ("; tilec cuda: the CUDA C++ back end's kernel, cuda/ptx = PTX time / CUDA time "
+             "(> 1: CUDA C++ faster)" if cuda else ""))
     for k, line in enumerate(lines):
         print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
                         for i, (cell, w) in enumerate(zip(line, widths))))

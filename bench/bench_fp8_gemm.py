@@ -25,7 +25,10 @@ all three are recorded.
 
 Timing: triton.testing.do_bench medians, interleaved over --rounds rounds in a
 rotated order; ratios are medians of per-round ratios (> 1: tilec faster).
-TFLOP/s = 2 M N K / time.
+TFLOP/s = 2 M N K / time. --cuda-kernels DIR also checks and times the same
+kernel files from DIR (tilec's CUDA C++ back end) in the same rounds, "tilec
+cuda", with cuda/ptx = PTX time / CUDA time (> 1: CUDA C++ faster);
+--tilec-only leaves Triton and torch._scaled_mm out.
 
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_fp8_gemm.py \\
         --kernels kernels --sources examples --json fp8.json
@@ -42,7 +45,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
-from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+from gemm_common import (add_common_args, cell, interleaved_times, load_module,  # noqa: E402
                          speedup)
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=8)
@@ -63,20 +66,29 @@ def main():
     p.add_argument("--tmaptr", action="store_true",
                    help="for the aligned shapes, the kernel compiled with --tma-pointer-loads "
                         "(bench_wgmma_tmaptr_fp8e4nv_tn.ptx: operand loads on TMA)")
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
+    cuda, peers = args.cuda_kernels, not args.tilec_only
 
-    path = os.path.join(args.kernels, "bench_wgmma_tmaptr_fp8e4nv_tn.ptx" if args.tmaptr
-                        else "bench_wgmma_fp8e4nv_tn.ptx")
+    name16 = "bench_wgmma_tmaptr_fp8e4nv_tn.ptx" if args.tmaptr else "bench_wgmma_fp8e4nv_tn.ptx"
+    name_plain = "bench_wgmma_fp8e4nv_tn_i32.ptx"
+    path = os.path.join(args.kernels, name16)
     if not os.path.exists(path):
         raise SystemExit(f"{path} not found: the GEMM kernels are built only with "
                          "-DTILEC_GPU_DOT_TESTS=ON")
+    missing = tilec_rt.missing_kernels(cuda, (name16, name_plain)) if cuda else []
+    if missing:
+        raise SystemExit("missing CUDA C++ back end kernel(s): " + ", ".join(missing))
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
     ctx = tilec_rt.Context(dev.index)
     kernel16 = ctx.load_file(path).kernel("matmul_kernel")
     kernel_plain = ctx.load_file(
-        os.path.join(args.kernels, "bench_wgmma_fp8e4nv_tn_i32.ptx")).kernel("matmul_kernel")
+        os.path.join(args.kernels, name_plain)).kernel("matmul_kernel")
+    if cuda:
+        kernel16_c, kernel_plain_c = (tilec_rt.load_kernel(ctx, cuda, n, "matmul_kernel")
+                                      for n in (name16, name_plain))
     mm = load_module(os.path.join(args.sources, "matmul.py"), "tilec_bench_matmul")
     f8 = torch.float8_e4m3fn
 
@@ -95,7 +107,7 @@ def main():
         aligned = all(x % 16 == 0 for x in (M, N, K))
         kernel = kernel16 if aligned else kernel_plain
 
-        def run_tilec():
+        def run_tilec(kernel=kernel):
             kernel.launch(grid, a, b, c, *ints)
 
         def run_triton():
@@ -108,8 +120,13 @@ def main():
             torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16,
                              out=c)
 
-        impls = {"tilec": run_tilec, "triton": run_triton}
-        if aligned:
+        impls = {"tilec": run_tilec}
+        if cuda:
+            kernel_c = kernel16_c if aligned else kernel_plain_c
+            impls["tilec_cuda"] = lambda: run_tilec(kernel_c)
+        if peers:
+            impls["triton"] = run_triton
+        if aligned and peers:
             impls["scaled_mm"] = run_scaled_mm
         errors = {}
         for name, fn in impls.items():
@@ -121,7 +138,7 @@ def main():
             if not err <= TOL:
                 msg = (f"fp8 GEMM {M}x{N}x{K}: {name} differs from the fp32 reference: "
                        f"normwise relative error {err:.3g} > {TOL}")
-                if name == "tilec":
+                if name.startswith("tilec"):
                     raise SystemExit(msg)
                 print("warning: " + msg)
         del ref
@@ -137,20 +154,34 @@ def main():
             "tilec_over_scaled_mm": speedup(times, "tilec", "scaled_mm") if aligned else None,
             "rel_error": errors,
         })
+        if cuda:
+            rows[-1].update(tilec_rt.backend_fields(
+                kernel, kernel_c, med["tilec"], med["tilec_cuda"],
+                speedup(times, "tilec_cuda", "tilec"), shape=f"{M}x{N}x{K}", work=flops,
+                unit="TFLOP/s"))
         del a, b, c
         torch.cuda.empty_cache()
 
     print(f"fp8 e4m3 GEMM, C fp16 ({torch.cuda.get_device_name(dev)}; TFLOP/s; "
-          "ratios > 1: tilec faster)")
-    print(f"{'shape':>16} {'tilec':>8} {'triton':>8} {'scaled_mm':>10} "
-          f"{'vs triton':>10} {'vs scaled_mm':>13}")
+          "ratios > 1: tilec faster" +
+          ("; tilec cuda: the CUDA C++ back end's kernel, cuda/ptx = PTX time / CUDA time "
+           "(> 1: CUDA C++ faster)" if cuda else "") + ")")
+    # With --cuda-kernels, "tilec cuda" after "tilec" and "cuda/ptx" last;
+    # with --tilec-only, "-" for the peers.
+    print(f"{'shape':>16} {'tilec':>8} " + (f"{'tilec cuda':>10} " if cuda else "") +
+          f"{'triton':>8} {'scaled_mm':>10} {'vs triton':>10} {'vs scaled_mm':>13}" +
+          (f" {'cuda/ptx':>8}" if cuda else ""))
     for r in rows:
         sm = r.get("scaled_mm_tflops")
         vs = r["tilec_over_scaled_mm"]
-        print(f"{r['M']:>5}x{r['N']}x{r['K']:<5} {r['tilec_tflops']:8.1f} "
-              f"{r['triton_tflops']:8.1f} {(f'{sm:10.1f}' if sm else '       n/a')} "
-              f"{r['tilec_over_triton']:9.2f}x "
-              f"{(f'{vs:12.2f}x' if vs else '          n/a')}")
+        vt = r["tilec_over_triton"]
+        print(f"{r['M']:>5}x{r['N']}x{r['K']:<5} {r['tilec_tflops']:8.1f} " +
+              (f"{r['tilec_cuda_tflops']:10.1f} " if cuda else "") +
+              f"{cell(r.get('triton_tflops'), '8.1f'):>8} "
+              f"{(f'{sm:10.1f}' if sm else '       n/a')} "
+              f"{(f'{vt:9.2f}x' if vt is not None else '         -')} "
+              f"{(f'{vs:12.2f}x' if vs else '          n/a')}" +
+              (f" {r['cuda_over_ptx']:8.3f}" if cuda else ""))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -32,6 +32,12 @@ test/CMakeLists.txt), each run through both compilers, and ends with each
 compiler's best config per shape against cuBLAS (labelled as such: the
 configs differ between the columns).
 
+--cuda-kernels DIR also checks and times each tilec kernel from the same
+file name in DIR (tilec's CUDA C++ back end), in the same interleaved rounds
+(the sweep: rounds of PTX and CUDA), as "tilec cuda", with cuda/ptx = PTX
+time / CUDA time (> 1: CUDA C++ faster); --tilec-only leaves Triton and
+cuBLAS out (a "-" in their columns).
+
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_gemm.py \\
         --kernels kernels --sources examples --json gemm.json
 """
@@ -47,7 +53,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
-from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+from gemm_common import (add_common_args, cell, interleaved_times, load_module,  # noqa: E402
                          speedup)
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
@@ -89,7 +95,9 @@ def main():
     p.add_argument("--baseline",
                    help="also time this family's i32:16 kernel in the same rounds "
                         "(row field baseline_tflops, tilec_over_baseline)")
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
+    cuda, peers = args.cuda_kernels, not args.tilec_only
     fam = args.family
     sigs = ("i32_16", "i32") if fam == "matmul" else ("i32_16",)
 
@@ -110,10 +118,15 @@ def main():
         return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
                                        return_mode="median")
 
+    def cuda_kernel(name):
+        """With --cuda-kernels, kernel matmul_kernel of file `name` there."""
+        return tilec_rt.load_kernel(ctx, cuda, name, "matmul_kernel") if cuda else None
+
     rows = []
     for dt, dtype, tol in DTYPES:
         kernels = {sig: ctx.load_file(os.path.join(args.kernels, f"bench_{fam}_{dt}_{sig}.ptx"))
                    .kernel("matmul_kernel") for sig in sigs}
+        kernels_c = {sig: cuda_kernel(f"bench_{fam}_{dt}_{sig}.ptx") for sig in sigs}
         baselines = {}
         if args.baseline:
             baselines[dt] = ctx.load_file(os.path.join(
@@ -143,9 +156,13 @@ def main():
             impls = {"tilec i32:16": tilec_fn(kernels["i32_16"])}
             if "i32" in kernels:
                 impls["tilec i32"] = tilec_fn(kernels["i32"])
+            if cuda:
+                for s in sigs:
+                    impls[f"tilec cuda {s.replace('_', ':')}"] = tilec_fn(kernels_c[s])
             if args.baseline:
                 impls["baseline"] = tilec_fn(baselines[dt])
-            impls.update({"triton": run_triton, "cublas": run_cublas})
+            if peers:
+                impls.update({"triton": run_triton, "cublas": run_cublas})
             errors = {}
             for name, fn in impls.items():
                 c.fill_(float("nan"))
@@ -168,16 +185,26 @@ def main():
             for sig in [s.replace("_", ":") for s in sigs]:
                 rows.append({
                     "dtype": dt, "M": M, "N": N, "K": K, "tilec_signature": sig,
-                    "tilec_ms": med[f"tilec {sig}"], "triton_ms": med["triton"],
-                    "cublas_ms": med["cublas"],
-                    "tilec_tflops": tflops[f"tilec {sig}"], "triton_tflops": tflops["triton"],
-                    "cublas_tflops": tflops["cublas"],
+                    "tilec_ms": med[f"tilec {sig}"], "triton_ms": med.get("triton"),
+                    "cublas_ms": med.get("cublas"),
+                    "tilec_tflops": tflops[f"tilec {sig}"], "triton_tflops": tflops.get("triton"),
+                    "cublas_tflops": tflops.get("cublas"),
                     # Throughput ratios (> 1: tilec faster), median over rounds.
                     "tilec_over_cublas": speedup(times, f"tilec {sig}", "cublas"),
                     "tilec_over_triton": speedup(times, f"tilec {sig}", "triton"),
-                    "rel_error": {"tilec": errors[f"tilec {sig}"], "triton": errors["triton"],
-                                  "cublas": errors["cublas"]},
+                    "rel_error": {"tilec": errors[f"tilec {sig}"], "triton": errors.get("triton"),
+                                  "cublas": errors.get("cublas")},
                 })
+                if cuda:
+                    s = sig.replace(":", "_")
+                    rows[-1].update(
+                        tilec_cuda_tflops=tflops[f"tilec cuda {sig}"],
+                        **tilec_rt.backend_fields(
+                            kernels[s], kernels_c[s], med[f"tilec {sig}"],
+                            med[f"tilec cuda {sig}"],
+                            speedup(times, f"tilec cuda {sig}", f"tilec {sig}"),
+                            shape=f"{M}x{N}x{K}", work=flops, unit="TFLOP/s"))
+                    rows[-1]["rel_error"]["tilec_cuda"] = errors[f"tilec cuda {sig}"]
                 if args.baseline:
                     rows[-1].update({
                         "baseline": args.baseline, "baseline_tflops": tflops["baseline"],
@@ -200,15 +227,19 @@ def main():
             ref = torch.mm(a.float(), b.float())
             ints = (M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                     c.stride(0), c.stride(1))
-            cublas = bench(lambda: torch.mm(a, b, out=c))
+            cublas = bench(lambda: torch.mm(a, b, out=c)) if peers else None
             for bm, bn, bk, st, w in configs:
                 suffix = "" if (bm, bn, bk, st, w) == configs[0] else f"_{bm}x{bn}x{bk}s{st}w{w}"
                 kernel = ctx.load_file(os.path.join(
                     args.kernels, f"bench_{fam}_{dt}_i32_16{suffix}.ptx")).kernel("matmul_kernel")
+                kernel_c = cuda_kernel(f"bench_{fam}_{dt}_i32_16{suffix}.ptx")
                 grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
 
-                def run_tilec():
+                def run_tilec(kernel=kernel):
                     kernel.launch(grid, a, b, c, *ints)
+
+                def run_cuda():
+                    run_tilec(kernel_c)
 
                 def run_triton():
                     mm.matmul_kernel[grid](a, b, c, *ints, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
@@ -216,25 +247,41 @@ def main():
                                            UPCAST_FP16=False, INPUT_PRECISION="tf32",
                                            num_stages=st, num_warps=w)
                 ok = {}
-                for name, fn in (("tilec", run_tilec), ("triton", run_triton)):
+                checks = ((("tilec", run_tilec),) + ((("tilec cuda", run_cuda),) if cuda else ())
+                          + ((("triton", run_triton),) if peers else ()))
+                for name, fn in checks:
                     c.fill_(float("nan"))
                     fn()
                     torch.cuda.synchronize()
                     err = ((c.float() - ref).norm() / ref.norm()).item()
                     ok[name] = err <= tol
-                    if name == "tilec" and not ok[name]:
+                    if name.startswith("tilec") and not ok[name]:
                         raise SystemExit(f"GEMM {dt} {M}^3 config {bm}x{bn}x{bk}s{st}w{w}: "
-                                         f"tilec differs from the reference ({err:.3g})")
-                t_tilec = [bench(run_tilec) for _ in range(max(1, args.rounds - 1))]
-                t_triton = [bench(run_triton) for _ in range(max(1, args.rounds - 1))]
+                                         f"{name} differs from the reference ({err:.3g})")
+                n_rounds = max(1, args.rounds - 1)
+                if cuda:  # PTX and CUDA in rounds, rotated
+                    t_both = interleaved_times({"tilec": run_tilec, "tilec_cuda": run_cuda},
+                                               n_rounds, args.warmup, args.rep)
+                    t_tilec, t_cuda = t_both["tilec"], t_both["tilec_cuda"]
+                else:
+                    t_tilec = [bench(run_tilec) for _ in range(n_rounds)]
+                t_triton = [bench(run_triton) for _ in range(n_rounds)] if peers else None
                 flops = 2.0 * M * N * K
                 sweep.append({
                     "dtype": dt, "M": M, "N": N, "K": K,
                     "config": f"{bm}x{bn}x{bk} s{st} w{w}",
                     "tilec_tflops": flops / (statistics.median(t_tilec) * 1e-3) / 1e12,
-                    "triton_tflops": flops / (statistics.median(t_triton) * 1e-3) / 1e12
-                    if ok["triton"] else float("nan"),
-                    "cublas_tflops": flops / (cublas * 1e-3) / 1e12})
+                    "triton_tflops": (flops / (statistics.median(t_triton) * 1e-3) / 1e12
+                                      if ok["triton"] else float("nan")) if peers else None,
+                    "cublas_tflops": flops / (cublas * 1e-3) / 1e12 if peers else None})
+                if cuda:
+                    sweep[-1].update(
+                        tilec_cuda_tflops=flops / (statistics.median(t_cuda) * 1e-3) / 1e12,
+                        **tilec_rt.backend_fields(
+                            kernel, kernel_c, statistics.median(t_tilec),
+                            statistics.median(t_cuda), speedup(t_both, "tilec_cuda", "tilec"),
+                            label=f"bench_{fam}_{dt}_i32_16{suffix} (sweep)",
+                            shape=f"{M}x{N}x{K}", work=flops, unit="TFLOP/s"))
             del a, b, c, ref
             torch.cuda.empty_cache()
 
@@ -257,16 +304,21 @@ def main():
                 print("  ".join("-" * w for w in widths))
 
     if sweep:
-        print_sweep(sweep, table)
+        print_sweep(sweep, table, cuda, peers)
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds "
           f"(warmup {args.warmup} ms, rep {args.rep} ms); TFLOP/s; matmul_kernel "
           f"{CONFIG['BLOCK_M']}x{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, "
-          f"{NUM_STAGES} stages, {NUM_WARPS} warps on both compilers")
-    table(("dtype", "M=N=K", "tilec sig", "tilec", "triton", "cuBLAS", "tilec/cuBLAS",
-           "tilec/triton"),
+          f"{NUM_STAGES} stages, {NUM_WARPS} warps on both compilers" +
+          ("; tilec cuda: the CUDA C++ back end's kernel, cuda/ptx = PTX time / CUDA time "
+           "(> 1: CUDA C++ faster)" if cuda else ""))
+    # With --cuda-kernels, "tilec cuda" after "tilec" and "cuda/ptx" last.
+    table(("dtype", "M=N=K", "tilec sig", "tilec", *(("tilec cuda",) if cuda else ()),
+           "triton", "cuBLAS", "tilec/cuBLAS", "tilec/triton", *(("cuda/ptx",) if cuda else ())),
           [(r["dtype"], str(r["M"]), r["tilec_signature"], f"{r['tilec_tflops']:.1f}",
-            f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
-            f"{r['tilec_over_cublas']:.3f}", f"{r['tilec_over_triton']:.3f}") for r in rows], 3)
+            *((f"{r['tilec_cuda_tflops']:.1f}",) if cuda else ()),
+            cell(r["triton_tflops"], ".1f"), cell(r["cublas_tflops"], ".1f"),
+            cell(r["tilec_over_cublas"], ".3f"), cell(r["tilec_over_triton"], ".3f"),
+            *((f"{r['cuda_over_ptx']:.3f}",) if cuda else ())) for r in rows], 3)
     if args.baseline:
         table(("dtype", "M=N=K", f"tilec {fam}", f"tilec {args.baseline}", "ratio"),
               [(r["dtype"], str(r["M"]), f"{r['tilec_tflops']:.1f}",
@@ -274,13 +326,19 @@ def main():
                for r in rows], 2)
 
 
-def print_sweep(sweep, table):
-    """The config sweep table and each compiler's best config per shape."""
+def print_sweep(sweep, table, cuda=None, peers=True):
+    """The config sweep table and each compiler's best config per shape (the
+    latter only with the peers: not with --tilec-only)."""
     print("config sweep (i32:16 signatures; TFLOP/s; each config on both compilers):")
-    table(("dtype", "M=N=K", "config", "tilec", "triton", "cuBLAS", "tilec/cuBLAS"),
+    table(("dtype", "M=N=K", "config", "tilec", *(("tilec cuda",) if cuda else ()), "triton",
+           "cuBLAS", "tilec/cuBLAS", *(("cuda/ptx",) if cuda else ())),
           [(r["dtype"], str(r["M"]), r["config"], f"{r['tilec_tflops']:.1f}",
-            f"{r['triton_tflops']:.1f}", f"{r['cublas_tflops']:.1f}",
-            f"{r['tilec_tflops'] / r['cublas_tflops']:.3f}") for r in sweep], 3)
+            *((f"{r['tilec_cuda_tflops']:.1f}",) if cuda else ()),
+            cell(r["triton_tflops"], ".1f"), cell(r["cublas_tflops"], ".1f"),
+            cell(r["tilec_tflops"] / r["cublas_tflops"] if peers else None, ".3f"),
+            *((f"{r['cuda_over_ptx']:.3f}",) if cuda else ())) for r in sweep], 3)
+    if not peers:
+        return
     print("best config of each compiler:")
     best = []
     for dt, _, _ in DTYPES:

@@ -43,6 +43,10 @@ against an fp32 reference (GELU of torch.mm of the fp32 copies): normwise
 relative error below 1e-3 (fp16 C) or 8e-3 (bf16 C). Timing: do_bench medians
 over --rounds interleaved rounds in rotated order; ratios are medians of
 per-round ratios (bench/gemm_common.py). TFLOP/s count the GEMM only.
+--cuda-kernels DIR also checks and times each form's kernel file from DIR
+(tilec's CUDA C++ back end) in the same rounds, "tilec cuda", with cuda/ptx =
+PTX time / CUDA time (> 1: CUDA C++ faster); --tilec-only leaves Triton and
+torch out.
 
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_gemm_gelu.py \\
         --kernels kernels --sources examples --json gemm_gelu.json
@@ -62,7 +66,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
-from gemm_common import (add_common_args, interleaved_times, load_module,  # noqa: E402
+from gemm_common import (add_common_args, cell, interleaved_times, load_module,  # noqa: E402
                          speedup)
 
 CONFIG = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, GROUP_M=8)
@@ -100,7 +104,9 @@ def main():
                    help="descpp's tile, BLOCK_MxBLOCK_N: 128x128 "
                         "(bench_desc_<dtype>_gelu_pp_i32_16.ptx, the default) or 64x256 "
                         "(bench_desc_<dtype>_gelu_pp_64x256_i32_16.ptx)")
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
+    cuda, peers = args.cuda_kernels, not args.tilec_only
     if args.pp_tile not in ("128x128", "64x256"):
         raise SystemExit(f"--pp-tile: expected 128x128 or 64x256, found {args.pp_tile}")
     PP_CONFIG["BLOCK_M"], PP_CONFIG["BLOCK_N"] = (int(x) for x in args.pp_tile.split("x"))
@@ -128,6 +134,8 @@ def main():
     for dt, dtype, tol in DTYPES:
         kernels = {form: ctx.load_file(os.path.join(args.kernels, PTX[form].format(dt=dt)))
                    .kernel(KERNEL[form]) for form in forms}
+        kernels_c = {form: tilec_rt.load_kernel(ctx, cuda, PTX[form].format(dt=dt), KERNEL[form])
+                     for form in forms} if cuda else {}
         for M, N, K in SHAPES:
             gen = torch.Generator(device=dev).manual_seed(M + N + K)
             a = torch.randn((M, K), device=dev, dtype=dtype, generator=gen)
@@ -161,7 +169,11 @@ def main():
                              ACTIVATION="gelu", num_stages=NUM_STAGES, num_warps=NUM_WARPS)
 
                 impls[f"tilec {form}"] = checks[f"tilec {form}"] = run_tilec
-                impls[f"triton {peer}"] = checks[f"triton {peer}"] = run_triton
+                if cuda:
+                    impls[f"tilec cuda {form}"] = checks[f"tilec cuda {form}"] = (
+                        lambda k=kernels_c[form], g=grid, run=run_tilec: run(k, g))
+                if peers:
+                    impls[f"triton {peer}"] = checks[f"triton {peer}"] = run_triton
 
             def run_torch():
                 torch.mm(a, b, out=c)
@@ -174,7 +186,8 @@ def main():
             def run_cublas():
                 torch.mm(a, b, out=c)
 
-            checks["torch"] = run_torch
+            if peers:
+                checks["torch"] = run_torch
             errors = {}
             for name, fn in list(checks.items()):
                 c.fill_(float("nan"))
@@ -197,8 +210,9 @@ def main():
                         raise SystemExit(msg)
                     print("warning: " + msg)
             del ref
-            impls["torch mm+gelu"] = run_torch_unfused
-            impls["cublas mm"] = run_cublas
+            if peers:
+                impls["torch mm+gelu"] = run_torch_unfused
+                impls["cublas mm"] = run_cublas
             times = interleaved_times(impls, args.rounds, args.warmup, args.rep)
             flops = 2.0 * M * N * K
             med = {n: statistics.median(ts) for n, ts in times.items()}
@@ -209,10 +223,17 @@ def main():
                     "ms": med, "tflops": {n: flops / (ms * 1e-3) / 1e12 for n, ms in med.items()},
                     "tilec_over_torch": speedup(times, f"tilec {form}", "torch mm+gelu"),
                     "tilec_over_triton": (speedup(times, f"tilec {form}", f"triton {PEER[form]}")
-                                          if f"triton {PEER[form]}" in times else float("nan")),
+                                          if f"triton {PEER[form]}" in times or not peers
+                                          else float("nan")),
                     "tilec_over_cublas_mm": speedup(times, f"tilec {form}", "cublas mm"),
                     "rel_error": errors,
                 })
+                if cuda:
+                    rows[-1].update(tilec_rt.backend_fields(
+                        kernels[form], kernels_c[form], med[f"tilec {form}"],
+                        med[f"tilec cuda {form}"],
+                        speedup(times, f"tilec cuda {form}", f"tilec {form}"),
+                        shape=f"{M}x{N}x{K}", work=flops, unit="TFLOP/s"))
             del a, b, c
             torch.cuda.empty_cache()
 
@@ -228,21 +249,28 @@ def main():
                           if "descpp" in forms else {}),
                        "rows": rows}, f, indent=2)
         print(f"wrote {args.json}")
-    header = ("form", "dtype", "MxNxK", "tilec", "triton", "torch mm+gelu", "cuBLAS mm",
-              "tilec/torch", "tilec/triton", "tilec/cuBLAS mm")
+    # With --cuda-kernels, "tilec cuda" after "tilec" and "cuda/ptx" last; with
+    # --tilec-only, "-" for the peers.
+    header = ("form", "dtype", "MxNxK", "tilec", *(("tilec cuda",) if cuda else ()), "triton",
+              "torch mm+gelu", "cuBLAS mm", "tilec/torch", "tilec/triton", "tilec/cuBLAS mm",
+              *(("cuda/ptx",) if cuda else ()))
     lines = [header] + [(r["form"], r["dtype"], f"{r['M']}x{r['N']}x{r['K']}",
-                         *(f"{r['tflops'].get(n, float('nan')):.1f}" for n in
-                           (f"tilec {r['form']}", f"triton {PEER[r['form']]}", "torch mm+gelu",
-                            "cublas mm")),
-                         f"{r['tilec_over_torch']:.3f}", f"{r['tilec_over_triton']:.3f}",
-                         f"{r['tilec_over_cublas_mm']:.3f}") for r in rows]
+                         *(cell(r["tflops"].get(n, float("nan") if peers else None), ".1f")
+                           for n in (f"tilec {r['form']}",
+                                     *((f"tilec cuda {r['form']}",) if cuda else ()),
+                                     f"triton {PEER[r['form']]}", "torch mm+gelu",
+                                     "cublas mm")),
+                         cell(r["tilec_over_torch"], ".3f"), cell(r["tilec_over_triton"], ".3f"),
+                         cell(r["tilec_over_cublas_mm"], ".3f"),
+                         *((f"{r['cuda_over_ptx']:.3f}",) if cuda else ())) for r in rows]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           f"TFLOP/s of the GEMM; ACTIVATION=gelu {CONFIG['BLOCK_M']}x"
           f"{CONFIG['BLOCK_N']}x{CONFIG['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps"
           + (f"; tilec descpp {PP_CONFIG['BLOCK_M']}x{PP_CONFIG['BLOCK_N']}x"
              f"{PP_CONFIG['BLOCK_K']}, {PP_NUM_STAGES} stages, {PP_CONSUMER_GROUPS} consumer "
-             f"groups of {PP_NUM_WARPS} warps (Triton: desc's)" if "descpp" in forms else ""))
+             f"groups of {PP_NUM_WARPS} warps (Triton: desc's)" if "descpp" in forms else "")
+          + ("; cuda/ptx = PTX time / CUDA C++ time (> 1: CUDA C++ faster)" if cuda else ""))
     for k, line in enumerate(lines):
         print("  ".join(cell.ljust(w) if i < 3 else cell.rjust(w)
                         for i, (cell, w) in enumerate(zip(line, widths))))

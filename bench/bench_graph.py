@@ -47,6 +47,12 @@ torch.compile(mode="reduce-overhead") (CUDA Graphs), timed the same way
 counts the bytes a run must move at least (inputs read once, output written
 once). The untuned sizes (16383 and 65535 rows) sit beside the round ones.
 
+--cuda-kernels DIR runs tilec-graph-bench a second time on DIR (the same
+graph files from tilec's CUDA C++ back end, e.g. kernels-cuda-ptx), just
+after the PTX run, and adds each graph's fused time from there and
+cuda/ptx = PTX time / CUDA time (> 1: CUDA C++ faster; the unfused pair in
+the row's "backend_rows"); --tilec-only leaves torch out.
+
     python3 bench/bench_graph.py --bundle . [--json graph.json]
 """
 
@@ -57,6 +63,9 @@ import subprocess
 import sys
 
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tilec_rt  # noqa: E402
 
 
 def cuda_time(fn, calls=50, rounds=5):
@@ -199,21 +208,59 @@ def main():
     ap.add_argument("--only", help="A|B|...: just the graphs whose name "
                     "contains one of the words (passed on to "
                     "tilec-graph-bench)")
+    ap.add_argument("--kernels", help="the graphs' PTX folder (default: BUNDLE/kernels)")
+    tilec_rt.add_backend_arguments(ap)
     a = ap.parse_args()
     words = [w for w in (a.only or "").split("|") if w]
     bench = os.path.join(a.bundle, "bin", "tilec-graph-bench")
-    tilec_json = os.path.join(a.bundle, "graph_bench_tilec.json")
-    proc = subprocess.run([bench, os.path.join(a.bundle, "kernels"),
-                           "--json", tilec_json] +
-                          (["--only", a.only] if words else []),
-                          capture_output=True, text=True)
-    sys.stdout.write(proc.stdout)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr)
-        return proc.returncode
-    with open(tilec_json) as f:
-        tilec = json.load(f)
+    kernels = a.kernels or os.path.join(a.bundle, "kernels")
+
+    def run_graph_bench(folder, json_name):
+        """tilec-graph-bench on `folder`: its JSON rows, or its exit status."""
+        path = os.path.join(a.bundle, json_name)
+        proc = subprocess.run([bench, folder, "--json", path] +
+                              (["--only", a.only] if words else []),
+                              capture_output=True, text=True)
+        sys.stdout.write(proc.stdout)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stderr)
+            return proc.returncode
+        with open(path) as f:
+            return json.load(f)
+
+    tilec = run_graph_bench(kernels, "graph_bench_tilec.json")
+    if isinstance(tilec, int):
+        return tilec
+    cuda_rows = {}
+    if a.cuda_kernels:
+        print(f"\n== the same graphs from {a.cuda_kernels} (CUDA C++ back end)")
+        cuda = run_graph_bench(a.cuda_kernels, "graph_bench_tilec_cuda.json")
+        if isinstance(cuda, int):
+            print(f"bench_graph.py: tilec-graph-bench on {a.cuda_kernels} exited with {cuda}",
+                  file=sys.stderr)
+            return cuda
+        cuda_rows = {(t["graph"], t["rows"]): t for t in cuda if "graph" in t}
     rows_out = []
+    if a.tilec_only:
+        # Only tilec's two back ends: fused and unfused, the better of direct
+        # runs and CUDA Graph replay, microseconds.
+        print("\n%-28s %7s %9s %9s %9s %9s %8s" % ("graph", "rows", "fused", "unfused",
+                                                 "cu fused", "cu unfus", "cuda/ptx"))
+        for t in tilec:
+            if "graph" not in t or (words and not any(w in t["graph"] for w in words)):
+                continue
+            row = dict(t, **backend_fields(t, cuda_rows, kernels, a.cuda_kernels))
+            rows_out.append(row)
+            c = cuda_rows.get((t["graph"], t["rows"]))
+            print("%-28s %7d %9.2f %9.2f %9s %9s %8s" % (
+                t["graph"], t["rows"], best_us(t, "fused"), best_us(t, "unfused"),
+                "%.2f" % best_us(c, "fused") if c else "-",
+                "%.2f" % best_us(c, "unfused") if c else "-",
+                "%.3f" % row["cuda_over_ptx"] if c else "-"))
+        print("(cuda/ptx: PTX time / CUDA C++ time of the fused graph; above 1 is the "
+              "CUDA C++ build faster)")
+        write_json(a, rows_out, tilec)
+        return 0
     print("\n%-20s %7s %9s %9s %9s %9s %9s %9s | %7s %7s %7s" % (
         "graph", "rows", "fused", "unfused", "eager", "compile", "c-graphs",
         "GB/s|TF/s", "/unfus", "/eager", "/comp"))
@@ -225,6 +272,7 @@ def main():
         row = dict(t, torch_eager_us=tt["eager"],
                    torch_compile_us=tt["max-autotune-no-cudagraphs"],
                    torch_compile_cudagraphs_us=tt["reduce-overhead"])
+        row.update(backend_fields(t, cuda_rows, kernels, a.cuda_kernels))
         rows_out.append(row)
         scale = 1e3 if t["graph"] in GEMMS else 1
         print("%-20s %7d %9.2f %9.2f %9.2f %9.2f %9.2f %9.0f | %7.2f %7.2f %7.2f" % (
@@ -236,12 +284,41 @@ def main():
             min(v for v in (tt["max-autotune-no-cudagraphs"], tt["reduce-overhead"])
                 if v == v) / best))
     print("(ratios: the other's time / tilec fused; above 1 is tilec faster)")
+    if cuda_rows:
+        print("CUDA C++ back end (cuda/ptx: PTX time / CUDA time of the fused graph, "
+              "above 1 is CUDA C++ faster): " +
+              ", ".join(f"{r['graph']} {r['rows']} {r['cuda_over_ptx']:.3f}"
+                        for r in rows_out if "cuda_over_ptx" in r))
+    write_json(a, rows_out, tilec)
+    return 0
+
+
+def best_us(t, which):
+    """The better of a graph's direct run and CUDA Graph replay, us."""
+    return min(t[f"{which}_us"], t[f"{which}_replay_us"])
+
+
+def backend_fields(t, cuda_rows, kernels, cuda_kernels):
+    """With --cuda-kernels, tilec_rt.backend_fields of a graph row: the
+    fused graph's, its unfused one's in "backend_rows"."""
+    c = cuda_rows.get((t["graph"], t["rows"]))
+    if c is None:
+        return {}
+    fields = [tilec_rt.backend_fields(
+        os.path.join(kernels, t["graph"] + suffix + ".ptx"),
+        os.path.join(cuda_kernels, t["graph"] + suffix + ".ptx"),
+        best_us(t, which) / 1e3, best_us(c, which) / 1e3, shape=f"rows={t['rows']}")
+        for which, suffix in (("fused", ""), ("unfused", "_unfused"))]
+    return dict(fields[0], tilec_cuda_fused_us=best_us(c, "fused"),
+                tilec_cuda_unfused_us=best_us(c, "unfused"), backend_rows=fields[1:])
+
+
+def write_json(a, rows_out, tilec):
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(),
                        "rows": rows_out,
                        "host": [t for t in tilec if "host" in t]}, f, indent=1)
-    return 0
 
 
 if __name__ == "__main__":

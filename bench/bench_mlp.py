@@ -38,6 +38,11 @@ the kernels do: normwise relative error below 2e-3 (fp16) or 1e-2 (bf16).
 Timing: triton.testing.do_bench medians over --rounds interleaved rounds in
 rotated order; ratios are medians of per-round ratios (bench/gemm_common.py,
 shared/PERFORMANCE.md). TFLOP/s count the two GEMMs: 4 M D Hd / t.
+--cuda-kernels DIR also checks and times tilec's kernel files from DIR
+(tilec's CUDA C++ back end) in the same rounds, "tilec cuda" (with --fused,
+"tilec_fused_cuda"; the two-launch one in the row's "backend_rows"), with
+cuda/ptx = PTX time / CUDA time (> 1: CUDA C++ faster); --tilec-only leaves
+Triton, torch and torch.compile out.
 
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_mlp.py \\
         --kernels kernels --sources examples --json mlp.json
@@ -89,6 +94,8 @@ def parse_args(argv=None):
                        help="small-width shapes with fused_mlp_kernel: " +
                             ", ".join(f"{m}x{d}x{h}" for m, d, h in FUSED_SHAPES))
     p.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    import tilec_rt
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args(argv)
     if args.shapes:
         try:
@@ -126,6 +133,13 @@ def check_inputs(args):
         raise SystemExit("bench_mlp.py: missing tilec kernel(s): " + ", ".join(missing) +
                          " (the MLP kernels are built with the tl.dot kernels: "
                          "-DTILEC_GPU_DOT_TESTS=ON, target tilec-gpu-kernels or gpu-bundle)")
+    if args.cuda_kernels:
+        import tilec_rt
+        missing = tilec_rt.missing_kernels(args.cuda_kernels, [
+            n for dt in args.dtypes for n in ptx_names(dt, args.fused)])
+        if missing:
+            raise SystemExit("bench_mlp.py: missing CUDA C++ back end kernel(s): " +
+                             ", ".join(missing))
     source = os.path.join(args.sources, "mlp.py")
     if not os.path.exists(source):
         raise SystemExit(f"bench_mlp.py: {source} not found: --sources must name the folder "
@@ -144,6 +158,7 @@ def main(argv=None):
     import tilec_rt
     from gemm_common import interleaved_times, load_module, print_table, speedup
 
+    cuda, with_peers = args.cuda_kernels, not args.tilec_only
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
     torch.backends.cuda.matmul.allow_tf32 = False  # the fp32 reference
@@ -154,7 +169,7 @@ def main(argv=None):
     def eager(x, w1, b1, w2, b2):
         return F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2)
 
-    compiled = None if args.no_compile else torch.compile(eager)
+    compiled = None if args.no_compile or not with_peers else torch.compile(eager)
 
     rows = []
     for dt in args.dtypes:
@@ -163,6 +178,11 @@ def main(argv=None):
                           for n in ptx_names(dt, False))
         k_fused = (ctx.load_file(os.path.join(args.kernels, f"bench_mlp_fused_{dt}.ptx"))
                    .kernel("fused_mlp_kernel") if args.fused else None)
+        if cuda:
+            k_gelu_c, k_none_c = (tilec_rt.load_kernel(ctx, cuda, n, "linear_kernel")
+                                  for n in ptx_names(dt, False))
+            k_fused_c = (tilec_rt.load_kernel(ctx, cuda, f"bench_mlp_fused_{dt}.ptx",
+                                              "fused_mlp_kernel") if args.fused else None)
         for M, D, Hd in args.shape_list:
             gen = torch.Generator(device=dev).manual_seed(M * 7 + D * 3 + Hd)
 
@@ -176,6 +196,10 @@ def main(argv=None):
                                 torch.empty((M, D), device=dev, dtype=dtype))
             h_triton, y_triton = torch.empty_like(h_tilec), torch.empty_like(y_tilec)
             y_fused, y_triton_fused = torch.empty_like(y_tilec), torch.empty_like(y_tilec)
+            # The CUDA C++ builds' outputs (--cuda-kernels).
+            h_cuda, y_cuda, y_fused_cuda = ((torch.empty_like(h_tilec), torch.empty_like(y_tilec),
+                                             torch.empty_like(y_tilec)) if cuda
+                                            else (None, None, None))
 
             def lin_grid(m, n):
                 return (triton.cdiv(m, LINEAR["BLOCK_M"]) * triton.cdiv(n, LINEAR["BLOCK_N"]),)
@@ -193,6 +217,14 @@ def main(argv=None):
                 k_gelu.launch(lin_grid(M, Hd), *up_args)
                 k_none.launch(lin_grid(M, D), *down_args)
 
+            if cuda:
+                up_args_c = linear_args(x, w1, b1, h_cuda)
+                down_args_c = linear_args(h_cuda, w2, b2, y_cuda)
+
+            def run_tilec_cuda():
+                k_gelu_c.launch(lin_grid(M, Hd), *up_args_c)
+                k_none_c.launch(lin_grid(M, D), *down_args_c)
+
             def run_triton():
                 for args_, act in ((linear_args(x, w1, b1, h_triton), "gelu"),
                                    (linear_args(h_triton, w2, b2, y_triton), "none")):
@@ -205,10 +237,10 @@ def main(argv=None):
                           D, 1)
             fused_grid = (triton.cdiv(M, FUSED["BLOCK_M"]), triton.cdiv(D, FUSED["BLOCK_N"]))
 
-            def run_tilec_fused():
+            def run_tilec_fused(kernel=k_fused, y=y_fused):
                 a = list(fused_args)
-                a[5] = y_fused
-                k_fused.launch(fused_grid, *a)
+                a[5] = y
+                kernel.launch(fused_grid, *a)
 
             def run_triton_fused():
                 a = list(fused_args)
@@ -223,6 +255,12 @@ def main(argv=None):
             if args.fused:
                 impls["tilec_fused"] = run_tilec_fused
                 impls["triton_fused"] = run_triton_fused
+            if cuda:
+                impls["tilec_cuda"] = run_tilec_cuda
+                if args.fused:
+                    impls["tilec_fused_cuda"] = lambda: run_tilec_fused(k_fused_c, y_fused_cuda)
+            if not with_peers:
+                impls = {n: fn for n, fn in impls.items() if n.startswith("tilec")}
             what = f"{dt} M={M} {D}->{Hd}->{D}"
 
             # Correctness first: the fp32 reference, intermediate rounded.
@@ -231,13 +269,16 @@ def main(argv=None):
             del h_ref
             outputs = {}
             for name, fn in impls.items():
-                for t in (y_tilec, y_triton, y_fused, y_triton_fused):
-                    t.fill_(float("nan"))
+                for t in (y_tilec, y_triton, y_fused, y_triton_fused, y_cuda, y_fused_cuda):
+                    if t is not None:
+                        t.fill_(float("nan"))
                 out = fn()
                 torch.cuda.synchronize()
                 outputs[name] = {"tilec": y_tilec, "triton": y_triton,
                                  "tilec_fused": y_fused,
-                                 "triton_fused": y_triton_fused}.get(name, out)
+                                 "triton_fused": y_triton_fused,
+                                 "tilec_cuda": y_cuda,
+                                 "tilec_fused_cuda": y_fused_cuda}.get(name, out)
                 err = ((outputs[name].float() - ref).norm() / ref.norm()).item()
                 outputs[name] = err
                 if not err <= RTOL[dt]:
@@ -261,15 +302,29 @@ def main(argv=None):
                    **{f"{n}_tflops": tflops[n] for n in tflops},
                    "normwise_error": errors}
             for peer in times:
-                if peer != ours:
+                if peer != ours and not peer.endswith("_cuda"):
                     row[f"{ours}_over_{peer}"] = speedup(times, ours, peer)
             if args.fused:
                 row["tilec_over_triton"] = speedup(times, "tilec", "triton")
+            if cuda:
+                shape = f"M={M} {D}->{Hd}->{D}"
+                linear = tilec_rt.backend_fields(
+                    k_gelu, k_gelu_c, med["tilec"], med["tilec_cuda"],
+                    speedup(times, "tilec_cuda", "tilec"),
+                    label=f"bench_mlp_linear_{dt}_gelu+none", shape=shape, work=flops,
+                    unit="TFLOP/s")
+                if args.fused:
+                    row.update(tilec_rt.backend_fields(
+                        k_fused, k_fused_c, med["tilec_fused"], med["tilec_fused_cuda"],
+                        speedup(times, "tilec_fused_cuda", "tilec_fused"), shape=shape,
+                        work=flops, unit="TFLOP/s"), backend_rows=[linear])
+                else:
+                    row.update(linear)
             rows.append(row)
             print(f"{what}: " + ", ".join(f"{n} {tflops[n]:.1f}" for n in tflops) +
                   " TFLOP/s")
             del x, w1, b1, w2, b2, h_tilec, y_tilec, h_triton, y_triton, y_fused
-            del y_triton_fused, impls, times
+            del y_triton_fused, h_cuda, y_cuda, y_fused_cuda, impls, times
             torch.cuda.empty_cache()
 
     device = torch.cuda.get_device_name(dev)
@@ -286,21 +341,27 @@ def main(argv=None):
     ours = "tilec_fused" if args.fused else "tilec"
     peers = [n for n in ("tilec", "triton", "triton_fused", "torch", "compile")
              if n != ours and any(f"{ours}_over_{n}" in r for r in rows)]
-    names = [ours] + peers
-    header = ("dtype", "M", "D -> Hd -> D", *names, *(f"{ours}/{p}" for p in peers))
+    # With --cuda-kernels, ours from the CUDA C++ back end after ours, and
+    # "cuda/ptx" last.
+    names = [ours] + ([ours + "_cuda"] if cuda else []) + peers
+    header = ("dtype", "M", "D -> Hd -> D", *names, *(f"{ours}/{p}" for p in peers),
+              *(("cuda/ptx",) if cuda else ()))
     lines = [header]
     for r in rows:
         lines.append((r["dtype"], str(r["M"]), f"{r['D']}->{r['Hd']}->{r['D']}",
                       *(f"{r[n + '_tflops']:.1f}" if n + "_tflops" in r else "-"
                         for n in names),
-                      *(f"{r[f'{ours}_over_{p}']:.3f}" if f"{ours}_over_{p}" in r else "-"
-                        for p in peers)))
+                      *(f"{r[f'{ours}_over_{p}']:.3f}"
+                        if r.get(f"{ours}_over_{p}") is not None else "-" for p in peers),
+                      *((f"{r['cuda_over_ptx']:.3f}",) if cuda else ())))
     print(f"device: {device}; do_bench medians over {args.rounds} interleaved rounds; "
           "TFLOP/s = 4 M D Hd / t; ratios: medians of per-round time ratios (> 1: "
           f"{ours} faster); linear_kernel {LINEAR['BLOCK_M']}x{LINEAR['BLOCK_N']}x"
           f"{LINEAR['BLOCK_K']}, {NUM_STAGES} stages, {NUM_WARPS} warps" +
           (f"; fused_mlp_kernel {FUSED['BLOCK_M']}x{FUSED['BLOCK_N']}, BLOCK_H "
-           f"{FUSED['BLOCK_H']}" if args.fused else ""))
+           f"{FUSED['BLOCK_H']}" if args.fused else "") +
+          (f"; {ours}_cuda: the CUDA C++ back end's kernels, cuda/ptx = PTX time / CUDA time "
+           "(> 1: CUDA C++ faster)" if cuda else ""))
     print_table(lines, left=3)
 
 

@@ -11,6 +11,10 @@ Triton compiles the same functions here from the same files. Shapes from
 
 Timing: triton.testing.do_bench medians (warmup 25 ms, rep 200 ms). Bandwidth
 counts bytes read and written once: softmax 2*M*N*4, layer norm 2*M*N*2.
+--cuda-kernels DIR also times the same kernel files of tilec's CUDA C++ back
+end (tilec_rt.add_backend_arguments; a folder's NAME.cu where no NAME.ptx is)
+against the PTX ones in two rounds, PTX, CUDA, CUDA, PTX: the column "tilec
+cuda" and the ratio cuda/ptx (PTX time / CUDA time: > 1, CUDA C++ faster).
 
     TILEC_RUNTIME_LIB=lib/libtilec_runtime.so bench/bench_rowwise.py \
         --kernels kernels --sources examples --json rowwise.json
@@ -20,6 +24,7 @@ import argparse
 import importlib.util
 import json
 import os
+import statistics
 import sys
 
 import torch
@@ -27,14 +32,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilec_rt  # noqa: E402
-
-
-def kernel_file(folder, stem):
-    """<folder>/<stem>.ptx, else <stem>.cu (CUDA C++ from tilec --emit=cuda,
-    which the runtime compiles with NVRTC: the CUDA backend's timing)."""
-    ptx = os.path.join(folder, stem + ".ptx")
-    cu = os.path.join(folder, stem + ".cu")
-    return ptx if os.path.exists(ptx) or not os.path.exists(cu) else cu
+from gemm_common import interleaved_times, speedup  # noqa: E402
 
 
 def load(path, name):
@@ -67,7 +65,9 @@ def main():
     p.add_argument("--json")
     p.add_argument("--warmup", type=int, default=25)
     p.add_argument("--rep", type=int, default=200)
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
+    cuda, peers = args.cuda_kernels, not args.tilec_only
 
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
@@ -80,13 +80,34 @@ def main():
         return triton.testing.do_bench(fn, warmup=args.warmup, rep=args.rep,
                                        return_mode="median")
 
+    def load_kernels(fname, name):
+        """The PTX kernel and, with --cuda-kernels, the CUDA C++ one (else None)."""
+        return (tilec_rt.load_kernel(ctx, args.kernels, fname, name),
+                tilec_rt.load_kernel(ctx, cuda, fname, name) if cuda else None)
+
+    def time_tilec(run_tilec, run_cuda):
+        """({"tilec": ms[, "tilec_cuda": ms]}, cuda/ptx or None): one do_bench,
+        or with --cuda-kernels two rounds, PTX, CUDA, CUDA, PTX (each side's
+        median, the ratio the median of the rounds' ratios)."""
+        if run_cuda is None:
+            return {"tilec": bench(run_tilec)}, None
+        times = interleaved_times({"tilec": run_tilec, "tilec_cuda": run_cuda}, 2,
+                                  args.warmup, args.rep)
+        return ({k: statistics.median(v) for k, v in times.items()},
+                speedup(times, "tilec_cuda", "tilec"))
+
+    def backends(kernel, kernel_c, t, ratio, workload, shape, nbytes):
+        return (tilec_rt.backend_fields(kernel, kernel_c, t["tilec"], t["tilec_cuda"], ratio,
+                                        label=workload, shape=shape, work=nbytes, unit="TB/s")
+                if cuda else {})
+
     for M, N, warps in ((8192, 1024, 4), (8192, 4096, 8), (4096, 16384, 16)):
-        kernel = ctx.load_file(kernel_file(args.kernels, f"bench_softmax_{N}")).kernel("softmax_kernel")
+        kernel, kernel_c = load_kernels(f"bench_softmax_{N}.ptx", "softmax_kernel")
         x = torch.randn(M, N, device=dev, dtype=torch.float32)
         y = torch.empty_like(x)
         ref = torch.softmax(x, dim=1)
 
-        def run_tilec():
+        def run_tilec(kernel=kernel):
             kernel.launch((M,), y, x, x.stride(0), y.stride(0), M, N)
 
         def run_triton():
@@ -96,53 +117,72 @@ def main():
         def run_torch():
             torch.softmax(x, dim=1, out=y) if hasattr(torch, "softmax") else None
 
-        for name, fn in (("tilec", run_tilec), ("triton", run_triton)):
+        run_cuda = (lambda: run_tilec(kernel_c)) if cuda else None
+        checks = ((("tilec", run_tilec),) + ((("tilec cuda", run_cuda),) if cuda else ()) +
+                  ((("triton", run_triton),) if peers else ()))
+        for name, fn in checks:
             y.fill_(float("nan"))
             fn()
             torch.cuda.synchronize()
             err = (y - ref).abs().max().item()
             if not err <= 1e-5:
                 raise SystemExit(f"softmax {M}x{N}: {name} differs from torch by {err}")
-        t = {"tilec": bench(run_tilec), "triton": bench(run_triton),
-             "torch": bench(lambda: torch.softmax(x, dim=1))}
+        t, ratio = time_tilec(run_tilec, run_cuda)
+        if peers:
+            t.update(triton=bench(run_triton), torch=bench(lambda: torch.softmax(x, dim=1)))
         nbytes = 2 * M * N * 4
-        rows.append(("softmax fp32", f"{M}x{N}", {k: nbytes / (v * 1e-3) / 1e12 for k, v in t.items()}))
+        tbps = {k: nbytes / (v * 1e-3) / 1e12 for k, v in t.items()}
+        rows.append(("softmax fp32", f"{M}x{N}", tbps,
+                     backends(kernel, kernel_c, t, ratio, "softmax fp32", f"{M}x{N}", nbytes)))
         del x, y, ref
 
     for M, N, warps in ((8192, 1024, 4), (8192, 4096, 8), (8192, 8192, 8)):
-        kernel = ctx.load_file(kernel_file(args.kernels, f"bench_layer_norm_{N}")).kernel("layer_norm_fwd_kernel")
+        kernel, kernel_c = load_kernels(f"bench_layer_norm_{N}.ptx", "layer_norm_fwd_kernel")
         x, w, b, y, mean, rstd, eps, ref = layer_norm_case(M, N, dev)
 
-        def run_tilec():
+        def run_tilec(kernel=kernel):
             kernel.launch((M,), x, y, w, b, mean, rstd, x.stride(0), N, eps)
 
         def run_triton():
             ln.layer_norm_fwd_kernel[(M,)](x, y, w, b, mean, rstd, x.stride(0), N, eps,
                                            BLOCK_SIZE=N, num_warps=warps)
 
-        for name, fn in (("tilec", run_tilec), ("triton", run_triton)):
+        run_cuda = (lambda: run_tilec(kernel_c)) if cuda else None
+        checks = ((("tilec", run_tilec),) + ((("tilec cuda", run_cuda),) if cuda else ()) +
+                  ((("triton", run_triton),) if peers else ()))
+        for name, fn in checks:
             y.fill_(float("nan"))
             fn()
             torch.cuda.synchronize()
             err = (y.float() - ref.float()).abs().max().item()
             if not err <= 2e-2:
                 raise SystemExit(f"layer norm {M}x{N}: {name} differs from torch by {err}")
-        t = {"tilec": bench(run_tilec), "triton": bench(run_triton),
-             "torch": bench(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps))}
+        t, ratio = time_tilec(run_tilec, run_cuda)
+        if peers:
+            t.update(triton=bench(run_triton),
+                     torch=bench(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps)))
         nbytes = 2 * M * N * 2
-        rows.append(("layer norm fwd fp16", f"{M}x{N}", {k: nbytes / (v * 1e-3) / 1e12 for k, v in t.items()}))
+        tbps = {k: nbytes / (v * 1e-3) / 1e12 for k, v in t.items()}
+        rows.append(("layer norm fwd fp16", f"{M}x{N}", tbps,
+                     backends(kernel, kernel_c, t, ratio, "layer norm fwd fp16", f"{M}x{N}",
+                              nbytes)))
         del x, y, ref
 
-    print(f"device: {torch.cuda.get_device_name(dev)}; do_bench medians; TB/s")
-    header = ("workload", "shape", "tilec", "triton", "torch", "tilec/triton", "tilec/torch")
+    print(f"device: {torch.cuda.get_device_name(dev)}; do_bench medians; TB/s" +
+          ("; cuda/ptx: PTX time / CUDA C++ time (> 1: CUDA C++ faster), median of 2 "
+           "rounds" if cuda else ""))
+    cols = ["tilec"] + (["tilec_cuda"] if cuda else []) + (["triton", "torch"] if peers else [])
+    peer_cols = ["triton", "torch"] if peers else []
+    header = ("workload", "shape", *(c.replace("_", " ") for c in cols),
+              *(f"tilec/{c}" for c in peer_cols), *(["cuda/ptx"] if cuda else []))
     print("  ".join(f"{h:>20}" if i < 2 else f"{h:>12}" for i, h in enumerate(header)))
     out = []
-    for wl, shape, tb in rows:
-        print(f"{wl:>20}  {shape:>20}  {tb['tilec']:12.3f}  {tb['triton']:12.3f}  {tb['torch']:12.3f}"
-              f"  {tb['tilec'] / tb['triton']:12.3f}  {tb['tilec'] / tb['torch']:12.3f}")
+    for wl, shape, tb, extra in rows:
+        cells = ([tb[c] for c in cols] + [tb["tilec"] / tb[c] for c in peer_cols] +
+                 ([extra["cuda_over_ptx"]] if cuda else []))
+        print(f"{wl:>20}  {shape:>20}" + "".join(f"  {v:12.3f}" for v in cells))
         out.append({"workload": wl, "shape": shape, **{k + "_tbps": v for k, v in tb.items()},
-                    "tilec_over_triton": tb["tilec"] / tb["triton"],
-                    "tilec_over_torch": tb["tilec"] / tb["torch"]})
+                    **{f"tilec_over_{c}": tb["tilec"] / tb[c] for c in peer_cols}, **extra})
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": torch.cuda.get_device_name(dev), "rows": out}, f, indent=2)

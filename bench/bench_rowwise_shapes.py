@@ -35,9 +35,20 @@ Two steps, because the GPU machine has no LLVM:
    off: `--tilec-flag=--auto-maxnreg=false`). `--baseline` repeats: each
    folder is a column "tilec baseline NAME" and a "spec / baseline NAME"
    ratio.
+
+The CUDA C++ back end (issue 16): step 1 with `--tilec-flag=--emit=cuda
+--out .dev/rowwise-cuda` writes the same kernels as `.cu` files (the
+runtime compiles them with NVRTC at load; or `bin/tilec-nvrtc -o DIR
+.dev/rowwise-cuda/*.cu` precompiles them), and step 2 with `--cuda-kernels
+.dev/rowwise-cuda` also checks and times every variant from that folder in
+the same rounds ("tilec cuda VARIANT"): a column "tilec cuda spec" and the
+ratio cuda/ptx (PTX time / CUDA time: > 1, CUDA C++ faster), and the
+geometric mean of each variant's. `--tilec-only` leaves Triton and torch
+out; `--json PATH` writes the table.
 """
 
 import argparse
+import json
 import math
 import os
 import shutil
@@ -115,6 +126,8 @@ def kernels_for(kind, m, n, tune=False):
 
 
 def compile_all(tilec, out, extra=()):
+    # --emit=cuda among the flags: the CUDA C++ back end's NAME.cu.
+    ext = ".cu" if "--emit=cuda" in extra else ".ptx"
     os.makedirs(out, exist_ok=True)
     sources = os.path.join(HERE, "..", "test", "GPU", "kernels", "py")
     for f in ("softmax.py", "layer_norm.py"):
@@ -124,7 +137,7 @@ def compile_all(tilec, out, extra=()):
             for stem, src, name, sig, flags, _ in kernels_for(kind, m, n, tune=True):
                 cmd = [tilec, os.path.join(sources, src), "--kernel", name,
                        "--signature", sig, *flags, *extra,
-                       "-o", os.path.join(out, stem + ".ptx")]
+                       "-o", os.path.join(out, stem + ext)]
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
                     sys.exit(f"{' '.join(cmd)}\n{r.stderr}")
@@ -140,6 +153,7 @@ def bench(args):
     import tilec_rt
     from bench_rowwise import layer_norm_case, load
 
+    cuda, peers = args.cuda_kernels, not args.tilec_only
     torch.cuda.init()
     dev = torch.device("cuda", torch.cuda.current_device())
     ctx = tilec_rt.Context(dev.index)
@@ -152,13 +166,18 @@ def bench(args):
                                        return_mode="median")
 
     def kernels_for_run(kind, m, n):
-        """kernels_for's entries with their loaded kernel; for each
-        --baseline DIR, also that build's spec kernel as variant
+        """kernels_for's entries with their loaded kernel; with
+        --cuda-kernels, each also from there as variant "cuda VARIANT";
+        for each --baseline DIR, also that build's spec kernel as variant
         "baseline NAME" (NAME: the folder's name)."""
         for entry in kernels_for(kind, m, n, tune=args.tune_maxnreg):
             stem, name = entry[0], entry[2]
             k = ctx.load_file(os.path.join(args.kernels, stem + ".ptx")).kernel(name)
             yield (*entry, k)
+            if cuda:
+                kc = tilec_rt.load_kernel(ctx, cuda, stem + ".ptx", name)
+                kernel_files[(kind, m, n, "tilec cuda " + entry[5])] = (k, kc)
+                yield (*entry[:5], "cuda " + entry[5], kc)
             for folder in (args.baseline if entry[5] == "spec" else []):
                 kb = ctx.load_file(os.path.join(folder, stem + ".ptx")).kernel(name)
                 yield (*entry[:5], baseline_label(folder), kb)
@@ -168,6 +187,7 @@ def bench(args):
 
     cases = []  # (kind, m, n, {variant: fn}, nbytes)
     keep = []
+    kernel_files = {}  # (kind, m, n, "tilec cuda VARIANT") -> (PTX kernel, CUDA kernel)
     for kind in ("softmax", "layer_norm"):
         for m, n in SHAPES:
             fns = {}
@@ -180,13 +200,15 @@ def bench(args):
                 for stem, _, name, _, _, variant, k in kernels_for_run(kind, m, n):
                     fns["tilec " + variant] = (lambda k=k, x=x, y=y, m=m, n=n:
                                                k.launch((m,), y, x, x.stride(0), y.stride(0), m, n))
-                for r in [None] + (maxnreg_candidates(warps) if args.tune_maxnreg else []):
+                for r in ([None] + (maxnreg_candidates(warps) if args.tune_maxnreg else [])
+                          if peers else []):
                     fns["triton" + (f" r{r}" if r else "")] = (
                         lambda x=x, y=y, m=m, n=n, block=block, warps=warps, r=r:
                         sm.softmax_kernel[(m,)](y, x, x.stride(0), y.stride(0), m, n,
                                                 BLOCK_SIZE=block, num_warps=warps,
                                                 **({"maxnreg": r} if r else {})))
-                fns["torch"] = lambda x=x: torch.softmax(x, dim=1)
+                if peers:
+                    fns["torch"] = lambda x=x: torch.softmax(x, dim=1)
                 nbytes = 2 * m * n * 4
                 keep.append((x, y, ref))
             else:
@@ -197,14 +219,16 @@ def bench(args):
                     fns["tilec " + variant] = (
                         lambda k=k, x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n:
                         k.launch((m,), x, y, w, b, mean, rstd, x.stride(0), n, eps))
-                for r in [None] + (maxnreg_candidates(warps) if args.tune_maxnreg else []):
+                for r in ([None] + (maxnreg_candidates(warps) if args.tune_maxnreg else [])
+                          if peers else []):
                     fns["triton" + (f" r{r}" if r else "")] = (
                         lambda x=x, y=y, w=w, b=b, mean=mean, rstd=rstd, m=m, n=n, block=block,
                         warps=warps, r=r: ln.layer_norm_fwd_kernel[(m,)](
                             x, y, w, b, mean, rstd, x.stride(0), n, eps, BLOCK_SIZE=block,
                             num_warps=warps, **({"maxnreg": r} if r else {})))
-                fns["torch"] = (lambda x=x, w=w, b=b, n=n:
-                                torch.nn.functional.layer_norm(x, (n,), w, b, eps))
+                if peers:
+                    fns["torch"] = (lambda x=x, w=w, b=b, n=n:
+                                    torch.nn.functional.layer_norm(x, (n,), w, b, eps))
                 nbytes = 2 * m * n * 2
                 keep.append((x, y, ref, w, b, mean, rstd))
             for label, fn in list(fns.items()):
@@ -236,19 +260,61 @@ def bench(args):
     labels = ["tilec spec", "tilec plain", "tilec noversion", "triton", "torch"]
     for i, folder in enumerate(args.baseline):
         labels.insert(3 + i, "tilec " + baseline_label(folder))
+    if cuda:
+        labels.insert(1, "tilec cuda spec")
     print(f"device: {torch.cuda.get_device_name(dev)}; do_bench medians, best of "
-          f"{args.rounds} interleaved rounds; TB/s")
+          f"{args.rounds} interleaved rounds; TB/s" +
+          ("; cuda/ptx: the spec kernel's PTX time / CUDA C++ time (> 1: CUDA C++ faster)"
+           if cuda else ""))
     print(f"{'kernel':>10} {'shape':>11} " + " ".join(f"{l:>15}" for l in labels) +
-          f" {'spec/triton':>11} {'plain/triton':>12} {'plain/spec':>10} {'spec/torch':>10}")
-    ratios = {"spec": [], "plain": []}
-    for kind, m, n, _, _ in cases:
-        v = {l: best[(kind, m, n, l)] for l in labels}
-        ratios["spec"].append(v["tilec spec"] / v["triton"])
-        ratios["plain"].append(v["tilec plain"] / v["triton"])
-        print(f"{kind:>10} {f'{m}x{n}':>11} " + " ".join(f"{v[l]:15.3f}" for l in labels) +
-              f" {v['tilec spec'] / v['triton']:11.3f} {v['tilec plain'] / v['triton']:12.3f}"
-              f" {v['tilec plain'] / v['tilec spec']:10.3f} {v['tilec spec'] / v['torch']:10.3f}")
-    if args.tune_maxnreg:
+          f" {'spec/triton':>11} {'plain/triton':>12} {'plain/spec':>10} {'spec/torch':>10}" +
+          (f" {'cuda/ptx':>8}" if cuda else ""))
+    ratios = {"spec": [], "plain": []} if peers else {}
+    out = []  # the JSON rows
+
+    def cell(x, width):  # "-": not timed (--tilec-only)
+        return f"{x:{width}.3f}" if x is not None else f"{'-':>{width}}"
+
+    for kind, m, n, fns, nbytes in cases:
+        v = {l: best.get((kind, m, n, l)) for l in labels}
+        if peers:
+            ratios["spec"].append(v["tilec spec"] / v["triton"])
+            ratios["plain"].append(v["tilec plain"] / v["triton"])
+        print(f"{kind:>10} {f'{m}x{n}':>11} " + " ".join(cell(v[l], 15) for l in labels) +
+              f" {cell(v['tilec spec'] / v['triton'] if peers else None, 11)}"
+              f" {cell(v['tilec plain'] / v['triton'] if peers else None, 12)}"
+              f" {v['tilec plain'] / v['tilec spec']:10.3f}"
+              f" {cell(v['tilec spec'] / v['torch'] if peers else None, 10)}" +
+              (f" {v['tilec cuda spec'] / v['tilec spec']:8.3f}" if cuda else ""))
+        row = {"kind": kind, "M": m, "N": n,
+               **{l.replace(" ", "_") + "_tbps": best[(kind, m, n, l)] for l in fns}}
+        if cuda:
+            # Each variant's two builds, from their best rounds (ms = bytes / TB/s / 1e9;
+            # cuda/ptx = PTX time / CUDA time); the spec one is the row's own.
+            pairs = []
+            for l in fns:
+                if l.startswith("tilec cuda "):
+                    ptx_label = "tilec " + l[len("tilec cuda "):]
+                    pairs.append(tilec_rt.backend_fields(
+                        *kernel_files[(kind, m, n, l)],
+                        nbytes / best[(kind, m, n, ptx_label)] / 1e9,
+                        nbytes / best[(kind, m, n, l)] / 1e9, label=f"{kind} {ptx_label[6:]}",
+                        shape=f"{m}x{n}", work=nbytes, unit="TB/s"))
+            row.update(pairs[0], backend_rows=pairs[1:])
+        out.append(row)
+    if cuda:
+        variants = dict.fromkeys(l[len("tilec cuda "):] for *_, fns, _ in cases for l in fns
+                                 if l.startswith("tilec cuda "))
+        for variant in variants:  # (the maxnreg variants differ between shapes)
+            ratios[f"cuda/ptx {variant}"] = [
+                best[(kind, m, n, "tilec cuda " + variant)] / best[(kind, m, n, "tilec " + variant)]
+                for kind, m, n, _, _ in cases if (kind, m, n, "tilec cuda " + variant) in best]
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"device": torch.cuda.get_device_name(dev), "rounds": args.rounds,
+                       "rows": out}, f, indent=2)
+        print(f"wrote {args.json}")
+    if args.tune_maxnreg and peers:
         # Each compiler's best over maxnreg (none and the candidates), the
         # same .py and block/warps config.
         rs = []
@@ -284,7 +350,8 @@ def main():
     p.add_argument("--tilec-flag", action="append", default=[], metavar="FLAG",
                    help="with --compile: one more tilec option for every kernel "
                         "(repeatable), e.g. --tilec-flag=--auto-maxnreg=false for a "
-                        "--baseline folder")
+                        "--baseline folder, or --tilec-flag=--emit=cuda for a "
+                        "--cuda-kernels folder (NAME.cu)")
     p.add_argument("--kernels", default=".dev/rowwise", help="the folder --compile wrote")
     p.add_argument("--baseline", metavar="DIR", action="append", default=[],
                    help="also time the spec kernels --compile wrote into DIR with another "
@@ -297,6 +364,10 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=int, default=25)
     p.add_argument("--rep", type=int, default=100)
+    p.add_argument("--json", help="also write the table as JSON to this path")
+    sys.path.insert(0, HERE)
+    import tilec_rt
+    tilec_rt.add_backend_arguments(p)
     args = p.parse_args()
     if args.compile:
         compile_all(args.compile, args.out, args.tilec_flag)

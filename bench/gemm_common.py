@@ -1,8 +1,9 @@
-"""Pieces the GEMM benchmarks share (bench_gemm.py, bench_fp8_gemm.py): their
-common command-line options, loading the tile program, and interleaved timing
-with per-round ratios (see shared/PERFORMANCE.md: the implementations are timed
-in rotated order within each round, and a ratio is the median of the per-round
-ratios, so clock drift over the run cancels)."""
+"""Pieces the GEMM benchmarks share (bench_gemm.py, bench_fp8_gemm.py; the
+other benchmarks use the timing and the tables too): their common command-line
+options, loading the tile program, and interleaved timing with per-round
+ratios (see shared/PERFORMANCE.md: the implementations are timed in rotated
+order within each round, and a ratio is the median of the per-round ratios, so
+clock drift over the run cancels)."""
 
 import importlib.util
 import os
@@ -43,8 +44,16 @@ def interleaved_times(impls, rounds, warmup, rep):
 
 
 def speedup(times, ours, peer):
-    """Median over rounds of peer time / our time (> 1: ours faster)."""
+    """Median over rounds of peer time / our time (> 1: ours faster); None
+    when either was not timed (a peer left out by --tilec-only)."""
+    if ours not in times or peer not in times:
+        return None
     return statistics.median(t / m for t, m in zip(times[peer], times[ours]))
+
+
+def cell(x, spec):
+    """A table cell: format(x, spec), or "-" for a value not measured (None)."""
+    return "-" if x is None else format(x, spec)
 
 
 def print_table(lines, left):

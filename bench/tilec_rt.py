@@ -14,13 +14,23 @@ a one-element tensor) before it calls into the runtime.
     kernel.launch((triton.cdiv(n, 1024),), x, y, out, n)
 
 Every failure raises tilec_rt.TilecError with the runtime's message.
+
+The benchmarks also compare tilec's two back ends (issue 16): PTX (a bundle's
+kernels/NAME.ptx) and CUDA C++ (kernels-cuda/NAME.cu, compiled by the runtime
+with NVRTC at load, or kernels-cuda-ptx/NAME.ptx precompiled by
+bin/tilec-nvrtc). add_backend_arguments() gives a script --cuda-kernels DIR and
+--tilec-only, kernel_path() finds a kernel file in either folder, and
+backend_fields() writes the JSON fields of one kernel timed from both.
 """
 
 import ctypes
 import os
 import struct
+import time
 
-__all__ = ["TilecError", "Context", "Module", "Kernel", "library_path"]
+__all__ = ["TilecError", "Context", "Module", "Kernel", "library_path",
+           "add_backend_arguments", "kernel_path", "missing_kernels", "load_kernel",
+           "backend_fields"]
 
 
 class TilecError(RuntimeError):
@@ -166,7 +176,9 @@ class Context:
             self._handle = None
 
     def load_file(self, path):
-        """Loads a PTX file carrying `// tilec.kernel` lines."""
+        """Loads a PTX file carrying `// tilec.kernel` lines (or a `.cu` file
+        of tilec's CUDA C++ back end, compiled with NVRTC; or a `.cubin` with
+        its `.json` sidecar)."""
         return Module(self, path=path)
 
     def load_ptx(self, text):
@@ -178,16 +190,24 @@ class Context:
 
 
 class Module:
+    """A loaded module; `path` is its file (None for PTX text) and `load_ms`
+    the wall time of the load: for a `.cu` file NVRTC's compile plus the
+    driver's (PTX to SASS, which the driver's JIT cache may shorten); for a
+    `.ptx` file the driver's alone."""
+
     def __init__(self, context, path=None, text=None):
         self._lib = context._lib
         self._context = context  # keeps the context handle alive
         self._handle = ctypes.c_void_p()
+        self.path = path
+        start = time.perf_counter()
         if path is not None:
             _check(self._lib.tilec_module_load_file(context._handle, os.fsencode(path),
                                                     ctypes.byref(self._handle)))
         else:
             _check(self._lib.tilec_module_load_ptx(context._handle, text.encode(),
                                                    ctypes.byref(self._handle)))
+        self.load_ms = (time.perf_counter() - start) * 1e3
 
     def __del__(self):
         if getattr(self, "_handle", None):
@@ -204,6 +224,7 @@ class Kernel:
     def __init__(self, module, name):
         self._lib = module._lib
         self._module = module
+        self.path, self.load_ms = module.path, module.load_ms
         self._handle = ctypes.c_void_p()
         _check(self._lib.tilec_module_get_kernel(module._handle, name.encode(),
                                                  ctypes.byref(self._handle)))
@@ -281,3 +302,78 @@ class Kernel:
             stream = _torch_stream()
         _check(self._lib.tilec_kernel_launch(self._handle, g[0], g[1], g[2], c_args,
                                              len(args), ctypes.c_void_p(stream or 0)))
+
+
+# The two back ends (issue 16) -------------------------------------------------
+
+def add_backend_arguments(parser):
+    """--cuda-kernels DIR and --tilec-only, for a benchmark of tilec kernels."""
+    parser.add_argument(
+        "--cuda-kernels", metavar="DIR",
+        help="a second folder with the same kernel file names from the CUDA C++ back end: "
+             "NAME.ptx from bin/tilec-nvrtc (kernels-cuda-ptx) or NAME.cu, compiled by the "
+             "runtime with NVRTC at load; each tilec kernel is also checked and timed from "
+             "it, interleaved with the PTX one, as 'tilec cuda', and the ratio cuda/ptx "
+             "printed (PTX time / CUDA time: > 1 means the CUDA C++ build is faster)")
+    parser.add_argument(
+        "--tilec-only", action="store_true",
+        help="skip the peers (Triton, torch, cuBLAS, cuDNN, ...): time only tilec's kernels, "
+             "to compare its two back ends quickly; the torch references that check the "
+             "outputs stay")
+
+
+def kernel_path(folder, name):
+    """The file of kernel `name` (a file name X.ptx, or a stem X) in `folder`:
+    X.ptx if it exists, else X.cu (CUDA C++ from tilec --emit=cuda, which the
+    runtime compiles with NVRTC) if that exists, else X.ptx (so the error
+    names the file expected)."""
+    stem = name[:-len(".ptx")] if name.endswith(".ptx") else name
+    ptx = os.path.join(folder, stem + ".ptx")
+    cu = os.path.join(folder, stem + ".cu")
+    return ptx if os.path.exists(ptx) or not os.path.exists(cu) else cu
+
+
+def missing_kernels(folder, names):
+    """The kernel_path()s of `names` in `folder` that do not exist."""
+    paths = [kernel_path(folder, n) for n in names]
+    return sorted({p for p in paths if not os.path.exists(p)})
+
+
+def load_kernel(ctx, folder, name, kernel):
+    """Kernel `kernel` of file `name` in `folder` (kernel_path), loaded in ctx."""
+    return ctx.load_file(kernel_path(folder, name)).kernel(kernel)
+
+
+def backend_fields(ptx, cuda, ptx_ms, cuda_ms, ratio=None, label=None, shape=None,
+                   work=None, unit="ms"):
+    """The JSON fields of one tilec kernel timed from both back ends: `ptx`
+    and `cuda` are its two Kernels (or their file paths), `ptx_ms` and
+    `cuda_ms` their times in ms. `ratio` is the script's estimate of PTX
+    time / CUDA time (the median of per-round ratios where it interleaves),
+    else ptx_ms / cuda_ms. `work` (bytes or flops) and `unit` give each
+    side's throughput in bench/backends_summary.py's table (work / 1e12 per
+    second: TB/s or TFLOP/s), else its time in ms; `label` names the kernel
+    there (default: the PTX file's stem) and `shape` the problem.
+
+    Fields: cuda_over_ptx (> 1: the CUDA C++ build is faster), tilec_ptx_ms,
+    tilec_cuda_ms, tilec_cuda_file, tilec_load_ms and tilec_cuda_load_ms
+    (ctx.load_file's wall time: NVRTC plus the driver for a .cu, the driver
+    alone for a .ptx), and "backends" (the summary's row)."""
+    ptx_path = getattr(ptx, "path", ptx)
+    cuda_path = getattr(cuda, "path", cuda)
+
+    def value(ms):
+        return ms if work is None else work / (ms * 1e-3) / 1e12
+
+    return {
+        "cuda_over_ptx": ratio if ratio is not None else ptx_ms / cuda_ms,
+        "tilec_ptx_ms": ptx_ms, "tilec_cuda_ms": cuda_ms,
+        "tilec_cuda_file": os.path.basename(cuda_path or ""),
+        "tilec_load_ms": getattr(ptx, "load_ms", None),
+        "tilec_cuda_load_ms": getattr(cuda, "load_ms", None),
+        "backends": {
+            "kernel": label or os.path.splitext(os.path.basename(ptx_path or ""))[0],
+            "shape": shape, "unit": unit if work is not None else "ms",
+            "ptx": value(ptx_ms), "cuda": value(cuda_ms),
+        },
+    }
