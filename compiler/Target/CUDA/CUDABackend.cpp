@@ -170,7 +170,8 @@ private:
   LogicalResult emitWhile(scf::WhileOp op);
   LogicalResult emitLoopUpdate(ValueRange vars, ValueRange values);
   LogicalResult emitMulExtended(Operation *op);
-  LogicalResult emitInlineAsm(LLVM::InlineAsmOp op);
+  /// `prefix`: PTX printed first in the same asm statement.
+  LogicalResult emitInlineAsm(LLVM::InlineAsmOp op, StringRef prefix = {});
   LogicalResult emitIntrinsic(LLVM::CallIntrinsicOp op);
   LogicalResult emitCall(LLVM::CallOp op);
   LogicalResult emitGEP(LLVM::GEPOp op);
@@ -205,6 +206,13 @@ private:
   unsigned indent = 2;
   unsigned counter = 0;
   DenseMap<Value, std::string> names;
+  /// The fields of an inline asm's struct result whose fields differ in
+  /// type (no tilec_vec holds them): one variable each, read by
+  /// llvm.extractvalue.
+  DenseMap<Value, SmallVector<std::string>> structFields;
+  /// A `wgmma.fence` not printed yet: folded into the asm of the
+  /// wgmma.mma_async it orders (see foldsIntoWgmma).
+  bool pendingFence = false;
   /// The last source line a comment named.
   std::string lastLoc;
 };
@@ -719,6 +727,10 @@ LogicalResult KernelEmitter::declareLanes(Value v, StringRef laneExpr) {
     return failure();
   std::string n = fresh(v);
   line() << *type << " " << n << ";\n";
+  // Fully unrolled, whatever the lane's cost (an erff): a loop nvcc
+  // leaves rolled indexes the lanes, and the vector goes to local memory
+  // (1 KB of stack and half the speed in a GELU epilogue).
+  line() << "#pragma unroll\n";
   line() << "for (int i = 0; i < " << vec.getNumElements() << "; ++i) " << n
          << ".e[i] = " << laneExpr << ";\n";
   return success();
@@ -912,7 +924,32 @@ static StringRef constraintOf(Type t) {
   return "";
 }
 
-LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
+/// The bits of a register operand of type `t` (a scalar or a vector of
+/// scalars: `vector<2xf16>` under "r"); 0 if not such a type.
+static unsigned registerBits(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getRank() == 1 && !v.isScalable() &&
+                   v.getElementType().isIntOrFloat()
+               ? unsigned(v.getNumElements()) *
+                     v.getElementType().getIntOrFloatBitWidth()
+               : 0;
+  return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0;
+}
+
+/// The unsigned integer type of a register constraint letter ("h", "r",
+/// "l") and its bits; {nullptr, 0} for another letter.
+static std::pair<const char *, unsigned> registerOfLetter(StringRef c) {
+  if (c == "h")
+    return {"unsigned short", 16};
+  if (c == "r")
+    return {"unsigned", 32};
+  if (c == "l")
+    return {"unsigned long long", 64};
+  return {nullptr, 0};
+}
+
+LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
+                                           StringRef prefix) {
   // LLVM's constraints: outputs ("=r"), inputs ("r", "b" for a predicate,
   // "n" for an immediate), clobbers ("~{memory}").
   SmallVector<StringRef> constraints;
@@ -927,7 +964,13 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
   // it is a predicate (set up in, or copied out of, a .pred register).
   struct Operand {
     std::string expr, constraint;
-    std::string var; // an output's variable
+    std::string var;     // an output's variable
+    std::string varType; // its C++ type
+    /// An output or tied operand passed in an integer register of another
+    /// type than its own (a `vector<2xf16>` or a float under "r"): the
+    /// register's variable and type; `var` is bit-cast from it after the
+    /// asm.
+    std::string temp, tempType;
     bool pred = false, output = false;
     /// An input tied to output `tied` ("0"): the output is read and written
     /// ("+f"), the input itself not passed.
@@ -936,7 +979,18 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
   SmallVector<Operand> operands;
   // A struct result: one variable, its lanes the outputs.
   std::string structVar;
-  if (isa_and_nonnull<LLVM::LLVMStructType>(resType)) {
+  // A struct of fields of different types (`inline_asm_elementwise` with
+  // several dtypes): a variable per field, read by llvm.extractvalue only.
+  bool mixed = resultTypes.size() > 1 && !llvm::all_equal(resultTypes);
+  if (mixed) {
+    for (Operation *user : op.getResult(0).getUsers()) {
+      auto ev = dyn_cast<LLVM::ExtractValueOp>(user);
+      if (!ev || ev.getPosition().size() != 1)
+        return unsupported(user)
+               << " (an inline asm's result of mixed types is read only "
+                  "through llvm.extractvalue by this backend)";
+    }
+  } else if (isa_and_nonnull<LLVM::LLVMStructType>(resType)) {
     FailureOr<std::string> tn = typeName(op.getLoc(), resType);
     if (failed(tn))
       return failure();
@@ -960,16 +1014,21 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
       o.output = true;
       o.pred = c == "b";
       std::string var;
-      if (structVar.empty()) {
-        FailureOr<std::string> tn = typeName(op.getLoc(), t);
-        if (failed(tn))
-          return failure();
+      FailureOr<std::string> tn = typeName(op.getLoc(), t);
+      if (failed(tn))
+        return failure();
+      if (mixed) {
+        var = "o" + std::to_string(counter++);
+        structFields[op.getResult(0)].push_back(var);
+        line() << *tn << " " << var << ";\n";
+      } else if (structVar.empty()) {
         var = fresh(op.getResult(0), "o");
         line() << *tn << " " << var << ";\n";
       } else {
         var = structVar + ".e[" + std::to_string(nextResult - 1) + "]";
       }
       o.var = var;
+      o.varType = *tn;
       if (o.pred) {
         std::string tmp = "b" + std::to_string(counter++);
         line() << "int " << tmp << ";\n";
@@ -978,11 +1037,19 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
       } else {
         o.expr = var;
         StringRef letter = constraintOf(t);
-        // A letter other than the type's (a float under "=r") or a tied
-        // operand: not printed yet.
-        if (letter.empty() || c != letter)
-          return unsupported(op);
-        o.constraint = ("=" + letter).str();
+        if (letter.empty() || c != letter) {
+          // Another register of the same bits (a vector<2xf16> or a float
+          // under "=r"): written to a temporary of the register's type.
+          auto [reg, bits] = registerOfLetter(c);
+          if (!reg || bits != registerBits(t))
+            return unsupported(op) << " (output constraint '=" << c
+                                   << "' for a result of type " << t << ")";
+          o.temp = "t" + std::to_string(counter++);
+          o.tempType = reg;
+          line() << reg << " " << o.temp << ";\n";
+          o.expr = o.temp;
+        }
+        o.constraint = ("=" + c).str();
       }
     } else {
       if (nextInput >= op.getOperands().size())
@@ -991,13 +1058,24 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
       o.pred = c == "b";
       unsigned k = 0;
       if (!c.getAsInteger(10, k)) {
-        // Tied to output k: the output's variable starts as this input.
-        if (k >= operands.size() || !operands[k].output || operands[k].pred ||
-            operands[k].constraint.size() != 2 ||
-            constraintOf(v.getType()) != operands[k].constraint.substr(1))
+        // Tied to output k: the output's variable (or register) starts as
+        // this input.
+        bool same = k < operands.size() && operands[k].output &&
+                    !operands[k].pred && operands[k].constraint.size() == 2;
+        if (same) {
+          StringRef letter = StringRef(operands[k].constraint).substr(1);
+          same = operands[k].temp.empty() ? constraintOf(v.getType()) == letter
+                                          : registerBits(v.getType()) ==
+                                                registerOfLetter(letter).second;
+        }
+        if (!same)
           return op.emitError("inline assembly operand tied to $")
                  << k << ", which is not an output of the same register kind";
-        line() << operands[k].var << " = " << name(v) << ";\n";
+        if (operands[k].temp.empty())
+          line() << operands[k].var << " = " << name(v) << ";\n";
+        else
+          line() << operands[k].temp << " = tilec_bitcast<"
+                 << operands[k].tempType << ">(" << name(v) << ");\n";
         operands[k].constraint[0] = '+';
         o.tied = int(k);
       } else if (o.pred) {
@@ -1026,12 +1104,19 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
         o.constraint = c.str();
       } else {
         StringRef letter = constraintOf(v.getType());
-        // A tied operand ("0") or a letter other than the type's: not
-        // printed yet.
-        if (letter.empty() || c != letter)
-          return unsupported(op);
-        o.expr = v.getType().isInteger(1) ? "(int)" + name(v) : name(v);
-        o.constraint = letter.str();
+        auto [reg, bits] = registerOfLetter(c);
+        if (!letter.empty() && c == letter) {
+          o.expr = v.getType().isInteger(1) ? "(int)" + name(v) : name(v);
+        } else if (reg && bits == registerBits(v.getType())) {
+          // Another register of the same bits (a vector<2xf16> under "r"):
+          // its bits.
+          o.expr = std::string("tilec_bitcast<") + reg + ">(" + name(v) + ")";
+        } else {
+          return unsupported(op)
+                 << " (input constraint '" << c << "' for an operand of type "
+                 << v.getType() << ")";
+        }
+        o.constraint = c.str();
       }
     }
     operands.push_back(o);
@@ -1086,7 +1171,9 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
   }
   if (!prologue.empty() || !epilogue.empty())
     text = "{\n\t" + prologue + text + epilogue + "\n\t}";
-  line() << "asm" << (op.getHasSideEffects() ? " volatile" : "") << "(\""
+  bool sideEffects = op.getHasSideEffects() || !prefix.empty();
+  text = prefix.str() + text;
+  line() << "asm" << (sideEffects ? " volatile" : "") << "(\""
          << escapeCString(text) << "\"";
   auto emitList = [&](bool outputs) {
     out << " :";
@@ -1104,12 +1191,16 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op) {
   // An asm with side effects may touch memory, as LLVM takes it (the PTX
   // backend's semantics): without the clobber, nvcc would move C++ loads
   // and stores across it (a shared load above an mbarrier wait).
-  if (memory || op.getHasSideEffects())
+  if (memory || sideEffects)
     out << " : \"memory\"";
   out << ");\n";
-  for (const Operand &o : operands)
+  for (const Operand &o : operands) {
     if (o.output && o.pred)
       line() << o.var << " = " << o.expr << " != 0;\n";
+    else if (o.output && !o.temp.empty())
+      line() << o.var << " = tilec_bitcast<" << o.varType << ">(" << o.temp
+             << ");\n";
+  }
   return success();
 }
 
@@ -1285,9 +1376,17 @@ KernelEmitter::emitPtxBuilderOp(NVVM::BasicPtxBuilderInterface op) {
        o != nvvm; o = o->getNextNode())
     made.push_back(o);
   LogicalResult result = ok ? success() : unsupported(nvvm);
-  for (Operation *o : made)
-    if (succeeded(result))
+  for (Operation *o : made) {
+    if (failed(result))
+      break;
+    if (o == asmOp && pendingFence && isa<NVVM::WgmmaMmaAsyncOp>(nvvm)) {
+      result = emitInlineAsm(cast<LLVM::InlineAsmOp>(asmOp),
+                             "wgmma.fence.sync.aligned;\n\t");
+      pendingFence = false;
+    } else {
       result = emitOp(o);
+    }
+  }
   if (succeeded(result)) {
     if (asmOp->getNumResults() == nvvm->getNumResults())
       for (auto [from, to] : llvm::zip(nvvm->getResults(), asmOp->getResults()))
@@ -1420,6 +1519,32 @@ LogicalResult KernelEmitter::emitMma(NVVM::MmaOp op) {
 /// NVVM-to-LLVM takes the intrinsic instead (hasIntrinsic), the builder's
 /// text may drop attributes (a scope, a load mode): only the forms whose
 /// text was checked are taken.
+/// Whether the wgmma.fence `fence` is followed in its block by a
+/// wgmma.mma_async with only register computations between (no memory
+/// access, no asm with side effects, no region). Then the CUDA printer
+/// prints the fence in the wgmma's asm statement: printed as its own asm,
+/// nvcc may compute those registers (the packing of a register A operand,
+/// an accumulator's copy) between the fence and the wgmma, and ptxas then
+/// injects another warpgroup.arrive (C7519) or serializes the wgmma
+/// (C7514). The PTX the two print is the same, the registers written
+/// before the fence as the PTX ISA (9.7.15.5.1, wgmma.fence) asks.
+static bool foldsIntoWgmma(Operation *fence) {
+  for (Operation *op = fence->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<NVVM::WgmmaMmaAsyncOp>(op))
+      return true;
+    if (op->getNumRegions())
+      return false;
+    if (auto a = dyn_cast<LLVM::InlineAsmOp>(op)) {
+      if (a.getHasSideEffects())
+        return false;
+      continue;
+    }
+    if (!isMemoryEffectFree(op))
+      return false;
+  }
+  return false;
+}
+
 static bool ptxBuilderCovers(NVVM::BasicPtxBuilderInterface op) {
   if (!op.hasIntrinsic())
     return true;
@@ -1489,6 +1614,10 @@ LogicalResult KernelEmitter::emitNVVM(Operation *op) {
       {"nvvm.fence.mbarrier.init", "fence.mbarrier_init.release.cluster;"},
       {"nvvm.cp.async.bulk.commit.group", "cp.async.bulk.commit_group;"},
   };
+  if (isa<NVVM::WgmmaFenceAlignedOp>(op) && foldsIntoWgmma(op)) {
+    pendingFence = true;
+    return success();
+  }
   if (auto it = kFixed.find(op->getName().getStringRef()); it != kFixed.end()) {
     emitAsm(it->second);
     return success();
@@ -1670,6 +1799,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case([&](LLVM::ExtractValueOp o) -> LogicalResult {
         if (o.getPosition().size() != 1)
           return unsupported(o);
+        auto fields = structFields.find(o.getContainer());
+        if (fields != structFields.end())
+          return declare(o, fields->second[o.getPosition()[0]]);
         return declare(o, name(o.getContainer()) + ".e[" +
                               std::to_string(o.getPosition()[0]) + "]");
       })
