@@ -711,6 +711,31 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
       return unsupported(op);
     return declare(res, *e);
   }
+  // f32 to f16/bf16 two lanes at a time, as NVPTX selects a vector
+  // fptrunc: cvt.rn.{f16x2,bf16x2}.f32 d, a, b (PTX ISA 9.7.9.21; sm_80)
+  // puts a in d's upper half, b in its lower.
+  Type inElem = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type outElem = vec.getElementType();
+  if (isa<arith::TruncFOp>(op) && inElem.isF32() &&
+      (outElem.isF16() || outElem.isBF16()) && vec.getNumElements() % 2 == 0 &&
+      !cast<arith::TruncFOp>(op).getRoundingmodeAttr()) {
+    FailureOr<std::string> type = typeName(op->getLoc(), vec);
+    if (failed(type))
+      return failure();
+    std::string n = fresh(res);
+    std::string in = name(op->getOperand(0));
+    line() << *type << " " << n << ";\n";
+    line() << "#pragma unroll\n";
+    line() << "for (int i = 0; i < " << vec.getNumElements() << "; i += 2) {\n";
+    line() << "  unsigned r;\n";
+    line() << "  asm(\"cvt.rn." << (outElem.isF16() ? "f16x2" : "bf16x2")
+           << ".f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(" << in
+           << ".e[i + 1]), \"f\"(" << in << ".e[i]));\n";
+    line() << "  " << n << ".e[i] = (unsigned short)r;\n";
+    line() << "  " << n << ".e[i + 1] = (unsigned short)(r >> 16);\n";
+    line() << "}\n";
+    return success();
+  }
   SmallVector<std::string> a;
   for (Value v : op->getOperands())
     a.push_back(lane(v, "i"));
