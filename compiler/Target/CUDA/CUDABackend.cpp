@@ -211,7 +211,7 @@ private:
   /// llvm.extractvalue.
   DenseMap<Value, SmallVector<std::string>> structFields;
   /// A `wgmma.fence` not printed yet: folded into the asm of the
-  /// wgmma.mma_async it orders (see foldsIntoWgmma).
+  /// wgmma.mma_async it orders (see hoistAboveFence).
   bool pendingFence = false;
   /// The last source line a comment named.
   std::string lastLoc;
@@ -1540,36 +1540,68 @@ LogicalResult KernelEmitter::emitMma(NVVM::MmaOp op) {
   return success();
 }
 
+/// A wgmma.mma_async: NVVM's op, or the lowering's inline PTX of one (A
+/// from registers, a run-time scale-d; SIMT/Dot.cpp).
+static bool isWgmma(Operation *op) {
+  if (isa<NVVM::WgmmaMmaAsyncOp>(op))
+    return true;
+  auto a = dyn_cast<LLVM::InlineAsmOp>(op);
+  return a && StringRef(a.getAsmString()).contains("wgmma.mma_async");
+}
+
+/// Prepares the wgmma.fence `fence` for printing; true if it is to be
+/// printed inside the asm of the first wgmma after it. nvcc computes pure
+/// register values where it likes between two asm statements (a memory
+/// clobber does not hold them), so the packing of a register A operand,
+/// which the SIMT IR has after the fence, lands between the fence and its
+/// wgmma, and ptxas injects another warpgroup.arrive (C7519) or serializes
+/// the wgmmas (C7514) -- NVPTX happens to schedule it above. So, over the
+/// fence's run (up to the commit_group, or the first op that is neither
+/// a wgmma nor free of memory effects): the pure ops that do not read a
+/// wgmma result of the run move above the fence, in order (the registers
+/// written before the fence, as the PTX ISA 9.7.15.5.1 asks of them), and
+/// the fence goes into the first wgmma's asm statement when nothing is
+/// left between them. `hoist`: the ops moved, to be printed now (the
+/// printer's walk is past them).
+static bool hoistAboveFence(Operation *fence,
+                            SmallVectorImpl<Operation *> &hoist) {
+  DenseSet<Operation *> stay; // the run's wgmmas and what reads them
+  Operation *first = nullptr;
+  for (Operation *op = fence->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op) ||
+        op->hasTrait<OpTrait::IsTerminator>())
+      break;
+    bool wgmma = isWgmma(op);
+    auto a = dyn_cast<LLVM::InlineAsmOp>(op);
+    bool pure = !op->getNumRegions() &&
+                (a ? !a.getHasSideEffects() : isMemoryEffectFree(op));
+    if (!wgmma && !pure)
+      break;
+    bool readsRun = llvm::any_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && stay.contains(def);
+    });
+    if (wgmma || readsRun) {
+      stay.insert(op);
+      if (wgmma && !first)
+        first = op;
+      continue;
+    }
+    hoist.push_back(op);
+  }
+  if (!first) {
+    hoist.clear();
+    return false;
+  }
+  for (Operation *op : hoist)
+    op->moveBefore(fence);
+  return fence->getNextNode() == first;
+}
+
 /// Whether upstream's PTX builder text says all that `op` asks for. Where
 /// NVVM-to-LLVM takes the intrinsic instead (hasIntrinsic), the builder's
 /// text may drop attributes (a scope, a load mode): only the forms whose
 /// text was checked are taken.
-/// Whether the wgmma.fence `fence` is followed in its block by a
-/// wgmma.mma_async with only register computations between (no memory
-/// access, no asm with side effects, no region). Then the CUDA printer
-/// prints the fence in the wgmma's asm statement: printed as its own asm,
-/// nvcc may compute those registers (the packing of a register A operand,
-/// an accumulator's copy) between the fence and the wgmma, and ptxas then
-/// injects another warpgroup.arrive (C7519) or serializes the wgmma
-/// (C7514). The PTX the two print is the same, the registers written
-/// before the fence as the PTX ISA (9.7.15.5.1, wgmma.fence) asks.
-static bool foldsIntoWgmma(Operation *fence) {
-  for (Operation *op = fence->getNextNode(); op; op = op->getNextNode()) {
-    if (isa<NVVM::WgmmaMmaAsyncOp>(op))
-      return true;
-    if (op->getNumRegions())
-      return false;
-    if (auto a = dyn_cast<LLVM::InlineAsmOp>(op)) {
-      if (a.getHasSideEffects())
-        return false;
-      continue;
-    }
-    if (!isMemoryEffectFree(op))
-      return false;
-  }
-  return false;
-}
-
 static bool ptxBuilderCovers(NVVM::BasicPtxBuilderInterface op) {
   if (!op.hasIntrinsic())
     return true;
@@ -1639,9 +1671,16 @@ LogicalResult KernelEmitter::emitNVVM(Operation *op) {
       {"nvvm.fence.mbarrier.init", "fence.mbarrier_init.release.cluster;"},
       {"nvvm.cp.async.bulk.commit.group", "cp.async.bulk.commit_group;"},
   };
-  if (isa<NVVM::WgmmaFenceAlignedOp>(op) && foldsIntoWgmma(op)) {
-    pendingFence = true;
-    return success();
+  if (isa<NVVM::WgmmaFenceAlignedOp>(op)) {
+    SmallVector<Operation *> hoisted;
+    bool fold = hoistAboveFence(op, hoisted);
+    for (Operation *h : hoisted)
+      if (failed(emitOp(h)))
+        return failure();
+    if (fold) {
+      pendingFence = true;
+      return success();
+    }
   }
   if (auto it = kFixed.find(op->getName().getStringRef()); it != kFixed.end()) {
     emitAsm(it->second);
@@ -1870,7 +1909,12 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       })
       .Case([&](arith::MulUIExtendedOp o) { return emitMulExtended(o); })
       .Case([&](arith::MulSIExtendedOp o) { return emitMulExtended(o); })
-      .Case([&](LLVM::InlineAsmOp o) { return emitInlineAsm(o); })
+      .Case([&](LLVM::InlineAsmOp o) {
+        if (!pendingFence || !isWgmma(o))
+          return emitInlineAsm(o);
+        pendingFence = false;
+        return emitInlineAsm(o, "wgmma.fence.sync.aligned;\n\t");
+      })
       .Case([&](LLVM::CallIntrinsicOp o) { return emitIntrinsic(o); })
       .Case([&](LLVM::CallOp o) { return emitCall(o); })
       .Case([&](LLVM::AddressOfOp o) -> LogicalResult {
