@@ -22,6 +22,10 @@ import glob
 import json
 import os
 import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tilec_rt import print_table  # noqa: E402
 
 WITHIN = 1 / 1.05  # cuda/ptx at or above: the CUDA C++ time within 5 % of PTX's
 FORMATS = {"TB/s": ".3f", "TFLOP/s": ".1f", "ms": ".4f"}
@@ -53,15 +57,6 @@ def read_nvrtc(path):
                 if len(parts) == 3:
                     out[parts[0]] = (int(parts[1]), int(parts[2]))
     return out
-
-
-def table(lines, left):
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    for k, line in enumerate(lines):
-        print("  ".join(c.ljust(w) if i < left else c.rjust(w)
-                        for i, (c, w) in enumerate(zip(line, widths))))
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
 
 
 def main():
@@ -112,7 +107,7 @@ def main():
                       num(e["cuda_load_ms"], ".0f"),
                       *((num(e["nvrtc_ms"], "d"),) if nvrtc else ())))
     if entries:
-        table(lines, 4)
+        print_table(lines, 4)
 
     # NVRTC compile time: the .cu files loaded by the benchmarks, and the
     # precompile of kernels-cuda/ (each file sharing the cores with others).

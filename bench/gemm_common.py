@@ -11,6 +11,8 @@ import statistics
 
 import triton
 
+from tilec_rt import print_table  # noqa: F401 (the benchmarks take it from here)
+
 
 def add_common_args(p, here, kernels_help):
     """--kernels, --sources, --json, --warmup, --rep and --rounds."""
@@ -56,13 +58,3 @@ def cell(x, spec):
     return "-" if x is None else format(x, spec)
 
 
-def print_table(lines, left):
-    """Prints `lines` (the header first, then rows of strings) as aligned
-    columns, the first `left` left-aligned and the rest right-aligned, with a
-    rule under the header."""
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    for i, line in enumerate(lines):
-        print("  ".join(cell.ljust(w) if j < left else cell.rjust(w)
-                        for j, (cell, w) in enumerate(zip(line, widths))))
-        if i == 0:
-            print("  ".join("-" * w for w in widths))

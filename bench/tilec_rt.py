@@ -377,3 +377,15 @@ def backend_fields(ptx, cuda, ptx_ms, cuda_ms, ratio=None, label=None, shape=Non
             "ptx": value(ptx_ms), "cuda": value(cuda_ms),
         },
     }
+
+
+def print_table(lines, left):
+    """Prints `lines` (the header first, then rows of strings) as aligned
+    columns, the first `left` left-aligned and the rest right-aligned, with a
+    rule under the header."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    for i, line in enumerate(lines):
+        print("  ".join(cell.ljust(w) if j < left else cell.rjust(w)
+                        for j, (cell, w) in enumerate(zip(line, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
