@@ -11,7 +11,7 @@
 #                                         benchmark's among them, only with
 #                                         -DTILEC_GPU_DOT_TESTS=ON)
 #   gpu-bundle/reference-kernels/*.ptx   (nvcc twins, when built)
-#   gpu-bundle/bench/*.py
+#   gpu-bundle/bench/*.py, *.sh            (bench_backends.sh: both back ends)
 #   gpu-bundle/examples/*.py             (the .py sources of the kernels, for
 #                                         the benchmarks' Triton side)
 #   gpu-bundle/run.sh [--sanitize] [--bench] [--quick] [--reference]
@@ -40,7 +40,7 @@ function(_tilec_define_gpu_bundle)
                    "kernels/ will be empty (tests will SKIP and fail)")
   endif()
   get_filename_component(repo ${src}/../.. ABSOLUTE)
-  file(GLOB bench_py CONFIGURE_DEPENDS ${repo}/bench/*.py)
+  file(GLOB bench_py CONFIGURE_DEPENDS ${repo}/bench/*.py ${repo}/bench/*.sh)
   file(GLOB examples_py CONFIGURE_DEPENDS ${repo}/examples/*.py
        ${repo}/test/GPU/kernels/py/*.py)
   # Triton's tutorial 03 (the source of matmul_tutorial03_leaky_relu.ptx),
