@@ -1085,22 +1085,27 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
       if (!c.getAsInteger(10, k)) {
         // Tied to output k: the output's variable (or register) starts as
         // this input.
+        // (Of the same register kind: its type's letter, or the same bits
+        // -- an f32 tied to an i32 output under "r" -- bit-cast.)
         bool same = k < operands.size() && operands[k].output &&
                     !operands[k].pred && operands[k].constraint.size() == 2;
+        StringRef letter;
         if (same) {
-          StringRef letter = StringRef(operands[k].constraint).substr(1);
-          same = operands[k].temp.empty() ? constraintOf(v.getType()) == letter
-                                          : registerBits(v.getType()) ==
-                                                registerOfLetter(letter).second;
+          letter = StringRef(operands[k].constraint).substr(1);
+          same = constraintOf(v.getType()) == letter ||
+                 registerBits(v.getType()) == registerOfLetter(letter).second;
         }
         if (!same)
           return op.emitError("inline assembly operand tied to $")
                  << k << ", which is not an output of the same register kind";
-        if (operands[k].temp.empty())
-          line() << operands[k].var << " = " << name(v) << ";\n";
-        else
+        if (!operands[k].temp.empty())
           line() << operands[k].temp << " = tilec_bitcast<"
                  << operands[k].tempType << ">(" << name(v) << ");\n";
+        else if (constraintOf(v.getType()) == letter)
+          line() << operands[k].var << " = " << name(v) << ";\n";
+        else
+          line() << operands[k].var << " = tilec_bitcast<"
+                 << operands[k].varType << ">(" << name(v) << ");\n";
         operands[k].constraint[0] = '+';
         o.tied = int(k);
       } else if (o.pred) {
@@ -1419,8 +1424,11 @@ KernelEmitter::emitPtxBuilderOp(NVVM::BasicPtxBuilderInterface op) {
     else if (nvvm->getNumResults())
       result = unsupported(nvvm);
   }
-  for (Operation *o : llvm::reverse(made))
+  for (Operation *o : llvm::reverse(made)) {
+    for (Value r : o->getResults())
+      structFields.erase(r); // no stale key for a later op at this address
     o->erase();
+  }
   return result;
 }
 
