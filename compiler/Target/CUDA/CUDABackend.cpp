@@ -117,12 +117,20 @@ bool isReservedName(StringRef name) {
          llvm::all_of(name.drop_front(), llvm::isDigit);
 }
 
-/// `text` as a C string literal's inside, every byte that is not printable
-/// ASCII (or is a quote or backslash) an octal escape: the bytes exactly.
-static std::string escapeBytes(StringRef text) {
+/// `text` as the inside of a C string literal, byte for byte: a quote or
+/// backslash escaped, every byte outside printable ASCII (and `?`, no
+/// trigraphs) a three-digit octal escape. `readable` (asm text) writes a
+/// newline and a tab as `\n` and `\t` and keeps `?`.
+static std::string escapeCString(StringRef text, bool readable = false) {
   std::string s;
   for (unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?')
+    if (c == '"' || c == '\\')
+      s += std::string("\\") + char(c);
+    else if (readable && c == '\n')
+      s += "\\n";
+    else if (readable && c == '\t')
+      s += "\\t";
+    else if (c >= 0x20 && c < 0x7f && (readable || c != '?'))
       s += char(c);
     else
       s += std::string("\\") + char('0' + (c >> 6)) +
@@ -910,30 +918,6 @@ LogicalResult KernelEmitter::emitMulExtended(Operation *op) {
   return success();
 }
 
-/// `text` as the inside of a C string literal.
-static std::string escapeCString(StringRef text) {
-  std::string s;
-  for (char c : text) {
-    switch (c) {
-    case '\\':
-      s += "\\\\";
-      break;
-    case '"':
-      s += "\\\"";
-      break;
-    case '\n':
-      s += "\\n";
-      break;
-    case '\t':
-      s += "\\t";
-      break;
-    default:
-      s += c;
-    }
-  }
-  return s;
-}
-
 /// The CUDA constraint letter of an operand or result of type `t`.
 static StringRef constraintOf(Type t) {
   if (t.isInteger(16) || t.isF16() || t.isBF16())
@@ -1204,7 +1188,7 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
   bool sideEffects = op.getHasSideEffects() || !prefix.empty();
   text = prefix.str() + text;
   line() << "asm" << (sideEffects ? " volatile" : "") << "(\""
-         << escapeCString(text) << "\"";
+         << escapeCString(text, /*readable=*/true) << "\"";
   auto emitList = [&](bool outputs) {
     out << " :";
     bool first = true;
@@ -1311,7 +1295,7 @@ LogicalResult KernelEmitter::emitGEP(LLVM::GEPOp op) {
 LogicalResult KernelEmitter::emitPrintf(gpu::PrintfOp op) {
   // tl.device_print (--debug): printf with C's argument promotions, as the
   // PTX backend's vprintf buffer has them (f32 as double).
-  std::string call = "printf(\"" + escapeBytes(op.getFormat()) + "\"";
+  std::string call = "printf(\"" + escapeCString(op.getFormat()) + "\"";
   for (Value v : op.getArgs()) {
     Type t = v.getType();
     if (t.isF32())
@@ -1362,7 +1346,7 @@ std::string KernelEmitter::sharedAddress(Value v) {
 
 void KernelEmitter::emitAsm(StringRef text, ArrayRef<std::string> outs,
                             ArrayRef<std::string> ins) {
-  line() << "asm volatile(\"" << escapeCString(text) << "\"";
+  line() << "asm volatile(\"" << escapeCString(text, /*readable=*/true) << "\"";
   if (outs.empty() && ins.empty())
     out << " ::: ";
   else
@@ -2167,7 +2151,7 @@ static void printDebugDeclarations(gpu::GPUModuleOp module, raw_ostream &os) {
     if (bytes.ends_with(StringRef("\0", 1)))
       bytes = bytes.drop_back();
     os << "static __device__ const char " << globalVar(global.getSymName())
-       << "[] = \"" << escapeBytes(bytes) << "\";\n";
+       << "[] = \"" << escapeCString(bytes) << "\";\n";
   }
 }
 
