@@ -30,7 +30,7 @@ import time
 
 __all__ = ["TilecError", "Context", "Module", "Kernel", "library_path",
            "add_backend_arguments", "kernel_path", "missing_kernels", "load_kernel",
-           "backend_fields"]
+           "backend_fields", "print_table"]
 
 
 class TilecError(RuntimeError):

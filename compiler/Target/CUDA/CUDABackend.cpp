@@ -1390,17 +1390,10 @@ KernelEmitter::emitPtxBuilderOp(NVVM::BasicPtxBuilderInterface op) {
        o != nvvm; o = o->getNextNode())
     made.push_back(o);
   LogicalResult result = ok ? success() : unsupported(nvvm);
-  for (Operation *o : made) {
-    if (failed(result))
-      break;
-    if (o == asmOp && pendingFence && isa<NVVM::WgmmaMmaAsyncOp>(nvvm)) {
-      result = emitInlineAsm(cast<LLVM::InlineAsmOp>(asmOp),
-                             "wgmma.fence.sync.aligned;\n\t");
-      pendingFence = false;
-    } else {
+  // (The wgmma's asm takes a pending fence in emitOp, as any wgmma asm.)
+  for (Operation *o : made)
+    if (succeeded(result))
       result = emitOp(o);
-    }
-  }
   if (succeeded(result)) {
     if (asmOp->getNumResults() == nvvm->getNumResults())
       for (auto [from, to] : llvm::zip(nvvm->getResults(), asmOp->getResults()))
@@ -1552,8 +1545,8 @@ static bool isWgmma(Operation *op) {
 /// a wgmma nor free of memory effects): the pure ops that do not read a
 /// wgmma result of the run move above the fence, in order (the registers
 /// written before the fence, as the PTX ISA 9.7.15.5.1 asks of them), and
-/// the fence goes into the first wgmma's asm statement when nothing is
-/// left between them. `hoist`: the ops moved, to be printed now (the
+/// the fence goes into the first wgmma's asm statement (true when there is
+/// one). `hoist`: the ops moved, to be printed now (the
 /// printer's walk is past them).
 static bool hoistAboveFence(Operation *fence,
                             SmallVectorImpl<Operation *> &hoist) {
@@ -1585,9 +1578,11 @@ static bool hoistAboveFence(Operation *fence,
     hoist.clear();
     return false;
   }
+  // Every op before `first` is hoisted (none can read a wgmma of the run),
+  // so the fence now sits right before it.
   for (Operation *op : hoist)
     op->moveBefore(fence);
-  return fence->getNextNode() == first;
+  return true;
 }
 
 /// Whether upstream's PTX builder text says all that `op` asks for. Where
