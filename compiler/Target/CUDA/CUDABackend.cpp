@@ -188,6 +188,9 @@ private:
   /// NVVM ops: through upstream's PTX builder where the op has one, else
   /// as the PTX instruction NVPTX would select.
   LogicalResult emitNVVM(Operation *op);
+  /// Pins, at the wgmma.fence `fence`, the f32 values computed from a
+  /// wgmma.wait_group's results that are read after it (see the body).
+  void pinAcrossWgmmaRun(Operation *fence);
   LogicalResult emitPtxBuilderOp(NVVM::BasicPtxBuilderInterface op);
   LogicalResult emitMma(NVVM::MmaOp op);
   LogicalResult emitLdMatrix(NVVM::LdMatrixOp op);
@@ -739,8 +742,13 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     line() << "  asm(\"cvt.rn." << (outElem.isF16() ? "f16x2" : "bf16x2")
            << ".f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(" << in
            << ".e[i + 1]), \"f\"(" << in << ".e[i]));\n";
-    line() << "  " << n << ".e[i] = (unsigned short)r;\n";
-    line() << "  " << n << ".e[i + 1] = (unsigned short)(r >> 16);\n";
+    // The pair is stored as one 32-bit word (lanes i, i + 1 of an even
+    // count of 16-bit lanes are 4-byte aligned: tilec_lanes_align), as
+    // cuda_fp16.hpp's __HALF2_TO_UI stores a __half2. Split into two 16-bit
+    // stores, the pair took a shift and a byte permute to rebuild wherever
+    // it is read as 32 bits again (a wgmma A fragment, a vector store):
+    // 64 PRMT and 64 SHF per k-step in the attention forward's SASS.
+    line() << "  *reinterpret_cast<unsigned *>(&" << n << ".e[i]) = r;\n";
     line() << "}\n";
     return success();
   }
@@ -1585,6 +1593,79 @@ static bool hoistAboveFence(Operation *fence,
   return true;
 }
 
+/// The lowering's wgmma.wait_group as inline PTX whose tied operands are
+/// the accumulators it waits for (SIMT/Dot.cpp): its results are the
+/// completed registers.
+static bool isWgmmaWaitAsm(Operation *op) {
+  auto a = dyn_cast<LLVM::InlineAsmOp>(op);
+  return a && a.getNumResults() &&
+         StringRef(a.getAsmString()).trim().starts_with("wgmma.wait_group");
+}
+
+/// nvcc moves pure register computations across asm statements where it
+/// likes. Where one reads a waited wgmma result (fp8's deferred
+/// accumulation: acc += the previous k-step's product, after its
+/// wait_group) and is used only after the next wgmmas, nvcc sinks it past
+/// them; the waited registers then stay live across the wgmmas, the loop's
+/// carried in-flight product can no longer share their registers and is
+/// copied at the loop's end while its wgmmas run, and ptxas serializes
+/// every wgmma of the loop (C7514: "non wgmma instructions reading
+/// accumulator registers"). So, at each wgmma.fence, every f32 value of the
+/// block computed (by ops free of memory effects) from a wait_group's
+/// results and read after the fence goes through an empty asm volatile
+/// that reads and writes it: computed before the fence, as CUTLASS's
+/// warpgroup_fence_operand holds its accumulators around a wgmma batch.
+void KernelEmitter::pinAcrossWgmmaRun(Operation *fence) {
+  Block *block = fence->getBlock();
+  DenseSet<Value> fromWait;
+  SmallVector<Value> pin;
+  for (Operation &op : *block) {
+    if (&op == fence)
+      break;
+    bool derived = isWgmmaWaitAsm(&op);
+    if (!derived) {
+      auto a = dyn_cast<LLVM::InlineAsmOp>(&op);
+      bool pure = !op.getNumRegions() &&
+                  (a ? !a.getHasSideEffects() : isMemoryEffectFree(&op));
+      derived = pure && llvm::any_of(op.getOperands(), [&](Value v) {
+                  return fromWait.contains(v);
+                });
+    }
+    if (!derived)
+      continue;
+    for (Value r : op.getResults()) {
+      fromWait.insert(r);
+      if (!getElementTypeOrSelf(r.getType()).isF32() ||
+          !isa<FloatType, VectorType>(r.getType()))
+        continue;
+      bool readAfter = llvm::any_of(r.getUsers(), [&](Operation *user) {
+        Operation *at = block->findAncestorOpInBlock(*user);
+        return at && fence->isBeforeInBlock(at);
+      });
+      // A variable (not a literal or another expression) to pass as "+f".
+      std::string n = name(r);
+      bool variable =
+          !n.empty() && !llvm::isDigit(n[0]) &&
+          llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+      if (readAfter && variable)
+        pin.push_back(r);
+    }
+  }
+  if (pin.empty())
+    return;
+  line() << "// Values read after the wgmmas below, computed before them "
+            "(an empty asm reading and writing each).\n";
+  for (Value v : pin) {
+    if (auto vec = dyn_cast<VectorType>(v.getType())) {
+      line() << "#pragma unroll\n";
+      line() << "for (int i = 0; i < " << vec.getNumElements()
+             << "; ++i) asm volatile(\"\" : \"+f\"(" << name(v) << ".e[i]));\n";
+    } else {
+      line() << "asm volatile(\"\" : \"+f\"(" << name(v) << "));\n";
+    }
+  }
+}
+
 /// Whether upstream's PTX builder text says all that `op` asks for. Where
 /// NVVM-to-LLVM takes the intrinsic instead (hasIntrinsic), the builder's
 /// text may drop attributes (a scope, a load mode): only the forms whose
@@ -1664,6 +1745,7 @@ LogicalResult KernelEmitter::emitNVVM(Operation *op) {
     for (Operation *h : hoisted)
       if (failed(emitOp(h)))
         return failure();
+    pinAcrossWgmmaRun(op);
     if (fold) {
       pendingFence = true;
       return success();
