@@ -433,6 +433,34 @@ static FailureOr<std::string> cmpfExpr(arith::CmpFPredicate pred,
   return failure();
 }
 
+/// The PTX instruction (without operands) of the f16/bf16 arithmetic op
+/// `op` on type `h` ("f16", "bf16"; "f16x2", "bf16x2" for two lanes): the
+/// rounding modifier only without fp fusion, as NVPTX selects them so that
+/// ptxas may contract (PTX ISA 9.7.4, half precision). None for other ops.
+static std::optional<std::string> halfInstruction(Operation *op, StringRef h,
+                                                  bool fpFusion) {
+  std::string rn = fpFusion ? "" : ".rn";
+  std::string t = "." + h.str();
+  return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
+      .Case([&](arith::AddFOp) { return "add" + rn + t; })
+      .Case([&](arith::SubFOp) { return "sub" + rn + t; })
+      .Case([&](arith::MulFOp) { return "mul" + rn + t; })
+      .Case([&](math::FmaOp) { return "fma.rn" + t; })
+      .Case([&](arith::NegFOp) { return "neg" + t; })
+      .Case([&](arith::MaxNumFOp) { return "max" + t; })
+      .Case([&](arith::MinNumFOp) { return "min" + t; })
+      .Case([&](arith::MaximumFOp) { return "max.NaN" + t; })
+      .Case([&](arith::MinimumFOp) { return "min.NaN" + t; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// Whether `n` is a C++ identifier (a variable, not a literal or another
+/// expression): what an asm "+f" operand or `&n` needs.
+static bool isIdentifier(StringRef n) {
+  return !n.empty() && !llvm::isDigit(n[0]) &&
+         llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
                                                  ArrayRef<std::string> a) {
   Type resType = getElementTypeOrSelf(op->getResult(0).getType());
@@ -498,23 +526,11 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
   if ((inType.isF16() || inType.isBF16()) &&
       (resType == inType || isa<arith::CmpFOp>(op))) {
     std::string h = inType.isF16() ? "f16" : "bf16";
-    std::string rn = fpFusion ? "" : ".rn";
     auto toF32 = [&](const std::string &x) {
       return "[&] { float r; asm(\"cvt.f32." + h +
              " %0, %1;\" : \"=f\"(r) : \"h\"(" + x + ")); return r; }()";
     };
-    std::optional<std::string> text =
-        llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
-            .Case([&](arith::AddFOp) { return "add" + rn + "." + h; })
-            .Case([&](arith::SubFOp) { return "sub" + rn + "." + h; })
-            .Case([&](arith::MulFOp) { return "mul" + rn + "." + h; })
-            .Case([&](math::FmaOp) { return "fma.rn." + h; })
-            .Case([&](arith::NegFOp) { return "neg." + h; })
-            .Case([&](arith::MaxNumFOp) { return "max." + h; })
-            .Case([&](arith::MinNumFOp) { return "min." + h; })
-            .Case([&](arith::MaximumFOp) { return "max.NaN." + h; })
-            .Case([&](arith::MinimumFOp) { return "min.NaN." + h; })
-            .Default([](Operation *) { return std::nullopt; });
+    std::optional<std::string> text = halfInstruction(op, h, fpFusion);
     // bf16 add, sub and mul are sm_90's; before it, fma with 1.0, -1.0 or
     // -0.0 (exact, as NVPTX selects them).
     if (h == "bf16" && !target.hasBf16Arithmetic() &&
@@ -748,6 +764,41 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     // stores, the pair took a shift and a byte permute to rebuild wherever
     // it is read as 32 bits again (a wgmma A fragment, a vector store):
     // 64 PRMT and 64 SHF per k-step in the attention forward's SASS.
+    line() << "  *reinterpret_cast<unsigned *>(&" << n << ".e[i]) = r;\n";
+    line() << "}\n";
+    return success();
+  }
+  // f16/bf16 arithmetic two lanes at a time, as NVPTX selects it for a
+  // vector: {add,sub,mul,fma,neg,min,max}.{f16x2,bf16x2} on the pair's
+  // 32-bit word (PTX ISA 9.7.4; the bf16x2 add, sub and mul are sm_90's).
+  // Lane by lane, the pairs were split and rebuilt around every op.
+  std::optional<std::string> half;
+  if ((outElem.isF16() || outElem.isBF16()) && inElem == outElem &&
+      vec.getNumElements() % 2 == 0 &&
+      (outElem.isF16() || target.hasBf16Arithmetic() ||
+       !isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op)) &&
+      llvm::all_of(op->getOperands(),
+                   [&](Value v) { return isIdentifier(name(v)); }))
+    half = halfInstruction(op, outElem.isF16() ? "f16x2" : "bf16x2", fpFusion);
+  if (half) {
+    FailureOr<std::string> type = typeName(op->getLoc(), vec);
+    if (failed(type))
+      return failure();
+    std::string n = fresh(res);
+    line() << *type << " " << n << ";\n";
+    line() << "#pragma unroll\n";
+    line() << "for (int i = 0; i < " << vec.getNumElements() << "; i += 2) {\n";
+    line() << "  unsigned r;\n";
+    std::string ops = " %0";
+    std::string ins;
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      ops += ", %" + std::to_string(i + 1);
+      ins += std::string(i ? ", " : "") +
+             "\"r\"(*reinterpret_cast<const unsigned *>(&" + name(v) +
+             ".e[i]))";
+    }
+    line() << "  asm(\"" << *half << ops << ";\" : \"=r\"(r) : " << ins
+           << ");\n";
     line() << "  *reinterpret_cast<unsigned *>(&" << n << ".e[i]) = r;\n";
     line() << "}\n";
     return success();
@@ -1642,12 +1693,8 @@ void KernelEmitter::pinAcrossWgmmaRun(Operation *fence) {
         Operation *at = block->findAncestorOpInBlock(*user);
         return at && fence->isBeforeInBlock(at);
       });
-      // A variable (not a literal or another expression) to pass as "+f".
-      std::string n = name(r);
-      bool variable =
-          !n.empty() && !llvm::isDigit(n[0]) &&
-          llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-      if (readAfter && variable)
+      std::string n = name(r); // passed as "+f": a variable
+      if (readAfter && isIdentifier(n))
         pin.push_back(r);
     }
   }
