@@ -71,6 +71,9 @@ __device__ __forceinline__ To tilec_bitcast(const From &from) {
 // f16 and bf16 values are their bits; arithmetic on them is PTX.
 typedef unsigned short tilec_f16;
 typedef unsigned short tilec_bf16;
+// Two 16-bit lanes as one 32-bit word (a pair's f16x2 conversion or
+// arithmetic), read and written through a type that may alias them.
+typedef unsigned __attribute__((may_alias)) tilec_word;
 // A TMA descriptor (CUDA's CUtensorMap: 128 opaque bytes, 64-aligned),
 // passed as a __grid_constant__ parameter whose address the copies take.
 struct alignas(64) tilec_tensormap {
@@ -103,7 +106,9 @@ bool isReservedName(StringRef name) {
       // CUDA built-ins and functions the printed code calls or declares.
       "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "max", "min",
       "abs", "llabs", "fmaxf", "fminf", "fmax", "fmin", "i", "main", "printf",
-      "vprintf", "malloc", "free", "memcpy", "memset", "assert", "dim3"};
+      "vprintf", "malloc", "free", "memcpy", "memset", "assert", "dim3",
+      // A local of the printed code's lambdas and pair loops.
+      "r"};
   if (kWords.contains(name) || name.starts_with("tilec_") ||
       name.starts_with("__") || name.ends_with("_addr"))
     return true;
@@ -759,17 +764,20 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
            << ".f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(" << in
            << ".e[i + 1]), \"f\"(" << in << ".e[i]));\n";
     // The pair is stored as one 32-bit word (lanes i, i + 1 of an even
-    // count of 16-bit lanes are 4-byte aligned: tilec_lanes_align), as
-    // cuda_fp16.hpp's __HALF2_TO_UI stores a __half2. Split into two 16-bit
+    // count of 16-bit lanes are 4-byte aligned: tilec_lanes_align; the
+    // word type may alias them), as cuda_fp16.hpp's __HALF2_TO_UI stores a
+    // __half2. Split into two 16-bit
     // stores, the pair took a shift and a byte permute to rebuild wherever
     // it is read as 32 bits again (a wgmma A fragment, a vector store):
     // 64 PRMT and 64 SHF per k-step in the attention forward's SASS.
-    line() << "  *reinterpret_cast<unsigned *>(&" << n << ".e[i]) = r;\n";
+    line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
     line() << "}\n";
     return success();
   }
   // f16/bf16 arithmetic two lanes at a time, as NVPTX selects it for a
-  // vector: {add,sub,mul,fma,neg,min,max}.{f16x2,bf16x2} on the pair's
+  // <2 x half> (LLVM may scalarize wider vectors first; ptxas contracts a
+  // mul.f16x2 + add.f16x2 as it does the scalar ones):
+  // {add,sub,mul,fma,neg,min,max}.{f16x2,bf16x2} on the pair's
   // 32-bit word (PTX ISA 9.7.4; the bf16x2 add, sub and mul are sm_90's).
   // Lane by lane, the pairs were split and rebuilt around every op.
   std::optional<std::string> half;
@@ -794,12 +802,12 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     for (auto [i, v] : llvm::enumerate(op->getOperands())) {
       ops += ", %" + std::to_string(i + 1);
       ins += std::string(i ? ", " : "") +
-             "\"r\"(*reinterpret_cast<const unsigned *>(&" + name(v) +
+             "\"r\"(*reinterpret_cast<const tilec_word *>(&" + name(v) +
              ".e[i]))";
     }
     line() << "  asm(\"" << *half << ops << ";\" : \"=r\"(r) : " << ins
            << ");\n";
-    line() << "  *reinterpret_cast<unsigned *>(&" << n << ".e[i]) = r;\n";
+    line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
     line() << "}\n";
     return success();
   }

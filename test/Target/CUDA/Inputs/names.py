@@ -10,3 +10,11 @@ def names_kernel(new, v3, i, BLOCK: tl.constexpr):
     mask = offs < v3
     x = tl.load(new + offs, mask=mask)
     tl.store(new + offs, x * i, mask=mask)
+
+
+# A parameter named as the printed code's local `r` (f16 arithmetic is a
+# lambda around inline PTX that returns its `r`): prefixed as well.
+@triton.jit
+def half_r_kernel(x, r, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs) * r)
