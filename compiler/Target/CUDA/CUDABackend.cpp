@@ -229,6 +229,9 @@ private:
   /// A `wgmma.fence` not printed yet: folded into the asm of the
   /// wgmma.mma_async it orders (see hoistAboveFence).
   bool pendingFence = false;
+  /// The values pinned at an earlier fence (pinAcrossWgmmaRun): computed
+  /// before it, so before any later one too.
+  DenseSet<Value> pinned;
   /// The last source line a comment named.
   std::string lastLoc;
 };
@@ -1702,7 +1705,7 @@ void KernelEmitter::pinAcrossWgmmaRun(Operation *fence) {
         return at && fence->isBeforeInBlock(at);
       });
       std::string n = name(r); // passed as "+f": a variable
-      if (readAfter && isIdentifier(n))
+      if (readAfter && isIdentifier(n) && pinned.insert(r).second)
         pin.push_back(r);
     }
   }
