@@ -769,10 +769,10 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     // The pair is stored as one 32-bit word (lanes i, i + 1 of an even
     // count of 16-bit lanes are 4-byte aligned: tilec_lanes_align; the
     // word type may alias them), as cuda_fp16.hpp's __HALF2_TO_UI stores a
-    // __half2. Split into two 16-bit
-    // stores, the pair took a shift and a byte permute to rebuild wherever
-    // it is read as 32 bits again (a wgmma A fragment, a vector store):
-    // 64 PRMT and 64 SHF per k-step in the attention forward's SASS.
+    // __half2. Stored as two 16-bit halves, the pair took a shift and a
+    // byte permute to rebuild wherever it is read as 32 bits again (a wgmma
+    // A fragment, a vector store): 64 PRMT and 64 SHF per k-step in the
+    // attention forward's SASS.
     line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
     line() << "}\n";
     return success();
