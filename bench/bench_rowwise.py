@@ -96,6 +96,20 @@ def main():
         return ({k: statistics.median(v) for k, v in times.items()},
                 speedup(times, "tilec_cuda", "tilec"))
 
+    def check(what, y, ref, tol, run_tilec, run_cuda, run_triton):
+        """Each build (tilec; its CUDA C++ build with --cuda-kernels; Triton
+        unless --tilec-only) writes the NaN-filled `y`: within `tol` of `ref`."""
+        for name, fn in (("tilec", run_tilec), ("tilec cuda", run_cuda),
+                         ("triton", run_triton if peers else None)):
+            if fn is None:
+                continue
+            y.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            err = (y.float() - ref.float()).abs().max().item()
+            if not err <= tol:
+                raise SystemExit(f"{what}: {name} differs from torch by {err}")
+
     def backends(kernel, kernel_c, t, ratio, workload, shape, nbytes):
         return (tilec_rt.backend_fields(kernel, kernel_c, t["tilec"], t["tilec_cuda"], ratio,
                                         label=workload, shape=shape, work=nbytes, unit="TB/s")
@@ -118,15 +132,7 @@ def main():
             torch.softmax(x, dim=1, out=y) if hasattr(torch, "softmax") else None
 
         run_cuda = (lambda: run_tilec(kernel_c)) if cuda else None
-        checks = ((("tilec", run_tilec),) + ((("tilec cuda", run_cuda),) if cuda else ()) +
-                  ((("triton", run_triton),) if peers else ()))
-        for name, fn in checks:
-            y.fill_(float("nan"))
-            fn()
-            torch.cuda.synchronize()
-            err = (y - ref).abs().max().item()
-            if not err <= 1e-5:
-                raise SystemExit(f"softmax {M}x{N}: {name} differs from torch by {err}")
+        check(f"softmax {M}x{N}", y, ref, 1e-5, run_tilec, run_cuda, run_triton)
         t, ratio = time_tilec(run_tilec, run_cuda)
         if peers:
             t.update(triton=bench(run_triton), torch=bench(lambda: torch.softmax(x, dim=1)))
@@ -148,15 +154,7 @@ def main():
                                            BLOCK_SIZE=N, num_warps=warps)
 
         run_cuda = (lambda: run_tilec(kernel_c)) if cuda else None
-        checks = ((("tilec", run_tilec),) + ((("tilec cuda", run_cuda),) if cuda else ()) +
-                  ((("triton", run_triton),) if peers else ()))
-        for name, fn in checks:
-            y.fill_(float("nan"))
-            fn()
-            torch.cuda.synchronize()
-            err = (y.float() - ref.float()).abs().max().item()
-            if not err <= 2e-2:
-                raise SystemExit(f"layer norm {M}x{N}: {name} differs from torch by {err}")
+        check(f"layer norm {M}x{N}", y, ref, 2e-2, run_tilec, run_cuda, run_triton)
         t, ratio = time_tilec(run_tilec, run_cuda)
         if peers:
             t.update(triton=bench(run_triton),
