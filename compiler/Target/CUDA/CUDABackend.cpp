@@ -771,8 +771,8 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
     // word type may alias them), as cuda_fp16.hpp's __HALF2_TO_UI stores a
     // __half2. Stored as two 16-bit halves, the pair took a shift and a
     // byte permute to rebuild wherever it is read as 32 bits again (a wgmma
-    // A fragment, a vector store): 64 PRMT and 64 SHF per k-step in the
-    // attention forward's SASS.
+    // A fragment, a vector store): 16 PRMT and 16 SHF per k-step (64 of each
+    // in the kernel) in the attention forward's SASS.
     line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
     line() << "}\n";
     return success();
