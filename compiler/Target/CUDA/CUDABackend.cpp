@@ -81,12 +81,18 @@ struct alignas(64) tilec_tensormap {
 };
 )cuda";
 
+/// Whether `n` is an ASCII C++ identifier (a variable, not a literal or
+/// another expression: what an asm "+f" operand or `&n` needs).
+static bool isIdentifier(StringRef n) {
+  return !n.empty() && !llvm::isDigit(n[0]) &&
+         llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 /// Whether `name` cannot be a parameter or kernel of the generated C++ as
 /// it is: not an ASCII identifier, a C++ keyword or CUDA built-in, or one of
 /// the names the printer generates (`v12`, `i`, `x_addr`, `tilec_*`).
 bool isReservedName(StringRef name) {
-  if (name.empty() || llvm::isDigit(name[0]) ||
-      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; }))
+  if (!isIdentifier(name))
     return true;
   static const llvm::StringSet<> kWords = {
       "alignas", "alignof", "asm", "auto", "bool", "break", "case", "catch",
@@ -210,6 +216,9 @@ private:
   LogicalResult declare(Value v, StringRef init, StringRef hint = "v");
   /// Declares the vector `v` with lane i set to `laneExpr` (of `i`).
   LogicalResult declareLanes(Value v, StringRef laneExpr);
+  /// Declares the vector `res` of 16-bit lanes, set two lanes at a time by
+  /// `statement` (see the definition).
+  LogicalResult emitPairLoop(Value res, StringRef statement);
   /// The scalar C++ expression of `op` (an element-wise op) on `operands`.
   FailureOr<std::string> scalarExpr(Operation *op, ArrayRef<std::string> a);
   InFlightDiagnostic unsupported(Operation *op);
@@ -460,13 +469,6 @@ static std::optional<std::string> halfInstruction(Operation *op, StringRef h,
       .Case([&](arith::MaximumFOp) { return "max.NaN" + t; })
       .Case([&](arith::MinimumFOp) { return "min.NaN" + t; })
       .Default([](Operation *) { return std::nullopt; });
-}
-
-/// Whether `n` is a C++ identifier (a variable, not a literal or another
-/// expression): what an asm "+f" operand or `&n` needs.
-static bool isIdentifier(StringRef n) {
-  return !n.empty() && !llvm::isDigit(n[0]) &&
-         llvm::all_of(n, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
@@ -754,28 +756,11 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   if (isa<arith::TruncFOp>(op) && inElem.isF32() &&
       (outElem.isF16() || outElem.isBF16()) && vec.getNumElements() % 2 == 0 &&
       !cast<arith::TruncFOp>(op).getRoundingmodeAttr()) {
-    FailureOr<std::string> type = typeName(op->getLoc(), vec);
-    if (failed(type))
-      return failure();
-    std::string n = fresh(res);
     std::string in = name(op->getOperand(0));
-    line() << *type << " " << n << ";\n";
-    line() << "#pragma unroll\n";
-    line() << "for (int i = 0; i < " << vec.getNumElements() << "; i += 2) {\n";
-    line() << "  unsigned r;\n";
-    line() << "  asm(\"cvt.rn." << (outElem.isF16() ? "f16x2" : "bf16x2")
-           << ".f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(" << in
-           << ".e[i + 1]), \"f\"(" << in << ".e[i]));\n";
-    // The pair is stored as one 32-bit word (lanes i, i + 1 of an even
-    // count of 16-bit lanes are 4-byte aligned: tilec_lanes_align; the
-    // word type may alias them), as cuda_fp16.hpp's __HALF2_TO_UI stores a
-    // __half2. Stored as two 16-bit halves, the pair took a shift and a
-    // byte permute to rebuild wherever it is read as 32 bits again (a wgmma
-    // A fragment, a vector store): 16 PRMT and 16 SHF per k-step (64 of each
-    // in the kernel) in the attention forward's SASS.
-    line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
-    line() << "}\n";
-    return success();
+    return emitPairLoop(res, std::string("asm(\"cvt.rn.") +
+                                 (outElem.isF16() ? "f16x2" : "bf16x2") +
+                                 ".f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(" +
+                                 in + ".e[i + 1]), \"f\"(" + in + ".e[i]));");
   }
   // f16/bf16 arithmetic two lanes at a time, as NVPTX selects it for a
   // <2 x half> (LLVM may scalarize wider vectors first; ptxas contracts a
@@ -792,14 +777,6 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
                    [&](Value v) { return isIdentifier(name(v)); }))
     half = halfInstruction(op, outElem.isF16() ? "f16x2" : "bf16x2", fpFusion);
   if (half) {
-    FailureOr<std::string> type = typeName(op->getLoc(), vec);
-    if (failed(type))
-      return failure();
-    std::string n = fresh(res);
-    line() << *type << " " << n << ";\n";
-    line() << "#pragma unroll\n";
-    line() << "for (int i = 0; i < " << vec.getNumElements() << "; i += 2) {\n";
-    line() << "  unsigned r;\n";
     std::string ops = " %0";
     std::string ins;
     for (auto [i, v] : llvm::enumerate(op->getOperands())) {
@@ -808,11 +785,8 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
              "\"r\"(*reinterpret_cast<const tilec_word *>(&" + name(v) +
              ".e[i]))";
     }
-    line() << "  asm(\"" << *half << ops << ";\" : \"=r\"(r) : " << ins
-           << ");\n";
-    line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
-    line() << "}\n";
-    return success();
+    return emitPairLoop(res, "asm(\"" + *half + ops +
+                                 ";\" : \"=r\"(r) : " + ins + ");");
   }
   SmallVector<std::string> a;
   for (Value v : op->getOperands())
@@ -821,6 +795,30 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   if (failed(e))
     return unsupported(op);
   return declareLanes(res, *e);
+}
+
+/// Declares the vector `res` (an even count of 16-bit lanes) and sets it a
+/// pair of lanes at a time: `statement` (of the pair's first lane `i`)
+/// sets `unsigned r`, stored as the pair's 32-bit word -- lanes i, i + 1
+/// are 4-byte aligned (tilec_lanes_align) and tilec_word may alias them,
+/// as cuda_fp16.hpp's __HALF2_TO_UI stores a __half2. (Stored as two
+/// 16-bit halves, a pair took a shift and a byte permute to rebuild
+/// wherever it is read as 32 bits again -- a wgmma A fragment, a vector
+/// store: 16 PRMT and 16 SHF per k-step of the attention forward's SASS.)
+LogicalResult KernelEmitter::emitPairLoop(Value res, StringRef statement) {
+  auto vec = cast<VectorType>(res.getType());
+  FailureOr<std::string> type = typeName(res.getLoc(), vec);
+  if (failed(type))
+    return failure();
+  std::string n = fresh(res);
+  line() << *type << " " << n << ";\n";
+  line() << "#pragma unroll\n";
+  line() << "for (int i = 0; i < " << vec.getNumElements() << "; i += 2) {\n";
+  line() << "  unsigned r;\n";
+  line() << "  " << statement << "\n";
+  line() << "  *reinterpret_cast<tilec_word *>(&" << n << ".e[i]) = r;\n";
+  line() << "}\n";
+  return success();
 }
 
 LogicalResult KernelEmitter::declareLanes(Value v, StringRef laneExpr) {
@@ -1604,6 +1602,15 @@ static bool isWgmma(Operation *op) {
   return a && StringRef(a.getAsmString()).contains("wgmma.mma_async");
 }
 
+/// Whether `op` only computes registers: no regions, no memory effects
+/// (an inline asm: none declared), so nvcc may move it across asm
+/// statements and the printer may move it across a wgmma.fence.
+static bool isRegisterOnly(Operation *op) {
+  auto a = dyn_cast<LLVM::InlineAsmOp>(op);
+  return !op->getNumRegions() &&
+         (a ? !a.getHasSideEffects() : isMemoryEffectFree(op));
+}
+
 /// Prepares the wgmma.fence `fence` for printing; true if it is to be
 /// printed inside the asm of the first wgmma after it. nvcc computes pure
 /// register values where it likes between two asm statements (a memory
@@ -1627,10 +1634,7 @@ static bool hoistAboveFence(Operation *fence,
         op->hasTrait<OpTrait::IsTerminator>())
       break;
     bool wgmma = isWgmma(op);
-    auto a = dyn_cast<LLVM::InlineAsmOp>(op);
-    bool pure = !op->getNumRegions() &&
-                (a ? !a.getHasSideEffects() : isMemoryEffectFree(op));
-    if (!wgmma && !pure)
+    if (!wgmma && !isRegisterOnly(op))
       break;
     bool readsRun = llvm::any_of(op->getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();
@@ -1684,15 +1688,11 @@ void KernelEmitter::pinAcrossWgmmaRun(Operation *fence) {
   for (Operation &op : *block) {
     if (&op == fence)
       break;
-    bool derived = isWgmmaWaitAsm(&op);
-    if (!derived) {
-      auto a = dyn_cast<LLVM::InlineAsmOp>(&op);
-      bool pure = !op.getNumRegions() &&
-                  (a ? !a.getHasSideEffects() : isMemoryEffectFree(&op));
-      derived = pure && llvm::any_of(op.getOperands(), [&](Value v) {
-                  return fromWait.contains(v);
-                });
-    }
+    bool derived =
+        isWgmmaWaitAsm(&op) ||
+        (isRegisterOnly(&op) && llvm::any_of(op.getOperands(), [&](Value v) {
+           return fromWait.contains(v);
+         }));
     if (!derived)
       continue;
     for (Value r : op.getResults()) {
