@@ -394,6 +394,29 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
     auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     auto globalPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
     int64_t chunkBytes = vec * bytes;
+    // Narrow chunks (under 4 bytes: no cp.async) are a synchronous load and
+    // a shared store each. The stores of up to kNarrowInFlight of them
+    // follow their loads, so that that many loads are in flight together
+    // whatever the downstream scheduler does. ptxas batched the PTX
+    // backend's load/store pairs by itself but issued nvcc's one or two
+    // loads at a time: the 64x128x16 tap-major convolution (16 input and 8
+    // weight loads a thread a stage) ran 0.79x through the CUDA C++
+    // backend, 1.02-1.08x with each copy's loads first, 0.83x in groups of
+    // 8 (docs/performance.md). The bound keeps a large tile's loads from
+    // holding as many registers.
+    constexpr size_t kNarrowInFlight = 32;
+    SmallVector<std::pair<Value, Value>> narrow; // loaded value, address
+    auto storeNarrow = [&] {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (pred) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, pred, false);
+        rewriter.setInsertionPoint(
+            ifOp.getThenRegion().front().getTerminator());
+      }
+      for (auto [v, dst] : narrow)
+        LLVM::StoreOp::create(rewriter, loc, v, dst, unsigned(bytes));
+      narrow.clear();
+    };
     for (int64_t r = 0; r < l.getNumRegisters(); r += vec) {
       if (uint64_t(r) & freeRegs)
         continue;
@@ -444,18 +467,13 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
         }
         continue;
       }
-      // Narrow chunks: a synchronous masked load and a shared store.
-      Value v = loadGlobalChunk(rewriter, loc, addr, mask, Value(), elem, 1);
-      Value cond = pred;
-      if (cond) {
-        auto ifOp = scf::IfOp::create(rewriter, loc, cond, false);
-        OpBuilder ib = OpBuilder::atBlockBegin(&ifOp.getThenRegion().front());
-        ib.setInsertionPoint(ifOp.getThenRegion().front().getTerminator());
-        LLVM::StoreOp::create(ib, loc, v, dst, unsigned(bytes));
-      } else {
-        LLVM::StoreOp::create(rewriter, loc, v, dst, unsigned(bytes));
-      }
+      narrow.push_back(
+          {loadGlobalChunk(rewriter, loc, addr, mask, Value(), elem, 1), dst});
+      if (narrow.size() == kNarrowInFlight)
+        storeNarrow();
     }
+    if (!narrow.empty())
+      storeNarrow();
     rewriter.eraseOp(op);
     return success();
   }
