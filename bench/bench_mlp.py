@@ -156,7 +156,8 @@ def main(argv=None):
     import triton
 
     import tilec_rt
-    from gemm_common import interleaved_times, load_module, print_table, speedup
+    from gemm_common import interleaved_times, load_module, speedup
+    from tilec_rt import print_table
 
     cuda, with_peers = args.cuda_kernels, not args.tilec_only
     torch.cuda.init()

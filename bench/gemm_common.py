@@ -11,8 +11,6 @@ import statistics
 
 import triton
 
-from tilec_rt import print_table  # noqa: F401 (the benchmarks take it from here)
-
 
 def add_common_args(p, here, kernels_help):
     """--kernels, --sources, --json, --warmup, --rep and --rounds."""
