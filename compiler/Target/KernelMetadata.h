@@ -25,6 +25,11 @@ struct KernelMetadata {
   bool ownLimit = false;
   /// `maxnreg=auto`: the loader may set the register budget.
   bool autoMaxNReg = false;
+  /// Issues tensor-core instructions (mma.sync, ldmatrix, wgmma) as NVVM
+  /// ops or as the lowering's inline PTX. Such kernels keep their own
+  /// register use (no `maxnreg=auto`) and, on the PTX path, their vectors
+  /// (no ScalarizeLanes): both were tuned around the mma schedule.
+  bool tensorCores = false;
 };
 
 /// The metadata of kernel `func` (a gpu.func or llvm.func of SIMT IR) from

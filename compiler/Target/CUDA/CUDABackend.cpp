@@ -2290,25 +2290,6 @@ static void printDebugDeclarations(gpu::GPUModuleOp module, raw_ostream &os) {
   }
 }
 
-/// Whether `func` issues tensor-core instructions (mma, wgmma, ldmatrix):
-/// as NVVM ops or as the lowering's inline PTX.
-static bool usesTensorCores(gpu::GPUFuncOp func) {
-  return func
-      .walk([](Operation *op) {
-        StringRef name = op->getName().getStringRef();
-        if (name.starts_with("nvvm.mma") || name.starts_with("nvvm.wgmma") ||
-            name.starts_with("nvvm.ldmatrix"))
-          return WalkResult::interrupt();
-        if (auto a = dyn_cast<LLVM::InlineAsmOp>(op)) {
-          StringRef text = a.getAsmString();
-          if (text.contains("mma.") || text.contains("ldmatrix"))
-            return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
                               bool autoMaxNReg, bool fpFusion) {
   gpu::GPUModuleOp gpuModule;
@@ -2328,7 +2309,7 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
                             "the CUDA C++ backend");
     if (std::optional<KernelMetadata> k = readKernelMetadata(func)) {
       // The register budget is the loader's, as for the PTX backend's.
-      k->autoMaxNReg = autoMaxNReg && !k->ownLimit && !usesTensorCores(func);
+      k->autoMaxNReg = autoMaxNReg && !k->ownLimit && !k->tensorCores;
       kernels.push_back(*k);
     }
     bodyStream << "\n";

@@ -2,6 +2,7 @@
 //-*-===//
 #include "compiler/Target/KernelMetadata.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -29,6 +30,24 @@ tilec::readKernelMetadata(Operation *func) {
     k.aligned = a.str();
   k.ownLimit = func->hasAttr(NVVM::NVVMDialect::getMaxnregAttrName()) ||
                func->hasAttr(NVVM::NVVMDialect::getMinctasmAttrName());
+  k.tensorCores =
+      func->walk([](Operation *op) {
+            StringRef name = op->getName().getStringRef();
+            if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op))
+              name = call.getIntrin();
+            name.consume_front("llvm.");
+            if (name.starts_with("nvvm.mma") ||
+                name.starts_with("nvvm.wgmma") ||
+                name.starts_with("nvvm.ldmatrix"))
+              return WalkResult::interrupt();
+            if (auto a = dyn_cast<LLVM::InlineAsmOp>(op)) {
+              StringRef text = a.getAsmString();
+              if (text.contains("mma.") || text.contains("ldmatrix"))
+                return WalkResult::interrupt();
+            }
+            return WalkResult::advance();
+          })
+          .wasInterrupted();
   return k;
 }
 

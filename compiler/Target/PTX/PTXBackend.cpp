@@ -22,9 +22,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
-#include "llvm/IR/InlineAsm.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -180,31 +179,6 @@ LogicalResult checkNoExternals(llvm::Module &m, Location loc) {
   return success();
 }
 
-/// Whether `f` issues tensor-core instructions: mma.sync or ldmatrix
-/// (NVVM intrinsics) or wgmma (intrinsics and inline assembly).
-bool usesTensorCores(llvm::Function &f) {
-  for (llvm::Instruction &inst : llvm::instructions(f)) {
-    auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-    if (!call)
-      continue;
-    if (auto *inlineAsm =
-            llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
-      llvm::StringRef text = inlineAsm->getAsmString();
-      if (text.contains("wgmma") || text.contains("mma.sync"))
-        return true;
-      continue;
-    }
-    if (llvm::Function *callee = call->getCalledFunction()) {
-      llvm::StringRef name = callee->getName();
-      if (name.starts_with("llvm.nvvm.wgmma.") ||
-          name.starts_with("llvm.nvvm.mma.") ||
-          name.starts_with("llvm.nvvm.ldmatrix."))
-        return true;
-    }
-  }
-  return false;
-}
-
 /// Splits the kernels' vectors into scalars before O3 (LLVM's Scalarizer),
 /// except in kernels on the tensor cores.
 ///
@@ -221,17 +195,22 @@ bool usesTensorCores(llvm::Function &f) {
 /// vectors: there the split order cost the fused attention 9% (fewer
 /// registers, a worse schedule around the wgmma; docs/performance.md).
 struct ScalarizeLanes : llvm::PassInfoMixin<ScalarizeLanes> {
+  /// `keep`: the kernels on the tensor cores (KernelMetadata::tensorCores).
+  explicit ScalarizeLanes(const llvm::StringSet<> &keep) : keep(&keep) {}
+  const llvm::StringSet<> *keep;
   llvm::PreservedAnalyses run(llvm::Function &f,
                               llvm::FunctionAnalysisManager &fam) {
-    if (f.isDeclaration() || usesTensorCores(f))
+    if (f.isDeclaration() || keep->contains(f.getName()))
       return llvm::PreservedAnalyses::all();
     return llvm::ScalarizerPass(llvm::ScalarizerPassOptions()).run(f, fam);
   }
 };
 
-/// Optimizes `m` at O3 for `arch` and returns the target machine.
+/// Optimizes `m` (whose kernels are `kernels`) at O3 for `arch` and
+/// returns the target machine.
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
-optimize(llvm::Module &m, StringRef arch, Location loc, bool fpFusion) {
+optimize(llvm::Module &m, ArrayRef<KernelMetadata> kernels, StringRef arch,
+         Location loc, bool fpFusion) {
   static bool initialized = [] {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetInfo();
@@ -276,9 +255,14 @@ optimize(llvm::Module &m, StringRef arch, Location loc, bool fpFusion) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::StringSet<> tensorCoreKernels;
+  for (const KernelMetadata &k : kernels)
+    if (k.tensorCores)
+      tensorCoreKernels.insert(k.name);
   pb.registerPipelineStartEPCallback(
-      [](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
-        mpm.addPass(llvm::createModuleToFunctionPassAdaptor(ScalarizeLanes()));
+      [&](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+        mpm.addPass(llvm::createModuleToFunctionPassAdaptor(
+            ScalarizeLanes(tensorCoreKernels)));
       });
   llvm::ModulePassManager mpm =
       pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
@@ -298,7 +282,7 @@ LogicalResult tilec::emitLLVMIR(ModuleOp module, StringRef arch,
   auto m = translate(module, ctx, kernels, loc);
   if (failed(m))
     return failure();
-  if (failed(optimize(**m, arch, loc, fpFusion)))
+  if (failed(optimize(**m, kernels, arch, loc, fpFusion)))
     return failure();
   (*m)->print(os, nullptr);
   return success();
@@ -328,7 +312,7 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
   auto m = translate(module, ctx, kernels, loc);
   if (failed(m))
     return failure();
-  auto tm = optimize(**m, arch, loc, fpFusion);
+  auto tm = optimize(**m, kernels, arch, loc, fpFusion);
   if (failed(tm))
     return failure();
   llvm::SmallString<0> ptx;
@@ -359,10 +343,8 @@ LogicalResult tilec::emitPTX(ModuleOp module, StringRef arch,
   // "Register budget") except where the kernel has a limit of its own or
   // runs on the tensor cores, whose register use and schedule around mma
   // were tuned without one.
-  for (KernelMetadata &k : kernels) {
-    llvm::Function *f = (*m)->getFunction(k.name);
-    k.autoMaxNReg = autoMaxNReg && !k.ownLimit && f && !usesTensorCores(*f);
-  }
+  for (KernelMetadata &k : kernels)
+    k.autoMaxNReg = autoMaxNReg && !k.ownLimit && !k.tensorCores;
   pm.run(**m);
   os << "//\n// Generated by tilec for " << arch << "\n//\n";
   for (const KernelMetadata &k : kernels)
