@@ -66,6 +66,8 @@ static bool hasGenericWriter(LocalAllocOp alloc) {
   forEachBufferUser(alloc.getResult(), [&](Operation *user, Value view) {
     if (auto store = dyn_cast<LocalStoreOp>(user))
       written |= store.getDst() == view;
+    if (auto copy = dyn_cast<AsyncCopyOp>(user))
+      written |= copy.getDst() == view && copy->hasAttr(kGenericProxyWriteAttr);
   });
   return written;
 }
@@ -127,6 +129,10 @@ bool tilec::isWrittenByGenericProxy(Value memdesc, Operation *reader) {
       forEachBufferUser(other.getResult(), [&](Operation *user, Value view) {
         if (auto store = dyn_cast<LocalStoreOp>(user))
           writes |= store.getDst() == view && mayRunBefore(store, reader);
+        if (auto copy = dyn_cast<AsyncCopyOp>(user))
+          writes |= copy.getDst() == view &&
+                    copy->hasAttr(kGenericProxyWriteAttr) &&
+                    mayRunBefore(copy, reader);
       });
       if (!writes)
         return WalkResult::advance();

@@ -9,6 +9,7 @@
 #include "dialects/Tile/IR/TileGraphOps.h"
 #include "passes/LayoutUtils.h"
 #include "passes/Passes.h"
+#include "passes/SharedMemoryUtils.h"
 #include "passes/Target.h"
 #include "tilec/Runtime.h"
 #include "llvm/ADT/StringExtras.h"
@@ -398,6 +399,12 @@ public:
       return signalPassFailure();
 
     TileTypeConverter converter(ctx);
+    // Copies that store from registers (chunks under 4 bytes): a wgmma
+    // reading their buffer needs fence.proxy.async (isWrittenByGenericProxy).
+    module.walk([&](tile::AsyncCopyOp copy) {
+      if (simt::isNarrowAsyncCopy(copy, converter, axis))
+        copy->setAttr(kGenericProxyWriteAttr, UnitAttr::get(ctx));
+    });
     ConversionTarget target(*ctx);
     target.addIllegalDialect<tile::TileDialect>();
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();

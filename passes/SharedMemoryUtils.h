@@ -28,8 +28,9 @@ void forEachBufferUser(
     llvm::function_ref<void(mlir::Operation *user, mlir::Value view)> fn);
 
 /// Whether the bytes behind `memdesc` (its whole allocation) are written
-/// through the generic proxy -- tile.local_store or tile.local_alloc with a
-/// source into it, or into another buffer or a scratch area
+/// through the generic proxy -- tile.local_store, tile.local_alloc with a
+/// source, or an async_copy marked kGenericProxyWriteAttr into it, or into
+/// another buffer or a scratch area
 /// tile-allocate-shared placed on overlapping bytes -- rather than only by
 /// TMA or cp.async copies, so that an async-proxy reader (wgmma) needs
 /// `fence.proxy.async` first (PTX ISA 9.7.13.4.2). cp.async writes need
@@ -40,6 +41,11 @@ void forEachBufferUser(
 /// allocation or its offset is not known.
 bool isWrittenByGenericProxy(mlir::Value memdesc,
                              mlir::Operation *reader = nullptr);
+
+/// Marks a tile.async_copy whose chunks are under 4 bytes (stores from
+/// registers, not cp.async: tile-lower-to-simt sets it before lowering).
+inline constexpr llvm::StringLiteral kGenericProxyWriteAttr =
+    "tile.generic_proxy_write";
 
 /// The most dynamic shared memory one CTA may use on `chip`, in bytes (the
 /// opt-in maximum: 227 KiB on sm_90 and sm_90a, 163 KiB on sm_80, 99 KiB

@@ -183,6 +183,10 @@ ThreadCoords emitThreadOffsets(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value loadGlobalChunk(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value addr, mlir::Value pred,
                             mlir::Value other, mlir::Type elem, int64_t vec);
+/// Whether tile.async_copy `op` copies chunks under 4 bytes (no cp.async):
+/// synchronous loads and shared stores, writes through the generic proxy.
+bool isNarrowAsyncCopy(tile::AsyncCopyOp op, const mlir::TypeConverter &tc,
+                       const ModuleAxisInfo &axis);
 /// Patterns for the shared-memory ops (local_alloc / load / store, memdesc
 /// views, async copies).
 void populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,

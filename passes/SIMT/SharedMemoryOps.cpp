@@ -343,6 +343,45 @@ struct LocalLoadLowering : public OpConversionPattern<tile::LocalLoadOp> {
   }
 };
 
+/// How tile.async_copy `op` of elements of `bytes` bytes is copied: chunks
+/// of `vec` registers consecutive in global memory (axis facts) and in
+/// shared memory, with a mask constant over them (or, `prefixMask`, true on
+/// a prefix of a chunk of 4 bytes or more), at most 16 bytes.
+std::pair<int64_t, bool> planChunks(tile::AsyncCopyOp op, int64_t bytes,
+                                    const ModuleAxisInfo &axis) {
+  auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+  LL l = getLayout(ptrType);
+  LL offsets = getView(op.getDst()).map.compose(l);
+  int64_t vec =
+      std::min<int64_t>(offsets.getContiguousRegisters(0), 16 / bytes);
+  int dim = -1;
+  if (l.getNumBits(LL::kRegister) > 0)
+    for (unsigned d = 0; d < l.getRank(); ++d)
+      if (l.getBases(LL::kRegister)[0][d] == 1)
+        dim = d;
+  if (dim < 0)
+    vec = 1;
+  else
+    vec = std::max<int64_t>(
+        1, std::min(vec, axis.getPtrVectorWidth(
+                             op.getPtr(), dim, l.getContiguousRegisters(dim))));
+  // A mask not constant over the chunk but true on a prefix of it (the
+  // bound check of a tile against a size with no divisibility fact):
+  // the chunk is copied with the prefix's byte count as its source size,
+  // cp.async zero-filling the rest -- as long as a chunk is 4 bytes or
+  // more; below that, the narrow path (synchronous) is no worse.
+  bool prefixMask = false;
+  if (op.getMask() && dim >= 0) {
+    int64_t constancy = axis.getMaskConstancy(op.getMask(), dim);
+    if (constancy < vec && vec * bytes >= 4 &&
+        axis.getMaskPrefixWidth(op.getMask(), dim) >= vec)
+      prefixMask = true;
+    else
+      vec = std::max<int64_t>(1, std::min(vec, constancy));
+  }
+  return {vec, prefixMask};
+}
+
 struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
   AsyncCopyLowering(TileTypeConverter &tc, MLIRContext *ctx,
                     const ModuleAxisInfo &axis)
@@ -358,35 +397,9 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
     LL offsets = view.map.compose(l);
     Type elem = storageType(*getTypeConverter(), view.elem);
     int64_t bytes = getElementBytes(elem);
-    // Chunks: consecutive registers consecutive in global memory (axis
-    // facts) and in shared memory, mask constant over them, <= 16 bytes.
-    int64_t vec = std::min<int64_t>(offsets.getContiguousRegisters(0),
-                                    16 / bytes);
-    int dim = -1;
-    if (l.getNumBits(LL::kRegister) > 0)
-      for (unsigned d = 0; d < l.getRank(); ++d)
-        if (l.getBases(LL::kRegister)[0][d] == 1)
-          dim = d;
-    if (dim < 0)
-      vec = 1;
-    else
-      vec = std::max<int64_t>(1, std::min(
-          vec, axis.getPtrVectorWidth(op.getPtr(), dim,
-                                      l.getContiguousRegisters(dim))));
-    // A mask not constant over the chunk but true on a prefix of it (the
-    // bound check of a tile against a size with no divisibility fact):
-    // the chunk is copied with the prefix's byte count as its source size,
-    // cp.async zero-filling the rest -- as long as a chunk is 4 bytes or
-    // more; below that, the narrow path (synchronous) is no worse.
-    bool prefixMask = false;
-    if (op.getMask() && dim >= 0) {
-      int64_t constancy = axis.getMaskConstancy(op.getMask(), dim);
-      if (constancy < vec && vec * bytes >= 4 &&
-          axis.getMaskPrefixWidth(op.getMask(), dim) >= vec)
-        prefixMask = true;
-      else
-        vec = std::max<int64_t>(1, std::min(vec, constancy));
-    }
+    auto [chunkVec, chunkPrefix] = planChunks(op, bytes, axis);
+    int64_t vec = chunkVec;
+    bool prefixMask = chunkPrefix;
     uint64_t freeRegs = l.getFreeMask(LL::kRegister);
     Value pred = emitReplicaPredicate(rewriter, loc, offsets);
     ThreadCoords thread =
@@ -394,16 +407,16 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
     auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
     auto globalPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
     int64_t chunkBytes = vec * bytes;
-    // Narrow chunks (under 4 bytes: no cp.async) are a synchronous load and
-    // a shared store each. The stores of up to kNarrowInFlight of them
-    // follow their loads, so that that many loads are in flight together
-    // whatever the downstream scheduler does. ptxas batched the PTX
-    // backend's load/store pairs by itself but issued nvcc's one or two
-    // loads at a time: the 64x128x16 tap-major convolution (16 input and 8
-    // weight loads a thread a stage) ran 0.79x through the CUDA C++
-    // backend, 1.02-1.08x with each copy's loads first, 0.83x in groups of
-    // 8 (docs/performance.md). The bound keeps a large tile's loads from
-    // holding as many registers.
+    // Narrow chunks (under 4 bytes: no cp.async; one or two elements) are a
+    // synchronous load and a shared store each, writes through the generic
+    // proxy (the copy carries kGenericProxyWriteAttr, so a wgmma reading the
+    // buffer is fenced). The stores of up to kNarrowInFlight chunks follow
+    // their loads, so that the loads are issued together: ptxas did so with
+    // NVPTX's load/store pairs but issued NVRTC's one or two loads at a time
+    // (the 64x128x16 tap-major convolution, 16 input and 8 weight loads a
+    // thread a stage, ran 0.79x through the CUDA C++ backend, 1.02-1.08x in
+    // this order, 0.83x in groups of 8: docs/performance.md, issue 16). The
+    // bound keeps a large tile's loads from holding as many registers.
     constexpr size_t kNarrowInFlight = 32;
     SmallVector<std::pair<Value, Value>> narrow; // loaded value, address
     auto storeNarrow = [&] {
@@ -414,7 +427,7 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
             ifOp.getThenRegion().front().getTerminator());
       }
       for (auto [v, dst] : narrow)
-        LLVM::StoreOp::create(rewriter, loc, v, dst, unsigned(bytes));
+        LLVM::StoreOp::create(rewriter, loc, v, dst, unsigned(chunkBytes));
       narrow.clear();
     };
     for (int64_t r = 0; r < l.getNumRegisters(); r += vec) {
@@ -468,7 +481,8 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
         continue;
       }
       narrow.push_back(
-          {loadGlobalChunk(rewriter, loc, addr, mask, Value(), elem, 1), dst});
+          {loadGlobalChunk(rewriter, loc, addr, mask, Value(), elem, vec),
+           dst});
       if (narrow.size() == kNarrowInFlight)
         storeNarrow();
     }
@@ -904,6 +918,12 @@ struct FenceAsyncSharedLowering
 };
 
 } // namespace
+
+bool simt::isNarrowAsyncCopy(tile::AsyncCopyOp op, const TypeConverter &tc,
+                             const ModuleAxisInfo &axis) {
+  int64_t bytes = getElementBytes(storageType(tc, getView(op.getDst()).elem));
+  return planChunks(op, bytes, axis).first * bytes < 4;
+}
 
 void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
                                               const ModuleAxisInfo &axis,
