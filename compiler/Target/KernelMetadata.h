@@ -30,6 +30,12 @@ struct KernelMetadata {
   /// register use (no `maxnreg=auto`) and, on the PTX path, their vectors
   /// (no ScalarizeLanes): both were tuned around the mma schedule.
   bool tensorCores = false;
+
+  /// Whether the loader may choose the register budget (docs/runtime.md,
+  /// "Register budget"): not where the kernel has a limit of its own or
+  /// runs on the tensor cores, whose register use and schedule around mma
+  /// were tuned without one. Both backends print `maxnreg=auto` by it.
+  bool loaderMayBudgetRegisters() const { return !ownLimit && !tensorCores; }
 };
 
 /// The metadata of kernel `func` (a gpu.func or llvm.func of SIMT IR) from

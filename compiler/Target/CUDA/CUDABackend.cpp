@@ -2308,8 +2308,7 @@ LogicalResult tilec::emitCUDA(ModuleOp module, StringRef arch, raw_ostream &os,
       return func.emitError("unstructured control flow is not supported by "
                             "the CUDA C++ backend");
     if (std::optional<KernelMetadata> k = readKernelMetadata(func)) {
-      // The register budget is the loader's, as for the PTX backend's.
-      k->autoMaxNReg = autoMaxNReg && !k->ownLimit && !k->tensorCores;
+      k->autoMaxNReg = autoMaxNReg && k->loaderMayBudgetRegisters();
       kernels.push_back(*k);
     }
     bodyStream << "\n";
