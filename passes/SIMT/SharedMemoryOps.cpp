@@ -343,15 +343,14 @@ struct LocalLoadLowering : public OpConversionPattern<tile::LocalLoadOp> {
   }
 };
 
-/// How tile.async_copy `op` of elements of `bytes` bytes is copied: chunks
-/// of `vec` registers consecutive in global memory (axis facts) and in
-/// shared memory, with a mask constant over them (or, `prefixMask`, true on
-/// a prefix of a chunk of 4 bytes or more), at most 16 bytes.
-std::pair<int64_t, bool> planChunks(tile::AsyncCopyOp op, int64_t bytes,
+/// How tile.async_copy `op` of elements of `bytes` bytes is copied (`l`:
+/// its pointers' layout; `offsets`: their shared-memory offsets): chunks of
+/// `vec` registers consecutive in global memory (axis facts) and in shared
+/// memory, with a mask constant over them (or, `prefixMask`, true on a
+/// prefix of a chunk of 4 bytes or more), at most 16 bytes.
+std::pair<int64_t, bool> planChunks(tile::AsyncCopyOp op, const LL &l,
+                                    const LL &offsets, int64_t bytes,
                                     const ModuleAxisInfo &axis) {
-  auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
-  LL l = getLayout(ptrType);
-  LL offsets = getView(op.getDst()).map.compose(l);
   int64_t vec =
       std::min<int64_t>(offsets.getContiguousRegisters(0), 16 / bytes);
   int dim = -1;
@@ -397,7 +396,7 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
     LL offsets = view.map.compose(l);
     Type elem = storageType(*getTypeConverter(), view.elem);
     int64_t bytes = getElementBytes(elem);
-    auto [chunkVec, chunkPrefix] = planChunks(op, bytes, axis);
+    auto [chunkVec, chunkPrefix] = planChunks(op, l, offsets, bytes, axis);
     int64_t vec = chunkVec;
     bool prefixMask = chunkPrefix;
     uint64_t freeRegs = l.getFreeMask(LL::kRegister);
@@ -921,8 +920,10 @@ struct FenceAsyncSharedLowering
 
 bool simt::isNarrowAsyncCopy(tile::AsyncCopyOp op, const TypeConverter &tc,
                              const ModuleAxisInfo &axis) {
-  int64_t bytes = getElementBytes(storageType(tc, getView(op.getDst()).elem));
-  return planChunks(op, bytes, axis).first * bytes < 4;
+  MemDescView view = getView(op.getDst());
+  LL l = getLayout(cast<RankedTensorType>(op.getPtr().getType()));
+  int64_t bytes = getElementBytes(storageType(tc, view.elem));
+  return planChunks(op, l, view.map.compose(l), bytes, axis).first * bytes < 4;
 }
 
 void simt::populateSharedMemoryToSIMTPatterns(TileTypeConverter &converter,
