@@ -575,6 +575,11 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
   if ((inType.isF16() || inType.isBF16()) &&
       !isa<arith::ExtFOp, arith::BitcastOp, arith::SelectOp>(op))
     return failure();
+  // i1 and/or/xor on the bool lanes as &&, ||, !=: the bitwise operators
+  // widen bools to int, and NVVM's form of a widened compare is arithmetic
+  // (x >= 0 as ~x >> 31), so masks were combined in 16-bit registers where
+  // NVPTX keeps predicates (docs/architecture.md, CUDA backend, (6)).
+  bool isBool = resType.isInteger(1);
   StringRef n = op->getName().getStringRef();
   if (resType.isF16() || resType.isBF16() ||
       ((n == "arith.cmpf") && (inType.isF16() || inType.isBF16())))
@@ -589,9 +594,9 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
       .Case([&](arith::RemSIOp) { return bin("%"); })
       .Case([&](arith::DivUIOp) { return unsignedBin("/"); })
       .Case([&](arith::RemUIOp) { return unsignedBin("%"); })
-      .Case([&](arith::AndIOp) { return bin("&"); })
-      .Case([&](arith::OrIOp) { return bin("|"); })
-      .Case([&](arith::XOrIOp) { return bin("^"); })
+      .Case([&](arith::AndIOp) { return bin(isBool ? "&&" : "&"); })
+      .Case([&](arith::OrIOp) { return bin(isBool ? "||" : "|"); })
+      .Case([&](arith::XOrIOp) { return bin(isBool ? "!=" : "^"); })
       .Case([&](arith::ShLIOp) {
         return "(" + T + ")((" + U + ")" + a[0] + " << " + a[1] + ")";
       })
