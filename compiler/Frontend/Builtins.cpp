@@ -1202,7 +1202,7 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       else
         r = isMax ? Value(arith::MaxNumFOp::create(b, lc, xv, yv))
                   : Value(arith::MinNumFOp::create(b, lc, xv, yv));
-    } else if (isUnsignedInt(type)) {
+    } else if (hasUnsignedOrder(type)) {
       r = isMax ? Value(arith::MaxUIOp::create(b, lc, xv, yv))
                 : Value(arith::MinUIOp::create(b, lc, xv, yv));
     } else {

@@ -444,6 +444,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     }
     bool isMax = name == "tl.max" || name == "tl.argmax";
     bool withIndex = isArg || flag(s[2]);
+    isU = hasUnsignedOrder(dtype); // an i1 tile: False < True
     TRY(nanWins, propagateNanArg(*this, isArg ? s[4] : s[6], l));
     if (!withIndex && et.getIntOrFloatBitWidth() < 32) {
       // Triton's max/min without indices reduce narrow types as float32 /

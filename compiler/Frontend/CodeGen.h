@@ -254,6 +254,11 @@ enum class IntParse { Ok, Invalid, TooBig };
 IntParse parsePythonInt(llvm::StringRef text, int64_t &out);
 /// Whether `t` is an unsigned integer dtype (`ui8`..`ui64`).
 bool isUnsignedInt(mlir::Type t);
+/// Whether values of `t` are ordered as unsigned: `ui8`..`ui64` and `i1`
+/// (Triton's int1 is unsigned, tl.dtype.UINT_TYPES: False < True in
+/// compares, tl.maximum/minimum and argmax/argmin; MLIR's signed order on
+/// i1 puts true, -1, first).
+bool hasUnsignedOrder(mlir::Type t);
 /// Triton 3.6's tl.dtype predicates (`is_fp16`, `is_int_signed`,
 /// `is_floating`, `is_ptr`, `is_block`, ...) of triton dtype `t` (unsigned
 /// integers as MLIR's unsigned types, a block type as a ranked tensor);

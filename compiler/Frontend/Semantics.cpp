@@ -80,6 +80,10 @@ bool frontend::isUnsignedInt(Type t) {
   return i && i.isUnsigned();
 }
 
+bool frontend::hasUnsignedOrder(Type t) {
+  return isUnsignedInt(t) || (t && t.isInteger(1));
+}
+
 namespace {
 /// Triton's name of a scalar dtype ("fp16", "int32", "uint8", "int1",
 /// "fp8e4nv"); empty for others (pointers, blocks).
@@ -1033,7 +1037,7 @@ FailureOr<PyValue> CodeGen::compare(CmpOpKind op, const PyValue &a,
     return PyValue::ofValue(arith::CmpFOp::create(b, lc, p, xv, yv));
   }
   arith::CmpIPredicate p;
-  bool u = isUnsignedInt(type);
+  bool u = hasUnsignedOrder(type);
   using P = arith::CmpIPredicate;
   switch (op) {
   case CmpOpKind::Eq: p = P::eq; break;

@@ -134,3 +134,15 @@ def k_ptx(x_ptr, y_ptr, z_ptr, out_ptr, f_ptr, w_ptr, cmp_ptr, m_ptr, n):
     tl.store(cmp_ptr + n + offs, y >= x, mask=mask)
     tl.atomic_max(m_ptr, x, mask=mask)
     tl.atomic_min(m_ptr + 1, y, mask=mask)
+
+
+@triton.jit
+def k_bool(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # int1 is unsigned in Triton (tl.dtype.UINT_TYPES): False < True in
+    # compares, tl.maximum and argmax (MLIR's signed i1 order is reversed).
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    a = x > 3
+    b = x < 9
+    tl.store(out_ptr + offs, (a > b).to(tl.int32) + tl.maximum(a, b).to(tl.int32))
+    tl.store(out_ptr + BLOCK, tl.argmax(a, axis=0))

@@ -516,18 +516,11 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
     return (isF32 ? "__f" : "__d") + rn.str() + "_rn(" + a[0] + ", " + a[1] +
            ")";
   };
-  // i1 is signed in LLVM (true is -1): signed ops on it are not C++'s.
-  bool signedI1 = false;
-  if (inType.isInteger(1)) {
-    signedI1 = isa<arith::SIToFPOp, arith::MaxSIOp, arith::MinSIOp,
-                   arith::DivSIOp, arith::RemSIOp, arith::ShRSIOp>(op);
-    if (auto c = dyn_cast<arith::CmpIOp>(op)) {
-      using P = arith::CmpIPredicate;
-      P p = c.getPredicate();
-      signedI1 = p == P::slt || p == P::sle || p == P::sgt || p == P::sge;
-    }
-  }
-  if (signedI1)
+  // i1 is signed in LLVM (true is -1): signed ops on it are not C++'s
+  // (signed compares are printed reversed, below).
+  if (inType.isInteger(1) &&
+      isa<arith::SIToFPOp, arith::MaxSIOp, arith::MinSIOp, arith::DivSIOp,
+          arith::RemSIOp, arith::ShRSIOp>(op))
     return failure();
   // f16/bf16 arithmetic: PTX's instructions on the bits (sm_80 and newer;
   // the rounding modifier only without fp fusion, as NVPTX selects them so
@@ -622,6 +615,16 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
           l = "(" + inU + ")" + l;
           r = "(" + inU + ")" + r;
         }
+        // On i1, signed order is the reverse of a bool's (true, -1, is the
+        // smaller): slt is `>` (tile IR may say so; the front end orders i1
+        // as unsigned, as Triton does).
+        if (inType.isInteger(1))
+          p = llvm::StringSwitch<P>(arith::stringifyCmpIPredicate(p))
+                  .Case("slt", P::ugt)
+                  .Case("sle", P::uge)
+                  .Case("sgt", P::ult)
+                  .Case("sge", P::ule)
+                  .Default(p);
         StringRef sym =
             llvm::StringSwitch<StringRef>(arith::stringifyCmpIPredicate(p))
                 .Case("eq", "==")
@@ -1054,6 +1057,9 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
     /// asm.
     std::string temp, tempType;
     bool pred = false, output = false;
+    /// An i1 output in a 32-bit register ("=r"): `var` is the register's
+    /// low bit, as NVPTX truncates it (a C++ bool is not a register).
+    bool lowBit = false;
     /// An input tied to output `tied` ("0"): the output is read and written
     /// ("+f"), the input itself not passed.
     int tied = -1;
@@ -1116,6 +1122,13 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
         line() << "int " << tmp << ";\n";
         o.expr = tmp;
         o.constraint = "=r";
+      } else if (t.isInteger(1) && c == "r") {
+        o.lowBit = true;
+        o.temp = "t" + std::to_string(counter++);
+        o.tempType = "unsigned";
+        line() << "unsigned " << o.temp << ";\n";
+        o.expr = o.temp;
+        o.constraint = "=r";
       } else {
         o.expr = var;
         StringRef letter = constraintOf(t);
@@ -1155,7 +1168,9 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
         if (!same)
           return op.emitError("inline assembly operand tied to $")
                  << k << ", which is not an output of the same register kind";
-        if (!operands[k].temp.empty())
+        if (operands[k].lowBit)
+          line() << operands[k].temp << " = (unsigned)" << name(v) << ";\n";
+        else if (!operands[k].temp.empty())
           line() << operands[k].temp << " = tilec_bitcast<"
                  << operands[k].tempType << ">(" << name(v) << ");\n";
         else if (constraintOf(v.getType()) == letter)
@@ -1284,6 +1299,8 @@ LogicalResult KernelEmitter::emitInlineAsm(LLVM::InlineAsmOp op,
   for (const Operand &o : operands) {
     if (o.output && o.pred)
       line() << o.var << " = " << o.expr << " != 0;\n";
+    else if (o.output && o.lowBit)
+      line() << o.var << " = (bool)(" << o.temp << " & 1);\n";
     else if (o.output && !o.temp.empty())
       line() << o.var << " = tilec_bitcast<" << o.varType << ">(" << o.temp
              << ");\n";
