@@ -320,6 +320,61 @@ void runFdiv(const Env &env, const std::string &caseName) {
   }
 }
 
+/// bool_order_kernel: int1 orders as unsigned, as in Triton (False < True):
+/// the compares and tl.maximum/minimum of two masks, and each program's
+/// argmax / argmin of a sparse mask (its first True; 0 when it has none),
+/// on random words; n is ragged (the last program's lanes past n are False).
+void runBoolOrder(const Env &env, const std::string &caseName) {
+  const int BLOCK = 1024;
+  const size_t n = 9 * BLOCK + 517;
+  const size_t programs = cdiv(n, BLOCK);
+  Kernel k = env.kernel("bool_order_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<uint32_t> x(n);
+  for (size_t i = 0; i < n; ++i)
+    x[i] = uint32_t(rng.next());
+  // One block with no True in c, one whose only True is its last lane.
+  for (size_t i = 2 * BLOCK; i < 3 * BLOCK; ++i)
+    x[i] |= 0x10;
+  for (size_t i = 3 * BLOCK; i < 4 * BLOCK - 1; ++i)
+    x[i] |= 0x10;
+  x[4 * BLOCK - 1] &= ~0x3FF0u;
+  DeviceBuffer dx(n * 4), dout((n + 2 * programs + kGuard) * 4);
+  dx.upload(x);
+  dout.poison();
+  check(k.launch(
+      Grid{unsigned(programs), 1, 1},
+      {Arg::ptr(dx.get()), Arg::ptr(dout.get()), Arg::i32(int32_t(n))}));
+  env.sync();
+  auto out = dout.download<uint32_t>(n + 2 * programs + kGuard);
+  for (size_t i = 0; i < n; ++i) {
+    bool a = x[i] & 1, b = x[i] & 2;
+    uint32_t want = uint32_t(a > b) | uint32_t(a >= b) << 1 |
+                    uint32_t(a < b) << 2 | uint32_t(a <= b) << 3 |
+                    uint32_t(a || b) << 4 | uint32_t(a && b) << 5;
+    if (out[i] != want)
+      failCase("compares/maximum/minimum of masks at " + std::to_string(i) +
+               ": expected " + std::to_string(want) + ", found " +
+               std::to_string(out[i]));
+  }
+  for (size_t p = 0; p < programs; ++p) {
+    uint32_t first = 0;
+    for (size_t j = 0; j < size_t(BLOCK) && p * BLOCK + j < n; ++j)
+      if ((x[p * BLOCK + j] & 0x3FF0u) == 0) {
+        first = uint32_t(j);
+        break;
+      }
+    for (int which = 0; which < 2; ++which)
+      if (out[n + 2 * p + which] != first)
+        failCase(std::string(which ? "tl.argmin(~c)" : "tl.argmax(c)") +
+                 " of program " + std::to_string(p) + ": expected " +
+                 std::to_string(first) + ", found " +
+                 std::to_string(out[n + 2 * p + which]));
+  }
+  expectUntouched(out, n + 2 * programs, n + 2 * programs + kGuard,
+                  "bool_order guard");
+}
+
 /// split_join_kernel: tl.join / tl.interleave / tl.split move int32 bit
 /// patterns exactly (random words, NaN patterns as floats would have them);
 /// n is ragged, so the last program's tail is masked off.
@@ -995,6 +1050,8 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
   }
   cases.push_back({"fdiv_kernel/ieee_rounding False True", false, true,
                    [](const Env &e) { runFdiv(e, "fdiv"); }});
+  cases.push_back({"bool_order_kernel/int1 compares, maximum, argmax", false,
+                   true, [](const Env &e) { runBoolOrder(e, "bool_order"); }});
   cases.push_back({"split_join_kernel/join interleave split", false, true,
                    [](const Env &e) { runSplitJoin(e, "split_join"); }});
   cases.push_back({"block_ptr_load_kernel/every edge, zero and nan padding",

@@ -135,3 +135,26 @@ def split_join_kernel(X, Y, J, I, A, B, n, BLOCK: tl.constexpr):
     a, b = tl.join(y, x).split()
     tl.store(A + offs, a, mask=m)
     tl.store(B + offs, b, mask=m)
+
+
+@triton.jit
+def bool_order_kernel(X, OUT, n, BLOCK: tl.constexpr):
+    """int1 orders as unsigned (Triton's UINT_TYPES: False < True): OUT[i]
+    packs a > b, a >= b, a < b, a <= b, tl.maximum(a, b), tl.minimum(a, b)
+    as bits 0-5 for a, b = bits 0, 1 of X[i]; OUT[n + 2 pid] is the argmax
+    of c = (X & 0x3FF0) == 0 over the program's block (its first True; 0 if
+    none), OUT[n + 2 pid + 1] the argmin of not-c (the same index), lanes
+    past n false in c."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(X + offs, mask=m, other=0)
+    a = (x & 1) != 0
+    b = (x & 2) != 0
+    r = ((a > b).to(tl.int32) + (a >= b).to(tl.int32) * 2 + (a < b).to(tl.int32) * 4
+         + (a <= b).to(tl.int32) * 8 + tl.maximum(a, b).to(tl.int32) * 16
+         + tl.minimum(a, b).to(tl.int32) * 32)
+    tl.store(OUT + offs, r, mask=m)
+    c = ((x & 0x3FF0) == 0) & m
+    tl.store(OUT + n + pid * 2, tl.argmax(c, axis=0))
+    tl.store(OUT + n + pid * 2 + 1, tl.argmin(~c, axis=0))
