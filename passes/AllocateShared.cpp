@@ -61,13 +61,20 @@ void tilec::forEachBufferUser(
 /// (MainloopSm90CpAsyncGmma) and Triton 3.6, neither of which fences there;
 /// on the H200 the fence (a MEMBAR.ALL.CTA) cost 2-5% of the pipelined
 /// GEMMs.
+/// Whether buffer user `user` writes `view` from registers: a local_store,
+/// or an async_copy of narrow chunks (kGenericProxyWriteAttr).
+static bool writesFromRegisters(Operation *user, Value view) {
+  if (auto store = dyn_cast<LocalStoreOp>(user))
+    return store.getDst() == view;
+  if (auto copy = dyn_cast<AsyncCopyOp>(user))
+    return copy.getDst() == view && copy->hasAttr(kGenericProxyWriteAttr);
+  return false;
+}
+
 static bool hasGenericWriter(LocalAllocOp alloc) {
   bool written = bool(alloc.getSrc());
   forEachBufferUser(alloc.getResult(), [&](Operation *user, Value view) {
-    if (auto store = dyn_cast<LocalStoreOp>(user))
-      written |= store.getDst() == view;
-    if (auto copy = dyn_cast<AsyncCopyOp>(user))
-      written |= copy.getDst() == view && copy->hasAttr(kGenericProxyWriteAttr);
+    written |= writesFromRegisters(user, view);
   });
   return written;
 }
@@ -127,12 +134,7 @@ bool tilec::isWrittenByGenericProxy(Value memdesc, Operation *reader) {
       // Its stores from registers that may run before the reader.
       bool writes = other.getSrc() && mayRunBefore(other, reader);
       forEachBufferUser(other.getResult(), [&](Operation *user, Value view) {
-        if (auto store = dyn_cast<LocalStoreOp>(user))
-          writes |= store.getDst() == view && mayRunBefore(store, reader);
-        if (auto copy = dyn_cast<AsyncCopyOp>(user))
-          writes |= copy.getDst() == view &&
-                    copy->hasAttr(kGenericProxyWriteAttr) &&
-                    mayRunBefore(copy, reader);
+        writes |= writesFromRegisters(user, view) && mayRunBefore(user, reader);
       });
       if (!writes)
         return WalkResult::advance();

@@ -396,9 +396,9 @@ struct AsyncCopyLowering : public OpConversionPattern<tile::AsyncCopyOp> {
     LL offsets = view.map.compose(l);
     Type elem = storageType(*getTypeConverter(), view.elem);
     int64_t bytes = getElementBytes(elem);
-    auto [chunkVec, chunkPrefix] = planChunks(op, l, offsets, bytes, axis);
-    int64_t vec = chunkVec;
-    bool prefixMask = chunkPrefix;
+    int64_t vec;
+    bool prefixMask;
+    std::tie(vec, prefixMask) = planChunks(op, l, offsets, bytes, axis);
     uint64_t freeRegs = l.getFreeMask(LL::kRegister);
     Value pred = emitReplicaPredicate(rewriter, loc, offsets);
     ThreadCoords thread =

@@ -618,13 +618,24 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
         // On i1, signed order is the reverse of a bool's (true, -1, is the
         // smaller): slt is `>` (tile IR may say so; the front end orders i1
         // as unsigned, as Triton does).
-        if (inType.isInteger(1))
-          p = llvm::StringSwitch<P>(arith::stringifyCmpIPredicate(p))
-                  .Case("slt", P::ugt)
-                  .Case("sle", P::uge)
-                  .Case("sgt", P::ult)
-                  .Case("sge", P::ule)
-                  .Default(p);
+        if (inType.isInteger(1)) {
+          switch (p) {
+          case P::slt:
+            p = P::ugt;
+            break;
+          case P::sle:
+            p = P::uge;
+            break;
+          case P::sgt:
+            p = P::ult;
+            break;
+          case P::sge:
+            p = P::ule;
+            break;
+          default:
+            break;
+          }
+        }
         StringRef sym =
             llvm::StringSwitch<StringRef>(arith::stringifyCmpIPredicate(p))
                 .Case("eq", "==")
