@@ -408,12 +408,14 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
     bool isF = isa<FloatType>(et);
     if (name == "tl.sum") {
       // Narrow integers accumulate in 32 bits (Triton's _pick_sum_dtype:
-      // uint32 for unsigned ones); floats keep their type, as in Triton.
+      // uint32 for unsigned ones, int1 among them); floats keep their type,
+      // as in Triton.
       Type acc = dtype;
       if (present(s[5]) && s[5]->kind == K::DType)
         acc = s[5]->dtype;
       else if (!isF && et.getIntOrFloatBitWidth() < 32)
-        acc = isU ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
+        acc = hasUnsignedOrder(dtype)
+                  ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
                   : Type(b.getI32Type());
       TRY(xc, castTo(x, acc, l, false, dtype));
       x = xc;
@@ -867,7 +869,7 @@ FailureOr<PyValue> CodeGen::callExtendedBuiltin(const std::string &name,
         et = s[3]->dtype;
       else if (isCumsum && !isa<FloatType>(et) &&
                et.getIntOrFloatBitWidth() < 32)
-        et = isUnsignedInt(et)
+        et = hasUnsignedOrder(et) // int1 too: uint32, as tl.sum
                  ? Type(IntegerType::get(ctx, 32, IntegerType::Unsigned))
                  : Type(b.getI32Type());
       TRY(xc, castTo(srcs[0], et, l, false, dtypes[0]));

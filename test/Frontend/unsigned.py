@@ -146,3 +146,16 @@ def k_bool(x_ptr, out_ptr, BLOCK: tl.constexpr):
     b = x < 9
     tl.store(out_ptr + offs, (a > b).to(tl.int32) + tl.maximum(a, b).to(tl.int32))
     tl.store(out_ptr + BLOCK, tl.argmax(a, axis=0))
+
+
+@triton.jit
+def k_bool_sum(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # The sum of an int1 tile is uint32 (Triton's _pick_sum_dtype): the count
+    # minus a larger constant wraps, and converts to float unsigned;
+    # tl.cumsum's likewise.
+    offs = tl.arange(0, BLOCK)
+    m = tl.load(x_ptr + offs) > 3
+    n = tl.sum(m, axis=0)
+    tl.store(out_ptr, n - 10)
+    tl.store(out_ptr + 1, (n // 2).to(tl.float32).to(tl.int32))
+    tl.store(out_ptr + 2 + offs, tl.cumsum(m, axis=0) // 3)

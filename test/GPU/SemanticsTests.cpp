@@ -322,7 +322,8 @@ void runFdiv(const Env &env, const std::string &caseName) {
 
 /// bool_order_kernel: int1 orders as unsigned, as in Triton (False < True):
 /// the compares and tl.maximum/minimum of two masks, and each program's
-/// argmax / argmin of a sparse mask (its first True; 0 when it has none),
+/// argmax / argmin of a sparse mask (its first True; 0 when it has none)
+/// and (sum - 3) // 2 of it in uint32 (Triton's sum of a mask: it wraps),
 /// on random words; n is ragged (the last program's lanes past n are False).
 void runBoolOrder(const Env &env, const std::string &caseName) {
   const int BLOCK = 1024;
@@ -339,14 +340,14 @@ void runBoolOrder(const Env &env, const std::string &caseName) {
   for (size_t i = 3 * BLOCK; i < 4 * BLOCK - 1; ++i)
     x[i] |= 0x10;
   x[4 * BLOCK - 1] &= ~0x3FF0u;
-  DeviceBuffer dx(n * 4), dout((n + 2 * programs + kGuard) * 4);
+  DeviceBuffer dx(n * 4), dout((n + 3 * programs + kGuard) * 4);
   dx.upload(x);
   dout.poison();
   check(k.launch(
       Grid{unsigned(programs), 1, 1},
       {Arg::ptr(dx.get()), Arg::ptr(dout.get()), Arg::i32(int32_t(n))}));
   env.sync();
-  auto out = dout.download<uint32_t>(n + 2 * programs + kGuard);
+  auto out = dout.download<uint32_t>(n + 3 * programs + kGuard);
   for (size_t i = 0; i < n; ++i) {
     bool a = x[i] & 1, b = x[i] & 2;
     uint32_t want = uint32_t(a > b) | uint32_t(a >= b) << 1 |
@@ -358,20 +359,25 @@ void runBoolOrder(const Env &env, const std::string &caseName) {
                std::to_string(out[i]));
   }
   for (size_t p = 0; p < programs; ++p) {
-    uint32_t first = 0;
+    uint32_t first = 0, count = 0;
     for (size_t j = 0; j < size_t(BLOCK) && p * BLOCK + j < n; ++j)
       if ((x[p * BLOCK + j] & 0x3FF0u) == 0) {
-        first = uint32_t(j);
-        break;
+        if (count++ == 0)
+          first = uint32_t(j);
       }
     for (int which = 0; which < 2; ++which)
-      if (out[n + 2 * p + which] != first)
+      if (out[n + 3 * p + which] != first)
         failCase(std::string(which ? "tl.argmin(~c)" : "tl.argmax(c)") +
                  " of program " + std::to_string(p) + ": expected " +
                  std::to_string(first) + ", found " +
-                 std::to_string(out[n + 2 * p + which]));
+                 std::to_string(out[n + 3 * p + which]));
+    uint32_t wantSum = (count - 3u) / 2u;
+    if (out[n + 3 * p + 2] != wantSum)
+      failCase("(tl.sum(c) - 3) // 2 (uint32) of program " + std::to_string(p) +
+               ": expected " + std::to_string(wantSum) + ", found " +
+               std::to_string(out[n + 3 * p + 2]));
   }
-  expectUntouched(out, n + 2 * programs, n + 2 * programs + kGuard,
+  expectUntouched(out, n + 3 * programs, n + 3 * programs + kGuard,
                   "bool_order guard");
 }
 

@@ -141,10 +141,11 @@ def split_join_kernel(X, Y, J, I, A, B, n, BLOCK: tl.constexpr):
 def bool_order_kernel(X, OUT, n, BLOCK: tl.constexpr):
     """int1 orders as unsigned (Triton's UINT_TYPES: False < True): OUT[i]
     packs a > b, a >= b, a < b, a <= b, tl.maximum(a, b), tl.minimum(a, b)
-    as bits 0-5 for a, b = bits 0, 1 of X[i]; OUT[n + 2 pid] is the argmax
+    as bits 0-5 for a, b = bits 0, 1 of X[i]; OUT[n + 3 pid] is the argmax
     of c = (X & 0x3FF0) == 0 over the program's block (its first True; 0 if
-    none), OUT[n + 2 pid + 1] the argmin of not-c (the same index), lanes
-    past n false in c."""
+    none), OUT[n + 3 pid + 1] the argmin of not-c (the same index), lanes
+    past n false in c; OUT[n + 3 pid + 2] is (tl.sum(c) - 3) // 2, in
+    uint32 as Triton's sum of a mask (it wraps below 3 Trues)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     m = offs < n
@@ -156,5 +157,6 @@ def bool_order_kernel(X, OUT, n, BLOCK: tl.constexpr):
          + tl.minimum(a, b).to(tl.int32) * 32)
     tl.store(OUT + offs, r, mask=m)
     c = ((x & 0x3FF0) == 0) & m
-    tl.store(OUT + n + pid * 2, tl.argmax(c, axis=0))
-    tl.store(OUT + n + pid * 2 + 1, tl.argmin(~c, axis=0))
+    tl.store(OUT + n + pid * 3, tl.argmax(c, axis=0))
+    tl.store(OUT + n + pid * 3 + 1, tl.argmin(~c, axis=0))
+    tl.store(OUT + n + pid * 3 + 2, (tl.sum(c, axis=0) - 3) // 2)
