@@ -787,9 +787,16 @@ LogicalResult KernelEmitter::emitElementwise(Operation *op) {
   // {add,sub,mul,fma,neg,min,max}.{f16x2,bf16x2} on the pair's
   // 32-bit word (PTX ISA 9.7.4; the bf16x2 add, sub and mul are sm_90's).
   // Lane by lane, the pairs were split and rebuilt around every op.
+  // NaN-propagating max/min stay lane by lane, as NVPTX leaves them (ptxas
+  // pairs them into HMNMX2.NAN itself): a max.NaN.{f16x2,bf16x2} against
+  // zero after an add is fused by ptxas into HFMA2.RELU, which ran
+  // graph_epilogue's relu(2x + b) at 0.87-0.93x the NVPTX build on an H100
+  // (the same kernel with the pair form, or NVPTX's PTX given it: the same
+  // loss; docs/performance.md, issue 16, seventh part).
   std::optional<std::string> half;
   if ((outElem.isF16() || outElem.isBF16()) && inElem == outElem &&
       vec.getNumElements() % 2 == 0 &&
+      !isa<arith::MaximumFOp, arith::MinimumFOp>(op) &&
       (outElem.isF16() || target.hasBf16Arithmetic() ||
        !isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op)) &&
       llvm::all_of(op->getOperands(),
