@@ -991,9 +991,9 @@ FailureOr<PyValue> CodeGen::callBuiltin(const std::string &name,
       return failure();
     }
     if (n & (n - 1)) {
-      error(l) << "unimplemented: tl.arange of " << n
-               << " elements; the length must be a power of two (as in "
-                  "Triton)";
+      error(l) << "expected a power of two for the length of tl.arange (as "
+                  "Triton requires), found "
+               << n << " elements";
       return failure();
     }
     auto t = RankedTensorType::get({n}, b.getI32Type());

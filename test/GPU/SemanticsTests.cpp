@@ -575,7 +575,7 @@ void runStandard(const Env &env, const std::string &caseName) {
     exact(4 * B + i, x[(3 - r) * (B / 4) + c], "flip dim 0");
     exact(5 * B + i, x[r * (B / 4) + (B / 4 - 1 - c)], "flip dim 1");
   }
-  for (int i = 6 * B; i < 6 * B + kGuard; ++i)
+  for (int i = 6 * B; i < 6 * B + int(kGuard); ++i)
     if (floatBits(out[i]) != kPoison32)
       failCase(str("element %ld past the end was written", i));
 }
@@ -647,10 +647,10 @@ void runSort(const Env &env, const std::string &caseName) {
       failCase(str("uint32 sort descending [%d]: expected %u, found %u", i,
                    down[i], uint32_t(iout[RN + i])));
   }
-  for (int i = 2 * RN + R * K; i < 2 * RN + R * K + kGuard; ++i)
+  for (int i = 2 * RN + R * K; i < 2 * RN + R * K + int(kGuard); ++i)
     if (floatBits(out[i]) != kPoison32)
       failCase(str("float element %d past the end was written", i));
-  for (int i = 2 * RN; i < 2 * RN + kGuard; ++i)
+  for (int i = 2 * RN; i < 2 * RN + int(kGuard); ++i)
     if (uint32_t(iout[i]) != kPoison32)
       failCase(str("int element %d past the end was written", i));
 }

@@ -551,7 +551,9 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tilec: compile tile programs to NVIDIA GPU kernels\n\n"
-      "  tilec kernel.mlir --emit=ptx -o kernel.ptx\n");
+      "  tilec kernel.mlir --emit=ptx -o kernel.ptx\n"
+      "  tilec kernel.py --kernel NAME --signature SIG -D NAME=VALUE -o k.ptx\n"
+      "  tilec cache list|stats|clear [--dir DIR]   (the JIT's disk cache)\n");
 
   if (!tilec::isSupportedArch(arch)) {
     llvm::errs() << "tilec: error: unsupported --arch '" << arch

@@ -54,8 +54,9 @@ TEST(RegisterBudget, RegisterLimitedCTAsIsItsInverse) {
       if (b == 0)
         continue;
       EXPECT_GE(registerLimitedCTAs(b, warps, 65536), ctas);
-      if (b + 8 <= 255)
+      if (b + 8 <= 255) {
         EXPECT_LT(registerLimitedCTAs(b + 8, warps, 65536), ctas);
+      }
     }
 }
 
