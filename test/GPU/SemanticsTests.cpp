@@ -381,6 +381,70 @@ void runBoolOrder(const Env &env, const std::string &caseName) {
                   "bool_order guard");
 }
 
+/// int_half_kernel: integers to and from f16/bf16 (round to nearest even
+/// from int32, toward zero back), against the CPU's conversions: random
+/// int32 below 2^24 in magnitude (exact in float, so float's rounding to
+/// f16/bf16 is the direct one; above 65504 f16 gives infinity), random
+/// finite f16 truncated to int32, and int8 -> f16 -> int32 (exact); n is
+/// ragged and the outputs poisoned.
+void runIntHalf(const Env &env, const std::string &caseName) {
+  const int BLOCK = 256;
+  const size_t n = 7 * BLOCK + 61;
+  Kernel k = env.kernel("int_half_kernel");
+  Rng rng = env.rng(caseName);
+  std::vector<int32_t> x(n);
+  std::vector<uint16_t> h(n);
+  for (size_t i = 0; i < n; ++i) {
+    int32_t mag = int32_t(rng.next() % (1u << 24));
+    // Small values often, to hit the exactly representable ones.
+    if (i % 3 == 0)
+      mag %= 2049;
+    x[i] = (rng.next() & 1) ? -mag : mag;
+    uint16_t bits;
+    do
+      bits = uint16_t(rng.next());
+    while (((bits >> 10) & 0x1F) == 0x1F); // no infinity or NaN
+    h[i] = bits;
+  }
+  DeviceBuffer dx(n * 4), dh(n * 2), doh((n + kGuard) * 2),
+      dob((n + kGuard) * 2), di((2 * n + kGuard) * 4);
+  dx.upload(x);
+  dh.upload(h);
+  for (DeviceBuffer *d : {&doh, &dob, &di})
+    d->poison();
+  check(k.launch(Grid{cdiv(n, BLOCK), 1, 1},
+                 {Arg::ptr(dx.get()), Arg::ptr(dh.get()), Arg::ptr(doh.get()),
+                  Arg::ptr(dob.get()), Arg::ptr(di.get()),
+                  Arg::i32(int32_t(n))}));
+  env.sync();
+  auto oh = doh.download<uint16_t>(n + kGuard);
+  auto ob = dob.download<uint16_t>(n + kGuard);
+  auto oi = di.download<uint32_t>(2 * n + kGuard);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t wantH = floatToHalf(float(x[i]));
+    uint16_t wantB = floatToBf16(float(x[i]));
+    int32_t wantI = int32_t(std::trunc(halfToFloat(h[i])));
+    int32_t wantI8 = int32_t(int8_t(x[i]));
+    if (oh[i] != wantH)
+      failCase("f16(" + std::to_string(x[i]) + "): expected bits " +
+               std::to_string(wantH) + ", found " + std::to_string(oh[i]));
+    if (ob[i] != wantB)
+      failCase("bf16(" + std::to_string(x[i]) + "): expected bits " +
+               std::to_string(wantB) + ", found " + std::to_string(ob[i]));
+    if (int32_t(oi[i]) != wantI)
+      failCase("int32 of f16 bits " + std::to_string(h[i]) + ": expected " +
+               std::to_string(wantI) + ", found " +
+               std::to_string(int32_t(oi[i])));
+    if (int32_t(oi[n + i]) != wantI8)
+      failCase("int8 -> f16 -> int32 of " + std::to_string(x[i]) +
+               ": expected " + std::to_string(wantI8) + ", found " +
+               std::to_string(int32_t(oi[n + i])));
+  }
+  expectUntouched(oh, n, n + kGuard, "int_half f16 guard");
+  expectUntouched(ob, n, n + kGuard, "int_half bf16 guard");
+  expectUntouched(oi, 2 * n, 2 * n + kGuard, "int_half int32 guard");
+}
+
 /// split_join_kernel: tl.join / tl.interleave / tl.split move int32 bit
 /// patterns exactly (random words, NaN patterns as floats would have them);
 /// n is ragged, so the last program's tail is masked off.
@@ -1058,6 +1122,8 @@ void tilec::gputest::addSemanticsCases(std::vector<TestCase> &cases) {
                    [](const Env &e) { runFdiv(e, "fdiv"); }});
   cases.push_back({"bool_order_kernel/int1 compares, maximum, argmax", false,
                    true, [](const Env &e) { runBoolOrder(e, "bool_order"); }});
+  cases.push_back({"int_half_kernel/integers to and from f16, bf16", false,
+                   true, [](const Env &e) { runIntHalf(e, "int_half"); }});
   cases.push_back({"split_join_kernel/join interleave split", false, true,
                    [](const Env &e) { runSplitJoin(e, "split_join"); }});
   cases.push_back({"block_ptr_load_kernel/every edge, zero and nan padding",

@@ -564,6 +564,50 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
     if (auto c = dyn_cast<arith::CmpFOp>(op))
       return cmpfExpr(c.getPredicate(), toF32(a[0]), toF32(a[1]));
   }
+  // Integers to and from f16/bf16: one cvt each way, as NVPTX selects them
+  // (PTX ISA 9.7.9.21): cvt.rn.{f16,bf16}.{s,u}{16,32,64} and
+  // cvt.rzi.{s,u}{16,32,64}.{f16,bf16}, 8-bit integers through 16 bits;
+  // bf16 before sm_90 through f32, as NVPTX promotes it there.
+  bool toHalf = isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
+                (resType.isF16() || resType.isBF16());
+  bool fromHalf = isa<arith::FPToSIOp, arith::FPToUIOp>(op) &&
+                  (inType.isF16() || inType.isBF16());
+  if (toHalf || fromHalf) {
+    Type half = toHalf ? resType : inType;
+    unsigned w = (toHalf ? inType : resType).getIntOrFloatBitWidth();
+    if (fromHalf && w == 1)
+      return failure();
+    bool isSigned = isa<arith::SIToFPOp, arith::FPToSIOp>(op);
+    unsigned pw = std::max(w, 16u);
+    std::string it = (isSigned ? "s" : "u") + std::to_string(pw);
+    std::string ic = pw == 64 ? "l" : pw == 32 ? "r" : "h";
+    std::string ct =
+        std::string(isSigned ? "" : "unsigned ") + (pw == 64   ? "long long"
+                                                    : pw == 32 ? "int"
+                                                               : "short");
+    if (!isSigned && pw == 32)
+      ct = "unsigned";
+    std::string h = half.isF16() ? "f16" : "bf16";
+    bool viaF32 = half.isBF16() && !target.hasBf16Arithmetic();
+    if (toHalf) {
+      // Widened as the source's signedness says (uitofp of an i8 is of
+      // its unsigned value).
+      std::string x =
+          isSigned ? "(" + ct + ")" + a[0] : "(" + ct + ")(" + inU + ")" + a[0];
+      std::string cvt = viaF32
+                            ? "{ .reg .f32 tilec_f; cvt.rn.f32." + it +
+                                  " tilec_f, %1; cvt.rn.bf16.f32 %0, tilec_f; }"
+                            : "cvt.rn." + h + "." + it + " %0, %1;";
+      return "[&] { unsigned short r; asm(\"" + cvt + "\" : \"=h\"(r) : \"" +
+             ic + "\"(" + x + ")); return r; }()";
+    }
+    std::string cvt = viaF32 ? "{ .reg .f32 tilec_f; cvt.f32.bf16 tilec_f, "
+                               "%1; cvt.rzi." +
+                                   it + ".f32 %0, tilec_f; }"
+                             : "cvt.rzi." + it + "." + h + " %0, %1;";
+    return "(" + T + ")[&] { " + ct + " r; asm(\"" + cvt + "\" : \"=" + ic +
+           "\"(r) : \"h\"(" + a[0] + ")); return r; }()";
+  }
   // Other f16/bf16 operands are bits: only conversions to f32 read them.
   if ((inType.isF16() || inType.isBF16()) &&
       !isa<arith::ExtFOp, arith::BitcastOp, arith::SelectOp>(op))

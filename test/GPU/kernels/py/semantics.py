@@ -160,3 +160,19 @@ def bool_order_kernel(X, OUT, n, BLOCK: tl.constexpr):
     tl.store(OUT + n + pid * 3, tl.argmax(c, axis=0))
     tl.store(OUT + n + pid * 3 + 1, tl.argmin(~c, axis=0))
     tl.store(OUT + n + pid * 3 + 2, (tl.sum(c, axis=0) - 3) // 2)
+
+
+@triton.jit
+def int_half_kernel(X, H, OH, OB, I, n, BLOCK: tl.constexpr):
+    """Integers to and from f16/bf16 (Triton's .to: round to nearest even
+    from integers, toward zero back): OH[i] = f16(X[i]), OB[i] = bf16(X[i]),
+    I[i] = int32(H[i]) (H finite f16), I[n + i] = f16(int8(X[i])) back to
+    int32 (the 8-bit path, exact)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(X + offs, mask=m, other=0)
+    h = tl.load(H + offs, mask=m, other=0.0)
+    tl.store(OH + offs, x.to(tl.float16), mask=m)
+    tl.store(OB + offs, x.to(tl.bfloat16), mask=m)
+    tl.store(I + offs, h.to(tl.int32), mask=m)
+    tl.store(I + n + offs, x.to(tl.int8).to(tl.float16).to(tl.int32), mask=m)
