@@ -721,12 +721,14 @@ FailureOr<std::string> KernelEmitter::scalarExpr(Operation *op,
       .Case([&](arith::ExtFOp) -> FailureOr<std::string> {
         if (inType.isF32() && resType.isF64())
           return "(double)" + a[0];
-        if ((inType.isF16() || inType.isBF16()) && resType.isF32()) {
+        if ((inType.isF16() || inType.isBF16()) &&
+            (resType.isF32() || resType.isF64())) {
+          // To f64 through f32: both steps exact.
           std::string s = "[&] { float r; asm(\"cvt.f32." +
                           std::string(inType.isF16() ? "f16" : "bf16") +
                           " %0, %1;\" : \"=f\"(r) : \"h\"(" + a[0] +
                           ")); return r; }()";
-          return s;
+          return resType.isF64() ? "(double)" + s : s;
         }
         return failure();
       })

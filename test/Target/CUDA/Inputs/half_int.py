@@ -21,3 +21,10 @@ def half_int_kernel(X, U, Q, F, G, O, I, BLOCK: tl.constexpr):
     tl.store(I + offs, f.to(tl.int32) + f.to(tl.uint32).to(tl.int32))
     tl.store(I + BLOCK + offs, g.to(tl.int32) + g.to(tl.uint8).to(tl.int32))
     tl.store(I + 2 * BLOCK + offs, (f.to(tl.int64) + g.to(tl.int16).to(tl.int64)).to(tl.int32))
+
+
+@triton.jit
+def half_f64_kernel(F, G, D, BLOCK: tl.constexpr):
+    # f16 and bf16 to f64 (exact, through f32).
+    offs = tl.arange(0, BLOCK)
+    tl.store(D + offs, tl.load(F + offs).to(tl.float64) * tl.load(G + offs).to(tl.float64))
